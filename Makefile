@@ -1,0 +1,45 @@
+# ArrayBench. `make run` serves the portal; `make test` runs every check and test.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install run worker test lint browsers stop benchmark clean
+
+install: $(STAMP)
+
+# Rebuilt only when a requirements file changes.
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+run: install
+	$(BIN)/python manage.py serve
+
+# More Celery workers against the same broker and database (on this or another machine).
+worker: install
+	$(BIN)/python -m celery -A portal worker --loglevel INFO
+
+# Debian's Chromium for the browser tests (Playwright drives it; no browser download).
+browsers:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: install browsers lint
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/python manage.py check
+	$(BIN)/python -m pytest
+
+benchmark: install
+	$(BIN)/python -m tests.benchmark
+
+stop: install
+	$(BIN)/python manage.py stopservices
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,47 @@
+from django.contrib import admin
+
+from .models import Config, Point, Run, System, Upload
+
+
+@admin.register(System)
+class SystemAdmin(admin.ModelAdmin):
+    list_display = ["name", "vendor", "model", "controllers", "cache_mb_per_controller", "firmware"]
+    search_fields = ["name", "vendor", "model"]
+
+
+@admin.register(Config)
+class ConfigAdmin(admin.ModelAdmin):
+    list_display = ["system", "raid_level", "drive_count", "drive_type", "read_cache", "write_cache", "stroke_pct"]
+    list_filter = ["raid_level", "drive_type"]
+    list_select_related = ["system"]
+    readonly_fields = ["identity"]
+
+
+class PointInline(admin.TabularInline):
+    model = Point
+    extra = 0
+    fields = ["seq", "outstanding_io", "threads", "iops", "mbps", "avg_response_ms", "max_response_ms"]
+
+
+@admin.register(Run)
+class RunAdmin(admin.ModelAdmin):
+    list_display = ["name", "workload_name", "tool", "origin", "measurement", "config"]
+    list_filter = ["tool", "origin", "measurement"]
+    list_select_related = ["config__system"]
+    search_fields = ["name", "workload_name"]
+    raw_id_fields = ["config", "upload"]
+    inlines = [PointInline]
+
+
+@admin.register(Point)
+class PointAdmin(admin.ModelAdmin):
+    list_display = ["run", "seq", "outstanding_io", "iops", "mbps", "avg_response_ms"]
+    raw_id_fields = ["run"]
+
+
+@admin.register(Upload)
+class UploadAdmin(admin.ModelAdmin):
+    list_display = ["id", "original_name", "format", "status", "uploader", "created_at"]
+    list_filter = ["status", "format"]
+    search_fields = ["original_name", "sha256"]
+    raw_id_fields = ["system", "duplicate_of", "uploader"]

@@ -1,0 +1,12 @@
+"""The arithmetic of the white papers, as pure functions: plain values in, dataclasses out.
+
+No Django and no database here; selectors adapt rows to these inputs, and pages, exports and
+commands all print what these functions compute.
+
+- ``curves``: response-time curves and throughput at a response-time threshold.
+- ``compare``: percentage improvement, ranges over matched configurations, replicates and
+  Welch's t-test (``stats`` holds Student's t distribution).
+- ``stroke``: disk-stroke multipliers and the estimator.
+- ``sizing``: per-drive figures, Jetstress mailboxes and verdict, ORION summary.
+- ``tables``: the table model and the white-paper layouts.
+"""

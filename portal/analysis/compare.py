@@ -1,0 +1,216 @@
+"""How much better system A is than system B, as the white papers say it, and with a confidence.
+
+The improvement of A over B at the same workload and configuration is
+``(A - B x k) / (B x k) x 100`` where ``k`` adjusts B (the DS4400 paper boosts the older array by
+5 %, ``k = 1.05``, to compensate for its slower drives). Over several matched configurations the
+papers quote a range ("5 % to 30 % depending on the number of drives"); the configurations that
+had no counterpart are named, not dropped. Where runs were repeated, the means are compared and
+Welch's t-test says how likely a difference that large is by chance.
+"""
+
+import math
+import statistics
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+from portal.analysis.stats import student_t_quantile, student_t_two_sided_p
+
+
+def improvement_pct(a: float, b: float, *, adjust_b: float = 1.0) -> float:
+    """Percentage by which ``a`` exceeds ``b x adjust_b`` (negative when A is worse)."""
+    if adjust_b <= 0:
+        raise ValueError(f"the adjustment factor for B must be positive, got {adjust_b}")
+    reference = b * adjust_b
+    if reference <= 0:
+        raise ValueError(f"B's throughput must be positive to compare against it, got {b}")
+    return (a - reference) / reference * 100
+
+
+@dataclass(frozen=True)
+class Improvement:
+    """One matched configuration: A's and B's figures and the improvement of A over adjusted B."""
+
+    key: Hashable
+    a: float
+    b: float
+    adjust_b: float
+    pct: float
+
+    @property
+    def b_adjusted(self) -> float:
+        return self.b * self.adjust_b
+
+
+@dataclass(frozen=True)
+class ImprovementRange:
+    """Improvements over the matched configurations, in A's order, and the keys only one side has.
+
+    ``low_pct`` and ``high_pct`` are ``None`` when nothing matched.
+    """
+
+    matched: tuple[Improvement, ...]
+    only_a: tuple[Hashable, ...]
+    only_b: tuple[Hashable, ...]
+
+    @property
+    def low_pct(self) -> float | None:
+        return min((m.pct for m in self.matched), default=None)
+
+    @property
+    def high_pct(self) -> float | None:
+        return max((m.pct for m in self.matched), default=None)
+
+    def text(self, *, decimals: int = 0) -> str:
+        """The range as the papers quote it ("5 % to 30 %", or "13 %" when both ends print alike);
+        an empty string when nothing matched."""
+        if not self.matched:
+            return ""
+        low, high = f"{self.low_pct:.{decimals}f}", f"{self.high_pct:.{decimals}f}"
+        return f"{low} %" if low == high else f"{low} % to {high} %"
+
+
+def improvement_range(
+    a: Mapping[Hashable, float | None], b: Mapping[Hashable, float | None], *, adjust_b: float = 1.0
+) -> ImprovementRange:
+    """Match A's and B's figures by key (a configuration: drive count, cache setting, ...).
+
+    A key whose figure is ``None`` (no measurement, "N/A") counts as missing on that side; ``only_a``
+    and ``only_b`` list the keys with a figure on one side only.
+    """
+    a_known = {key: value for key, value in a.items() if value is not None}
+    b_known = {key: value for key, value in b.items() if value is not None}
+    matched = tuple(
+        Improvement(
+            key=key,
+            a=value,
+            b=b_known[key],
+            adjust_b=adjust_b,
+            pct=improvement_pct(value, b_known[key], adjust_b=adjust_b),
+        )
+        for key, value in a_known.items()
+        if key in b_known
+    )
+    return ImprovementRange(
+        matched=matched,
+        only_a=tuple(key for key in a_known if key not in b_known),
+        only_b=tuple(key for key in b_known if key not in a_known),
+    )
+
+
+def summary_sentence(
+    a_name: str, b_name: str, subject: str, improvements: ImprovementRange, *, varying: str = "the number of drives"
+) -> str:
+    """The papers' summary, e.g. "IBM DS4500 performs 5 % to 30 % better than IBM DS4400 for RAID-5
+    OLTP 8K depending on the number of drives"; whole percentages, "worse" when A is behind."""
+    if not improvements.matched:
+        return f"{a_name} and {b_name} have no matching configuration for {subject}"
+    low, high = round(improvements.low_pct), round(improvements.high_pct)
+    if low >= 0:
+        how = _pct_span(low, high) + " better than"
+    elif high <= 0:
+        how = _pct_span(-high, -low) + " worse than"
+    else:
+        how = f"between {-low} % worse and {high} % better than"
+    tail = f" depending on {varying}" if len(improvements.matched) > 1 else ""
+    return f"{a_name} performs {how} {b_name} for {subject}{tail}"
+
+
+def _pct_span(low: int, high: int) -> str:
+    return f"{low} %" if low == high else f"{low} % to {high} %"
+
+
+@dataclass(frozen=True)
+class Replicates:
+    """Repeated runs of one configuration and workload: count, mean and sample standard deviation
+    (``None`` for a single run)."""
+
+    n: int
+    mean: float
+    sd: float | None
+
+
+def replicates(values: Sequence[float]) -> Replicates:
+    if not values:
+        raise ValueError("replicates need at least one value")
+    sd = statistics.stdev(values) if len(values) > 1 else None
+    return Replicates(n=len(values), mean=statistics.fmean(values), sd=sd)
+
+
+@dataclass(frozen=True)
+class WelchTest:
+    """Welch's unequal-variance t-test of mean(A) - mean(B).
+
+    ``p_value`` is two-sided; ``diff_low`` / ``diff_high`` bound the difference of the means at
+    ``confidence_pct``.
+    """
+
+    t: float
+    df: float
+    p_value: float
+    diff: float
+    diff_low: float
+    diff_high: float
+    confidence_pct: float
+
+
+def welch_t_test(a: Sequence[float], b: Sequence[float], *, confidence_pct: float = 95.0) -> WelchTest:
+    """Welch's t-test; both samples need at least two values.
+
+    When neither sample varies, the difference is certain: p is 0 (or 1 when the means are
+    equal) and the interval is the difference itself.
+    """
+    if len(a) < 2 or len(b) < 2:
+        raise ValueError(f"Welch's t-test needs at least two runs on each side, got {len(a)} and {len(b)}")
+    if not 0 < confidence_pct < 100:
+        raise ValueError(f"the confidence must be between 0 and 100 %, got {confidence_pct}")
+    share_a = statistics.variance(a) / len(a)
+    share_b = statistics.variance(b) / len(b)
+    diff = statistics.fmean(a) - statistics.fmean(b)
+    standard_error = math.sqrt(share_a + share_b)
+    if standard_error == 0:
+        return WelchTest(
+            t=math.copysign(math.inf, diff) if diff else 0.0,
+            df=len(a) + len(b) - 2,
+            p_value=0.0 if diff else 1.0,
+            diff=diff,
+            diff_low=diff,
+            diff_high=diff,
+            confidence_pct=confidence_pct,
+        )
+    df = (share_a + share_b) ** 2 / (share_a**2 / (len(a) - 1) + share_b**2 / (len(b) - 1))
+    t = diff / standard_error
+    margin = student_t_quantile(0.5 + confidence_pct / 200, df) * standard_error
+    return WelchTest(
+        t=t,
+        df=df,
+        p_value=student_t_two_sided_p(t, df),
+        diff=diff,
+        diff_low=diff - margin,
+        diff_high=diff + margin,
+        confidence_pct=confidence_pct,
+    )
+
+
+@dataclass(frozen=True)
+class ReplicateComparison:
+    """A against B where runs were repeated: the improvement of the means, and Welch's test on
+    A against adjusted B (``None`` with ``reason`` when a side has fewer than two runs)."""
+
+    a: Replicates
+    b: Replicates
+    adjust_b: float
+    pct: float
+    welch: WelchTest | None
+    reason: str
+
+
+def compare_replicates(
+    a: Sequence[float], b: Sequence[float], *, adjust_b: float = 1.0, confidence_pct: float = 95.0
+) -> ReplicateComparison:
+    a_summary, b_summary = replicates(a), replicates(b)
+    pct = improvement_pct(a_summary.mean, b_summary.mean, adjust_b=adjust_b)
+    if a_summary.n < 2 or b_summary.n < 2:
+        reason = f"no confidence: {a_summary.n} run(s) of A and {b_summary.n} of B; Welch's test needs two of each"
+        return ReplicateComparison(a_summary, b_summary, adjust_b, pct, welch=None, reason=reason)
+    welch = welch_t_test(a, [value * adjust_b for value in b], confidence_pct=confidence_pct)
+    return ReplicateComparison(a_summary, b_summary, adjust_b, pct, welch=welch, reason="")

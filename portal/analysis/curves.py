@@ -1,0 +1,247 @@
+"""Response-time curves and the throughput a run delivers at a response-time threshold.
+
+A curve is a run's points in load order (outstanding I/Os or threads). Throughput is whatever
+figure the caller chose (IOPS or MB/s); response times are average response times in ms.
+
+Two rules read a throughput at a threshold:
+
+- ``interpolate`` (IBM's papers, 20 ms): linear interpolation between the last point at or under
+  the threshold and the first point over it, along the load order.
+- ``at_or_below`` (HP's papers, 30 ms): the best measured point whose response time does not
+  exceed the threshold.
+
+The awkward cases are reported, never hidden: every point under the threshold, the first point
+already over it, response times that fall while the load rises, and a single published figure.
+"""
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Rule(StrEnum):
+    INTERPOLATE = "interpolate"
+    AT_OR_BELOW = "at_or_below"
+
+
+class Status(StrEnum):
+    INTERPOLATED = "interpolated"  # between a point at or under and the first point over
+    MEASURED = "measured"  # a measured point answers the question directly
+    NOT_REACHED = "not_reached"  # no point reached the threshold: the best point is reported
+    FIRST_POINT_OVER = "first_point_over"  # already over the threshold at the lowest load
+    SINGLE_POINT = "single_point"  # a published figure, used as is
+    NO_DATA = "no_data"  # no point with a response time
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """One load level: ``load`` (outstanding I/Os or threads, ``None`` when unknown),
+    ``throughput`` (IOPS or MB/s), ``response_ms`` (average response time, ``None`` when unknown)."""
+
+    load: float | None
+    throughput: float
+    response_ms: float | None
+
+    def __post_init__(self):
+        if not _is_non_negative(self.throughput):
+            raise ValueError(f"throughput must be a non-negative number, got {self.throughput!r}")
+        if self.response_ms is not None and not _is_non_negative(self.response_ms):
+            raise ValueError(f"response time must be a non-negative number of ms, got {self.response_ms!r}")
+
+
+@dataclass(frozen=True)
+class Curve:
+    """A run's points in load order, with the series a chart plots."""
+
+    points: tuple[CurvePoint, ...]
+
+    @property
+    def loads(self) -> tuple[float | None, ...]:
+        return tuple(p.load for p in self.points)
+
+    @property
+    def throughputs(self) -> tuple[float, ...]:
+        return tuple(p.throughput for p in self.points)
+
+    @property
+    def response_ms(self) -> tuple[float | None, ...]:
+        return tuple(p.response_ms for p in self.points)
+
+
+@dataclass(frozen=True)
+class ThroughputAtThreshold:
+    """The answer to "how much throughput at ``threshold_ms``?".
+
+    ``value`` is ``None`` only when there is no answer (``FIRST_POINT_OVER``, ``NO_DATA``).
+    ``reached`` says whether some point's response time reached the threshold; when it is
+    ``False`` the value is the best measured point, a lower bound. ``below`` and ``above`` are the
+    points the value comes from (``above`` is the first point over the threshold after ``below``).
+    ``load`` is the load at the threshold, interpolated like the value when loads are known.
+    """
+
+    value: float | None
+    reached: bool
+    status: Status
+    rule: Rule
+    threshold_ms: float
+    below: CurvePoint | None
+    above: CurvePoint | None
+    load: float | None
+    warnings: tuple[str, ...]
+
+
+def curve(points: Iterable[CurvePoint]) -> Curve:
+    """The points in increasing load order; the given order is kept when any load is unknown."""
+    points = tuple(points)
+    if all(p.load is not None for p in points):
+        points = tuple(sorted(points, key=lambda p: p.load))
+    return Curve(points)
+
+
+def throughput_at(
+    points: Iterable[CurvePoint], *, threshold_ms: float = 20.0, rule: Rule | str = Rule.INTERPOLATE
+) -> ThroughputAtThreshold:
+    """Throughput at an average response time of ``threshold_ms`` under ``rule`` (see the module doc)."""
+    if not _is_non_negative(threshold_ms) or threshold_ms == 0:
+        raise ValueError(f"the threshold must be a positive number of milliseconds, got {threshold_ms!r}")
+    rule = _rule(rule)
+    ordered = curve(points).points
+    answer = _Answer(rule, threshold_ms)
+    if len(ordered) == 1:
+        return _single_point(answer, ordered[0])
+    usable = tuple(p for p in ordered if p.response_ms is not None)
+    if len(usable) < len(ordered):
+        answer.warn(f"{len(ordered) - len(usable)} point(s) without a response time were left out")
+    if not usable:
+        return answer.result(Status.NO_DATA, value=None, reached=False)
+    _warn_if_not_monotonic(answer, usable)
+    if rule is Rule.INTERPOLATE:
+        return _interpolate(answer, usable)
+    return _at_or_below(answer, usable)
+
+
+class _Answer:
+    """Collects warnings while one threshold question is answered."""
+
+    def __init__(self, rule: Rule, threshold_ms: float):
+        self.rule = rule
+        self.threshold_ms = threshold_ms
+        self.warnings: list[str] = []
+
+    def warn(self, message: str) -> None:
+        self.warnings.append(message)
+
+    def result(self, status, *, value, reached, below=None, above=None, load=None) -> ThroughputAtThreshold:
+        return ThroughputAtThreshold(
+            value=value,
+            reached=reached,
+            status=status,
+            rule=self.rule,
+            threshold_ms=self.threshold_ms,
+            below=below,
+            above=above,
+            load=load,
+            warnings=tuple(self.warnings),
+        )
+
+
+def _single_point(answer: _Answer, point: CurvePoint) -> ThroughputAtThreshold:
+    # A published figure was already read at the paper's threshold; say so when ours differs.
+    if point.response_ms is not None and point.response_ms != answer.threshold_ms:
+        answer.warn(
+            f"a single point at {_ms(point.response_ms)} ms is used as is for the "
+            f"{_ms(answer.threshold_ms)} ms threshold"
+        )
+    return answer.result(Status.SINGLE_POINT, value=point.throughput, reached=True, below=point, load=point.load)
+
+
+def _interpolate(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtThreshold:
+    threshold_ms = answer.threshold_ms
+    first_over = next((i for i, p in enumerate(points) if p.response_ms > threshold_ms), None)
+    if first_over == 0:
+        answer.warn(_first_point_over_message(points[0], threshold_ms))
+        return answer.result(Status.FIRST_POINT_OVER, value=None, reached=True, above=points[0])
+    if first_over is None:
+        at_threshold = next((p for p in points if p.response_ms == threshold_ms), None)
+        if at_threshold is not None:
+            return answer.result(
+                Status.MEASURED, value=at_threshold.throughput, reached=True, below=at_threshold, load=at_threshold.load
+            )
+        return _not_reached(answer, points)
+    below, above = points[first_over - 1], points[first_over]
+    if below.response_ms == threshold_ms:
+        return answer.result(
+            Status.MEASURED, value=below.throughput, reached=True, below=below, above=above, load=below.load
+        )
+    share = (threshold_ms - below.response_ms) / (above.response_ms - below.response_ms)
+    return answer.result(
+        Status.INTERPOLATED,
+        value=below.throughput + share * (above.throughput - below.throughput),
+        reached=True,
+        below=below,
+        above=above,
+        load=None if below.load is None else below.load + share * (above.load - below.load),
+    )
+
+
+def _at_or_below(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtThreshold:
+    threshold_ms = answer.threshold_ms
+    candidates = [i for i, p in enumerate(points) if p.response_ms <= threshold_ms]
+    if not candidates:
+        answer.warn(_first_point_over_message(points[0], threshold_ms))
+        return answer.result(Status.FIRST_POINT_OVER, value=None, reached=True, above=points[0])
+    if all(p.response_ms < threshold_ms for p in points):
+        return _not_reached(answer, points)
+    best = max(candidates, key=lambda i: points[i].throughput)
+    above = next((p for p in points[best + 1 :] if p.response_ms > threshold_ms), None)
+    below = points[best]
+    return answer.result(
+        Status.MEASURED, value=below.throughput, reached=True, below=below, above=above, load=below.load
+    )
+
+
+def _not_reached(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtThreshold:
+    best = max(points, key=lambda p: p.throughput)
+    highest_ms = max(p.response_ms for p in points)
+    answer.warn(
+        f"the threshold of {_ms(answer.threshold_ms)} ms was not reached (highest response time "
+        f"{_ms(highest_ms)} ms): the best measured point is reported"
+    )
+    return answer.result(Status.NOT_REACHED, value=best.throughput, reached=False, below=best, load=best.load)
+
+
+def _warn_if_not_monotonic(answer: _Answer, points: Sequence[CurvePoint]) -> None:
+    for before, after in zip(points, points[1:], strict=False):
+        if after.response_ms < before.response_ms:
+            where = "" if after.load is None else f" at load {_ms(after.load)}"
+            used = "the first crossing of the threshold" if answer.rule is Rule.INTERPOLATE else "the best point"
+            answer.warn(
+                f"response times fall as the load rises ({_ms(after.response_ms)} ms{where} after "
+                f"{_ms(before.response_ms)} ms); {used} is used"
+            )
+            return
+
+
+def _first_point_over_message(point: CurvePoint, threshold_ms: float) -> str:
+    where = "" if point.load is None else f" at load {_ms(point.load)}"
+    return (
+        f"the first point{where} is already over the threshold ({_ms(point.response_ms)} ms > "
+        f"{_ms(threshold_ms)} ms): there is no throughput at the threshold"
+    )
+
+
+def _rule(rule: Rule | str) -> Rule:
+    try:
+        return Rule(rule)
+    except ValueError:
+        choices = ", ".join(r.value for r in Rule)
+        raise ValueError(f"unknown threshold rule {rule!r}; choose one of: {choices}") from None
+
+
+def _is_non_negative(number) -> bool:
+    return isinstance(number, int | float) and not isinstance(number, bool) and math.isfinite(number) and number >= 0
+
+
+def _ms(number: float) -> str:
+    return f"{number:g}"

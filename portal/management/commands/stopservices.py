@@ -1,0 +1,12 @@
+from django.conf import settings
+from django.core.management import BaseCommand
+
+from portal import embedded
+
+
+class Command(BaseCommand):
+    help = "Stop the embedded PostgreSQL and Redis of the data directory."
+
+    def handle(self, *args, **options):
+        stopped = embedded.stop_all(settings.DATA_DIR)
+        self.stdout.write("Stopped: " + (", ".join(stopped) or "nothing was running"))

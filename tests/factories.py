@@ -1,0 +1,44 @@
+import factory
+
+from portal.models import Config, Point, Run, System
+
+
+class SystemFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = System
+
+    vendor = "IBM"
+    model = factory.Sequence(lambda n: f"DS{4000 + n}")
+    name = factory.LazyAttribute(lambda o: f"{o.vendor} {o.model}")
+    controllers = 2
+
+
+class ConfigFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Config
+
+    system = factory.SubFactory(SystemFactory)
+    raid_level = "RAID-5"
+    drive_count = 140
+    drive_type = "HDD"
+
+
+class RunFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Run
+
+    config = factory.SubFactory(ConfigFactory)
+    name = "OLTP 8K sweep"
+    tool = "Iometer"
+    workload_name = "OLTP 8K"
+    read_pct = 67
+    random_pct = 100
+    transfer_sizes = factory.LazyFunction(lambda: [{"bytes": 8192, "pct": 100}])
+
+
+class PointFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Point
+
+    run = factory.SubFactory(RunFactory)
+    seq = factory.Sequence(lambda n: n)
