@@ -46,7 +46,7 @@ def format_number(value: float | None, number_format: NumberFormat = NumberForma
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"a table cell must be a finite number or None, got {value!r}")
     # str() of a float is its shortest round-tripping form, so 98.45 rounds half up to 98.5, not 98.4.
-    rounded = Decimal(str(value)).quantize(Decimal(1).scaleb(-number_format.decimals), rounding=ROUND_HALF_EVEN)
+    rounded = Decimal(str(value)).quantize(Decimal(1).scaleb(-number_format.decimals), rounding=ROUND_HALF_UP)
     if rounded == 0:
         rounded = abs(rounded)
     grouped = number_format.group_from is not None and abs(rounded) >= number_format.group_from

@@ -1,0 +1,158 @@
+"""Throughput at a response-time threshold: both rules and every awkward case."""
+
+import math
+import random
+
+import pytest
+
+from portal.analysis.curves import CurvePoint, Rule, Status, curve, throughput_at
+
+# A synthetic queue-depth sweep: (outstanding I/Os, IOPS, average response ms).
+SWEEP = [
+    CurvePoint(1, 1000, 2.0),
+    CurvePoint(2, 1800, 3.0),
+    CurvePoint(4, 3000, 5.0),
+    CurvePoint(8, 5000, 10.0),
+    CurvePoint(16, 6000, 16.0),
+    CurvePoint(32, 6400, 26.0),
+]
+
+
+def test_interpolates_between_the_last_point_under_and_the_first_over():
+    result = throughput_at(SWEEP, threshold_ms=20)
+    # By hand: 20 ms lies 4/10 of the way from 16 ms to 26 ms, so 6000 + 0.4 x (6400 - 6000) = 6160 IOPS
+    # at 16 + 0.4 x 16 = 22.4 outstanding I/Os.
+    assert result.status is Status.INTERPOLATED
+    assert result.value == pytest.approx(6160)
+    assert result.load == pytest.approx(22.4)
+    assert result.reached is True
+    assert (result.below, result.above) == (SWEEP[4], SWEEP[5])
+    assert result.warnings == ()
+
+
+def test_points_are_read_in_load_order_whatever_order_they_come_in():
+    shuffled = SWEEP[:]
+    random.Random(5).shuffle(shuffled)
+    assert throughput_at(shuffled, threshold_ms=20).value == pytest.approx(6160)
+    assert curve(shuffled).loads == (1, 2, 4, 8, 16, 32)
+
+
+def test_curve_keeps_the_given_order_when_a_load_is_unknown():
+    points = [CurvePoint(None, 10, 1.0), CurvePoint(4, 5, 2.0)]
+    assert curve(points).throughputs == (10, 5)
+    assert curve(points).response_ms == (1.0, 2.0)
+
+
+def test_at_or_below_takes_the_best_measured_point_within_the_threshold():
+    result = throughput_at(SWEEP, threshold_ms=20, rule="at_or_below")
+    assert result.status is Status.MEASURED
+    assert result.rule is Rule.AT_OR_BELOW
+    assert result.value == 6000
+    assert (result.below, result.above) == (SWEEP[4], SWEEP[5])
+
+
+def test_a_point_exactly_at_the_threshold_is_the_answer():
+    result = throughput_at(SWEEP, threshold_ms=16)
+    assert (result.status, result.value, result.reached) == (Status.MEASURED, 6000, True)
+    last = throughput_at(SWEEP, threshold_ms=26)
+    assert (last.status, last.value, last.reached) == (Status.MEASURED, 6400, True)
+
+
+@pytest.mark.parametrize("rule", ["interpolate", "at_or_below"])
+def test_every_point_under_the_threshold_reports_the_highest_marked_not_reached(rule):
+    result = throughput_at(SWEEP, threshold_ms=30, rule=rule)
+    assert result.status is Status.NOT_REACHED
+    assert result.reached is False
+    assert result.value == 6400
+    assert result.below == SWEEP[-1]
+    assert result.warnings == (
+        "the threshold of 30 ms was not reached (highest response time 26 ms): the best measured point is reported",
+    )
+
+
+def test_not_reached_reports_the_highest_throughput_even_when_it_is_not_the_last_point():
+    saturating = [CurvePoint(1, 100, 1.0), CurvePoint(2, 300, 2.0), CurvePoint(4, 250, 3.0)]
+    assert throughput_at(saturating, threshold_ms=20).value == 300
+
+
+@pytest.mark.parametrize("rule", ["interpolate", "at_or_below"])
+def test_first_point_already_over_the_threshold_gives_no_value(rule):
+    result = throughput_at(SWEEP, threshold_ms=1.5, rule=rule)
+    assert result.status is Status.FIRST_POINT_OVER
+    assert result.value is None
+    assert result.above == SWEEP[0]
+    assert result.warnings == (
+        "the first point at load 1 is already over the threshold (2 ms > 1.5 ms): "
+        "there is no throughput at the threshold",
+    )
+
+
+NON_MONOTONIC = [
+    CurvePoint(1, 1000, 5.0),
+    CurvePoint(2, 2000, 25.0),
+    CurvePoint(4, 2500, 15.0),
+    CurvePoint(8, 3000, 40.0),
+]
+
+
+def test_non_monotonic_response_times_use_the_first_crossing_and_warn():
+    result = throughput_at(NON_MONOTONIC, threshold_ms=20)
+    # By hand: the first crossing is between 5 ms and 25 ms: 1000 + 0.75 x 1000 = 1750.
+    assert result.status is Status.INTERPOLATED
+    assert result.value == pytest.approx(1750)
+    assert result.warnings == (
+        "response times fall as the load rises (15 ms at load 4 after 25 ms); "
+        "the first crossing of the threshold is used",
+    )
+
+
+def test_non_monotonic_at_or_below_takes_the_best_point_and_warns():
+    result = throughput_at(NON_MONOTONIC, threshold_ms=20, rule=Rule.AT_OR_BELOW)
+    assert result.value == 2500
+    assert result.warnings == (
+        "response times fall as the load rises (15 ms at load 4 after 25 ms); the best point is used",
+    )
+
+
+def test_a_single_published_point_is_used_as_is():
+    # Seed 000 text under Chart 6: the DS4500 reaches approximately 30,020 8K IOPS at 20 ms with 140 drives.
+    published = [CurvePoint(None, 30_020, 20.0)]
+    result = throughput_at(published, threshold_ms=20)
+    assert (result.status, result.value, result.reached, result.warnings) == (Status.SINGLE_POINT, 30_020, True, ())
+
+
+def test_a_single_point_at_another_response_time_is_used_as_is_with_a_warning():
+    result = throughput_at([CurvePoint(None, 30_020, 20.0)], threshold_ms=30, rule="at_or_below")
+    assert result.value == 30_020
+    assert result.warnings == ("a single point at 20 ms is used as is for the 30 ms threshold",)
+    assert throughput_at([CurvePoint(None, 500, None)], threshold_ms=30).value == 500
+
+
+def test_points_without_response_time_are_left_out_with_a_warning():
+    points = [*SWEEP, CurvePoint(64, 9999, None)]
+    result = throughput_at(points, threshold_ms=20)
+    assert result.value == pytest.approx(6160)
+    assert result.warnings == ("1 point(s) without a response time were left out",)
+
+
+def test_no_usable_point_is_no_data():
+    assert throughput_at([], threshold_ms=20).status is Status.NO_DATA
+    result = throughput_at([CurvePoint(1, 5, None), CurvePoint(2, 6, None)], threshold_ms=20)
+    assert (result.status, result.value) == (Status.NO_DATA, None)
+
+
+@pytest.mark.parametrize("threshold", [-5, 0, "abc", math.nan, math.inf, None])
+def test_a_bad_threshold_is_refused_with_a_clear_message(threshold):
+    with pytest.raises(ValueError, match="the threshold must be a positive number of milliseconds"):
+        throughput_at(SWEEP, threshold_ms=threshold)
+
+
+def test_an_unknown_rule_lists_the_rules():
+    with pytest.raises(ValueError, match="unknown threshold rule 'peak'; choose one of: interpolate, at_or_below"):
+        throughput_at(SWEEP, threshold_ms=20, rule="peak")
+
+
+@pytest.mark.parametrize(("throughput", "response_ms"), [(-1, 2.0), (math.nan, 2.0), (1, -2.0), (None, 2.0)])
+def test_a_point_with_impossible_figures_is_refused(throughput, response_ms):
+    with pytest.raises(ValueError, match="must be a non-negative number"):
+        CurvePoint(1, throughput, response_ms)
