@@ -288,3 +288,26 @@ class Point(models.Model):
 
     def __str__(self):
         return f"{self.run_id}#{self.seq}"
+
+
+class PublishedStrokeMultipliers(models.Model):
+    """A paper's disk-stroke multiplier table, when it gives multipliers without the IOPS behind them."""
+
+    system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="stroke_tables")
+    raid_level = models.CharField(max_length=20)
+    workload_name = models.CharField(max_length=200)
+    baseline_stroke_pct = models.FloatField(default=8)
+    # {"8": 1.0, "15": 0.88, ...}: multiplier by stroke %.
+    multipliers = models.JSONField()
+    citation_document = models.CharField(max_length=200)
+    citation_table = models.CharField(max_length=200)
+    citation_note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["system", "raid_level", "workload_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["system", "raid_level", "workload_name"], name="stroke_multipliers_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.system} {self.raid_level} {self.workload_name} stroke multipliers"

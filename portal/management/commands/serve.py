@@ -10,10 +10,14 @@ from django.conf import settings
 from django.core.management import BaseCommand, call_command
 
 from portal import embedded
+from portal.models import Run
 
 
 class Command(BaseCommand):
-    help = "Migrate, start a Celery worker and the web server; Ctrl-C stops them and the embedded servers."
+    help = (
+        "Migrate, load the demo data into an empty database, start a Celery worker and the web server; "
+        "Ctrl-C stops them and the embedded servers."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
@@ -22,6 +26,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, port, host, web_workers, **options):
         call_command("migrate", interactive=False, verbosity=0)
+        if not Run.objects.exists():
+            call_command("loaddemo")
         if not settings.DEBUG:
             call_command("collectstatic", interactive=False, verbosity=0)
         env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL, "REDIS_URL": settings.REDIS_URL}

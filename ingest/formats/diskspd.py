@@ -1,0 +1,730 @@
+"""DiskSpd results: the ``-Rxml`` output and the text output (the default).
+
+One run per measured timespan (a text file may hold several DiskSpd outputs one after another,
+each after its ``Command Line:``), one point per run. DiskSpd counts bytes exactly, so MB/s
+(10^6 bytes/s) are computed from the byte counts and the measured time rather than from its
+rounded binary ``MB/s`` / ``MiB/s`` column. The ``Totals:`` table DiskSpd adds after several
+timespans only sums them again and is not stored.
+"""
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..errors import ParseError
+from ..result import MB, Point, ResultSet, Run, TransferSize, Workload
+from ..source import sniff_encoding
+
+FORMAT = "diskspd"
+TOOL = "DiskSpd"
+READS = (
+    "DiskSpd `-Rxml` and text output (Total/Read/Write IO, `%-ile` and CPU tables; several runs per "
+    "file; legacy code pages); binary MB/s converted"
+)
+
+# Windows code page assumed for text lines that are not UTF-8 (a console redirected to a file).
+LEGACY_CODE_PAGE = "cp1251"
+SIZE_SUFFIXES = {"": 1, "B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4}
+PERCENTILE_ROWS = {"min": "0", "max": "100", "25th": "25", "50th": "50", "75th": "75", "90th": "90"}
+PERCENTILE_ROWS |= {"95th": "95", "99th": "99"}
+PERCENTILE_ROWS |= {f"{n}-nines": "99." + "9" * (n - 2) for n in range(3, 10)}
+CPU_HEADER = re.compile(r"^(Group \| |Core \| )?CPU \|")
+FILE_SIZE_SUFFIX = re.compile(r"\s+\(\d+(?:[KMGT]i?)?B\)$")
+GROUPING_SPACES = str.maketrans("", "", "\u00a0\u202f\u2009 ")
+
+
+def sniff(head, name):
+    text = _head_text(head)
+    if "<Results>" in text and ("<System>" in text or "<Profile>" in text):
+        return True
+    return "Command Line:" in text and ("Input parameters:" in text or "diskspd" in text.lower())
+
+
+def refuse(head, name):
+    text = _head_text(head).lstrip()
+    if text.startswith("<Profile>") and "<TimeSpans>" in text and "<Results>" not in text:
+        return "this is a DiskSpd profile (the -X input), not results; upload the output of diskspd -Rxml instead"
+    return None
+
+
+def parse(source):
+    text = _head_text(source.head())
+    if text.lstrip().startswith(("<?xml", "<Results")):
+        return _parse_xml(source)
+    return _parse_text(source)
+
+
+def _head_text(head):
+    encoding, bom_length = sniff_encoding(head)
+    return head[bom_length:].decode(encoding, errors="replace")
+
+
+# The shared model: what either output gives for one timespan ---------------------------------
+
+
+@dataclass
+class _Target:
+    """One target as the profile describes it."""
+
+    path: str
+    block_bytes: int | None = None
+    write_pct: float | None = None
+    random_pct: float | None = None
+    outstanding_per_thread: int | None = None
+    settings: list = field(default_factory=list)
+
+
+@dataclass
+class _Direction:
+    ios: int
+    bytes: int
+    iops: float
+    avg_ms: float | None = None
+
+
+@dataclass
+class _Measurement:
+    """One measured timespan: totals, the (thread, target) pairs and the profile behind them."""
+
+    seconds: float
+    threads: int | None
+    directions: dict  # "total" / "read" / "write" -> _Direction
+    pairs: list  # (target path, I/O count) per thread and target
+    targets: list
+    pool_outstanding_per_thread: int | None = None
+    cpu_pct: float | None = None
+    metrics: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)
+
+
+def _run(measurement, *, timespan, several, started_at, description, warnings, where):
+    paths = list(dict.fromkeys(path for path, _ in measurement.pairs)) or [t.path for t in measurement.targets]
+    name = ", ".join(paths) or "DiskSpd"
+    if several:
+        name += f" (timespan {timespan})"
+    return Run(
+        name=name,
+        description=description,
+        started_at=started_at,
+        workload=_workload(measurement),
+        params=measurement.params,
+        points=[_point(measurement, warnings, where)],
+    )
+
+
+def _point(m, warnings, where):
+    total, read, write = (m.directions.get(key) for key in ("total", "read", "write"))
+    point = Point(cpu_pct=m.cpu_pct, metrics=m.metrics)
+    point.load = {"outstanding_io": _outstanding(m, warnings, where), "threads": m.threads}
+    point.iops, point.mbps, point.avg_response_ms = _figures(total, m.seconds)
+    point.read_iops, point.read_mbps, point.avg_read_response_ms = _figures(read, m.seconds)
+    point.write_iops, point.write_mbps, point.avg_write_response_ms = _figures(write, m.seconds)
+    point.max_response_ms = (m.metrics.get("percentiles_ms") or {}).get("total", {}).get("100")
+    return point
+
+
+def _figures(direction, seconds):
+    """(IOPS, decimal MB/s, mean latency ms); None for a direction that did no I/O."""
+    if direction is None or not direction.ios:
+        return None, None, None
+    return direction.iops, direction.bytes / seconds / MB, direction.avg_ms
+
+
+def _outstanding(m, warnings, where):
+    """Outstanding I/Os: per-thread depth x threads, summed over the targets each thread drives."""
+    if m.pool_outstanding_per_thread and m.threads:
+        return m.pool_outstanding_per_thread * m.threads
+    by_path = {t.path.lower(): t for t in m.targets}
+    total = 0
+    for path, _ in m.pairs:
+        target = by_path.get(path.lower()) or (m.targets[0] if len(m.targets) == 1 else None)
+        if target is None or target.outstanding_per_thread is None:
+            warnings.append(f"{where}: no queue depth for target {path!r}; outstanding I/Os left unknown")
+            return None
+        total += target.outstanding_per_thread
+    return total or None
+
+
+def _workload(m):
+    """The workload of the targets, each weighted by the I/Os it did."""
+    ios_by_path = {}
+    for path, ios in m.pairs:
+        ios_by_path[path.lower()] = ios_by_path.get(path.lower(), 0) + ios
+    weights = [(t, ios_by_path.get(t.path.lower(), 0)) for t in m.targets]
+    if not any(w for _, w in weights):
+        weights = [(t, 1) for t in m.targets]
+    total = sum(w for _, w in weights)
+    if not total:
+        return Workload()
+    sizes = {}
+    for target, weight in weights:
+        if target.block_bytes:
+            sizes[target.block_bytes] = sizes.get(target.block_bytes, 0.0) + 100.0 * weight / total
+    return Workload(
+        read_pct=_weighted(weights, total, lambda t: None if t.write_pct is None else 100 - t.write_pct),
+        random_pct=_weighted(weights, total, lambda t: t.random_pct),
+        transfer_sizes=[TransferSize(bytes=b, pct=round(p, 6)) for b, p in sorted(sizes.items())],
+    )
+
+
+def _weighted(weights, total, value_of):
+    values = [(value_of(t), w) for t, w in weights]
+    if any(v is None for v, _ in values):
+        return None
+    return round(sum(v * w for v, w in values) / total, 6)
+
+
+def _result_set(source, version, runs, warnings):
+    if not runs:
+        raise ParseError(
+            "no measured timespan found: expected DiskSpd results ('Command Line:' then 'Results for timespan')",
+            file=source.name,
+        )
+    return ResultSet(
+        format=FORMAT,
+        tool={"name": TOOL, "version": version},
+        source=source.describe(),
+        runs=runs,
+        warnings=warnings,
+    )
+
+
+# XML (-Rxml) ----------------------------------------------------------------------------------
+
+
+def _parse_xml(source):
+    root = _xml_root(source)
+    if root.tag != "Results":
+        raise ParseError(f"the XML root is <{root.tag}>, expected DiskSpd's <Results>", file=source.name)
+    warnings, runs = [], []
+    profile_spans = root.findall("Profile/TimeSpans/TimeSpan")
+    result_spans = root.findall("TimeSpan")  # direct children: the <Profile> echo holds another
+    started_at = _timestamp(root.findtext("System/RunTime"))
+    for index, span in enumerate(result_spans, 1):
+        if span.find("Error") is not None:
+            warnings.append(f"{source.name}: timespan {index}: {span.findtext('Error').strip()}")
+            continue
+        profile = profile_spans[index - 1] if index <= len(profile_spans) else None
+        measurement = _xml_measurement(span, profile, source)
+        measurement.params["computer"] = root.findtext("System/ComputerName")
+        runs.append(
+            _run(
+                measurement,
+                timespan=index,
+                several=len(result_spans) > 1,
+                started_at=started_at,
+                description="",
+                warnings=warnings,
+                where=f"{source.name}: timespan {index}",
+            )
+        )
+    return _result_set(source, root.findtext("System/Tool/Version"), runs, warnings)
+
+
+def _xml_root(source):
+    """Parse line by line, refusing DTDs: a result file never needs one, and entities can attack."""
+    parser = ET.XMLParser()
+    with source.open_text() as stream:
+        for number, line in enumerate(stream, 1):
+            if "<!DOCTYPE" in line or "<!ENTITY" in line:
+                raise ParseError(
+                    "the XML declares a DOCTYPE or ENTITY; DiskSpd never writes one, so the file is refused",
+                    file=source.name,
+                    line=number,
+                )
+            try:
+                parser.feed(line)
+            except ET.ParseError as error:
+                raise _xml_error(error, source) from None
+        try:
+            return parser.close()
+        except ET.ParseError as error:
+            raise _xml_error(error, source) from None
+
+
+def _xml_error(error, source):
+    line, column = error.position
+    return ParseError(
+        f"not well-formed XML ({error.msg}); the file may be truncated", file=source.name, line=line, column=column
+    )
+
+
+def _xml_measurement(span, profile, source):
+    seconds = _xml_number(span, "TestTimeSeconds", source)
+    if not seconds:
+        raise ParseError("a results <TimeSpan> has no test time", file=source.name, field="TestTimeSeconds")
+    sums = {"total": [0, 0], "read": [0, 0], "write": [0, 0]}
+    pairs = []
+    for target in span.iterfind("Thread/Target"):
+        counts = {key: int(_xml_number(target, key, source)) for key in _XML_COUNTS}
+        for direction, (ios_key, bytes_key) in _XML_DIRECTIONS.items():
+            sums[direction][0] += counts[ios_key]
+            sums[direction][1] += counts[bytes_key]
+        pairs.append((target.findtext("Path", "").strip(), counts["IOCount"]))
+    latency = span.find("Latency")
+    averages = _xml_latency_averages(latency)
+    directions = {
+        key: _Direction(ios=ios, bytes=size, iops=ios / seconds, avg_ms=averages.get(key))
+        for key, (ios, size) in sums.items()
+    }
+    targets, pool_depth = _xml_profile(profile, source)
+    metrics = {"test_time_s": seconds}
+    if latency is not None:
+        metrics["percentiles_ms"] = _xml_percentiles(latency)
+    return _Measurement(
+        seconds=seconds,
+        threads=int(_xml_number(span, "ThreadCount", source) or 0) or None,
+        directions=directions,
+        pairs=pairs,
+        targets=targets,
+        pool_outstanding_per_thread=pool_depth,
+        cpu_pct=_xml_number(span, "CpuUtilization/Average/UsagePercent", source),
+        metrics=metrics,
+        params={"targets": [vars(t) for t in targets]},
+    )
+
+
+_XML_COUNTS = ("IOCount", "BytesCount", "ReadCount", "ReadBytes", "WriteCount", "WriteBytes")
+_XML_DIRECTIONS = {
+    "total": ("IOCount", "BytesCount"),
+    "read": ("ReadCount", "ReadBytes"),
+    "write": ("WriteCount", "WriteBytes"),
+}
+
+
+def _xml_latency_averages(latency):
+    if latency is None:
+        return {}
+    names = {
+        "total": "AverageTotalMilliseconds",
+        "read": "AverageReadMilliseconds",
+        "write": "AverageWriteMilliseconds",
+    }
+    return {key: float(latency.findtext(tag)) for key, tag in names.items() if latency.findtext(tag)}
+
+
+def _xml_percentiles(latency):
+    table = {"read": {}, "write": {}, "total": {}}
+    for bucket in latency.iterfind("Bucket"):
+        percentile = bucket.findtext("Percentile", "").strip()
+        for key, tag in (("read", "ReadMilliseconds"), ("write", "WriteMilliseconds"), ("total", "TotalMilliseconds")):
+            if bucket.findtext(tag):
+                table[key][percentile] = float(bucket.findtext(tag))
+    return {key: values for key, values in table.items() if values}
+
+
+def _xml_profile(profile, source):
+    """The targets of the profile's timespan, and the thread-pool depth when -O was used."""
+    if profile is None:
+        return [], None
+    targets = []
+    for element in profile.iterfind("Targets/Target"):
+        random = element.find("Random") is not None
+        ratio = element.findtext("RandomRatio")
+        targets.append(
+            _Target(
+                path=element.findtext("Path", "").strip(),
+                block_bytes=int(_xml_number(element, "BlockSize", source) or 0) or None,
+                write_pct=_xml_number(element, "WriteRatio", source),
+                random_pct=(float(ratio) if ratio else 100.0) if random else 0.0,
+                outstanding_per_thread=int(_xml_number(element, "RequestCount", source) or 0) or None,
+                settings=[f"{child.tag}={child.text.strip()}" for child in element if _is_setting(child)],
+            )
+        )
+    threads = int(_xml_number(profile, "ThreadCount", source) or 0)
+    depth = int(_xml_number(profile, "RequestCount", source) or 0)
+    return targets, depth if threads and depth else None
+
+
+def _is_setting(element):
+    return element.tag in ("DisableOSCache", "WriteThrough", "DisableAllCache", "TemporaryFile") and element.text
+
+
+def _xml_number(element, path, source):
+    text = element.findtext(path)
+    if text is None or not text.strip():
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise ParseError(f"<{path}> holds {text.strip()!r}, not a number", file=source.name, field=path) from None
+
+
+def _timestamp(text):
+    """DiskSpd writes ``2018/10/18 21:39:04 UTC``."""
+    if not text:
+        return None
+    try:
+        stamp = datetime.strptime(text.strip().removesuffix(" UTC"), "%Y/%m/%d %H:%M:%S")
+    except ValueError:
+        return None
+    return stamp.isoformat() + ("+00:00" if text.strip().endswith("UTC") else "")
+
+
+# Text output ----------------------------------------------------------------------------------
+
+
+def _parse_text(source):
+    reader = _TextReader(source)
+    for number, line in _text_lines(source, reader.warnings):
+        reader.feed(number, line)
+    reader.finish()
+    return _result_set(source, None, reader.runs, reader.warnings)
+
+
+def _text_lines(source, warnings):
+    """Numbered lines without line ends; lines that are not UTF-8 are read in the legacy code page."""
+    encoding, _ = sniff_encoding(source.head())
+    if encoding != "utf-8":
+        with source.open_text() as stream:
+            for number, line in enumerate(stream, 1):
+                yield number, line.rstrip("\n")
+        return
+    legacy = []
+    with source.open_binary() as stream:
+        for number, raw in enumerate(stream, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                line = raw.decode(LEGACY_CODE_PAGE, errors="replace")
+                legacy.append(number)
+            yield number, line.rstrip("\r\n")
+    if legacy:
+        warnings.append(
+            f"{source.name}: {len(legacy)} lines (first: line {legacy[0]}) are not UTF-8 and were read as "
+            f"{LEGACY_CODE_PAGE}; names may show wrong letters if the console used another code page"
+        )
+
+
+@dataclass
+class _TextRun:
+    """One DiskSpd text output, from its ``Command Line:`` on."""
+
+    line: int
+    command_line: str
+    spans: list = field(default_factory=list)  # per timespan: {"targets": [...], "pool_depth": n}
+    results: list = field(default_factory=list)  # per measured timespan: dict of what was read
+    system: dict = field(default_factory=dict)
+
+
+class _TextReader:
+    """A line-driven reader: the section a line belongs to decides how it is read."""
+
+    def __init__(self, source):
+        self.source = source
+        self.warnings = []
+        self.runs = []
+        self.run = None
+        self.section = None
+        self.table = None
+        self.skipped = []  # (line number, text) not part of any DiskSpd section
+        self.label = None  # the line naming the next %-ile chart (a target path or "total:")
+
+    # dispatch
+
+    def feed(self, number, line):
+        stripped = line.strip()
+        if stripped.startswith("Command Line:"):
+            self._start_run(number, stripped)
+        elif self.run is None:
+            self._skip(number, stripped)
+        elif self.table is not None:
+            self._table_line(number, stripped)
+        elif stripped:
+            self._section_line(number, stripped)
+
+    def _section_line(self, number, stripped):
+        if stripped == "Input parameters:":
+            self.section = "parameters"
+        elif stripped == "System information:":
+            self.section = "system"
+        elif stripped.startswith("Results for timespan"):
+            self._start_results(number, stripped)
+        elif stripped == "Totals:":
+            self.section = "totals"
+        elif self.section == "parameters":
+            self._parameter(number, stripped)
+        elif self.section == "system":
+            key, _, value = stripped.partition(":")
+            self.run.system[key.strip()] = value.strip()
+        elif self.section == "totals":
+            return
+        elif not self._result_line(number, stripped):
+            self._label_or_skip(number, stripped)
+
+    def _start_run(self, number, stripped):
+        self._flush_run()
+        self._warn_skipped()
+        self.run = _TextRun(line=number, command_line=stripped.partition(":")[2].strip())
+        self.section, self.table = None, None
+
+    def _skip(self, number, stripped):
+        if stripped:
+            self.skipped.append((number, stripped))
+
+    def _label_or_skip(self, number, stripped):
+        if self.label is not None:
+            self._skip(*self.label)
+        self.label = (number, stripped)
+
+    def _warn_skipped(self):
+        if self.label is not None:
+            self._skip(*self.label)
+            self.label = None
+        if not self.skipped:
+            return
+        first, last = self.skipped[0][0], self.skipped[-1][0]
+        where = f"{first}" if first == last else f"{first}-{last}"
+        shown = " | ".join(text for _, text in self.skipped[:3]) + (" | ..." if len(self.skipped) > 3 else "")
+        count = f"{len(self.skipped)} line" + ("s" if len(self.skipped) > 1 else "")
+        self.warnings.append(f"{self.source.name}:{where}: {count} outside DiskSpd output skipped: {shown}")
+        self.skipped = []
+
+    def finish(self):
+        self._flush_run()
+        self._warn_skipped()
+
+    # Input parameters
+
+    def _parameter(self, number, stripped):
+        key, _, value = stripped.partition(":")
+        spans = self.run.spans
+        if key == "timespan":
+            spans.append({"targets": [], "pool_depth": None, "settings": {}})
+            return
+        if not spans:
+            spans.append({"targets": [], "pool_depth": None, "settings": {}})
+        span = spans[-1]
+        if key == "path":
+            span["targets"].append(_Target(path=value.strip().strip("'")))
+        elif span["targets"]:
+            self._target_parameter(span["targets"][-1], number, stripped)
+        elif key.startswith("number of outstanding I/O operations"):
+            span["pool_depth"] = int(self._number(value, number, key))
+        elif value:
+            span["settings"][key] = value.strip()
+
+    def _target_parameter(self, target, number, stripped):
+        key, _, value = stripped.partition(":")
+        if key == "block size":
+            target.block_bytes = _size_bytes(value, number, self.source)
+        elif key.startswith("number of outstanding I/O operations"):
+            target.outstanding_per_thread = int(self._number(value, number, key))
+        elif stripped.startswith("performing"):
+            target.write_pct = _write_pct(stripped)
+        elif stripped.startswith("using") and "I/O (" in stripped:
+            target.random_pct = _random_pct(stripped)
+        else:
+            target.settings.append(stripped)
+
+    # Results
+
+    def _start_results(self, number, stripped):
+        self.section = "results"
+        self.run.results.append({"line": number, "timespan": len(self.run.results) + 1, "tables": {}, "charts": []})
+
+    def _result_line(self, number, stripped):
+        """Read one line of a results section; False when it is not DiskSpd's."""
+        if not self.run.results:
+            return False
+        if not stripped.strip("*-"):
+            return True  # a rule under a heading
+        result = self.run.results[-1]
+        key, _, value = stripped.partition(":")
+        if key in ("actual test time", "thread count", "request count", "proc count") and value.strip():
+            result[key] = self._number(value.strip().rstrip("s"), number, key)
+        elif stripped.startswith("The test was interrupted"):
+            self.warnings.append(f"{self.source.name}:{number}: {stripped}")
+            result["interrupted"] = True
+        elif stripped in ("Total IO", "Read IO", "Write IO"):
+            self.table = {"kind": stripped.split()[0].lower(), "header": None, "rows": [], "total": None}
+        elif CPU_HEADER.match(stripped):
+            self.table = {"kind": "cpu", "header": _cells(stripped), "rows": [], "total": None}
+        elif stripped.startswith("%-ile |"):
+            # DiskSpd names a chart on the line just above it; anything further up is not a name.
+            label = self.label[1] if self.label and self.label[0] == number - 1 else None
+            if self.label and label is None:
+                self._skip(*self.label)
+            self.label = None
+            self.table = {"kind": "percentiles", "header": _cells(stripped), "rows": [], "label": label}
+        else:
+            return False
+        return True
+
+    def _table_line(self, number, stripped):
+        table = self.table
+        if not stripped:
+            self._end_table()
+        elif not stripped.strip("-"):
+            return
+        elif table["header"] is None:
+            table["header"] = _cells(stripped)
+        elif stripped.startswith("total:"):
+            table["total"] = (number, _cells(stripped.removeprefix("total:")))
+        elif stripped.startswith("avg."):
+            table["total"] = (number, _cells(stripped.removeprefix("avg.").lstrip("|")))
+        else:
+            table["rows"].append((number, stripped))  # split only where the rows are used
+
+    def _end_table(self):
+        table, self.table = self.table, None
+        result = self.run.results[-1]
+        if table["kind"] == "percentiles":
+            result["charts"].append((table["label"], self._percentiles(table)))
+        else:
+            result["tables"][table["kind"]] = table
+
+    def _percentiles(self, table):
+        columns = {"Read (ms)": "read", "Write (ms)": "write", "Total (ms)": "total"}
+        chart = {}
+        for number, row in table["rows"]:
+            cells = _cells(row)
+            percentile = PERCENTILE_ROWS.get(cells[0])
+            for name, text in zip(table["header"][1:], cells[1:], strict=False):
+                value = self._number(text, number, name)
+                if percentile is not None and name in columns and value is not None:
+                    chart.setdefault(columns[name], {})[percentile] = value
+        return chart
+
+    # Building runs
+
+    def _flush_run(self):
+        if self.table is not None:
+            self._end_table()
+        run, self.run = self.run, None
+        if run is None:
+            return
+        measured = [r for r in run.results if not r.get("interrupted")]
+        for result in measured:
+            span = run.spans[result["timespan"] - 1] if result["timespan"] <= len(run.spans) else None
+            measurement = self._measurement(result, span, run)
+            self.runs.append(
+                _run(
+                    measurement,
+                    timespan=result["timespan"],
+                    several=len(run.results) > 1,
+                    started_at=_timestamp(run.system.get("start time")),
+                    description=run.command_line,
+                    warnings=self.warnings,
+                    where=f"{self.source.name}:{result['line']}",
+                )
+            )
+
+    def _measurement(self, result, span, run):
+        seconds = result.get("actual test time")
+        if not seconds or "total" not in result["tables"]:
+            raise ParseError(
+                "the results have no 'actual test time' or no 'Total IO' table; the output looks cut short",
+                file=self.source.name,
+                line=result["line"],
+            )
+        directions = {kind: self._io_table(table) for kind, table in result["tables"].items() if kind != "cpu"}
+        pairs = self._thread_rows(result["tables"]["total"])
+        return _Measurement(
+            seconds=seconds,
+            threads=int(result["thread count"]) if result.get("thread count") else None,
+            directions=directions,
+            pairs=pairs,
+            targets=span["targets"] if span else [],
+            pool_outstanding_per_thread=span["pool_depth"] if span else None,
+            cpu_pct=self._cpu_pct(result["tables"].get("cpu")),
+            metrics=self._text_metrics(result),
+            params={"command_line": run.command_line, **(span["settings"] if span else {}), **run.system}
+            | {"targets": [vars(t) for t in (span["targets"] if span else [])]},
+        )
+
+    def _io_table(self, table):
+        """The ``total:`` row of one Total/Read/Write IO table."""
+        header = table["header"]
+        if table["total"] is None:
+            raise ParseError(f"the {table['kind'].title()} IO table has no 'total:' row", file=self.source.name)
+        number, cells = table["total"]
+        values = dict(zip(header[1:], cells, strict=False))
+        direction = _Direction(
+            ios=int(self._number(values.get("I/Os"), number, "I/Os") or 0),
+            bytes=int(self._number(values.get("bytes"), number, "bytes") or 0),
+            iops=self._number(values.get("I/O per s"), number, "I/O per s"),
+            avg_ms=self._number(values["AvgLat"], number, "AvgLat") if "AvgLat" in values else None,
+        )
+        return direction
+
+    def _thread_rows(self, table):
+        """(target path, I/Os) for each thread row of the Total IO table."""
+        rows = []
+        for number, row in table["rows"]:
+            named = dict(zip(table["header"], _cells(row), strict=False))
+            path = FILE_SIZE_SUFFIX.sub("", named.get("file", ""))
+            rows.append((path, int(self._number(named.get("I/Os"), number, "I/Os") or 0)))
+        return rows
+
+    def _cpu_pct(self, table):
+        if table is None or table["total"] is None:
+            return None
+        number, cells = table["total"]
+        # The avg. row has no Group/Core/CPU cells: align it with the header from the right.
+        values = dict(zip(table["header"][-len(cells) :], cells, strict=False))
+        return self._number(values.get("Usage"), number, "Usage")
+
+    def _text_metrics(self, result):
+        metrics = {"test_time_s": result["actual test time"]}
+        charts = result["charts"]
+        overall = [chart for label, chart in charts if label in (None, "total:")]
+        if overall or charts:
+            metrics["percentiles_ms"] = (overall or [charts[-1][1]])[-1]
+        per_target = {label: chart for label, chart in charts if label not in (None, "total:")}
+        if per_target:
+            metrics["target_percentiles_ms"] = per_target
+        return metrics
+
+    def _number(self, text, number, column):
+        return _number(text, number, column, self.source)
+
+
+def _cells(text):
+    return [cell.strip() for cell in text.split("|")]
+
+
+def _number(text, number, column, source):
+    """A number as DiskSpd printed it, also with a locale's grouping spaces and decimal comma."""
+    if text is None:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        cleaned = text.strip().rstrip("%").translate(GROUPING_SPACES)
+    if cleaned in ("", "N/A"):
+        return None
+    if "," in cleaned and "." not in cleaned:
+        cleaned = cleaned.replace(",", ".")
+    try:
+        return float(cleaned)
+    except ValueError:
+        raise ParseError(
+            f"expected a number in {column!r}, found {text.strip()!r}", file=source.name, line=number, field=column
+        ) from None
+
+
+def _size_bytes(text, number, source):
+    match = re.fullmatch(r"\s*(\d+)\s*([KMGT]iB|B)?\s*", text)
+    if not match:
+        raise ParseError(
+            f"block size {text.strip()!r} is not a size", file=source.name, line=number, field="block size"
+        )
+    return int(match.group(1)) * SIZE_SUFFIXES[match.group(2) or ""]
+
+
+def _write_pct(stripped):
+    if "read test" in stripped:
+        return 0.0
+    if "write test" in stripped:
+        return 100.0
+    match = re.search(r"ratio:\s*(\d+)\s*/\s*(\d+)", stripped)
+    return float(match.group(2)) if match else None
+
+
+def _random_pct(stripped):
+    if stripped.startswith("using random"):
+        return 100.0
+    match = re.search(r"\((\d+)% random\)", stripped)
+    return float(match.group(1)) if match else 0.0

@@ -1,0 +1,566 @@
+"""elbencho results: the ``--csvfile`` CSV, the ``--resfile`` text and the ``--livecsv`` series.
+
+Mapping: each benchmark phase (WRITE, READ, MKDIRS, ...) of one workload is a run; its points
+are the invocations that differ only in load, so a thread or IO-depth sweep appended to one
+file becomes a curve. ``load.threads`` is the total worker count (threads per host x hosts),
+``load.outstanding_io`` that times the IO depth. The figures are elbencho's "last done"
+column (all workers finished); the "first done" column is kept in ``metrics.first``. MiB/s
+is converted to 10^6 bytes per second; latencies are microseconds in the CSV. Phases without
+any figure (SYNC, DROPCACHES) are skipped with a warning.
+
+A ``--livecsv`` file holds only progress samples, no final result: it is read as one run per
+phase whose point is the average up to the last sample, with the samples in ``metrics.live``
+and a warning saying so.
+"""
+
+import csv
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from ..errors import ParseError
+from ..result import MB, Point, ResultSet, Run, TransferSize, Workload, mib_to_mbps
+
+FORMAT = "elbencho"
+TOOL = "elbencho"
+READS = (
+    "elbencho `--csvfile` CSV, `--resfile` text and `--livecsv` progress CSV: one run per phase, "
+    "threads x hosts as load, 'last done' figures, MiB/s converted"
+)
+
+_RESULT_CSV = re.compile(rb"^(?:\xef\xbb\xbf)?ISO date,label,path type,[^\n]*,operation,")
+_LIVE_CSV = re.compile(rb"^(?:\xef\xbb\xbf)?Label,Phase,RuntimeMS,Rank,")
+_RESFILE = re.compile(rb"^OPERATION\s+RESULT TYPE\s+FIRST DONE\s+LAST DONE", re.MULTILINE)
+_CSV_FIGURE = re.compile(r"^(rwmix read )?(.+?) \[(first|last|min|avg|max)\]$")
+_CSV_BASES = {
+    "time ms": "elapsed_ms",
+    "entries/s": "entries_per_s",
+    "IOPS": "iops",
+    "MiB/s": "mib_per_s",
+    "CPU%": "cpu_pct",
+    "entries": "entries",
+    "IOs": "ios",
+    "MiB": "mib",
+    "Ent lat us": "entry_latency_us",
+    "IO lat us": "io_latency_us",
+}
+_RES_ROW = re.compile(r"^(\S+)?\s+(\S.*?)\s*:\s*(.*?)\s*$")
+_RES_NAMES = {
+    "elapsed ms": "elapsed_ms",
+    "elapsed time": "elapsed_ms",
+    "iops": "iops",
+    "iops write": "iops",
+    "iops read": "rwmix_read_iops",
+    "throughput mib/s": "mib_per_s",
+    "mib/s write": "mib_per_s",
+    "mib/s read": "rwmix_read_mib_per_s",
+    "throughput mb/s": "mb_per_s",
+    "mb/s write": "mb_per_s",
+    "mb/s read": "rwmix_read_mb_per_s",
+    "total mib": "mib",
+    "mib write": "mib",
+    "mib read": "rwmix_read_mib",
+    "ios total": "ios",
+    "ios write": "ios",
+    "ios read": "rwmix_read_ios",
+    "cpu util %": "cpu_pct",
+}
+# Entry lines are named after the entry type: "Dirs/s", "Files/s read", "Files total".
+_RES_ENTRY_RATE = re.compile(r"^\w+/s( write| read| total)?$")
+_RES_ENTRY_COUNT = re.compile(r"^\w+ (total|write|read)$")
+_RES_LATENCY = re.compile(r"min=(\S+)\s+avg=(\S+)\s+max=(\S+)")
+_HUMAN_LATENCY = re.compile(r"^([\d.]+)(us|ms|s)$")
+_HUMAN_ELAPSED = re.compile(r"^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:([\d.]+)s)?(?:(\d+)ms)?$")
+_HUMAN_SIZE = re.compile(r"^(\d+)([kmgtpe]?)$", re.IGNORECASE)
+_SIZE_SHIFT = {"": 0, "k": 10, "m": 20, "g": 30, "t": 40, "p": 50, "e": 60}
+_LATENCY_US = {"us": 1, "ms": 1000, "s": 1_000_000}
+_READ_PHASES = {"READ"}
+_WRITE_PHASES = {"WRITE"}
+# elbencho options that name the workload or the load, long and short spellings.
+_OPTIONS = {
+    "--threads": "threads",
+    "-t": "threads",
+    "--hosts": "hosts",
+    "--block": "block",
+    "-b": "block",
+    "--size": "size",
+    "-s": "size",
+    "--iodepth": "iodepth",
+    "--rwmixpct": "rwmixpct",
+    "--label": "label",
+}
+_FLAGS = {"--rand": "random", "--direct": "direct", "--hostsfile": "hostsfile"}
+
+
+def sniff(head, name):
+    return bool(_RESULT_CSV.match(head) or _LIVE_CSV.match(head) or _RESFILE.search(head))
+
+
+@dataclass
+class _Phase:
+    """One benchmark phase in a common vocabulary, whichever file it came from."""
+
+    operation: str
+    line: int
+    last: dict = field(default_factory=dict)
+    first: dict = field(default_factory=dict)
+    latency_us: dict = field(default_factory=dict)
+    setup: dict = field(default_factory=dict)
+
+
+def parse(source):
+    head = source.head()
+    warnings = []
+    if _LIVE_CSV.match(head):
+        runs = _live_runs(source, warnings)
+        version = None
+    else:
+        phases = _csv_phases(source) if _RESULT_CSV.match(head) else _resfile_phases(source, warnings)
+        runs = _runs(phases, warnings)
+        version = next((p.setup["version"] for p in phases if p.setup.get("version")), None)
+    if not runs:
+        raise ParseError("no benchmark phase with results (IOPS, throughput or entries per second) in this file")
+    return ResultSet(
+        format=FORMAT, tool={"name": TOOL, "version": version}, source=source.describe(), runs=runs, warnings=warnings
+    )
+
+
+# --- the --csvfile result CSV ---------------------------------------------------------------
+
+
+def _csv_phases(source):
+    phases = []
+    with source.open_text() as stream:
+        header = None
+        for number, text in enumerate(stream, start=1):
+            if not text.strip():
+                continue
+            if header is None:
+                header = next(csv.reader([text.strip()]))
+                continue
+            cells = _csv_cells(text.rstrip("\r\n"), header, number)
+            phases.append(_csv_phase(dict(zip(header, cells, strict=True)), number))
+    return phases
+
+
+def _csv_cells(text, header, number):
+    """Split a row; the last column, the command line, is quoted by elbencho but not escaped.
+
+    elbencho replaces commas in the command line by spaces, so every comma before it is a
+    column separator and the rest of the line is the command.
+    """
+    if header[-1] != "command":
+        return next(csv.reader([text]))
+    cells = text.split(",", len(header) - 1)
+    if len(cells) != len(header):
+        raise ParseError(f"expected {len(header)} columns as in the header, found {len(cells)}", line=number)
+    return [cell.strip() for cell in cells]
+
+
+def _csv_phase(row, number):
+    phase = _Phase(operation=row.get("operation", "").strip() or "?", line=number)
+    for column, value in row.items():
+        figure = _CSV_FIGURE.match(column)
+        if not figure or not value:
+            continue
+        base = _CSV_BASES.get(figure.group(2))
+        if base is None:
+            continue
+        name = ("rwmix_read_" if figure.group(1) else "") + base
+        number_value = _number(value, number, column)
+        if figure.group(3) in ("first", "last"):
+            getattr(phase, figure.group(3))[name] = number_value
+        else:
+            phase.latency_us.setdefault(name, {})[figure.group(3)] = number_value
+    phase.setup = _csv_setup(row, number)
+    return phase
+
+
+def _csv_setup(row, number):
+    setup = _command_setup(row.get("command", ""))
+    for column, key in (("threads", "threads"), ("hosts", "hosts"), ("block size", "block"), ("file size", "size")):
+        if row.get(column):
+            setup[key] = int(_number(row[column], number, column))
+    setup["iodepth"] = int(_number(row["IO depth"], number, "IO depth")) if row.get("IO depth") else None
+    setup["random"] = row.get("random") == "1" if row.get("random") else setup.get("random")
+    setup["direct"] = row.get("direct IO") == "1" if row.get("direct IO") else setup.get("direct")
+    setup["label"] = row.get("label") or setup.get("label")
+    setup["path_type"] = row.get("path type") or None
+    setup["started_at"] = row.get("ISO date") or None
+    setup["version"] = row.get("version") or None
+    return setup
+
+
+# --- the --resfile text ---------------------------------------------------------------------
+
+
+def _resfile_phases(source, warnings):
+    phases, setup, current = [], {}, None
+    with source.open_text() as stream:
+        for number, text in enumerate(stream, start=1):
+            line = text.rstrip()
+            if line.startswith("ISO DATE:"):
+                setup = {"started_at": line.partition(":")[2].strip()}
+            elif line.startswith("COMMAND LINE:"):
+                setup |= _command_setup(line.partition(":")[2])
+            elif line.startswith("---"):
+                current = None
+            elif line.startswith(("OPERATION", "=====")) or not line.strip():
+                continue
+            else:
+                current = _resfile_row(line, number, setup, current, phases)
+    if phases and "threads" not in phases[0].setup:
+        warnings.append("no COMMAND LINE before the results: the thread count and block size are unknown")
+    return phases
+
+
+def _resfile_row(line, number, setup, current, phases):
+    row = _RES_ROW.match(line)
+    if row is None:
+        raise ParseError("expected 'RESULT TYPE : FIRST LAST' (e.g. 'IOPS : 3486 3514')", line=number)
+    operation, label, values = row.groups()
+    if operation:
+        current = _Phase(operation=operation, line=number, setup=dict(setup))
+        phases.append(current)
+    if current is None:
+        raise ParseError(f"result {label!r} outside a phase: expected a phase name such as WRITE first", line=number)
+    _resfile_value(current, label.lower(), values, number)
+    return current
+
+
+def _resfile_value(phase, label, values, number):
+    latency = _RES_LATENCY.search(values)
+    if latency:
+        name = _resfile_latency_name(label)
+        statistics = zip(("min", "avg", "max"), latency.groups(), strict=True)
+        phase.latency_us[name] = {key: _human_latency_us(text, number) for key, text in statistics}
+        return
+    parts = values.split()
+    if len(parts) != 2:
+        phase.last.setdefault("other", {})[label] = values
+        return
+    name = _resfile_name(label)
+    if name == "other":
+        phase.last.setdefault("other", {})[label] = values
+    elif name == "elapsed_ms" and label == "elapsed time":
+        phase.first[name], phase.last[name] = (_human_elapsed_ms(part, number) for part in parts)
+    elif name:
+        phase.first[name], phase.last[name] = (_number(part, number, label) for part in parts)
+
+
+def _resfile_name(label):
+    """The common name of a resfile result line; None for totals elbencho sums from its parts."""
+    if label in _RES_NAMES:
+        return _RES_NAMES[label]
+    if label in ("iops total", "mib/s total", "mb/s total"):
+        return None
+    rate = _RES_ENTRY_RATE.match(label)
+    if rate:
+        return {None: "entries_per_s", " write": "entries_per_s", " read": "rwmix_read_entries_per_s"}.get(
+            rate.group(1)
+        )
+    count = _RES_ENTRY_COUNT.match(label)
+    if count:
+        return {"total": "entries", "write": "entries", "read": "rwmix_read_entries"}[count.group(1)]
+    return "other" if not label.endswith(" total") else None
+
+
+def _resfile_latency_name(label):
+    base = "io_latency_us" if label.startswith("io") else "entry_latency_us"
+    return f"rwmix_read_{base}" if " rd " in f" {label} " else base
+
+
+# --- the --livecsv progress samples ---------------------------------------------------------
+
+
+def _live_runs(source, warnings):
+    phases, other_rows = {}, 0
+    with source.open_text() as stream:
+        reader = csv.DictReader(stream)
+        for row in reader:
+            if (row.get("Rank") or "").strip() != "Total" or (row.get("MixType") or "").strip():
+                other_rows += 1
+                continue
+            key = ((row.get("Label") or "").strip(), (row.get("Phase") or "").strip())
+            phases.setdefault(key, (reader.line_num, []))[1].append(_live_sample(row, reader.line_num))
+    if other_rows:
+        warnings.append(f"{other_rows} per-worker or read-mix rows of the live statistics were not read")
+    runs = [_live_run(label, phase, line, samples, warnings) for (label, phase), (line, samples) in phases.items()]
+    return runs
+
+
+def _live_sample(row, number):
+    def figure(column):
+        value = (row.get(column) or "").strip()
+        return _number(value, number, column) if value else None
+
+    return {
+        "runtime_ms": figure("RuntimeMS"),
+        "done_bytes": figure("DoneBytes"),
+        "iops": figure("IOPS"),
+        "mib_per_s": figure("MiB/s"),
+        "entries_per_s": figure("Entries/s"),
+        "active": figure("Active"),
+        "cpu_pct": figure("CPU"),
+    }
+
+
+def _live_run(label, phase, line, samples, warnings):
+    last = samples[-1]
+    warnings.append(
+        f"{phase} (line {line}) comes from live statistics: its figures are averages up to the last sample "
+        f"at {last['runtime_ms']:.0f} ms, not elbencho's final result (see the --csvfile or --resfile)"
+    )
+    elapsed_s = (last["runtime_ms"] or 0) / 1000
+    active = max((s["active"] for s in samples if s["active"] is not None), default=None)
+    point = Point(
+        load={"threads": int(active)} if active else {},
+        iops=_time_weighted_mean(samples, "iops"),
+        mbps=last["done_bytes"] / elapsed_s / MB if elapsed_s and last["done_bytes"] is not None else None,
+        cpu_pct=_time_weighted_mean(samples, "cpu_pct"),
+        metrics={"live": {key: [s[key] for s in samples] for key in samples[0] if key != "done_bytes"}},
+    )
+    point.metrics["live"]["mbps"] = [mib_to_mbps(v) for v in point.metrics["live"].pop("mib_per_s")]
+    return Run(
+        name=" ".join(filter(None, [label, phase])),
+        description="elbencho live statistics (--livecsv)",
+        workload=Workload(read_pct=_phase_read_pct(phase, None)),
+        params={"operation": phase, "source": "livecsv"},
+        points=[point],
+    )
+
+
+def _time_weighted_mean(samples, key):
+    """Mean of per-interval rates weighted by interval length: the average since the phase began."""
+    total, weight, previous_ms = 0.0, 0.0, 0.0
+    for sample in samples:
+        if sample[key] is None or sample["runtime_ms"] is None:
+            return None
+        interval_ms = sample["runtime_ms"] - previous_ms
+        total += sample[key] * interval_ms
+        weight += interval_ms
+        previous_ms = sample["runtime_ms"]
+    return total / weight if weight > 0 else None
+
+
+# --- phases to runs and points --------------------------------------------------------------
+
+
+def _runs(phases, warnings):
+    runs, skipped = {}, []
+    for phase in phases:
+        if not any(key in phase.last for key in ("iops", "mib_per_s", "mb_per_s", "entries_per_s")):
+            skipped.append(f"{phase.operation} (line {phase.line})")
+            continue
+        name, workload = _run_identity(phase)
+        key = (name, repr(workload), phase.setup.get("size"), phase.setup.get("direct"), phase.setup.get("path_type"))
+        run = runs.get(key)
+        if run is None:
+            run = runs[key] = Run(
+                name=name,
+                description=phase.setup.get("command", ""),
+                started_at=phase.setup.get("started_at"),
+                workload=workload,
+                params=_run_params(phase),
+            )
+        run.points.append(_point(phase))
+    if skipped:
+        warnings.append("phases without results skipped: " + ", ".join(skipped))
+    return list(runs.values())
+
+
+def _run_identity(phase):
+    setup = phase.setup
+    moves_data = any(key in phase.last for key in ("iops", "mib_per_s", "mb_per_s"))
+    block = setup.get("block") if moves_data else None
+    random = setup.get("random")
+    workload = Workload(
+        read_pct=_phase_read_pct(phase.operation, _rwmix_read_pct(phase)),
+        random_pct=(100.0 if random else 0.0) if moves_data and random is not None else None,
+        transfer_sizes=[TransferSize(bytes=block, pct=100.0)] if block else [],
+    )
+    name = " ".join(filter(None, [setup.get("label"), phase.operation, _human_size(block) if block else None]))
+    return name, workload
+
+
+def _rwmix_read_pct(phase):
+    if phase.setup.get("rwmixpct") is not None:
+        return float(phase.setup["rwmixpct"])
+    reads, writes = phase.last.get("rwmix_read_iops"), phase.last.get("iops")
+    return 100.0 * reads / (reads + writes) if reads is not None and writes else None
+
+
+def _phase_read_pct(operation, rwmix_read_pct):
+    if rwmix_read_pct is not None:
+        return rwmix_read_pct
+    if operation in _READ_PHASES:
+        return 100.0
+    return 0.0 if operation in _WRITE_PHASES else None
+
+
+def _run_params(phase):
+    setup = phase.setup
+    keys = ("operation", "path_type", "size", "direct", "random", "label", "hostsfile")
+    params = {"operation": phase.operation} | {k: setup[k] for k in keys[1:] if setup.get(k) is not None}
+    if "size" in params:
+        params["file_size_bytes"] = params.pop("size")
+    return params
+
+
+def _point(phase):
+    last, setup = phase.last, phase.setup
+    threads = _total_threads(setup)
+    load = {"threads": threads} if threads else {}
+    if threads and setup.get("iodepth"):
+        load["outstanding_io"] = threads * setup["iodepth"]
+    write_iops, read_iops = _directions(phase.operation, last.get("iops"), last.get("rwmix_read_iops"))
+    write_mbps, read_mbps = _directions(phase.operation, _mbps(last), _mbps(last, "rwmix_read_"))
+    write_ms = _latency_ms(phase, "io_latency_us", "avg")
+    read_ms = _latency_ms(phase, "rwmix_read_io_latency_us", "avg")
+    if phase.operation in _READ_PHASES:
+        write_ms, read_ms = None, write_ms
+    entry_ms = _latency_ms(phase, "entry_latency_us", "avg")
+    return Point(
+        load=load,
+        iops=_sum(read_iops, write_iops),
+        read_iops=read_iops,
+        write_iops=write_iops,
+        mbps=_sum(read_mbps, write_mbps),
+        read_mbps=read_mbps,
+        write_mbps=write_mbps,
+        avg_response_ms=_weighted(read_ms, read_iops, write_ms, write_iops) or entry_ms,
+        avg_read_response_ms=read_ms,
+        avg_write_response_ms=write_ms,
+        max_response_ms=_max_latency_ms(phase),
+        cpu_pct=last.get("cpu_pct"),
+        metrics=_metrics(phase, threads),
+    )
+
+
+def _directions(operation, main, rwmix_read):
+    """(write, read) figures: a phase's own figure belongs to its direction; rwmix adds reads."""
+    if main is None and rwmix_read is None:
+        return None, None
+    if operation in _READ_PHASES:
+        return 0.0, main
+    if operation in _WRITE_PHASES:
+        return main, rwmix_read if rwmix_read is not None else 0.0
+    return None, None
+
+
+def _mbps(figures, prefix=""):
+    if figures.get(f"{prefix}mb_per_s") is not None:
+        return figures[f"{prefix}mb_per_s"]
+    return mib_to_mbps(figures.get(f"{prefix}mib_per_s"))
+
+
+def _total_threads(setup):
+    if setup.get("threads") is None or setup.get("hostsfile"):
+        return None
+    return setup["threads"] * (setup.get("hosts") or 1)
+
+
+def _latency_ms(phase, name, statistic):
+    value = phase.latency_us.get(name, {}).get(statistic)
+    return value / 1000 if value is not None else None
+
+
+def _max_latency_ms(phase):
+    names = (
+        ("io_latency_us", "rwmix_read_io_latency_us") if "io_latency_us" in phase.latency_us else ("entry_latency_us",)
+    )
+    maxima = [_latency_ms(phase, name, "max") for name in names]
+    return max((m for m in maxima if m is not None), default=None)
+
+
+def _weighted(read_ms, read_iops, write_ms, write_iops):
+    pairs = [(ms, iops) for ms, iops in ((read_ms, read_iops), (write_ms, write_iops)) if ms is not None and iops]
+    weight = sum(iops for _, iops in pairs)
+    return sum(ms * iops for ms, iops in pairs) / weight if weight else None
+
+
+def _sum(*values):
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
+
+
+def _metrics(phase, threads):
+    metrics = {key: value for key, value in phase.last.items() if key not in ("iops", "mib_per_s", "mb_per_s")}
+    metrics.pop("cpu_pct", None)
+    first = dict(phase.first)
+    if "mib_per_s" in first:
+        first["mbps"] = mib_to_mbps(first.pop("mib_per_s"))
+    metrics["first"] = first
+    for name, statistics in phase.latency_us.items():
+        metrics[name.replace("_us", "_ms")] = {k: v / 1000 for k, v in statistics.items()}
+    metrics |= {k: phase.setup[k] for k in ("hosts", "iodepth") if phase.setup.get(k) is not None}
+    if phase.setup.get("threads") is not None:
+        metrics["threads_per_host"] = phase.setup["threads"]
+    return metrics
+
+
+# --- values ---------------------------------------------------------------------------------
+
+
+def _command_setup(command):
+    """Workload and load options from an elbencho command line (quoted words, as elbencho logs it)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    # elbencho's defaults when an option is not given: IO depth 1, sequential, buffered.
+    setup = {"command": command.strip(), "iodepth": 1, "random": False, "direct": False}
+    for index, word in enumerate(words):
+        option, has_value, inline = word.partition("=")
+        if option in _FLAGS:
+            setup[_FLAGS[option]] = True
+        key = _OPTIONS.get(option)
+        if key is None:
+            continue
+        value = inline if has_value else (words[index + 1] if index + 1 < len(words) else "")
+        setup[key] = _option_value(key, value)
+    return setup
+
+
+def _option_value(key, value):
+    if key == "hosts":
+        return len([host for host in re.split(r"[,\s]+", value) if host])
+    if key in ("block", "size"):
+        return _size_bytes(value)
+    if key in ("threads", "iodepth", "rwmixpct"):
+        return int(value) if value.isdigit() else None
+    return value
+
+
+def _size_bytes(text):
+    match = _HUMAN_SIZE.match(text)
+    return int(match.group(1)) << _SIZE_SHIFT[match.group(2).lower()] if match else None
+
+
+def _human_size(size_bytes):
+    for suffix, shift in (("g", 30), ("m", 20), ("k", 10)):
+        if size_bytes % (1 << shift) == 0:
+            return f"{size_bytes >> shift}{suffix}"
+    return str(size_bytes)
+
+
+def _human_latency_us(text, number):
+    match = _HUMAN_LATENCY.match(text)
+    if match is None:
+        raise ParseError(f"latency {text!r} is not like '455us', '4.55ms' or '1.20s'", line=number)
+    return float(match.group(1)) * _LATENCY_US[match.group(2)]
+
+
+def _human_elapsed_ms(text, number):
+    match = _HUMAN_ELAPSED.match(text)
+    if match is None or not any(match.groups()):
+        raise ParseError(f"elapsed time {text!r} is not like '45.248s' or '2m3.456s'", line=number)
+    hours, minutes, seconds, milliseconds = (float(g) if g else 0.0 for g in match.groups())
+    return ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds
+
+
+def _number(text, number, column):
+    try:
+        return float(text)
+    except ValueError:
+        raise ParseError(f"{text!r} is not a number", line=number, field=column) from None

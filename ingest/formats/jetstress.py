@@ -1,0 +1,582 @@
+"""Microsoft Exchange Jetstress result reports (HTML), Jetstress 2007 to 2019.
+
+A report is sections of two-column label/value tables (Test Summary, Database Sizing and
+Throughput, Jetstress System Parameters) and multi-column grids (Jetstress 2007: "Disk Subsystem
+Performance" with one LogicalDisk row per volume, latencies in **seconds**; 2010 and later:
+"Transactional I/O Performance" with one ``InstanceNNNN.N`` row per database instance, latencies in
+**milliseconds**), then host counters and the test log. Section titles may be headings or a
+one-cell row of the table; labels are matched by their words, whatever their case, spacing and
+"Transactional".
+
+The report is user-supplied HTML: it is read with the standard library's tokenizer only, never
+rendered, and nothing in it is run. Cell text is kept as written: markup that is not text
+formatting (``<script>``, ``<img>``...) stays in the value as literal text; scripts outside the
+tables are passed over with a warning.
+
+Mapping: one run named after the test description (or "Jetstress"), ``verdict`` from Overall Test
+Result, one point with ``load.threads`` = thread count, ``iops`` = achieved transactional IOPS,
+``read_iops`` / ``write_iops`` = database reads / writes per second summed over instances (or
+database volumes), ``avg_read_response_ms`` / ``avg_write_response_ms`` = database latencies
+weighted by those rates, ``avg_response_ms`` = both weighted together, ``cpu_pct`` = host
+``% Processor Time``; ``metrics`` holds ``target_iops``, ``log_write_latency_ms`` (weighted by log
+writes per second), the per-instance rows (``instances``), the host counters (``host``) and any
+other grid under its section name. The workload's read % is the measured database read share.
+"""
+
+import re
+from datetime import datetime
+from html.parser import HTMLParser
+
+from ..errors import ParseError
+from ..result import Point, ResultSet, Run, Workload
+from ..source import sniff_encoding
+
+FORMAT = "jetstress"
+TOOL = "Microsoft Exchange Jetstress"
+READS = (
+    "Jetstress 2007 to 2019 HTML result reports (UTF-8 or UTF-16): verdict, achieved and target IOPS, "
+    "thread count, per-volume or per-instance database and log latencies; configuration XML refused"
+)
+
+_CHUNK_CHARS = 1 << 16
+# Tags that only format text inside a cell; any other tag in a cell is kept as literal text.
+_TEXT_TAGS = {
+    "a", "abbr", "b", "big", "br", "center", "code", "div", "em", "font", "i", "label", "nobr", "p",
+    "small", "span", "strong", "sub", "sup", "tt", "u", "wbr",
+}  # fmt: skip
+_BLOCK_TAGS = {"br", "div", "p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "pre", "body", "hr", "caption"}
+# Section titles as _label_key gives them ("Transactional I/O Performance" -> "i o performance").
+_MAIN_GRIDS = ("i o performance", "disk subsystem performance")
+_SECTIONS = (
+    "test summary",
+    "database sizing and throughput",
+    "jetstress system parameters",
+    "database configuration",
+    "i o performance",
+    "disk subsystem performance",
+    "background database maintenance i o performance",
+    "log replication i o performance",
+    "total i o performance",
+    "host system performance",
+    "test log",
+)
+_LONGEST_SECTION_TITLE = 60
+_NOT_A_NUMBER = {"", "n/a", "(n/a)", "-", "na"}
+# Fields that become the run's name, verdict, load or point figures rather than params.
+_FIELDS_ELSEWHERE = (
+    "overall_test_result",
+    "test_description",
+    "thread_count",
+    "achieved_i_o_per_second",
+    "target_i_o_per_second",
+)
+_TIME_FORMATS = ("%m/%d/%Y %I:%M:%S %p", "%m/%d/%Y %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%d.%m.%Y %H:%M:%S")
+
+
+def _head_text(head):
+    encoding, bom_length = sniff_encoding(head)
+    return head[bom_length:].decode(encoding, errors="replace").lower()
+
+
+def refuse(head, name):
+    text = _head_text(head)
+    if "<configuration" in text and ("jetstressversiongenerated" in text or "<exchangeprofile" in text):
+        return (
+            "this is a Jetstress configuration file (JetstressConfig.xml): the settings of a test, not its "
+            "results; upload the HTML report Jetstress writes after the test (Performance_*.html)"
+        )
+    return None
+
+
+def sniff(head, name):
+    text = _head_text(head)
+    return "jetstress" in text and ("<html" in text or "<table" in text)
+
+
+def _label_key(text):
+    """Words of a label, lower case, without 'Transactional' or a parenthesised unit."""
+    text = re.sub(r"\([^)]*\)", " ", text.lower()).replace("transactional", " ")
+    return " ".join(re.sub(r"[^a-z0-9%]+", " ", text).split())
+
+
+def _snake(text):
+    return _label_key(text).replace("%", "pct").replace(" ", "_")
+
+
+class _Table:
+    def __init__(self, line):
+        self.line = line
+        self.rows = []  # [(line, [(text, is_header)])]
+        self.cell = None  # [parts, is_header] while inside a cell
+
+
+class _ReportReader(HTMLParser):
+    """Turns the report into a list of ``("text", text, line)`` and ``("table", table)`` items."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.items = []
+        self.scripts_outside_tables = 0
+        self._tables = []
+        self._text = []
+        self._raw_depth = 0  # inside <script>/<style> outside a cell
+        self._pre = False
+
+    def _cell(self):
+        return self._tables[-1].cell if self._tables else None
+
+    def handle_starttag(self, tag, attrs):
+        cell = self._cell()
+        if cell is not None and tag not in ("td", "th", "tr", "table"):
+            self._cell_tag(cell, tag, self.get_starttag_text())
+            return
+        if tag in ("script", "style"):
+            self._raw_depth += 1
+            if tag == "script":
+                self.scripts_outside_tables += 1
+        elif tag == "table":
+            self._flush_text()
+            self._tables.append(_Table(self.getpos()[0]))
+        elif tag == "tr" and self._tables:
+            self._close_cell()
+            self._tables[-1].rows.append((self.getpos()[0], []))
+        elif tag in ("td", "th") and self._tables:
+            self._open_cell(tag)
+        elif tag in _BLOCK_TAGS:
+            self._flush_text()
+            self._pre = self._pre or tag == "pre"
+
+    def handle_startendtag(self, tag, attrs):
+        cell = self._cell()
+        if cell is not None:
+            self._cell_tag(cell, tag, self.get_starttag_text())
+        elif tag in _BLOCK_TAGS:
+            self._flush_text()
+
+    def handle_endtag(self, tag):
+        cell = self._cell()
+        if cell is not None and tag not in ("td", "th", "tr", "table"):
+            if tag not in _TEXT_TAGS:
+                cell[0].append(f"</{tag}>")
+            return
+        if tag in ("script", "style"):
+            self._raw_depth = max(0, self._raw_depth - 1)
+        elif tag == "table" and self._tables:
+            self._close_cell()
+            self.items.append(("table", self._tables.pop()))
+        elif tag in ("td", "th", "tr"):
+            self._close_cell()
+        elif tag in _BLOCK_TAGS:
+            self._flush_text()
+            self._pre = self._pre and tag != "pre"
+
+    def handle_data(self, data):
+        cell = self._cell()
+        if cell is not None:
+            cell[0].append(data)
+        elif not self._raw_depth and not self._tables:
+            self._text.append((data, self.getpos()[0]))
+
+    def close(self):
+        super().close()
+        while self._tables:
+            self._close_cell()
+            self.items.append(("table", self._tables.pop()))
+        self._flush_text()
+
+    def _cell_tag(self, cell, tag, raw):
+        if tag == "br":
+            cell[0].append(" ")
+        elif tag not in _TEXT_TAGS:
+            cell[0].append(raw)
+
+    def _open_cell(self, tag):
+        self._close_cell()
+        table = self._tables[-1]
+        if not table.rows:
+            table.rows.append((self.getpos()[0], []))
+        table.cell = [[], tag == "th"]
+
+    def _close_cell(self):
+        table = self._tables[-1] if self._tables else None
+        if table is None or table.cell is None:
+            return
+        parts, is_header = table.cell
+        table.rows[-1][1].append((" ".join("".join(parts).split()), is_header))
+        table.cell = None
+
+    def _flush_text(self):
+        if not self._text:
+            return
+        line = self._text[0][1]
+        text = "".join(data for data, _ in self._text)
+        self._text = []
+        pieces = text.splitlines() if self._pre else [text]
+        for piece in pieces:
+            if piece.strip():
+                self.items.append(("text", " ".join(piece.split()), line))
+
+
+def _read_items(source):
+    reader = _ReportReader()
+    try:
+        with source.open_text() as stream:
+            for chunk in iter(lambda: stream.read(_CHUNK_CHARS), ""):
+                reader.feed(chunk)
+    except UnicodeDecodeError as error:
+        raise ParseError(
+            f"the report is not valid {error.encoding} text; save it again from Jetstress as UTF-8 or UTF-16"
+        ) from None
+    reader.close()
+    return reader
+
+
+def _section_of(text):
+    if len(text) > _LONGEST_SECTION_TITLE:
+        return None
+    key = _label_key(text)
+    return key if key in _SECTIONS else None
+
+
+class _Report:
+    """The report's content: label/value fields per section, grids per section, the test log."""
+
+    def __init__(self):
+        self.fields = {}  # label key -> (label, value, line, section)
+        self.sections = {}  # section -> {label: value}
+        self.grids = []  # (section, line, header, rows[(line, cells)])
+        self.test_log = []
+        self.warnings = []
+
+
+def _collect(items):
+    report = _Report()
+    section = None
+    for kind, *content in items:
+        if kind == "text":
+            title = _section_of(content[0])
+            if title:
+                section = title
+            elif section == "test log":
+                report.test_log.append(content[0])
+        else:
+            section = _collect_table(content[0], section, report)
+    return report
+
+
+def _collect_table(table, section, report):
+    grid = None  # [header line, header, rows]
+    for line, cells in table.rows:
+        texts = [text for text, _ in cells]
+        filled = [text for text in texts if text]
+        if not filled:
+            continue
+        if len(filled) == 1 and _section_of(filled[0]):
+            _finish_grid(report, section, grid)
+            grid = None
+            section = _section_of(filled[0])
+        elif section == "test log":
+            report.test_log.append(" ".join(filled))
+        elif grid is None and (len(cells) >= 3 or (len(cells) == 2 and all(h for _, h in cells))):
+            grid = [line, texts, []]
+        elif grid is not None:
+            grid[2].append((line, texts))
+        elif len(cells) == 2:
+            _add_field(report, section, texts, line)
+        else:
+            report.warnings.append(f"line {line}: table row not read: {' | '.join(texts)!r}")
+    _finish_grid(report, section, grid)
+    return section
+
+
+def _finish_grid(report, section, grid):
+    if grid is not None:
+        report.grids.append((section, *grid))
+
+
+def _add_field(report, section, texts, line):
+    label, value = texts
+    report.sections.setdefault(section or "report", {})[label] = value
+    report.fields.setdefault(_label_key(label), (label, value, line, section))
+
+
+def _number(text, *, line, field):
+    """A figure as printed ('1,101.114', '40%', '32.0 MB'); None for '(n/a)' and blanks."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    value = text.strip().lower()
+    if value in _NOT_A_NUMBER:
+        return None
+    value = re.sub(r"\s*(%|mb|bytes)$", "", value)
+    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", value):
+        value = value.replace(",", "")
+    try:
+        return float(value)
+    except ValueError:
+        raise ParseError(f"expected a number, found {text!r}", line=line, field=field) from None
+
+
+def _field(report, *keys):
+    for key in keys:
+        if key in report.fields:
+            return report.fields[key]
+    return None
+
+
+def _field_number(report, *keys):
+    found = _field(report, *keys)
+    return None if found is None else _number(found[1], line=found[2], field=found[0])
+
+
+def _column_role(label, line):
+    """``(target, direction, measure, to_ms)`` of a grid column; None where the label does not say."""
+    text = label.lower()
+    direction = "read" if "read" in text else "write" if "write" in text else None
+    target = "log" if re.search(r"\blog\b", text) else "db" if "database" in text else None
+    to_ms = None
+    if "latency" in text or re.search(r"sec/(read|write)", text):
+        measure = "latency"
+        if re.search(r"msec|\(ms\)", text):
+            to_ms = 1.0
+        elif re.search(r"sec/(read|write)|\(sec\)|\(s\)", text):
+            to_ms = 1000.0
+        else:
+            raise ParseError(
+                "cannot tell whether this latency column is in seconds ('sec/Read') or milliseconds ('(msec)')",
+                line=line,
+                field=label,
+            )
+    elif "/sec" in text or "per sec" in text:
+        measure = "rate"
+    elif "bytes" in text:
+        measure = "bytes"
+    else:
+        measure = None
+    return target, direction, measure, to_ms
+
+
+def _row_target(name):
+    lowered = name.lower()
+    if re.search(r"\blog\b", lowered):
+        return "log"
+    if "database" in lowered or re.search(r"\bdb\b", lowered):
+        return "db"
+    return None
+
+
+def _metric_key(target, direction, measure):
+    if measure == "latency":
+        return f"{target}_{direction}_latency_ms"
+    if measure == "rate":
+        return f"{target}_{direction}s_per_s"
+    return f"{target}_{direction}_bytes"
+
+
+def _instance_rows(header_line, header, rows, warnings):
+    """Per-instance (or per-volume) dicts with figures under unit-named keys."""
+    roles = [_column_role(label, header_line) for label in header[1:]]
+    instances = []
+    for line, cells in rows:
+        if len(cells) > len(header):
+            warnings.append(f"line {line}: {len(cells) - len(header)} cell(s) beyond the table's columns not read")
+        name = cells[0]
+        row_target = _row_target(name)
+        instance = {"name": name}
+        for label, role, text in zip(header[1:], roles, cells[1:], strict=False):
+            target, direction, measure, to_ms = role
+            target = target or row_target
+            if not (target and direction and measure):
+                instance[label] = _value_or_text(text)
+                continue
+            value = _number(text, line=line, field=label)
+            instance[_metric_key(target, direction, measure)] = value * to_ms if to_ms and value is not None else value
+        if not (row_target or any(role[0] for role in roles)):
+            warnings.append(f"line {line}: {name!r} is neither a database nor a log volume; not counted in the totals")
+        instances.append(instance)
+    return instances
+
+
+def _sum(instances, key):
+    values = [row[key] for row in instances if row.get(key) is not None]
+    return sum(values) if values else None
+
+
+def _weighted(instances, pairs):
+    """Mean of latencies weighted by rates over ``pairs`` of (latency key, rate key); None without weight."""
+    total = weight = 0.0
+    for row in instances:
+        for latency_key, rate_key in pairs:
+            latency, rate = row.get(latency_key), row.get(rate_key)
+            if latency is not None and rate:
+                total += latency * rate
+                weight += rate
+    return total / weight if weight else None
+
+
+def _plain_grid(header, rows):
+    return [{label: _value_or_text(text) for label, text in zip(header, cells, strict=False)} for _line, cells in rows]
+
+
+def _value_or_text(text):
+    try:
+        return _number(text, line=None, field=None)
+    except ParseError:
+        return text
+
+
+def _whole_number(text):
+    value = _value_or_text(text)
+    return round(value) if isinstance(value, float) else value
+
+
+def _started_at(text, warnings):
+    for pattern in _TIME_FORMATS:
+        try:
+            return datetime.strptime(text.strip(), pattern).isoformat()
+        except ValueError:
+            continue
+    warnings.append(f"Test Start Time {text!r} is not a date this parser knows; the run has no start time")
+    return None
+
+
+def _verdict(report):
+    found = _field(report, "overall test result")
+    if found is None:
+        report.warnings.append("no Overall Test Result in the report; the run has no verdict")
+        return None
+    value = found[1].strip().lower()
+    if value.startswith(("pass", "fail")):
+        return "pass" if value.startswith("pass") else "fail"
+    report.warnings.append(f"line {found[2]}: Overall Test Result {found[1]!r} is neither Pass nor Fail")
+    return None
+
+
+def _threads(report):
+    found = _field(report, "thread count")
+    if found is None:
+        return None, None
+    match = re.match(r"\s*(\d+)\s*(?:\((.*)\))?", found[1])
+    if not match:
+        raise ParseError(f"expected a number of threads, found {found[1]!r}", line=found[2], field=found[0])
+    return int(match[1]), match[2]
+
+
+def _params(report):
+    """Every label/value field by section, with percentages and MB sizes as numbers."""
+    params = {}
+    for section, fields in report.sections.items():
+        for label, value in fields.items():
+            key = _snake(label)
+            if section == "database configuration":
+                params.setdefault("database_configuration", {})[label] = value
+            elif "database size" in _label_key(label) or _label_key(label) == "database files":
+                params[f"{key}_{'count' if 'files' in key else 'bytes'}"] = _whole_number(value)
+            elif value.strip().endswith("%"):
+                params[f"{key}_pct"] = _value_or_text(value)
+            elif re.fullmatch(r"[\d.,]+\s*mb", value.strip().lower()):
+                params[f"{key}_mb"] = _value_or_text(value)
+            elif key not in _FIELDS_ELSEWHERE:
+                params[key] = value
+    if report.test_log:
+        params["test_log"] = report.test_log
+    return params
+
+
+def _grid_metrics(report):
+    """``(instances, metrics)`` from the grids: the main I/O grid's rows and every other grid by section."""
+    metrics = {}
+    instances = None
+    for section, header_line, header, rows in report.grids:
+        if section in _MAIN_GRIDS and instances is None:
+            instances = _instance_rows(header_line, header, rows, report.warnings)
+        elif section == "host system performance":
+            metrics["host"] = _plain_grid(header, rows)
+        else:
+            metrics[_snake(section or "grid").replace("_i_o_", "_io_")] = _plain_grid(header, rows)
+    if instances is None:
+        report.warnings.append(
+            "no 'Transactional I/O Performance' or 'Disk Subsystem Performance' table: database read and write "
+            "figures are unknown"
+        )
+    return instances or [], metrics
+
+
+def _cpu_pct(host_rows):
+    for row in host_rows:
+        values = list(row.values())
+        if values and str(values[0]).strip().lower() == "% processor time":
+            average = row.get("Average", values[1] if len(values) > 1 else None)
+            return average if isinstance(average, float) else None
+    return None
+
+
+def _point(report, achieved_iops, threads):
+    instances, metrics = _grid_metrics(report)
+    read_iops = _sum(instances, "db_reads_per_s")
+    write_iops = _sum(instances, "db_writes_per_s")
+    metrics.update(
+        target_iops=_field_number(report, "target i o per second"),
+        log_write_latency_ms=_weighted(instances, [("log_write_latency_ms", "log_writes_per_s")]),
+        instances=instances,
+    )
+    return Point(
+        load={"threads": threads},
+        iops=achieved_iops,
+        read_iops=read_iops,
+        write_iops=write_iops,
+        avg_response_ms=_weighted(
+            instances, [("db_read_latency_ms", "db_reads_per_s"), ("db_write_latency_ms", "db_writes_per_s")]
+        ),
+        avg_read_response_ms=_weighted(instances, [("db_read_latency_ms", "db_reads_per_s")]),
+        avg_write_response_ms=_weighted(instances, [("db_write_latency_ms", "db_writes_per_s")]),
+        cpu_pct=_cpu_pct(metrics.get("host", [])),
+        metrics=metrics,
+    )
+
+
+def parse(source):
+    reader = _read_items(source)
+    report = _collect(reader.items)
+    if reader.scripts_outside_tables:
+        report.warnings.append(
+            f"the report holds {reader.scripts_outside_tables} script element(s) outside its tables; "
+            "they were passed over and never run"
+        )
+    achieved_iops = _field_number(report, "achieved i o per second")
+    if achieved_iops is None:
+        raise ParseError(
+            "no 'Achieved Transactional I/O per Second' in this report: only Jetstress performance and stress "
+            "test reports hold results (database checksum reports do not)",
+            file=source.name,
+        )
+    threads, thread_scope = _threads(report)
+    point = _point(report, achieved_iops, threads)
+    description = _field(report, "test description")
+    start = _field(report, "test start time")
+    params = _params(report)
+    if thread_scope:
+        params["thread_count_scope"] = thread_scope
+    run = Run(
+        name=(description[1] if description else "") or "Jetstress",
+        started_at=_started_at(start[1], report.warnings) if start else None,
+        workload=Workload(read_pct=_read_pct(point)),
+        verdict=_verdict(report),
+        params=params,
+        points=[point],
+    )
+    version = _field(report, "jetstress version")
+    return ResultSet(
+        format=FORMAT,
+        tool={"name": TOOL, "version": version[1] if version else None},
+        source=source.describe(),
+        runs=[run],
+        warnings=report.warnings,
+    )
+
+
+def _read_pct(point):
+    if point.read_iops is None or point.write_iops is None or not point.read_iops + point.write_iops:
+        return None
+    return 100 * point.read_iops / (point.read_iops + point.write_iops)

@@ -1,0 +1,414 @@
+"""Oracle ORION results: ``<test>_summary.txt`` and the ``_iops.csv``, ``_mbps.csv``, ``_lat.csv`` matrices.
+
+ORION names every output file of a test ``<test>_<yyyymmdd>_<hhmm>_<kind>``; the files of one test
+given together form one result set with one run. Each matrix has a header row ``Large/Small, s1,
+s2, ...`` (the small-IO outstanding levels) and one row per large-IO outstanding level; a row
+may stop early or hold only its label when that level was not measured.
+
+Mapping:
+
+- each matrix cell that has data in any of the three matrices is one point, with
+  ``load.small_outstanding`` and ``load.large_outstanding``; ``iops`` comes from the IOPS matrix
+  (small IOs only), ``mbps`` from the MBPS matrix (large IOs only, as ORION prints it) and
+  ``avg_response_ms`` from the latency matrix (small IOs);
+- the summary gives the tool version, the command line and the parameter block (``params``) and
+  the three headline figures ``max_large_mbps``, ``max_small_iops`` and ``min_small_latency_ms``,
+  each with the load it was reached at (``*_at``).
+
+Latency units changed between versions: ORION 10.x and 11.1 write milliseconds in both the summary
+and ``_lat.csv``; from 11.2 on both are microseconds (the summary then says ``usecs``). The
+version in the summary decides; without a summary the latency matrix is read as milliseconds and
+a warning says so.
+
+A summary alone gives a run with the headline figures in ``params`` and no points: the figures
+were reached at different loads, so they do not describe one measured point. A matrix alone is
+read with a warning that the rest of the test is missing.
+"""
+
+import re
+from datetime import datetime
+from pathlib import PurePosixPath
+
+from ..errors import ParseError
+from ..result import Point, ResultSet, Run, TransferSize, Workload
+from ..source import describe_group, sniff_encoding
+
+FORMAT = "orion"
+TOOL = "Oracle ORION"
+READS = (
+    "ORION 10.2 to 19c `<test>_summary.txt` (version, parameters, maxima; msecs or usecs) with the "
+    "`_iops.csv`, `_mbps.csv`, `_lat.csv` matrices of the same test: one run, one point per measured "
+    "small x large cell"
+)
+
+MATRIX_KINDS = ("iops", "mbps", "lat")
+_KIND_SUFFIX = re.compile(r"^(?P<prefix>.*?)[_-]?(?P<kind>summary\.txt|iops\.csv|mbps\.csv|lat\.csv)$", re.IGNORECASE)
+_MATRIX_HEADER = "large/small"
+_SIZE_UNITS = {"b": 1, "bytes": 1, "kb": 1024, "k": 1024, "mb": 1024**2, "m": 1024**2, "gb": 1024**3, "g": 1024**3}
+_MAXIMUM = re.compile(
+    r"^(?P<what>maximum large mbps|maximum small iops|minimum small latency)\s*=\s*(?P<value>[\d.]+)\s*"
+    r"(?P<unit>[a-z]+)?\s*@\s*small\s*=\s*(?P<small>\d+)\s*and\s*large\s*=\s*(?P<large>\d+)",
+    re.IGNORECASE,
+)
+_LATENCY_DETAIL = re.compile(
+    r"^small (?P<direction>read|write) latency:\s*avg=(?P<avg>[\d.]+)\s*us,\s*min=(?P<min>[\d.]+)\s*us,\s*"
+    r"max=(?P<max>[\d.]+)\s*us,\s*std dev=(?P<std>[\d.]+)\s*us\s*@\s*small=(?P<small>\d+) and large=(?P<large>\d+)",
+    re.IGNORECASE,
+)
+_HISTOGRAM_START = re.compile(r"histogram\s*@\s*small\s*=\s*(\d+)\s*and\s*large\s*=\s*(\d+)", re.IGNORECASE)
+_HISTOGRAM_BUCKET = re.compile(
+    r"^(?P<low>\d+)\s*-\s*(?P<high>\d+)?\s*us:\s*(?P<reads>\d+)(?:\s*\([^)]*\))?\s+(?P<writes>\d+)", re.IGNORECASE
+)
+_LUN = re.compile(r"^name:\s*(?P<name>.*?)\s+size:\s*(?P<size>\d+)\s*$", re.IGNORECASE)
+_FILES_FOUND = re.compile(r"^\d+\s+files?\s+found\.?$", re.IGNORECASE)
+_MAXIMA_KEYS = {
+    "maximum large mbps": "max_large_mbps",
+    "maximum small iops": "max_small_iops",
+    "minimum small latency": "min_small_latency_ms",
+}
+
+
+def _head_text(head):
+    encoding, bom_length = sniff_encoding(head)
+    return head[bom_length:].decode(encoding, errors="replace")
+
+
+def _is_summary(text):
+    return text.lstrip().upper().startswith("ORION VERSION")
+
+
+def _is_matrix(text):
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return first.strip().lower().startswith(_MATRIX_HEADER + ",")
+
+
+def sniff(head, name):
+    text = _head_text(head)
+    return _is_summary(text) or _is_matrix(text)
+
+
+def _split_name(name):
+    """``(prefix, kind)`` from an ORION output file name; kind is None when the name does not say."""
+    path = PurePosixPath(name.replace("\\", "/"))
+    match = _KIND_SUFFIX.match(path.name)
+    if not match:
+        return str(path.with_suffix("")), None
+    kind = match["kind"].split(".")[0].lower()
+    return str(path.parent / match["prefix"]), kind
+
+
+def group_key(source):
+    """Files of one test share the name prefix before ``_summary.txt`` / ``_iops.csv`` / ..."""
+    return _split_name(source.name)[0]
+
+
+def parse(source):
+    return parse_group([source])
+
+
+def parse_group(sources):
+    """One result set from the files of one ORION test (any subset of summary and matrices)."""
+    summary_source, matrix_sources = _classify(sources)
+    warnings = []
+    summary = _parse_summary(summary_source, warnings) if summary_source else None
+    latency_in_us = summary["latency_in_us"] if summary else False
+    matrices = {
+        kind: _parse_matrix(source, divisor=1000 if kind == "lat" and latency_in_us else 1)
+        for kind, source in matrix_sources.items()
+    }
+    _warn_missing(summary_source, matrix_sources, warnings)
+    prefix = _split_name(sources[0].name)[0]
+    run = _build_run(prefix, summary, matrices)
+    return ResultSet(
+        format=FORMAT,
+        tool={"name": TOOL, "version": summary["version"] if summary else None},
+        source=describe_group(sources) if len(sources) > 1 else sources[0].describe(),
+        runs=[run],
+        warnings=warnings,
+    )
+
+
+def _classify(sources):
+    summary = None
+    matrices = {}
+    for source in sources:
+        if _is_summary(source.head_text()):
+            if summary is not None:
+                raise ParseError(
+                    f"two ORION summaries for one test: {summary.name} and {source.name}", file=source.name
+                )
+            summary = source
+            continue
+        kind = _split_name(source.name)[1]
+        if kind not in MATRIX_KINDS:
+            raise ParseError(
+                "cannot tell whether this ORION matrix holds IOPS, MB/s or latency: keep the name ORION "
+                "gave it, ending in _iops.csv, _mbps.csv or _lat.csv",
+                file=source.name,
+            )
+        if kind in matrices:
+            raise ParseError(
+                f"two ORION {kind} matrices for one test: {matrices[kind].name} and {source.name}", file=source.name
+            )
+        matrices[kind] = source
+    return summary, matrices
+
+
+def _warn_missing(summary_source, matrix_sources, warnings):
+    missing = [f"_{kind}.csv" for kind in MATRIX_KINDS if kind not in matrix_sources]
+    if summary_source is None:
+        warnings.append(
+            "no ORION _summary.txt was given with the matrices: the tool version, parameters and maxima are "
+            "unknown, and latencies are read as milliseconds (ORION 10.x/11.1; 11.2 and later write microseconds)"
+        )
+    if missing and matrix_sources:
+        warnings.append(f"the test's {', '.join(missing)} matrices were not given; their figures are unknown")
+    elif missing:
+        warnings.append(
+            "only the ORION summary was given: the run holds the maxima in params and no points; give the "
+            "_iops.csv, _mbps.csv and _lat.csv files of the same test for the full matrix"
+        )
+
+
+def _number(text, source, line_number, column):
+    try:
+        return float(text)
+    except ValueError:
+        raise ParseError(
+            f"expected a number, found {text!r}", file=source.name, line=line_number, column=column
+        ) from None
+
+
+def _parse_matrix(source, *, divisor):
+    """``{(large, small): value / divisor}`` for the cells with data (divisor 1000: microseconds to ms)."""
+    cells = {}
+    small_levels = None
+    with source.open_text() as stream:
+        for line_number, line in enumerate(stream, start=1):
+            fields = [field.strip() for field in line.split(",")]
+            if not any(fields):
+                continue
+            if small_levels is None:
+                small_levels = _matrix_header(fields, source, line_number)
+                continue
+            large = _level(fields[0], source, line_number, column=1)
+            values = fields[1:]
+            if len(values) > len(small_levels):
+                raise ParseError(
+                    f"row for large={large} has {len(values)} values but the header names "
+                    f"{len(small_levels)} small-IO levels",
+                    file=source.name,
+                    line=line_number,
+                )
+            for index, text in enumerate(values):
+                if text:
+                    cells[(large, small_levels[index])] = _number(text, source, line_number, index + 2) / divisor
+    if small_levels is None:
+        raise ParseError("empty ORION matrix: no 'Large/Small' header line", file=source.name, line=1)
+    return cells
+
+
+def _matrix_header(fields, source, line_number):
+    if fields[0].lower() != _MATRIX_HEADER:
+        raise ParseError(
+            f"expected the ORION matrix header 'Large/Small, ...', found {fields[0]!r}",
+            file=source.name,
+            line=line_number,
+        )
+    return [_level(text, source, line_number, column) for column, text in enumerate(fields[1:], start=2)]
+
+
+def _level(text, source, line_number, column):
+    if not text.isdigit():
+        raise ParseError(
+            f"expected a whole number of outstanding IOs, found {text!r}",
+            file=source.name,
+            line=line_number,
+            column=column,
+        )
+    return int(text)
+
+
+def _version_tuple(version):
+    match = re.search(r"(\d+)\.(\d+)", version or "")
+    return (int(match[1]), int(match[2])) if match else None
+
+
+def _parse_summary(source, warnings):
+    """The summary as a dict: ``version``, ``latency_in_us``, ``params``."""
+    state = {"params": {}, "version": None, "expect": None, "histogram": None}
+    with source.open_text() as stream:
+        for line_number, raw in enumerate(stream, start=1):
+            line = raw.strip()
+            if line:
+                _summary_line(line, line_number, state, warnings, source)
+    version = _version_tuple(state["version"])
+    latency_in_us = state.get("latency_unit_us", version is not None and version >= (11, 2))
+    params = state["params"]
+    if "min_small_latency_ms" in params and latency_in_us:
+        params["min_small_latency_ms"] /= 1000
+    if not any(key in params for key in _MAXIMA_KEYS.values()):
+        warnings.append(f"{source.name}: no Maximum/Minimum result lines; the test may not have finished")
+    return {"version": state["version"], "latency_in_us": latency_in_us, "params": params}
+
+
+def _summary_line(line, line_number, state, warnings, source):
+    params = state["params"]
+    lowered = line.lower()
+    if state["expect"] == "command_line":
+        params["command_line"] = line
+        state["expect"] = None
+    elif lowered.startswith("orion version"):
+        state["version"] = line[len("orion version") :].strip()
+    elif lowered in ("commandline:", "command line:"):
+        state["expect"] = "command_line"
+    elif lowered in ("this maps to this test:", "these options enable these settings:") or _FILES_FOUND.match(line):
+        return
+    elif match := _MAXIMUM.match(line):
+        _maximum(match, state)
+    elif match := _LATENCY_DETAIL.match(line):
+        params.setdefault("latency_details", []).append(_latency_detail(match))
+    elif match := _HISTOGRAM_START.search(line):
+        state["histogram"] = {"small_outstanding": int(match[1]), "large_outstanding": int(match[2]), "buckets": []}
+        params.setdefault("latency_histograms", []).append(state["histogram"])
+    elif match := _HISTOGRAM_BUCKET.match(line):
+        _histogram_bucket(match, state, warnings, source, line_number)
+    elif lowered.startswith("latency:") and state["histogram"] is not None:
+        return
+    elif match := _LUN.match(line):
+        params.setdefault("luns", []).append({"name": match["name"], "size_bytes": int(match["size"])})
+    elif ":" in line:
+        label, _, value = line.partition(":")
+        _setting(label.strip(), value.strip(), params, warnings, source, line_number)
+    else:
+        warnings.append(f"{source.name}:{line_number}: line not read: {line!r}")
+
+
+def _maximum(match, state):
+    key = _MAXIMA_KEYS[" ".join(match["what"].lower().split())]
+    state["params"][key] = float(match["value"])
+    state["params"][f"{key}_at"] = {"small_outstanding": int(match["small"]), "large_outstanding": int(match["large"])}
+    if key == "min_small_latency_ms" and match["unit"]:
+        state["latency_unit_us"] = match["unit"].lower() in ("usecs", "us", "usec")
+
+
+def _latency_detail(match):
+    return {
+        "direction": match["direction"].lower(),
+        "avg_ms": float(match["avg"]) / 1000,
+        "min_ms": float(match["min"]) / 1000,
+        "max_ms": float(match["max"]) / 1000,
+        "std_dev_ms": float(match["std"]) / 1000,
+        "small_outstanding": int(match["small"]),
+        "large_outstanding": int(match["large"]),
+    }
+
+
+def _histogram_bucket(match, state, warnings, source, line_number):
+    if state["histogram"] is None:
+        warnings.append(f"{source.name}:{line_number}: histogram bucket outside a histogram, not read")
+        return
+    state["histogram"]["buckets"].append(
+        {
+            "from_ms": int(match["low"]) / 1000,
+            "to_ms": int(match["high"]) / 1000 if match["high"] else None,
+            "reads": int(match["reads"]),
+            "writes": int(match["writes"]),
+        }
+    )
+
+
+def _size_bytes(text):
+    """``'8 KB'`` -> 8192; None for 'Not Entered', 'not specified' and other words."""
+    match = re.fullmatch(r"([\d.]+)\s*([a-z]*)", text.strip().lower())
+    if not match:
+        return None
+    multiplier = _SIZE_UNITS.get(match[2] or "b")
+    return None if multiplier is None else round(float(match[1]) * multiplier)
+
+
+def _levels(text):
+    return [int(part) for part in (p.strip() for p in text.split(",")) if part.isdigit()]
+
+
+def _setting(label, value, params, warnings, source, line_number):
+    key = " ".join(label.lower().split())
+    if key == "test":
+        params["test_name"] = value
+    elif key in ("small io size", "large io size", "stripe depth", "cache size"):
+        size = _size_bytes(value)
+        if size is None and not re.search(r"not (entered|specified)", value, re.IGNORECASE):
+            warnings.append(f"{source.name}:{line_number}: {label} {value!r} is not a size; kept as text")
+            params[key.replace(" ", "_")] = value
+        params[f"{key.replace(' ', '_')}_bytes"] = size
+    elif key in ("write", "writes"):
+        params["write_pct"] = _percent(value, source, line_number)
+    elif key == "duration for each data point":
+        match = re.match(r"(\d+)", value)
+        params["duration_s"] = int(match[1]) if match else None
+    elif key in ("small columns", "large columns"):
+        params[key.replace(" ", "_")] = _levels(value)
+    elif key == "total data points":
+        params["total_data_points"] = int(value) if value.isdigit() else None
+    else:
+        params[key.replace(" ", "_")] = value
+
+
+def _percent(text, source, line_number):
+    match = re.fullmatch(r"([\d.]+)\s*%?", text)
+    if not match:
+        raise ParseError(f"expected a write percentage like '30%', found {text!r}", file=source.name, line=line_number)
+    return float(match[1])
+
+
+def _build_run(prefix, summary, matrices):
+    params = dict(summary["params"]) if summary else {}
+    params["version"] = summary["version"] if summary else None
+    load_keys = sorted(set().union(*(cells.keys() for cells in matrices.values())))
+    points = [
+        Point(
+            load={"small_outstanding": small, "large_outstanding": large},
+            iops=matrices.get("iops", {}).get((large, small)),
+            mbps=matrices.get("mbps", {}).get((large, small)),
+            avg_response_ms=matrices.get("lat", {}).get((large, small)),
+        )
+        for large, small in load_keys
+    ]
+    base = PurePosixPath(prefix).name
+    stamp = re.search(r"_(\d{8}_\d{4})$", base)
+    return Run(
+        name=params.get("test_name") or (base[: stamp.start()] if stamp else base) or "ORION",
+        description=params.get("command_line", ""),
+        started_at=_started_at(stamp[1]) if stamp else None,
+        workload=_workload(params, points),
+        params=params,
+        points=points,
+    )
+
+
+def _started_at(stamp):
+    try:
+        return datetime.strptime(stamp, "%Y%m%d_%H%M").isoformat()
+    except ValueError:
+        return None
+
+
+def _workload(params, points):
+    """Read % from the write %, random % from the IO types, one transfer size when only one IO kind ran."""
+    write_pct = params.get("write_pct")
+    io_types = (params.get("io_types") or "").lower()
+    random_pct = None
+    if io_types and "random" in io_types and "sequential" not in io_types:
+        random_pct = 100.0
+    elif "sequential" in io_types and "random" not in io_types:
+        random_pct = 0.0
+    sizes = []
+    if points and all(p.load["large_outstanding"] == 0 for p in points) and params.get("small_io_size_bytes"):
+        sizes = [TransferSize(bytes=params["small_io_size_bytes"], pct=100.0)]
+    elif points and all(p.load["small_outstanding"] == 0 for p in points) and params.get("large_io_size_bytes"):
+        sizes = [TransferSize(bytes=params["large_io_size_bytes"], pct=100.0)]
+    return Workload(
+        read_pct=None if write_pct is None else 100.0 - write_pct,
+        random_pct=random_pct,
+        transfer_sizes=sizes,
+    )

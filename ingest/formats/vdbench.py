@@ -1,0 +1,517 @@
+"""vdbench reports: ``summary.html``, ``totals.html`` and ``flatfile.html``.
+
+vdbench writes each report as an HTML page holding one ``<pre>`` block of text. Tags and
+entities are stripped line by line with the standard library; nothing is rendered. The
+raw-device (SD) and file-system (FSD/FWD) layouts are told apart by their column headers,
+which are read by position, so localised dates in front of them do not matter.
+
+Mapping: one run per run definition (RD), or per RD and workload-changing ``For loops`` value
+(xfersize, rdpct, seekpct); the ``avg_`` line of each RD (the flatfile's ``avg_`` row) is its
+point, with ``load.threads`` when vdbench states the thread count. The interval lines become a
+time series in the point's ``metrics``. vdbench's MB/sec is 2^20 bytes per second and is
+converted to 10^6. An RD that stops before its ``avg_`` line is left out with a warning; a file
+where no RD reached its average is refused.
+"""
+
+import html
+import re
+from dataclasses import dataclass, field
+
+from ..errors import ParseError
+from ..result import Point, ResultSet, Run, TransferSize, Workload, mib_to_mbps
+
+FORMAT = "vdbench"
+TOOL = "vdbench"
+READS = (
+    "vdbench `summary.html`, `totals.html` and `flatfile.html` (raw-device SD and file-system FSD "
+    "layouts): one run per RD, its `avg_` line as the point, MB/sec converted from 2^20"
+)
+
+_SNIFF_PATTERNS = (
+    re.compile(rb"<title>\s*Vdbench output/", re.IGNORECASE),
+    re.compile(rb"Vdbench summary report, created"),
+    re.compile(rb"^(?:<pre>)?\*\s*Run\s*: Name of run from RD=", re.MULTILINE),
+    re.compile(rb"^(?:<[^>]+>)*\d\d:\d\d:\d\d\.\d{3} Starting RD=", re.MULTILINE),
+)
+_UNNAMED = re.compile(r"[^a-z0-9%]+")
+_TAG = re.compile(r"<[^>]*>")
+_TIME_OF_DAY = re.compile(r"^\d\d:\d\d:\d\d\.\d+$")
+_START_RD = re.compile(r"^(\d\d:\d\d:\d\d)\.\d+\s+Starting RD=([^;\s]+);?\s*(.*)$")
+_INTERVAL = re.compile(r"^\d+$")
+_SUMMARY_ROW = re.compile(r"^(avg|std|max|min)_(\d+)-(\d+)$")
+_HEADER_INTERVAL = re.compile(r"^\.*interval\.*$", re.IGNORECASE)
+_LINKED_RD = re.compile(r"^(?:Link to Run Definitions:)?\s+(\S+) For loops:")
+_ENGLISH_DATE = re.compile(r"^([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),\s+(\d{4})")
+_CJK_DATE = re.compile(r"^(\d{1,2})月\s*(\d{1,2}),\s*(\d{4})")
+_FLAT_TIMESTAMP = re.compile(r"^(\d\d)/(\d\d)/(\d{4})-(\d\d:\d\d:\d\d)")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_REQUESTED_RATE = re.compile(r"(?:I/O rate: |fwdrate=)(\d+(?:\.\d+)?)(?![\d.%])")
+# vdbench formats numbers with the JVM's locale, so some reports print 0,598 for 0.598.
+_DECIMAL_COMMA = re.compile(r"^(-?\d+),(\d+)$")
+_SIZE = re.compile(r"^(\d+)([kmg]?)$", re.IGNORECASE)
+_SIZE_FACTORS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+
+# Column names of the summary tables (``group sub-title``, dots stripped) and of the flatfile,
+# mapped to one vocabulary. Columns not named here are kept in the point's metrics.
+_COLUMNS = {
+    "i/o rate": "rate",
+    "reqstdops rate": "rate",
+    "rate": "rate",
+    "mb/sec 1024**2": "mib_per_s",
+    "mb/sec total": "mib_per_s",
+    "MB/sec": "mib_per_s",
+    "mb/sec read": "read_mib_per_s",
+    "MB_read": "read_mib_per_s",
+    "mb/sec write": "write_mib_per_s",
+    "MB_write": "write_mib_per_s",
+    "bytes i/o": "bytes_per_io",
+    "xfer size": "bytes_per_io",
+    "bytes/io": "bytes_per_io",
+    "Xfersize": "bytes_per_io",
+    "read pct": "read_pct",
+    "read%": "read_pct",
+    "resp time": "resp_ms",
+    "reqstdops resp": "resp_ms",
+    "resp": "resp_ms",
+    "read rate": "read_rate",
+    "Read_rate": "read_rate",
+    "write rate": "write_rate",
+    "Write_rate": "write_rate",
+    "read resp": "read_resp_ms",
+    "Read_resp": "read_resp_ms",
+    "write resp": "write_resp_ms",
+    "Write_resp": "write_resp_ms",
+    "resp max": "max_resp_ms",
+    "resp_max": "max_resp_ms",
+    "read max": "read_max_resp_ms",
+    "write max": "write_max_resp_ms",
+    "resp stddev": "resp_std_ms",
+    "resp_std": "resp_std_ms",
+    "queue depth": "queue_depth",
+    "cpu% sys+u": "cpu_pct",
+    "cpu% sys+usr": "cpu_pct",
+    "cpu% total": "cpu_pct",
+    "cpu_used": "cpu_pct",
+    "cpu% sys": "cpu_sys_pct",
+    "threads": "threads",
+    "rdpct": "requested_read_pct",
+    "seekpct": "requested_random_pct",
+    "xfersize": "requested_bytes",
+    "reqrate": "requested_rate",
+}
+# Flatfile columns that are text, not figures.
+_FLAT_TEXT = {"tod", "timestamp", "Run", "Interval", "version"}
+# For-loop parameters that set the load (a point); the others change the workload (a run).
+_LOAD_LOOPS = {"threads", "iorate", "fwdrate"}
+_POINT_FIELDS = {
+    "rate",
+    "read_rate",
+    "write_rate",
+    "read_pct",
+    "mib_per_s",
+    "read_mib_per_s",
+    "write_mib_per_s",
+    "resp_ms",
+    "read_resp_ms",
+    "write_resp_ms",
+    "max_resp_ms",
+    "cpu_pct",
+    "threads",
+}
+
+
+def sniff(head, name):
+    return any(pattern.search(head) for pattern in _SNIFF_PATTERNS)
+
+
+@dataclass
+class _Definition:
+    """One run definition (or one flatfile run) as it is read: its intervals and averages."""
+
+    name: str
+    line: int
+    start_time: str | None = None
+    description: str = ""
+    loops: dict = field(default_factory=dict)
+    started_at: str | None = None
+    intervals: list = field(default_factory=list)
+    average: dict | None = None
+    average_label: str = ""
+    statistics: dict = field(default_factory=dict)
+
+
+class _Reader:
+    def __init__(self, source):
+        self.source = source
+        self.warnings = []
+        self.columns = None
+        self.flat = False
+        self.flat_index = {}
+        self.flat_figures = []
+        self.flat_width = 0
+        self.header_top = None
+        self.date = None
+        self.current = None
+        self.runs = {}
+        self.incomplete = []
+        self.linked = []
+        self.in_link_block = False
+        self.started = set()
+        self.version = None
+
+    def read(self):
+        with self.source.open_text(errors="replace") as stream:
+            for number, raw in enumerate(stream, start=1):
+                if "<" in raw:
+                    raw = _TAG.sub("", raw)
+                self.line(number, html.unescape(raw).rstrip() if "&" in raw else raw.rstrip())
+        self.close()
+        return self.result()
+
+    def line(self, number, text):
+        if self.header_top is not None:
+            self.columns = _named(_summary_columns(self.header_top, text, number))
+            self.header_top = None
+            return
+        tokens = text.split()
+        if not tokens:
+            self.in_link_block = False
+        elif tokens[0].startswith("*"):
+            return
+        elif self.flat:
+            self.flat_row(number, tokens)
+        elif self.note_linked_definition(text):
+            return
+        elif started := _START_RD.match(text.strip()):
+            self.start_definition(number, *started.groups())
+        elif "Run" in tokens and "Interval" in tokens and not _TIME_OF_DAY.match(tokens[0]):
+            self.flat_header(tokens)
+        elif "nterval" in text and any(_HEADER_INTERVAL.match(token) for token in tokens):
+            self.header_top = text
+            self.date = _header_date(text) or self.date
+            if self.current is not None and self.current.started_at is None:
+                self.current.started_at = _iso(self.date, self.current.start_time)
+        else:
+            self.summary_row(number, tokens)
+
+    def flat_header(self, tokens):
+        self.flat = True
+        self.flat_index = {column: position for position, column in enumerate(tokens)}
+        self.flat_figures = [position for position, column in enumerate(tokens) if column not in _FLAT_TEXT]
+        self.columns = _named([tokens[position] for position in self.flat_figures])
+        self.flat_width = len(tokens)
+
+    def note_linked_definition(self, text):
+        """Remember the RDs listed under 'Link to Run Definitions' to report those never started."""
+        if text.startswith("Link to Run Definitions:"):
+            self.in_link_block = True
+        if not self.in_link_block:
+            return False
+        linked = _LINKED_RD.match(text)
+        if linked:
+            self.linked.append(linked.group(1))
+            return True
+        self.in_link_block = False
+        return False
+
+    def start_definition(self, number, time_of_day, name, description):
+        self.close()
+        self.started.add(name)
+        loops = _for_loops(description)
+        self.current = _Definition(name, number, time_of_day, description.strip(), loops)
+        self.current.started_at = _iso(self.date, time_of_day)
+
+    def summary_row(self, number, tokens):
+        offset = 1
+        if _TIME_OF_DAY.match(tokens[0]):
+            tokens, offset = tokens[1:], 2
+        if len(tokens) < 2 or not (_INTERVAL.match(tokens[0]) or _SUMMARY_ROW.match(tokens[0])):
+            return
+        if self.columns is None:
+            raise ParseError("interval line before any column header ('interval  i/o rate ...')", line=number)
+        if self.current is None:
+            raise ParseError("interval line before any 'Starting RD=' line", line=number)
+        values = _numbers(self.columns, tokens[1:], number, offset=offset)
+        self.add_row(tokens[0], values)
+
+    def flat_row(self, number, tokens):
+        if len(tokens) != self.flat_width:
+            raise ParseError(
+                f"expected {self.flat_width} flatfile columns as in the header, found {len(tokens)}", line=number
+            )
+        index = self.flat_index
+        name, label = tokens[index["Run"]], tokens[index["Interval"]]
+        current = self.current
+        if current is None or current.name != name or (current.average and _INTERVAL.match(label)):
+            self.close()
+            timestamp = tokens[index["timestamp"]] if "timestamp" in index else None
+            self.current = _Definition(name, number, started_at=_flat_started_at(timestamp))
+        if "version" in index and tokens[index["version"]] != "n/a":
+            self.version = tokens[index["version"]]
+        figures = [tokens[position] for position in self.flat_figures]
+        self.add_row(label, _numbers(self.columns, figures, number, offset=len(tokens) - len(figures)))
+
+    def add_row(self, label, values):
+        summary = _SUMMARY_ROW.match(label)
+        if summary is None:
+            # Only the series kept in metrics, so a long run does not hold every interval's table.
+            series = (values.get("rate"), mib_to_mbps(values.get("mib_per_s")), values.get("resp_ms"))
+            self.current.intervals.append((int(label), *series))
+        elif summary.group(1) == "avg":
+            self.current.average = values
+            self.current.average_label = label
+        else:
+            self.current.statistics[summary.group(1)] = values
+
+    def close(self):
+        definition, self.current = self.current, None
+        if definition is None:
+            return
+        if definition.average is None:
+            self.incomplete.append(definition)
+            self.warnings.append(
+                f"RD={definition.name} (line {definition.line}) stopped after {len(definition.intervals)} "
+                "intervals without its avg_ line; the run was cut short and is left out"
+            )
+            return
+        key, run, point = _run_and_point(definition)
+        self.runs.setdefault(key, run).points.append(point)
+
+    def result(self):
+        never_started = [name for name in self.linked if name not in self.started]
+        if never_started and not self.flat:
+            self.warnings.append(
+                "RD " + ", ".join(never_started) + " listed under 'Link to Run Definitions' never started"
+            )
+        if not self.runs:
+            raise _no_complete_run(self.incomplete, never_started)
+        return ResultSet(
+            format=FORMAT,
+            tool={"name": TOOL, "version": self.version},
+            source=self.source.describe(),
+            runs=list(self.runs.values()),
+            warnings=self.warnings,
+        )
+
+
+def parse(source):
+    return _Reader(source).read()
+
+
+def _no_complete_run(incomplete, never_started):
+    if not incomplete:
+        return ParseError(
+            "no vdbench interval table found: expected 'Starting RD=' lines followed by interval lines, "
+            "or a flatfile column header with 'Run' and 'Interval'"
+        )
+    first = incomplete[0]
+    detail = f"RD={first.name} (line {first.line}) stopped after {len(first.intervals)} intervals"
+    if never_started:
+        detail += f" and RD {', '.join(never_started)} never started"
+    return ParseError(
+        f"no complete run: {detail}; the run was aborted before its first average (avg_ line), "
+        "so there is no result to store",
+        line=first.line,
+    )
+
+
+def _summary_columns(top, bottom, number):
+    """Name the columns of a two-line summary header: each sub-title gets the group above it.
+
+    Both header lines end at the same column, so the top line is shifted to match before
+    the groups are found by position; this keeps localised dates of any width harmless.
+    """
+    shift = len(bottom) - len(top)
+    groups = [(m.start() + shift, m.end() + shift, m.group().strip(".").lower()) for m in re.finditer(r"\S+", top)]
+    columns = []
+    for match in re.finditer(r"\S+", bottom):
+        start, end = match.span()
+        over = [g for g in groups if g[0] < end and start < g[1]]
+        nearest = over or sorted(groups, key=lambda g: abs((g[0] + g[1]) - (start + end)))
+        if not nearest:
+            raise ParseError("column header line without titles above it", line=number)
+        columns.append(f"{nearest[0][2]} {match.group().lower()}")
+    if not columns:
+        raise ParseError("expected the second column header line (rate, resp, ...) after the first", line=number)
+    return columns
+
+
+def _named(columns):
+    """Pair each column with its name in the common vocabulary (or a tidy form of its own)."""
+    return [
+        (column, _COLUMNS.get(column) or re.sub(r"[^a-z0-9%]+", "_", column.lower()).strip("_")) for column in columns
+    ]
+
+
+def _numbers(columns, tokens, number, *, offset):
+    if len(tokens) != len(columns):
+        raise ParseError(
+            f"expected {len(columns)} values after the interval label as in the column header, found {len(tokens)}",
+            line=number,
+        )
+    try:
+        figures = [float(token) for token in tokens]
+    except ValueError:
+        figures = [
+            _value(token, number, column, position)
+            for position, ((column, _), token) in enumerate(zip(columns, tokens, strict=True), start=offset + 1)
+        ]
+    # vdbench prints NaN where it has no figure (a CPU it could not read); NaN is the value unequal to itself.
+    return {key: figure if figure == figure else None for (_, key), figure in zip(columns, figures, strict=True)}
+
+
+def _value(token, number, column, position):
+    """A figure, also written with a decimal comma; None for 'n/a'."""
+    try:
+        return float(token)
+    except ValueError:
+        comma = _DECIMAL_COMMA.match(token)
+    if comma:
+        return float(f"{comma.group(1)}.{comma.group(2)}")
+    if token.lower() in ("n/a", "nan"):
+        return None
+    raise ParseError(f"{token!r} (value {position} of the line) is not a number", line=number, field=column)
+
+
+def _run_and_point(definition):
+    values = definition.average
+    name = " ".join([definition.name] + [f"{k}={v}" for k, v in definition.loops.items() if k not in _LOAD_LOOPS])
+    run = Run(
+        name=name,
+        description=definition.description,
+        started_at=definition.started_at,
+        workload=_workload(values, definition.loops),
+        params={"rd": definition.name} | {f"for_{k}": v for k, v in definition.loops.items() if k not in _LOAD_LOOPS},
+    )
+    # Flatfile rows carry the requested workload; runs of one name with another workload stay apart.
+    key = (name, values.get("requested_bytes"), values.get("requested_read_pct"), values.get("requested_random_pct"))
+    return key, run, _point(definition, values)
+
+
+def _workload(values, loops):
+    read_pct = _loop_number(loops.get("rdpct"))
+    if read_pct is None:
+        read_pct = values.get("requested_read_pct")
+    if read_pct is None:
+        read_pct = _read_pct(values)
+    random_pct = _random_pct(loops.get("seekpct"))
+    if random_pct is None:
+        random_pct = values.get("requested_random_pct")
+    size = _size_bytes(loops.get("xfersize")) or values.get("requested_bytes") or values.get("bytes_per_io")
+    sizes = [TransferSize(bytes=int(size), pct=100.0)] if size else []
+    return Workload(read_pct=read_pct, random_pct=random_pct, transfer_sizes=sizes)
+
+
+def _read_pct(values):
+    if values.get("read_pct") is not None:
+        return values["read_pct"]
+    reads, writes = values.get("read_rate"), values.get("write_rate")
+    if reads is None or writes is None or reads + writes == 0:
+        return None
+    return 100.0 * reads / (reads + writes)
+
+
+def _direction_rates(values):
+    """Read and write IOPS: given by the FSD layouts, from the read percentage for SD."""
+    if values.get("read_rate") is not None:
+        return values["read_rate"], values.get("write_rate")
+    rate, read_pct = values.get("rate"), values.get("read_pct")
+    if rate is None or read_pct is None:
+        return None, None
+    read_iops = rate * read_pct / 100
+    return read_iops, rate - read_iops
+
+
+def _point(definition, values):
+    read_iops, write_iops = _direction_rates(values)
+    maxima = [v for v in (values.get("read_max_resp_ms"), values.get("write_max_resp_ms")) if v is not None]
+    load = {}
+    threads = _loop_number(definition.loops.get("threads")) or values.get("threads")
+    if threads:
+        load["threads"] = int(threads)
+    target_iops = _requested_rate(definition)
+    if target_iops:
+        load["target_iops"] = target_iops
+    metrics = {k: v for k, v in values.items() if k not in _POINT_FIELDS and v is not None}
+    metrics["average"] = definition.average_label
+    metrics |= {f"{kind}_row": row for kind, row in definition.statistics.items()}
+    if definition.intervals:
+        metrics["intervals"] = _interval_series(definition.intervals)
+    return Point(
+        load=load,
+        iops=values.get("rate"),
+        read_iops=read_iops,
+        write_iops=write_iops,
+        mbps=mib_to_mbps(values.get("mib_per_s")),
+        read_mbps=mib_to_mbps(values.get("read_mib_per_s")),
+        write_mbps=mib_to_mbps(values.get("write_mib_per_s")),
+        avg_response_ms=values.get("resp_ms"),
+        avg_read_response_ms=values.get("read_resp_ms") if read_iops else None,
+        avg_write_response_ms=values.get("write_resp_ms") if write_iops else None,
+        max_response_ms=values.get("max_resp_ms")
+        if values.get("max_resp_ms") is not None
+        else max(maxima, default=None),
+        cpu_pct=values.get("cpu_pct"),
+        metrics=metrics,
+    )
+
+
+def _first_known(*values):
+    return next((value for value in values if value is not None), None)
+
+
+def _interval_series(intervals):
+    numbers, iops, mbps, response_ms = (list(column) for column in zip(*intervals, strict=True))
+    return {"interval": numbers, "iops": iops, "mbps": mbps, "avg_response_ms": response_ms}
+
+
+def _requested_rate(definition):
+    """The I/O rate the RD asked for (``iorate=``, ``fwdrate=``, 'I/O rate: 100'); None for max or curve."""
+    loops = definition.loops
+    stated = _REQUESTED_RATE.search(definition.description)
+    return _loop_number(loops.get("iorate") or loops.get("fwdrate") or (stated and stated.group(1)))
+
+
+def _for_loops(description):
+    """``threads=8 xfersize=4k`` after 'For loops:' as a dict; 'None' gives an empty dict."""
+    _, found, loops = description.partition("For loops:")
+    pairs = (item.split("=", 1) for item in loops.split() if "=" in item) if found else ()
+    return dict(pairs)
+
+
+def _loop_number(text):
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _random_pct(seekpct):
+    if seekpct is None:
+        return None
+    named = {"seq": 0.0, "sequential": 0.0, "eof": 0.0, "random": 100.0, "rand": 100.0}
+    return named.get(seekpct.lower(), _loop_number(seekpct))
+
+
+def _size_bytes(text):
+    match = _SIZE.match(text or "")
+    return int(match.group(1)) * _SIZE_FACTORS[match.group(2).lower()] if match else None
+
+
+def _header_date(text):
+    english = _ENGLISH_DATE.match(text)
+    if english and english.group(1).lower() in _MONTHS:
+        return f"{english.group(3)}-{_MONTHS.index(english.group(1).lower()) + 1:02d}-{int(english.group(2)):02d}"
+    cjk = _CJK_DATE.match(text)
+    if cjk:
+        return f"{cjk.group(3)}-{int(cjk.group(1)):02d}-{int(cjk.group(2)):02d}"
+    return None
+
+
+def _iso(date, time_of_day):
+    return f"{date}T{time_of_day}" if date and time_of_day else None
+
+
+def _flat_started_at(timestamp):
+    match = _FLAT_TIMESTAMP.match(timestamp or "")
+    return f"{match.group(3)}-{match.group(1)}-{match.group(2)}T{match.group(4)}" if match else None

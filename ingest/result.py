@@ -1,0 +1,228 @@
+"""The normalised result types every parser returns, and the contract they are checked against.
+
+Units are fixed whatever the tool printed: MB/s fields are 10^6 bytes per second, times are
+milliseconds, sizes are bytes, percentages are 0-100. Unknown values are ``None``, never 0.
+"""
+
+import math
+from dataclasses import dataclass, field, fields, is_dataclass
+
+MB = 1_000_000
+MIB = 1024 * 1024
+
+POINT_FIGURES = (
+    "iops",
+    "read_iops",
+    "write_iops",
+    "mbps",
+    "read_mbps",
+    "write_mbps",
+    "avg_response_ms",
+    "avg_read_response_ms",
+    "avg_write_response_ms",
+    "max_response_ms",
+    "cpu_pct",
+)
+LOAD_ORDER_KEYS = ("outstanding_io", "threads", "large_outstanding", "small_outstanding")
+VERDICTS = ("pass", "fail", None)
+
+
+def mib_to_mbps(mib_per_s):
+    """Binary MiB/s (2^20 bytes) to decimal MB/s (10^6 bytes); ``None`` stays ``None``."""
+    return None if mib_per_s is None else mib_per_s * MIB / MB
+
+
+@dataclass
+class TransferSize:
+    bytes: int
+    pct: float
+
+
+@dataclass
+class Workload:
+    read_pct: float | None = None
+    random_pct: float | None = None
+    transfer_sizes: list[TransferSize] = field(default_factory=list)
+
+
+@dataclass
+class Point:
+    load: dict = field(default_factory=dict)
+    iops: float | None = None
+    read_iops: float | None = None
+    write_iops: float | None = None
+    mbps: float | None = None
+    read_mbps: float | None = None
+    write_mbps: float | None = None
+    avg_response_ms: float | None = None
+    avg_read_response_ms: float | None = None
+    avg_write_response_ms: float | None = None
+    max_response_ms: float | None = None
+    cpu_pct: float | None = None
+    metrics: dict = field(default_factory=dict)
+
+
+@dataclass
+class Run:
+    name: str
+    description: str = ""
+    started_at: str | None = None
+    workload: Workload = field(default_factory=Workload)
+    verdict: str | None = None
+    params: dict = field(default_factory=dict)
+    points: list[Point] = field(default_factory=list)
+
+
+@dataclass
+class Volume:
+    name: str
+    array: str | None = None
+    raid_level: str | None = None
+    capacity_gb: float | None = None
+    segment_kb: float | None = None
+    read_cache: bool | None = None
+    write_cache: bool | None = None
+    write_cache_mirroring: bool | None = None
+    prefetch: bool | None = None
+    preferred_owner: str | None = None
+
+
+@dataclass
+class Array:
+    name: str
+    raid_level: str | None = None
+    drive_count: int | None = None
+
+
+@dataclass
+class System:
+    name: str | None = None
+    vendor: str | None = None
+    model: str | None = None
+    controllers: int | None = None
+    firmware: str | None = None
+    cache_mb_per_controller: float | None = None
+    drive_count: int | None = None
+    arrays: list[Array] = field(default_factory=list)
+    volumes: list[Volume] = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+
+
+@dataclass
+class ResultSet:
+    format: str
+    tool: dict
+    source: dict
+    system: System | None = None
+    runs: list[Run] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self):
+        """The contract's dict form. Shallow: parsers' metric dicts and lists are handed over as they
+        are (``dataclasses.asdict`` deep-copies every value, which dominates on large files)."""
+        return _plain(self)
+
+
+def _plain(value):
+    if is_dataclass(value):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, list) and value and is_dataclass(value[0]):
+        return [_plain(item) for item in value]
+    return value
+
+
+def point_load_key(point):
+    """Sort key giving the increasing load order of a point (dict form)."""
+    load = point.get("load") or {}
+    return tuple(load.get(key) or 0 for key in LOAD_ORDER_KEYS)
+
+
+class ContractError(ValueError):
+    """Parser output that does not follow the result contract (a parser bug, not a user error)."""
+
+
+def _number_or_none(value, where, errors, *, minimum=None, maximum=None):
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+        errors.append(f"{where}: expected a number or null, got {value!r}")
+        return
+    if math.isinf(value):
+        errors.append(f"{where}: infinite value")
+    elif minimum is not None and value < minimum:
+        errors.append(f"{where}: {value} is below {minimum}")
+    elif maximum is not None and value > maximum:
+        errors.append(f"{where}: {value} is above {maximum}")
+
+
+def _validate_workload(workload, where, errors):
+    if not isinstance(workload, dict):
+        errors.append(f"{where}: expected an object")
+        return
+    _number_or_none(workload.get("read_pct"), f"{where}.read_pct", errors, minimum=0, maximum=100)
+    _number_or_none(workload.get("random_pct"), f"{where}.random_pct", errors, minimum=0, maximum=100)
+    for i, size in enumerate(workload.get("transfer_sizes") or []):
+        if not isinstance(size.get("bytes"), int) or size["bytes"] <= 0:
+            errors.append(f"{where}.transfer_sizes[{i}].bytes: expected a positive whole number")
+        _number_or_none(size.get("pct"), f"{where}.transfer_sizes[{i}].pct", errors, minimum=0, maximum=100)
+
+
+def _validate_point(point, where, errors):
+    if not isinstance(point.get("load"), dict):
+        errors.append(f"{where}.load: expected an object")
+    for name in POINT_FIGURES:
+        _number_or_none(point.get(name), f"{where}.{name}", errors, minimum=0)
+    _number_or_none(point.get("cpu_pct"), f"{where}.cpu_pct", errors, maximum=100 * 1024)
+    if not isinstance(point.get("metrics", {}), dict):
+        errors.append(f"{where}.metrics: expected an object")
+
+
+def _validate_run(run, where, errors):
+    if not isinstance(run.get("name"), str) or not run["name"].strip():
+        errors.append(f"{where}.name: expected a non-empty name")
+    if run.get("verdict") not in VERDICTS:
+        errors.append(f"{where}.verdict: expected 'pass', 'fail' or null, got {run.get('verdict')!r}")
+    _validate_workload(run.get("workload"), f"{where}.workload", errors)
+    points = run.get("points")
+    if not isinstance(points, list):
+        errors.append(f"{where}.points: expected a list")
+        return
+    for i, point in enumerate(points):
+        _validate_point(point, f"{where}.points[{i}]", errors)
+    keys = [point_load_key(p) for p in points if isinstance(p.get("load"), dict)]
+    if keys != sorted(keys):
+        errors.append(f"{where}.points: not in increasing load order")
+
+
+def validate(result):
+    """Check a result set (dict form) against the contract; return a list of problems."""
+    errors = []
+    for key in ("format", "tool", "source", "runs", "warnings"):
+        if key not in result:
+            errors.append(f"{key}: missing")
+    if errors:
+        return errors
+    if not result["tool"].get("name"):
+        errors.append("tool.name: missing")
+    if not result["source"].get("name") or len(result["source"].get("sha256") or "") != 64:
+        errors.append("source: expected name and a sha256 of 64 hex digits")
+    system = result.get("system")
+    if system is not None:
+        _number_or_none(system.get("controllers"), "system.controllers", errors, minimum=0)
+        _number_or_none(system.get("drive_count"), "system.drive_count", errors, minimum=0)
+        _number_or_none(system.get("cache_mb_per_controller"), "system.cache_mb_per_controller", errors, minimum=0)
+    for i, run in enumerate(result["runs"]):
+        _validate_run(run, f"runs[{i}]", errors)
+    if system is None and not result["runs"]:
+        errors.append("runs: a result set with no system holds no runs")
+    if not all(isinstance(w, str) for w in result["warnings"]):
+        errors.append("warnings: expected a list of sentences")
+    return errors
+
+
+def check(result):
+    """Raise :class:`ContractError` listing every problem when ``result`` breaks the contract."""
+    errors = validate(result)
+    if errors:
+        raise ContractError("; ".join(errors[:10]))
+    return result

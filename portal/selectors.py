@@ -1,0 +1,484 @@
+"""Selectors: read-only queries shaped for pages, exports and commands (one set of numbers)."""
+
+import difflib
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Max, Prefetch, Q
+
+from portal.analysis.compare import compare_replicates, improvement_range, summary_sentence
+from portal.analysis.curves import CurvePoint, throughput_at
+from portal.analysis.stroke import StrokeRun, stroke_multipliers
+
+from .models import Config, Point, Run, System, Upload
+
+METRICS = {"iops": "IOPS", "mbps": "MB/s"}
+
+
+class SystemNotFound(LookupError):
+    """An unknown system name; the message lists close matches."""
+
+
+def system_by_name(name):
+    """The system named ``name`` (case-insensitive), or :class:`SystemNotFound` naming close matches."""
+    found = System.objects.filter(name__iexact=name.strip()).first()
+    if found:
+        return found
+    names = list(System.objects.values_list("name", flat=True))
+    close = difflib.get_close_matches(name, names, n=5, cutoff=0.4)
+    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else f"; known: {', '.join(names)}"
+    raise SystemNotFound(f"no system named {name!r}{hint}")
+
+
+def cache_setting(config):
+    """How the paper names the cache setting, or one derived from the cache flags ('' if unknown)."""
+    named = (config.extra or {}).get("cache_setting")
+    if named:
+        return named
+    if config.read_cache is False and config.write_cache is False:
+        return "All Caches Disabled"
+    if config.write_cache:
+        return "Read and Write Cache Enabled" if config.read_cache else "Write Cache Enabled"
+    if config.read_cache:
+        return "Read Cache Enabled"
+    return ""
+
+
+def run_metric(run):
+    """The throughput a run is judged by: IOPS when its points have them, else MB/s."""
+    points = list(run.points.all())
+    return "iops" if points and all(p.iops is not None for p in points) else "mbps"
+
+
+def run_curve(run, *, metric):
+    """The run's points as curve points (load, throughput, response time) in load order."""
+    return [
+        CurvePoint(
+            load=p.outstanding_io if p.outstanding_io is not None else (p.threads if p.threads else p.seq),
+            throughput=getattr(p, metric),
+            response_ms=p.avg_response_ms,
+        )
+        for p in run.points.all()
+        if getattr(p, metric) is not None
+    ]
+
+
+def run_threshold(run, *, threshold_ms, metric=None):
+    """Throughput of a run at ``threshold_ms`` by the run's rule (published runs: their figure)."""
+    metric = metric or run_metric(run)
+    rule = (run.params or {}).get("threshold_rule") or "interpolate"
+    return metric, throughput_at(run_curve(run, metric=metric), threshold_ms=threshold_ms, rule=rule)
+
+
+def runs_with_points(queryset):
+    """Runs with their config, system and points in load order: three queries whatever the count."""
+    return queryset.select_related("config__system").prefetch_related(
+        Prefetch("points", queryset=Point.objects.order_by("seq"))
+    )
+
+
+@dataclass
+class Figure:
+    """A run's throughput at the threshold, with what identifies its configuration."""
+
+    run: Run
+    metric: str
+    value: float | None
+    reached: bool
+    status: str
+    warnings: tuple
+
+    @property
+    def config(self):
+        return self.run.config
+
+    @property
+    def cache_setting(self):
+        return cache_setting(self.run.config)
+
+
+def threshold_figures(*, system, threshold_ms, workload=None, raid_level=None, drive_count=None, cache=None):
+    """Every run of a system at the threshold, optionally filtered."""
+    runs = Run.objects.filter(config__system=system)
+    if workload:
+        runs = runs.filter(workload_name=workload)
+    if raid_level:
+        runs = runs.filter(config__raid_level=raid_level)
+    if drive_count:
+        runs = runs.filter(config__drive_count=drive_count)
+    figures = []
+    for run in runs_with_points(runs.order_by("workload_name", "config__drive_count", "id")):
+        if cache and cache_setting(run.config) not in (cache, ""):
+            continue  # a configuration whose cache setting is unknown stays comparable
+        metric, answer = run_threshold(run, threshold_ms=threshold_ms)
+        figures.append(Figure(run, metric, answer.value, answer.reached, str(answer.status), tuple(answer.warnings)))
+    return figures
+
+
+@dataclass
+class ComparisonRow:
+    raid_level: str
+    drive_count_a: int | None
+    drive_count_b: int | None
+    cache_a: str
+    cache_b: str
+    a: list
+    b: list
+    a_value: float
+    b_value: float
+    pct: float
+    confidence: object = None
+    notes: list = field(default_factory=list)
+
+    @property
+    def label(self):
+        drives = (
+            f"{self.drive_count_a} drives"
+            if self.drive_count_a == self.drive_count_b
+            else f"{self.drive_count_a} vs {self.drive_count_b} drives"
+        )
+        cache = self.cache_a or self.cache_b
+        return ", ".join(part for part in (self.raid_level or "RAID ?", drives, cache) if part)
+
+
+@dataclass
+class WorkloadComparison:
+    workload: str
+    metric: str
+    rows: list
+    only_a: list
+    only_b: list
+    summaries: list
+
+
+@dataclass
+class Comparison:
+    a: System
+    b: System
+    threshold_ms: float
+    adjust_b: float
+    workloads: list
+    only_a_workloads: list
+    only_b_workloads: list
+
+
+def _groups(figures, metric):
+    """Figures with a value, by (RAID level, drive count, cache setting); replicates together."""
+    groups = defaultdict(list)
+    for figure in figures:
+        if figure.metric == metric and figure.value is not None:
+            config = figure.config
+            groups[(config.raid_level, config.drive_count, figure.cache_setting)].append(figure)
+    return groups
+
+
+def _compatible(a_key, b_key):
+    """Same RAID level and drive count; cache settings equal, or unknown on one side."""
+    return a_key[:2] == b_key[:2] and (not a_key[2] or not b_key[2] or a_key[2] == b_key[2])
+
+
+def _pair(a_keys, b_keys):
+    """Match configurations between A and B.
+
+    First exactly (RAID level, drive count, cache setting), then with the cache setting unknown
+    on one side when that is unambiguous, then, per RAID level, a lone configuration left on
+    each side: arrays of different sizes at their best, as the papers compare them.
+    Returns (pairs, unmatched A keys, unmatched B keys).
+    """
+    a_left, b_left = list(a_keys), list(b_keys)
+    pairs = [(key, key) for key in a_left if key in b_left]
+    for a_key, _ in pairs:
+        a_left.remove(a_key)
+        b_left.remove(a_key)
+    for a_key in list(a_left):
+        candidates = [b_key for b_key in b_left if _compatible(a_key, b_key)]
+        rivals = [other for other in a_left if candidates and _compatible(other, candidates[0])]
+        if len(candidates) == 1 and len(rivals) == 1:
+            pairs.append((a_key, candidates[0]))
+            a_left.remove(a_key)
+            b_left.remove(candidates[0])
+    for raid in {key[0] for key in a_left}:
+        a_raid = [key for key in a_left if key[0] == raid]
+        b_raid = [key for key in b_left if key[0] == raid]
+        if len(a_raid) == 1 and len(b_raid) == 1:
+            pairs.append((a_raid[0], b_raid[0]))
+            a_left.remove(a_raid[0])
+            b_left.remove(b_raid[0])
+    return pairs, a_left, b_left
+
+
+def _row(a_key, b_key, a_figures, b_figures, adjust_b):
+    a_values = [f.value for f in a_figures]
+    b_values = [f.value for f in b_figures]
+    row = ComparisonRow(
+        raid_level=a_key[0],
+        drive_count_a=a_key[1],
+        drive_count_b=b_key[1],
+        cache_a=a_key[2],
+        cache_b=b_key[2],
+        a=a_figures,
+        b=b_figures,
+        a_value=sum(a_values) / len(a_values),
+        b_value=sum(b_values) / len(b_values),
+        pct=0.0,
+    )
+    row.pct = (row.a_value - row.b_value * adjust_b) / (row.b_value * adjust_b) * 100
+    if len(a_values) > 1 and len(b_values) > 1:
+        row.confidence = compare_replicates(a_values, b_values, adjust_b=adjust_b)
+    if a_key[1] != b_key[1]:
+        row.notes.append(f"different drive counts: {a_key[1]} vs {b_key[1]}")
+    for figure in a_figures + b_figures:
+        if not figure.reached:
+            row.notes.append(f"{figure.run.config.system.name}: threshold not reached ({figure.status})")
+    return row
+
+
+def _workload_comparison(a, b, workload, a_figures, b_figures, adjust_b):
+    metric = "iops" if all(f.metric == "iops" for f in a_figures + b_figures) else "mbps"
+    a_groups, b_groups = _groups(a_figures, metric), _groups(b_figures, metric)
+    pairs, only_a, only_b = _pair(sorted(a_groups, key=_key_order), sorted(b_groups, key=_key_order))
+    rows = [_row(ak, bk, a_groups[ak], b_groups[bk], adjust_b) for ak, bk in pairs]
+    rows.sort(key=lambda r: (r.raid_level, r.drive_count_a or 0, r.cache_a))
+    summaries = []
+    for raid in sorted({r.raid_level for r in rows}):
+        matched = {r.label: r.a_value for r in rows if r.raid_level == raid}
+        against = {r.label: r.b_value for r in rows if r.raid_level == raid}
+        improvements = improvement_range(matched, against, adjust_b=adjust_b)
+        subject = f"{raid + ' ' if raid else ''}{workload}"
+        summaries.append(summary_sentence(a.name, b.name, subject, improvements))
+    return WorkloadComparison(workload, metric, rows, only_a, only_b, summaries)
+
+
+def _key_order(key):
+    return (key[0] or "", key[1] or 0, key[2] or "")
+
+
+def comparison(*, a, b, threshold_ms=20.0, adjust_b=1.0, raid_level=None, drive_count=None, cache=None, workload=None):
+    """System A against system B for every workload both have, at the threshold.
+
+    Workloads only one side has are listed, not dropped; so are unmatched configurations.
+    """
+    filters = {"raid_level": raid_level, "drive_count": drive_count, "cache": cache, "workload": workload}
+    a_by_workload, b_by_workload = defaultdict(list), defaultdict(list)
+    for figure in threshold_figures(system=a, threshold_ms=threshold_ms, **filters):
+        a_by_workload[figure.run.workload_name].append(figure)
+    for figure in threshold_figures(system=b, threshold_ms=threshold_ms, **filters):
+        b_by_workload[figure.run.workload_name].append(figure)
+    shared = sorted(set(a_by_workload) & set(b_by_workload))
+    return Comparison(
+        a=a,
+        b=b,
+        threshold_ms=threshold_ms,
+        adjust_b=adjust_b,
+        workloads=[
+            _workload_comparison(a, b, name, a_by_workload[name], b_by_workload[name], adjust_b) for name in shared
+        ],
+        only_a_workloads=sorted(set(a_by_workload) - set(b_by_workload)),
+        only_b_workloads=sorted(set(b_by_workload) - set(a_by_workload)),
+    )
+
+
+# Pages: the systems list, a system's runs, sweeps and stroke tables, one run.
+
+SWEEP_PARAMETERS = {
+    "drive_count": "Drive count",
+    "stroke_pct": "Stroke %",
+    "read_pct": "Read %",
+    "transfer_bytes": "Transfer size (bytes)",
+}
+
+
+def systems_overview(
+    *, q="", vendor="", model="", raid_level="", drive_count=None, drive_type="", tool="", workload=""
+):
+    """Systems with their numbers of configs and runs and latest upload, filtered; two queries at most.
+
+    Configuration and run filters select the systems that have at least one matching config or run.
+    """
+    systems = System.objects.all()
+    if q:
+        systems = systems.filter(
+            Q(name__icontains=q) | Q(vendor__icontains=q) | Q(model__icontains=q) | Q(notes__icontains=q)
+        )
+    if vendor:
+        systems = systems.filter(vendor__iexact=vendor)
+    if model:
+        systems = systems.filter(model__iexact=model)
+    config_filters = {
+        "raid_level": raid_level,
+        "drive_count": drive_count,
+        "drive_type": drive_type,
+        "runs__tool": tool,
+        "runs__workload_name": workload,
+    }
+    config_filters = {name: value for name, value in config_filters.items() if value not in (None, "")}
+    if config_filters:
+        systems = systems.filter(id__in=Config.objects.filter(**config_filters).values("system_id"))
+    return systems.annotate(
+        config_count=Count("configs", distinct=True),
+        run_count=Count("configs__runs", distinct=True),
+        latest_upload_at=Max("uploads__created_at"),
+    ).order_by("name")
+
+
+def filter_choices():
+    """The values the systems list can be filtered by, one query per filter."""
+    def distinct(queryset, name):
+        return [v for v in queryset.exclude(**{name: None}).values_list(name, flat=True).distinct().order_by(name) if v]
+
+    return {
+        "vendor": distinct(System.objects.all(), "vendor"),
+        "model": distinct(System.objects.all(), "model"),
+        "raid_level": distinct(Config.objects.all(), "raid_level"),
+        "drive_count": distinct(Config.objects.all(), "drive_count"),
+        "drive_type": distinct(Config.objects.all(), "drive_type"),
+        "tool": distinct(Run.objects.all(), "tool"),
+        "workload": distinct(Run.objects.all(), "workload_name"),
+    }
+
+
+def recent_uploads(*, limit=10):
+    return list(Upload.objects.select_related("system", "uploader")[:limit])
+
+
+def system_configs(system):
+    """A system's configurations with their run counts, one query."""
+    return list(system.configs.annotate(run_count=Count("runs")).order_by("raid_level", "drive_count", "id"))
+
+
+def figures_by_workload(figures):
+    """Figures grouped by workload name, in name order."""
+    grouped = defaultdict(list)
+    for figure in figures:
+        grouped[figure.run.workload_name].append(figure)
+    return dict(sorted(grouped.items()))
+
+
+def transfer_bytes(run):
+    """The run's single transfer size in bytes, or None for a mix or an unknown size."""
+    sizes = run.transfer_sizes or []
+    return sizes[0].get("bytes") if len(sizes) == 1 else None
+
+
+def _sweep_x(figure, parameter):
+    if parameter == "transfer_bytes":
+        return transfer_bytes(figure.run)
+    if parameter == "read_pct":
+        return figure.run.read_pct
+    return getattr(figure.config, parameter)
+
+
+def _sweep_series_label(figure, parameter):
+    """What stays fixed along one sweep line: everything but the swept parameter."""
+    run, config = figure.run, figure.config
+    if parameter in ("transfer_bytes", "read_pct"):
+        threads = (run.params or {}).get("threads")
+        mix = f"{run.read_pct:g} % read" if run.read_pct is not None and parameter != "read_pct" else ""
+        random = f"{run.random_pct:g} % random" if run.random_pct is not None else ""
+        parts = [mix, random, f"{threads} threads" if threads else ""]
+    else:
+        parts = [run.workload_name]
+    parts += [config.raid_level, figure.cache_setting]
+    if parameter != "drive_count" and config.drive_count:
+        parts.append(f"{config.drive_count} drives")
+    if parameter != "stroke_pct" and config.stroke_pct:
+        parts.append(f"{config.stroke_pct:g} % stroke")
+    return ", ".join(part for part in parts if part)
+
+
+def sweep(*, system, parameter, threshold_ms, workload=None, raid_level=None, cache=None):
+    """Throughput at the threshold against one parameter, one series per combination of the others.
+
+    Returns {metric: {series label: [(x, value, run id), ...] in x order}}; runs without the
+    parameter or without a figure are left out.
+    """
+    if parameter not in SWEEP_PARAMETERS:
+        raise ValueError(f"unknown sweep parameter {parameter!r}; choose one of: {', '.join(SWEEP_PARAMETERS)}")
+    by_size = parameter in ("transfer_bytes", "read_pct")
+    figures = threshold_figures(
+        system=system,
+        threshold_ms=threshold_ms,
+        workload=None if by_size else workload,
+        raid_level=raid_level,
+        cache=cache,
+    )
+    series = defaultdict(lambda: defaultdict(list))
+    for figure in figures:
+        x = _sweep_x(figure, parameter)
+        if x is None or figure.value is None:
+            continue
+        series[figure.metric][_sweep_series_label(figure, parameter)].append((x, figure.value, figure.run.id))
+    return {
+        metric: {label: sorted(points) for label, points in sorted(lines.items()) if len(points) > 1 or len(lines) == 1}
+        for metric, lines in sorted(series.items())
+    }
+
+
+def run_detail(run_id):
+    """One run with its config, system, upload and points: two queries."""
+    return (
+        Run.objects.select_related("config__system", "upload")
+        .prefetch_related(Prefetch("points", queryset=Point.objects.order_by("seq")))
+        .get(pk=run_id)
+    )
+
+
+@dataclass
+class StrokeTable:
+    """Stroke multipliers for one RAID level and workload: measured from runs, or as a paper printed them."""
+
+    raid_level: str
+    workload: str
+    source: str
+    baseline_pct: float
+    baseline_throughput: float | None
+    multipliers: dict
+    citation: str = ""
+
+
+def stroke_tables(*, system, threshold_ms, baseline_pct=8.0):
+    """Measured tables (runs differing only in stroke %) followed by the published ones."""
+    by_config = defaultdict(lambda: defaultdict(list))
+    for figure in threshold_figures(system=system, threshold_ms=threshold_ms):
+        config = figure.config
+        if config.stroke_pct is None or figure.value is None:
+            continue
+        others = {k: v for k, v in config.properties().items() if k != "stroke_pct"}
+        key = (config.raid_level, figure.run.workload_name, json_key(others))
+        by_config[key][config.stroke_pct].append(figure.value)
+    tables = []
+    for (raid_level, workload, _), by_stroke in sorted(by_config.items()):
+        if len(by_stroke) < 2 or baseline_pct not in by_stroke:
+            continue
+        runs = [StrokeRun(stroke, sum(values) / len(values)) for stroke, values in by_stroke.items()]
+        measured = stroke_multipliers(runs, baseline_pct=baseline_pct)
+        tables.append(
+            StrokeTable(
+                raid_level,
+                workload,
+                "measured",
+                measured.baseline_pct,
+                measured.baseline_throughput,
+                {measured.baseline_pct: 1.0, **dict(measured.multipliers)},
+            )
+        )
+    for published in system.stroke_tables.all():
+        multipliers = {float(stroke): value for stroke, value in published.multipliers.items()}
+        tables.append(
+            StrokeTable(
+                published.raid_level,
+                published.workload_name,
+                "published",
+                published.baseline_stroke_pct,
+                None,
+                dict(sorted(multipliers.items())),
+                f"{published.citation_document}, {published.citation_table}",
+            )
+        )
+    return tables
+
+
+def json_key(properties):
+    """A hashable, order-independent key for a dict of configuration properties."""
+    return json.dumps(properties, sort_keys=True, default=str)

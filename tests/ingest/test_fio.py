@@ -1,0 +1,231 @@
+"""fio JSON: the shared samples (fio 2.17 to 3.34), our own sweep and json+ files, and bad input."""
+
+import json
+import shutil
+
+import pytest
+
+from ingest import ParseError, Source, parse_paths, parse_sources
+from ingest.formats import fio
+from tests.ingest.contract import FormatContract, SingleSizeUnits
+from tests.samples import data, sample
+
+FIO_218 = sample("fio", "fioplot_fio-2.18_example_data01_randread-01.json")
+PKB_217 = sample("fio", "pkb_fio-2.17_multijob_group_reporting.json")
+CEPH_36 = sample("fio", "fioplot_fio-3.6_ceph-hdd_randread-16-16.json")
+MULTIJOB_36 = sample("fio", "fioplot_fio-3.6_multijob-no-group-reporting_randwrite-1-8.json")
+SAMSUNG_314 = sample("fio", "fioplot_fio-3.14_samsungpm833_randread-1-1.json")
+HIGHPOINT_316 = sample("fio", "fioplot_fio-3.16_highpoint-raid5_randread-32-32.json")
+ERROR_333 = sample("fio", "fioplot_fio-3.33_write-64-1_error-prefix.json")
+FIO_334 = sample("fio", "fioplot_fio-3.34_randread-1-1.json")
+SWEEP = data("fio", "sweep")
+OLTP = data("fio", "oltp_randrw_jsonplus.json")
+
+
+class TestFioContract(FormatContract, SingleSizeUnits):
+    format_id = "fio"
+    inputs = [[path] for path in (FIO_218, PKB_217, CEPH_36, MULTIJOB_36, SAMSUNG_314, HIGHPOINT_316, FIO_334)]
+    inputs += [[SWEEP], [OLTP]]
+
+
+def only_point(path):
+    [result] = parse_paths([path])
+    [run] = result["runs"]
+    [point] = run["points"]
+    return result, run, point
+
+
+def test_fio_2_x_microsecond_fields():
+    result, run, point = only_point(FIO_218)
+    assert result["tool"] == {"name": "fio", "version": "2.18-59-g618e"}
+    assert run["name"] == "random-io"
+    assert run["workload"] == {"read_pct": 100, "random_pct": 100, "transfer_sizes": [{"bytes": 4096, "pct": 100.0}]}
+    # "iodepth" : "01" (line 17), no numjobs: one job.
+    assert point["load"] == {"outstanding_io": 1, "threads": 1}
+    assert point["iops"] == pytest.approx(73.184143)  # line 32
+    assert point["mbps"] == pytest.approx(292 * 1024 / 1e6)  # "bw" : 292 KiB/s, line 31
+    assert point["avg_response_ms"] == pytest.approx(13.652220173)  # lat mean 13652.220173 µs, line 74
+    assert point["avg_read_response_ms"] == point["avg_response_ms"]
+    assert point["write_iops"] is None and point["avg_write_response_ms"] is None
+    assert point["metrics"]["clat_percentiles_ms"]["read"]["99"] == pytest.approx(22.912)  # 22912 µs, line 61
+
+
+def test_fio_2_17_two_groups_and_a_duplicated_global_key():
+    [result] = parse_paths([PKB_217])
+    read_run, write_run = result["runs"]
+    assert read_run["name"] == "rand_16k_read_100%-io-depth-1-num-jobs-2"
+    # "filename" appears twice in "global options" with the same value: tolerated, kept.
+    assert read_run["params"]["filename"] == "/dev/disk/by-id/google-pkb-7fb0c9d8-0-data-0-0"
+    assert read_run["workload"]["transfer_sizes"] == [{"bytes": 16384, "pct": 100.0}]
+    [read] = read_run["points"]
+    assert read["load"] == {"outstanding_io": 2, "threads": 2}  # iodepth 1 x numjobs 2, lines 30-32
+    assert read["iops"] == pytest.approx(8086.673998)  # line 37
+    assert read["mbps"] == pytest.approx(129386 * 1024 / 1e6)  # line 36
+    assert read["avg_response_ms"] == pytest.approx(0.245531122)  # lat mean 245.531122 µs, line 79
+    [write] = write_run["points"]
+    assert write_run["workload"]["read_pct"] == 0
+    assert write["write_iops"] == pytest.approx(2457.017193)  # line 311
+    assert write["avg_write_response_ms"] == pytest.approx(0.810977136)  # line 353
+    assert write["read_iops"] is None
+
+
+@pytest.mark.parametrize(
+    ("path", "load", "iops", "bw_bytes", "lat_ns"),
+    [
+        # iodepth/numjobs lines 17/22, iops line 35, bw_bytes line 33, lat_ns mean line 74
+        (CEPH_36, (256, 16), 3621.107953, 14832058, 70306436.937838),
+        (SAMSUNG_314, (1, 1), 8706.988217, 35663823, 112799.599709),
+        # iodepth/numjobs lines 19/24, iops line 38, bw_bytes line 36, lat_ns mean line 77
+        (HIGHPOINT_316, (1024, 32), 1511.597237, 6191502, 675409128.742298),
+        # iodepth/numjobs lines 21/22, iops line 37, bw_bytes line 35, lat_ns mean line 78
+        (FIO_334, (1, 1), 10102.601156, 41380254, 96095.658704),
+    ],
+)
+def test_fio_3_x_nanosecond_fields(path, load, iops, bw_bytes, lat_ns):
+    _, _, point = only_point(path)
+    assert (point["load"]["outstanding_io"], point["load"]["threads"]) == load
+    assert point["iops"] == pytest.approx(iops)
+    assert point["mbps"] == pytest.approx(bw_bytes / 1e6)
+    assert point["avg_response_ms"] == pytest.approx(lat_ns / 1e6)
+
+
+def test_samsung_cpu_and_percentiles():
+    _, _, point = only_point(SAMSUNG_314)
+    assert point["cpu_pct"] == pytest.approx(5.305 + 11.656667)  # usr_cpu / sys_cpu, lines 236-237
+    assert point["metrics"]["clat_percentiles_ms"]["read"]["99"] == pytest.approx(0.134144)  # 134144 ns, line 64
+
+
+def test_text_before_the_json_is_skipped_with_a_warning():
+    [result] = parse_paths([FIO_334])
+    assert any("fio: terminating on signal 2" in w and "before the JSON" in w for w in result["warnings"])
+
+
+def test_jobs_without_group_reporting_are_summed_into_one_point():
+    result, run, point = only_point(MULTIJOB_36)
+    # The eight "random-io" entries (numjobs=8, no group_reporting): write iops, total_ios and
+    # lat_ns mean of each (lines 89/91/128, 369/371/408, ... 2049/2051/2088).
+    entries = [
+        (14.448125, 868, 69154009.993088),
+        (19.377070, 1164, 51558975.402062),
+        (16.392624, 985, 60949143.451777),
+        (15.529969, 932, 64327301.069743),
+        (16.186781, 972, 61720622.054527),
+        (12.840370, 771, 77813831.291829),
+        (15.877247, 953, 62928080.671563),
+        (14.417234, 866, 69304648.213626),
+    ]
+    bw_bytes = [59179, 79368, 67144, 63610, 66301, 52594, 65033, 59052]
+    assert len(result["runs"]) == 1 and run["name"] == "random-io"
+    assert point["load"] == {"outstanding_io": 8, "threads": 8}
+    assert point["iops"] == pytest.approx(sum(iops for iops, _, _ in entries))
+    assert point["mbps"] == pytest.approx(sum(bw_bytes) / 1e6)
+    mean_ns = sum(ios * lat for _, ios, lat in entries) / sum(ios for _, ios, _ in entries)
+    assert point["avg_response_ms"] == pytest.approx(mean_ns / 1e6)
+    assert point["metrics"]["job_entries_summed"] == 8
+    assert "clat_percentiles_ms" not in point["metrics"]
+    assert any("8 job entries" in w for w in result["warnings"])
+
+
+def test_a_file_whose_only_job_failed_is_refused_with_the_job_line():
+    with pytest.raises(ParseError) as caught:
+        parse_paths([ERROR_333])
+    error = caught.value
+    assert error.line == 11  # "jobname" : "1m", after three lines of fio errors
+    assert "job '1m' failed with error 22 (Invalid argument)" in error.message
+    assert "err=22/file:filesetup.c:1155" in error.message  # what fio printed before the JSON
+
+
+def test_randrw_json_plus_fills_both_directions_and_reports_the_failed_job():
+    result, run, point = only_point(OLTP)
+    # Our own file: rwmixread=70, bssplit=8k/75:64k/25, iodepth 8 x numjobs 2 (lines 20-24).
+    assert run["workload"]["read_pct"] == 70.0
+    assert run["workload"]["random_pct"] == 100
+    assert run["workload"]["transfer_sizes"] == [{"bytes": 8192, "pct": 75.0}, {"bytes": 65536, "pct": 25.0}]
+    assert point["load"] == {"outstanding_io": 16, "threads": 2}
+    assert (point["read_iops"], point["write_iops"], point["iops"]) == (1750.0, 750.0, 2500.0)
+    assert point["read_mbps"] == pytest.approx(39.424) and point["write_mbps"] == pytest.approx(16.896)
+    assert point["mbps"] == pytest.approx(39.424 + 16.896)
+    # lat_ns means 4 ms (read) and 10 ms (write), not the clat means; IOPS-weighted total.
+    assert point["avg_read_response_ms"] == pytest.approx(4.0)
+    assert point["avg_write_response_ms"] == pytest.approx(10.0)
+    assert point["avg_response_ms"] == pytest.approx((4.0 * 1750 + 10.0 * 750) / 2500)
+    assert point["max_response_ms"] == pytest.approx(80.02)
+    assert point["metrics"]["clat_percentiles_ms"]["write"]["99.99"] == pytest.approx(79.691776)
+    assert run["started_at"] == "2024-03-09T15:59:29+00:00"  # job_start 1709999969000 ms
+    assert len(result["runs"]) == 1
+    assert "oltp_randrw_jsonplus.json:85: job 'seqwrite' failed with error 5" in " ".join(result["warnings"])
+    assert any("'filename' appears twice with different values" in w for w in result["warnings"])
+    assert run["params"]["filename"] == "/dev/sdc"
+
+
+def test_a_queue_depth_sweep_folder_becomes_one_curve():
+    [result] = parse_paths([SWEEP])
+    assert result["source"]["name"] == "randread-1-1.json + randread-16-1.json + randread-4-1.json"
+    [run] = result["runs"]
+    assert run["name"] == "qd-sweep"
+    # Our own files randread-{1,4,16}-1.json: read iops and lat_ns mean of each.
+    assert [p["load"]["outstanding_io"] for p in run["points"]] == [1, 4, 16]
+    assert [p["iops"] for p in run["points"]] == [5000.0, 16000.0, 32000.0]
+    assert [p["avg_response_ms"] for p in run["points"]] == pytest.approx([0.199, 0.249, 0.499])
+    assert [p["metrics"]["file"] for p in run["points"]] == [
+        "randread-1-1.json",
+        "randread-4-1.json",
+        "randread-16-1.json",
+    ]
+
+
+def test_a_failed_file_in_a_sweep_is_a_warning(tmp_path):
+    for path in SWEEP.iterdir():
+        shutil.copy(path, tmp_path / path.name)
+    failed = json.loads((SWEEP / "randread-16-1.json").read_text())
+    failed["jobs"][0]["error"] = 5
+    (tmp_path / "randread-32-1.json").write_text(json.dumps(failed, indent=2))
+    [result] = parse_paths([tmp_path])
+    assert [p["load"]["outstanding_io"] for p in result["runs"][0]["points"]] == [1, 4, 16]
+    assert any(w.startswith("randread-32-1.json:") and "error 5" in w for w in result["warnings"])
+
+
+def test_only_fio_plot_names_are_grouped():
+    assert fio.group_key(Source(FIO_334)) is None
+    assert fio.group_key(Source(name="run/4k/randrw-8-2.json", data=b"{}")) == "run/4k"
+
+
+def document(**options):
+    job = {
+        "jobname": "mix",
+        "groupid": 0,
+        "error": 0,
+        "job options": options,
+        "read": {"iops": 100.0, "total_ios": 1000, "bw_bytes": 1, "lat_ns": {"mean": 1e6, "max": 2e6}},
+        "write": {"iops": 0.0, "total_ios": 0, "bw_bytes": 0},
+    }
+    return json.dumps({"fio version": "fio-3.36", "jobs": [job]}).encode()
+
+
+def test_bs_per_direction_is_weighted_by_the_read_mix():
+    source = Source(name="mix.json", data=document(rw="rw", bs="4k,64k", rwmixwrite="75"))
+    [result] = parse_sources([source])
+    workload = result["runs"][0]["workload"]
+    assert workload["read_pct"] == 25 and workload["random_pct"] == 0
+    assert workload["transfer_sizes"] == [{"bytes": 4096, "pct": 25.0}, {"bytes": 65536, "pct": 75.0}]
+
+
+def test_unknown_rw_mode_names_the_job_line():
+    with pytest.raises(ParseError) as caught:
+        parse_sources([Source(name="bad.json", data=document(rw="sideways"))])
+    assert caught.value.line == 1 and caught.value.field == "rw"
+    assert "unknown rw mode 'sideways'" in str(caught.value)
+
+
+def test_truncated_json_gives_line_and_column():
+    text = b'fio: some warning\n{\n  "fio version" : "fio-3.36",\n  "jobs" : [\n    {\n      "jobname" : '
+    with pytest.raises(ParseError) as caught:
+        parse_sources([Source(name="cut.json", data=text)])
+    assert caught.value.line == 6
+    assert caught.value.column is not None
+    assert "not valid JSON" in caught.value.message and "truncated" in caught.value.message
+
+
+def test_sniff_is_specific():
+    assert fio.sniff(ERROR_333.read_bytes()[:4096], ERROR_333.name)
+    assert not fio.sniff(b'{"jobs": []}', "other.json")

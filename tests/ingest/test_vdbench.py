@@ -1,0 +1,236 @@
+"""vdbench summary.html, totals.html and flatfile.html: figures read by hand from the files."""
+
+import pytest
+
+from ingest import ParseError, Source, parse_paths
+from ingest.formats import vdbench
+from ingest.result import MIB
+from tests.ingest.contract import FormatContract, SingleSizeUnits
+from tests.samples import data, sample
+
+TOTALS = sample("vdbench", "jiaoben_fsd_totals.html")
+SUMMARY = sample("vdbench", "jiaoben_fsd_summary.html")
+FSD_FLATFILE = sample("vdbench", "jiaoben_fsd_flatfile.html")
+SD_FLATFILE = sample("vdbench", "vdbenchexplorer_flatfile_kstat.html")
+ABORTED = sample("vdbench", "vdbenchshow_fsd_summary.html")
+LOCALISED = data("vdbench", "sd_summary_localised_forloops.html")
+OLD_SINGLE_SPACE = data("vdbench", "sd_totals_old_single_space.html")
+
+
+def mib(value):
+    """vdbench's MB/sec is 2^20 bytes per second."""
+    return pytest.approx(value * MIB / 1e6)
+
+
+def parse_one(path):
+    [result] = parse_paths([path])
+    return result
+
+
+def runs_by_name(result):
+    return {run["name"]: run for run in result["runs"]}
+
+
+def parse_text(text, name="summary.html"):
+    return vdbench.parse(Source(name=name, data=text.encode()))
+
+
+class TestVdbenchContract(FormatContract, SingleSizeUnits):
+    format_id = "vdbench"
+    inputs = [[TOTALS], [SUMMARY], [FSD_FLATFILE], [SD_FLATFILE], [LOCALISED], [OLD_SINGLE_SPACE]]
+
+
+def test_fsd_totals_gives_one_run_per_rd_from_its_avg_line():
+    runs = runs_by_name(parse_one(TOTALS))
+    assert list(runs) == ["format_for_rd1", "rd1"]
+    # totals.html line 14: 09:10:24.092 avg_2-1 400.0 0.598 4.4 ... 50.00 MB/sec total, xfer 131072
+    [fill] = runs["format_for_rd1"]["points"]
+    assert fill["iops"] == 400.0 and fill["write_iops"] == 400.0 and fill["read_iops"] == 0.0
+    assert fill["mbps"] == mib(50.00)
+    assert fill["avg_response_ms"] == 0.598 and fill["avg_write_response_ms"] == 0.598
+    assert fill["avg_read_response_ms"] is None
+    assert fill["cpu_pct"] == 4.4
+    assert runs["format_for_rd1"]["workload"]["transfer_sizes"] == [{"bytes": 131072, "pct": 100.0}]
+    # totals.html line 18: avg_2-20 11471 0.080 5.2 3.46 100.0 (read pct) ... 44.81 MB/sec, 4096 bytes
+    [point] = runs["rd1"]["points"]
+    assert point["iops"] == 11471.0 and point["read_iops"] == 11471.0
+    assert point["mbps"] == mib(44.81) == pytest.approx(46.987, abs=0.001)
+    assert point["avg_response_ms"] == 0.080
+    assert point["metrics"]["open_rate"] == 0.9 and point["metrics"]["close_resp"] == 0.701
+    assert runs["rd1"]["workload"]["read_pct"] == 100.0
+    # line 16 starts rd1 at 09:10:25; the header date on line 12 is "Mar 11, 2021"
+    assert runs["rd1"]["started_at"] == "2021-03-11T09:10:25"
+    assert runs["rd1"]["description"] == "elapsed=20; fwdrate=max. For loops: None"
+
+
+def test_fsd_summary_keeps_the_intervals_as_a_time_series():
+    result = parse_one(SUMMARY)
+    runs = runs_by_name(result)
+    # summary.html line 59 is the same average as totals.html line 18
+    [point] = runs["rd1"]["points"]
+    assert point["iops"] == 11471.0 and point["mbps"] == mib(44.81)
+    assert point["metrics"]["average"] == "avg_2-20"
+    series = point["metrics"]["intervals"]
+    # lines 39-58: intervals 1 to 20; interval 1 ran 7361.0 ops/s, interval 20 11756 at 0.080 ms
+    assert series["interval"] == list(range(1, 21))
+    assert series["iops"][0] == 7361.0 and series["iops"][-1] == 11756.0
+    assert series["mbps"][0] == mib(28.76)
+    # line 32: the format run's avg_2-1 line
+    assert runs["format_for_rd1"]["points"][0]["iops"] == 400.0
+    assert result["warnings"] == []
+
+
+def test_fsd_flatfile_reads_the_avg_rows():
+    runs = runs_by_name(parse_one(FSD_FLATFILE))
+    assert list(runs) == ["format_for_rd1", "rd1"]
+    # flatfile.html line 78: rd1 avg_2-20 ... rate 11471.3000 resp 0.0801 MB/sec 44.8098, cpu_used 1.7454
+    [point] = runs["rd1"]["points"]
+    assert point["iops"] == 11471.3 and point["read_iops"] == 11471.3 and point["write_iops"] == 0.0
+    assert point["mbps"] == mib(44.8098)
+    assert point["read_mbps"] == mib(44.8098)
+    assert point["avg_response_ms"] == 0.0801 and point["avg_read_response_ms"] == 0.0801
+    assert point["cpu_pct"] == 1.7454
+    assert len(point["metrics"]["intervals"]["iops"]) == 20
+    # line 58: the first rd1 row's timestamp 03/11/2021-09:10:26-CST
+    assert runs["rd1"]["started_at"] == "2021-03-11T09:10:26"
+    assert runs["rd1"]["workload"]["read_pct"] == 100.0
+    assert runs["rd1"]["workload"]["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
+    # line 57: format_for_rd1 avg_2-1, 400.0000 writes/s at 0.5979 ms, 50.0000 MB/sec
+    [fill] = runs["format_for_rd1"]["points"]
+    assert fill["iops"] == 400.0 and fill["mbps"] == mib(50.0) and fill["avg_response_ms"] == 0.5979
+
+
+def test_raw_device_flatfile_gives_threads_and_the_requested_workload():
+    result = parse_one(SD_FLATFILE)
+    runs = runs_by_name(result)
+    # eight RDs, each with ten intervals and an avg_2-10 row (lines 48, 59, ..., 125)
+    assert len(runs) == 8 and all(len(run["points"]) == 1 for run in runs.values())
+    # line 48: random_write_max_4k avg_2-10 rate 327.4444 MB/sec 1.2791 resp 23.9089 resp_max 1514.9750,
+    # xfersize 4096, threads 8, rdpct 0.0000, seekpct 100.0000, cpu_used 0.5767
+    run = runs["random_write_max_4k"]
+    [point] = run["points"]
+    assert point["load"] == {"threads": 8}
+    assert point["iops"] == 327.4444 and point["write_iops"] == 327.4444
+    assert point["mbps"] == mib(1.2791)
+    assert point["avg_response_ms"] == 23.9089 and point["max_response_ms"] == 1514.975
+    assert point["cpu_pct"] == 0.5767
+    assert point["metrics"]["resp_std_ms"] == 134.5254 and point["metrics"]["ks_mb"] == 2.5624
+    assert run["workload"] == {"read_pct": 0.0, "random_pct": 100.0, "transfer_sizes": [{"bytes": 4096, "pct": 100.0}]}
+    # line 125: sequential_read_max_8k avg_2-10 rate 13091.2222 MB/sec 102.2752 resp 0.6088, seekpct 0
+    run = runs["sequential_read_max_8k"]
+    assert run["points"][0]["iops"] == 13091.2222 and run["points"][0]["mbps"] == mib(102.2752)
+    assert run["points"][0]["avg_response_ms"] == 0.6088 and run["points"][0]["cpu_pct"] == 4.5
+    assert run["workload"] == {"read_pct": 100.0, "random_pct": 0.0, "transfer_sizes": [{"bytes": 8192, "pct": 100.0}]}
+    # no timestamp column in this old layout, so no start time
+    assert run["started_at"] is None
+    assert result["tool"] == {"name": "vdbench", "version": None}
+
+
+def test_a_file_aborted_before_its_first_average_is_refused():
+    with pytest.raises(ParseError) as caught:
+        parse_paths([ABORTED])
+    # line 26 starts RD=format_for_rd1; 218 interval lines follow and the file ends without avg_;
+    # rd1 is listed on line 22 but never starts
+    assert caught.value.line == 26
+    assert "RD=format_for_rd1 (line 26) stopped after 218 intervals" in caught.value.message
+    assert "RD rd1 never started" in caught.value.message
+    assert "aborted before its first average" in caught.value.message
+
+
+def test_for_loops_localised_date_and_a_truncated_rd():
+    result = parse_one(LOCALISED)
+    runs = runs_by_name(result)
+    # threads=1 and threads=4 with xfersize=4k are one run (two load points); xfersize=64k is another
+    assert list(runs) == ["rd1 xfersize=4k", "rd1 xfersize=64k"]
+    four_k = runs["rd1 xfersize=4k"]
+    assert [p["load"] for p in four_k["points"]] == [{"threads": 1}, {"threads": 4}]
+    # line 21: avg_2-3 2560.0 10.00 4096 70.00 0.388 0.418 0.318 2.30 1.20 0.103 1.0 4.9 2.0
+    low = four_k["points"][0]
+    assert low["iops"] == 2560.0 and low["mbps"] == mib(10.00)
+    assert low["read_iops"] == pytest.approx(1792.0) and low["write_iops"] == pytest.approx(768.0)
+    assert low["avg_response_ms"] == 0.388
+    assert low["avg_read_response_ms"] == 0.418 and low["avg_write_response_ms"] == 0.318
+    assert low["max_response_ms"] == 2.30 and low["cpu_pct"] == 4.9
+    assert low["metrics"]["queue_depth"] == 1.0
+    # line 31: the threads=4 average, 8192.0 ops/s at 0.480 ms
+    assert four_k["points"][1]["iops"] == 8192.0 and four_k["points"][1]["avg_response_ms"] == 0.480
+    assert four_k["workload"]["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
+    assert four_k["workload"]["read_pct"] == 70.0
+    # line 13 starts the RD at 10:00:02 under a Chinese-locale date header "3月 05, 2024" (line 16)
+    assert four_k["started_at"] == "2024-03-05T10:00:02"
+    # line 41: xfersize=64k, 800.0 ops/s and 50.00 MB/sec
+    assert runs["rd1 xfersize=64k"]["points"][0]["mbps"] == mib(50.00)
+    assert runs["rd1 xfersize=64k"]["workload"]["transfer_sizes"] == [{"bytes": 65536, "pct": 100.0}]
+    # line 43: rd2 runs two intervals and the file ends; rd3 is listed on line 11 but never starts
+    assert result["warnings"] == [
+        "RD=rd2 (line 43) stopped after 2 intervals without its avg_ line; the run was cut short and is left out",
+        "RD rd3 listed under 'Link to Run Definitions' never started",
+    ]
+
+
+def test_old_layout_with_single_space_columns_and_decimal_commas():
+    runs = runs_by_name(parse_one(OLD_SINGLE_SPACE))
+    # line 8: avg_6-35 8482.60 33.14 4096 100.00 3.770 372.672 2.940 7.4 5.8
+    [point] = runs["seq_read"]["points"]
+    assert point["iops"] == 8482.6 and point["mbps"] == mib(33.14)
+    assert point["avg_response_ms"] == 3.770 and point["max_response_ms"] == 372.672
+    assert point["cpu_pct"] == 7.4 and point["metrics"]["cpu_sys_pct"] == 5.8
+    assert runs["seq_read"]["started_at"] == "2011-07-08T09:58:25"
+    # line 12: "1000,00 7,81 8192 0,00 12,500 ..." from a JVM with a decimal-comma locale; line 10 asks
+    # for "I/O rate: 1000"
+    [point] = runs["rand_write"]["points"]
+    assert point["iops"] == 1000.0 and point["mbps"] == mib(7.81) and point["avg_response_ms"] == 12.5
+    assert point["load"] == {"target_iops": 1000.0}
+    assert runs["rand_write"]["workload"]["read_pct"] == 0.0
+
+
+HEADER = (
+    "<pre>\n09:58:25.001 Starting RD=rd1; I/O rate: Uncontrolled MAX; elapsed=30; For loops: None\n\n"
+    "Jul 08, 2011  interval        i/o   MB/sec   bytes   read     resp     resp     resp    cpu%  cpu%\n"
+    "                             rate  1024**2     i/o    pct     time      max   stddev sys+usr   sys\n"
+)
+
+
+def test_a_value_that_is_not_a_number_names_line_and_column():
+    with pytest.raises(ParseError) as caught:
+        parse_text(HEADER + "09:59:00.051 avg_6-35 8482.60 33.14 4096 100.00 3.770 37#.672 2.940 7.4 5.8\n")
+    assert caught.value.line == 6
+    assert caught.value.field == "resp max"
+    assert caught.value.message == "'37#.672' (value 8 of the line) is not a number"
+
+
+def test_nan_is_an_unknown_figure_not_zero():
+    # vdbench prints NaN in the cpu% columns when it could not read the CPU
+    result = parse_text(HEADER + "09:59:00.051 avg_6-35 8482.60 33.14 4096 100.00 3.770 372.672 2.940 NaN NaN\n")
+    [point] = result.runs[0].points
+    assert point.iops == 8482.6
+    assert point.cpu_pct is None and "cpu_sys_pct" not in point.metrics
+
+
+def test_a_cut_row_names_the_expected_column_count():
+    with pytest.raises(ParseError) as caught:
+        parse_text(HEADER + "09:58:27.048 1 8471.00 33.09 4096 100.00\n")
+    assert caught.value.line == 6
+    assert "expected 9 values after the interval label as in the column header, found 4" in caught.value.message
+
+
+def test_a_page_with_no_interval_table_is_refused():
+    with pytest.raises(ParseError, match="no vdbench interval table found"):
+        parse_text("<title>Vdbench output/summary.html</title><pre>\nVdbench summary report, created x\n</pre>\n")
+
+
+@pytest.mark.parametrize("path", [TOTALS, SUMMARY, FSD_FLATFILE, SD_FLATFILE, ABORTED])
+def test_sniff_recognises_every_vdbench_report(path):
+    assert vdbench.sniff(Source(path).head(), path.name)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"<html><head><title>Microsoft Exchange Jetstress 2010 Performance Test Result Report</title></head>",
+        b"<html><body><pre>Run totals\n12:00:00 some other tool</pre></body></html>",
+        b"ISO date,label,path type,paths,hosts,threads,dirs,files,file size,block size,direct IO,random,",
+    ],
+)
+def test_sniff_leaves_other_html_and_csv_alone(head):
+    assert not vdbench.sniff(head, "report.html")

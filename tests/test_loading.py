@@ -1,0 +1,112 @@
+"""Storing parsed results: the `ingest` command, duplicates, all-or-nothing, the demo data."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from portal import services
+from portal.models import Config, Point, Run, System, Upload
+from tests.samples import SAMPLES_DIR, data, sample
+
+pytestmark = pytest.mark.django_db
+
+
+def _ingest(*args):
+    out = io.StringIO()
+    try:
+        call_command("ingest", *map(str, args), stdout=out)
+        status = 0
+    except SystemExit as exit:
+        status = exit.code
+    return status, out.getvalue()
+
+
+def test_ingest_a_folder_then_again_stores_nothing_new():
+    folder = SAMPLES_DIR / "iometer"
+    status, out = _ingest(folder, "--system", "Intel NVMe rig", "--config", "raid_level=JBOD")
+    # The two .icf files are configurations, refused with their message; the two CSVs are stored.
+    assert status == 1
+    assert "failed     tpqemu_iometer_multi_4disks_2006.07.27.icf: this is an Iometer configuration file" in out
+    assert "stored     quarchpy_an016_testfile_1.1.0_multitest.csv: iometer, 59 runs, 59 points" in out
+    assert out.strip().endswith("4 files: 2 stored or already stored, 2 failed")
+    runs, points = Run.objects.count(), Point.objects.count()
+    assert Config.objects.get().raid_level == "JBOD"
+
+    status, out = _ingest(folder, "--system", "Intel NVMe rig", "--config", "raid_level=JBOD")
+    assert "duplicate  quarchpy_an016_testfile_1.1.0_multitest.csv: already stored as upload #" in out
+    assert (Run.objects.count(), Point.objects.count()) == (runs, points)
+    assert Upload.objects.filter(status=Upload.Status.DONE).count() == 2
+
+
+def test_orion_files_of_one_test_are_stored_as_one_run():
+    status, out = _ingest(SAMPLES_DIR / "orion", "--system", "Test LUN")
+    assert status == 0
+    run = Run.objects.get()
+    # cnblogs-hftian_mytest_20190329_1057_iops.csv: seven cells with data in the three matrices.
+    assert run.tool == "Oracle ORION"
+    assert run.points.count() == 7
+    assert Upload.objects.filter(status=Upload.Status.DONE).count() == 3
+    assert "3 files: 3 stored or already stored, 0 failed" in out
+
+
+def test_an_array_profile_creates_its_system_with_the_profile():
+    status, out = _ingest(sample("profile", "supportbundle_storageArrayProfile9.txt"))
+    assert status == 0, out
+    system = System.objects.get()
+    assert system.controllers == 2
+    assert system.profile["volumes"], "the logical drives are kept for labelling uploads"
+    assert system.profile_upload.original_name == "supportbundle_storageArrayProfile9.txt"
+    assert not Run.objects.exists()
+
+
+def test_a_file_that_fails_to_parse_stores_nothing(settings):
+    bad = data("iometer", "bad_row_2006.07.27.csv")
+    status, out = _ingest(bad, "--system", "IBM DS4500")
+    assert status == 1
+    upload = Upload.objects.get()
+    assert upload.status == Upload.Status.FAILED
+    assert upload.error.startswith("bad_row_2006.07.27.csv:")
+    assert upload.error in out
+    assert not Run.objects.exists() and not Point.objects.exists()
+    # The original is kept as uploaded, byte for byte.
+    assert (settings.UPLOADS_DIR / upload.stored_path).read_bytes() == bad.read_bytes()
+
+
+def test_results_without_a_system_name_are_refused_with_a_clear_message():
+    with sample("fio", "fioplot_fio-3.34_randread-1-1.json").open("rb") as stream:
+        upload = services.upload_create(stream=stream, original_name="randread-1-1.json")
+    upload = services.upload_ingest(upload_ids=[upload.id])
+    assert upload.status == Upload.Status.FAILED
+    assert "does not say which system it measured" in upload.error
+    assert not Run.objects.exists()
+
+
+def test_labels_are_parsed_and_unknown_ones_refused():
+    assert services.label_parse("write_cache", "on") is True
+    assert services.label_parse("stroke_pct", "45%") == 45.0
+    assert services.label_parse("tags", "baseline, fw 7.8") == ["baseline", "fw 7.8"]
+    with pytest.raises(services.LabelError, match="unknown label 'raid'"):
+        services.label_parse("raid", "5")
+    with pytest.raises(services.LabelError, match="drive_count='many' is not a valid value"):
+        services.label_parse("drive_count", "many")
+
+
+def test_loaddemo_is_idempotent_and_keeps_the_papers_figures():
+    call_command("loaddemo", stdout=io.StringIO())
+    counts = (System.objects.count(), Run.objects.count(), Point.objects.count())
+    call_command("loaddemo", stdout=io.StringIO())
+    assert (System.objects.count(), Run.objects.count(), Point.objects.count()) == counts
+    point = Point.objects.get(
+        run__config__system__name="IBM DS4500",
+        run__config__raid_level="RAID-5",
+        run__config__drive_count=140,
+        run__config__write_cache=False,
+        run__workload_name="OLTP 8K",
+    )
+    # 000_f52f16ce4c762121.txt Table 1, 140 HDDs, All Caches Disabled, OLTP 8K: 15,025 I/Os, 117 MBps.
+    assert point.iops == 15025
+    assert point.metrics["published_mbps_binary"] == 117
+    assert point.mbps == pytest.approx(117 * 1.048576)
+    assert point.run.citation_table == "Table 1"
+    assert point.run.origin == Run.Origin.PUBLISHED
