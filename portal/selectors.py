@@ -324,6 +324,7 @@ def systems_overview(
 
 def filter_choices():
     """The values the systems list can be filtered by, one query per filter."""
+
     def distinct(queryset, name):
         return [v for v in queryset.exclude(**{name: None}).values_list(name, flat=True).distinct().order_by(name) if v]
 

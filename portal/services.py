@@ -6,10 +6,11 @@ import os
 import tempfile
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from psycopg.types.json import Jsonb
 
 import ingest
 from ingest import ParseError, Source, parse_archive, parse_sources
@@ -203,13 +204,27 @@ def _system_profile_update(system, described, upload):
     system.save()
 
 
-def config_for(*, system, labels):
-    """The stored configuration with these properties (created once, found by identity)."""
+def _config_properties(labels):
     properties = {name: labels[name] for name in CONFIG_LABELS if labels.get(name) not in (None, "")}
     properties["extra"] = labels.get("extra") or {}
-    identity = Config.identity_of(system.id, properties)
-    found = Config.objects.filter(identity=identity).first()
-    return found or Config.objects.create(system=system, **properties)
+    return properties
+
+
+def config_for(*, system, labels):
+    """The stored configuration with these properties (created once, found by identity)."""
+    return configs_for([(system, labels)])[0]
+
+
+def configs_for(wanted):
+    """Stored configurations for ``[(system, labels), ...]``, in order: one query finds those
+    that exist, one bulk insert adds the rest."""
+    built = [Config(system=system, **_config_properties(labels)) for system, labels in wanted]
+    for config in built:
+        config.identity = Config.identity_of(config.system_id, config.properties())
+    existing = Config.objects.in_bulk({c.identity for c in built}, field_name="identity")
+    missing = {c.identity: c for c in built if c.identity not in existing}
+    existing.update({c.identity: c for c in Config.objects.bulk_create(missing.values())})
+    return [existing[c.identity] for c in built]
 
 
 def _run_from(result, run, *, config, upload, labels):
@@ -255,6 +270,25 @@ def _point_from(run, seq, point):
     )
 
 
+POINT_COPY_COLUMNS = ("run_id", "seq", "outstanding_io", "threads", "load", *Point.FIGURES, "metrics")
+
+
+def points_copy(points):
+    """Insert points with PostgreSQL COPY: points carry kilobytes of JSON metrics each, and COPY
+    streams them without building (and quoting) one huge INSERT statement."""
+    columns = ", ".join(POINT_COPY_COLUMNS)
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY {Point._meta.db_table} ({columns}) FROM STDIN") as copy,
+    ):
+        for point in points:
+            copy.write_row(
+                [point.run_id, point.seq, point.outstanding_io, point.threads, Jsonb(point.load)]
+                + [getattr(point, name) for name in Point.FIGURES]
+                + [Jsonb(point.metrics)]
+            )
+
+
 def result_sets_store(*, results, upload, system=None, labels=None):
     """Store contract-checked result sets (bulk inserts); return what was stored.
 
@@ -280,7 +314,7 @@ def result_sets_store(*, results, upload, system=None, labels=None):
             for stored, run in zip(runs, result["runs"], strict=True)
             for seq, point in enumerate(run["points"])
         ]
-        Point.objects.bulk_create(points, batch_size=2000)
+        points_copy(points)
         counts["runs"] += len(runs)
         counts["points"] += len(points)
         run_summary_schedule(run_ids=[run.id for run in runs])

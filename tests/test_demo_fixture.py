@@ -115,7 +115,26 @@ def citations(demo):
 
 
 def test_the_file_has_the_documented_sections(demo):
-    assert set(demo) == {"systems", "workloads", "runs", "stroke_multipliers", "jetstress", "orion"}
+    assert set(demo) == {"mbps_units", "systems", "workloads", "runs", "stroke_multipliers", "jetstress", "orion"}
+
+
+def test_seed_000_mbps_are_declared_binary(demo):
+    # 000_f52f16ce4c762121.txt Table 1, 20 HDDs, All Caches Disabled, OLTP 8K: 3000 I/Os and 23 MBps;
+    # 3000 x 8192 bytes is 23.4 x 2^20 but 24.6 x 10^6, so the paper's MBps are binary.
+    assert demo["mbps_units"] == {"000_f52f16ce4c762121.txt": "binary"}
+    (row,) = [
+        r
+        for r in demo["runs"]
+        if r["system"] == "IBM DS4500"
+        and r["workload"] == "OLTP 8K"
+        and r["citation"]["table"] == "Table 1"
+        and r["config"]["drive_count"] == 20
+        and r["config"]["extra"]["cache_setting"] == "All Caches Disabled"
+    ]
+    point = row["points"][0]
+    assert (point["iops"], point["mbps"]) == (3000, 23)
+    assert round(point["iops"] * 8192 / 2**20) == point["mbps"]
+    assert round(point["iops"] * 8192 / 1e6) != point["mbps"]
 
 
 def test_every_citation_names_an_existing_seed_file_a_place_and_a_note(demo):
