@@ -7,4 +7,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("uploads/", include("portal.uploads.urls")),
+    path("export/", include("portal.exports.urls")),
+    path("", include("portal.pages.urls")),
 ]

@@ -78,3 +78,59 @@ def wait_until(condition, *, seconds=30, interval=0.1):
             return value
         time.sleep(interval)
     pytest.fail(f"condition not met within {seconds} s")
+
+
+# Set on a test whose call phase failed: the browser fixture keeps a screenshot then.
+FAILED = pytest.StashKey[bool]()
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"  # Debian's Chromium, installed by `make browsers`
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call" and report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
+class BrowserPage:
+    """A Playwright page and the problems the browser reported (console errors, failed requests)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.problems = []
+        page.on("console", lambda message: message.type == "error" and self.problems.append(message.text))
+        page.on("pageerror", lambda error: self.problems.append(str(error)))
+        page.on("response", lambda r: r.status >= 400 and self.problems.append(f"{r.status} {r.url}"))
+
+
+@pytest.fixture
+def browser_page(request, monkeypatch):
+    """A headless Chromium page; a screenshot of it is kept in test-artifacts/ when the test fails.
+
+    Rows should be made before the browser starts: the Playwright sync API runs an event loop in
+    this thread, so Django must be told that synchronous ORM calls here are intended.
+    """
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.set_default_timeout(30_000)
+        try:
+            yield BrowserPage(page)
+        finally:
+            if request.node.stash.get(FAILED, False):
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+            browser.close()

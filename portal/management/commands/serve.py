@@ -34,7 +34,9 @@ class Command(BaseCommand):
         python = sys.executable
         children = [
             subprocess.Popen(
-                [python, "-m", "celery", "-A", "portal", "worker", "--loglevel", "WARNING", "--concurrency", "2"],
+                [python, "-m", "celery", "-A", "portal", "worker", "--beat",
+                 "--schedule", str(settings.DATA_DIR / "celerybeat-schedule"),
+                 "--loglevel", "WARNING", "--concurrency", "2"],
                 env=env,
             ),
             subprocess.Popen(

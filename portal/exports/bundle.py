@@ -1,0 +1,127 @@
+"""The white-paper bundle of a comparison: every table in every format, the charts, and provenance."""
+
+import io
+import json
+import re
+import zipfile
+
+from django.utils import timezone
+
+import ingest
+from portal.models import Run
+from portal.selectors import comparison
+
+from . import presets
+from .charts import ChartUnavailable, chart_data_csv, comparison_figure, render_chart
+from .formats import FORMATS, export
+
+SINGLE_FILE_FORMATS = ("xlsx", "docx")
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()[:60] or "table"
+
+
+def comparison_bundle(*, a, b, threshold_ms=20.0, adjust_b=1.0, charts=True) -> bytes:
+    """A zip: ``tables/`` (one file per table per text format, one workbook and one document with
+    every table), ``charts/`` (SVG and PNG per workload, or CSV data and the reason when images
+    cannot be rendered here) and ``provenance.json``."""
+    if adjust_b <= 0:
+        raise presets.PresetError(f"the adjustment factor for B must be positive, got {adjust_b:g}")
+    result = comparison(a=a, b=b, threshold_ms=threshold_ms, adjust_b=adjust_b)
+    tables = presets.comparison_tables_from(result)
+    runs = [figure.run for workload in result.workloads for row in workload.rows for figure in row.a + row.b]
+    for system in (a, b):
+        try:
+            selection = presets.default_selection(system)
+            tables.append(presets.whitepaper(system, threshold_ms=threshold_ms, selection=selection))
+            runs.extend(presets.selected_runs(system, selection))
+        except presets.PresetError:
+            continue  # a system without drive counts or runs has no white-paper table; the comparison stands
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        _add_tables(archive, tables)
+        chart_notes = _add_charts(archive, result) if charts else ["charts not requested"]
+        provenance = comparison_provenance(result, runs=runs, chart_notes=chart_notes)
+        archive.writestr("provenance.json", json.dumps(provenance, indent=2, ensure_ascii=False))
+    return out.getvalue()
+
+
+def _add_tables(archive, tables):
+    for name, exporter in FORMATS.items():
+        if name in SINGLE_FILE_FORMATS:
+            archive.writestr(f"tables/tables.{exporter.extension}", export(tables, name))
+            continue
+        for index, table in enumerate(tables, start=1):
+            archive.writestr(f"tables/{index:02d}-{slug(table.title)}.{exporter.extension}", export([table], name))
+
+
+def _add_charts(archive, result):
+    notes = []
+    for workload in result.workloads:
+        if not workload.rows:
+            continue
+        name = f"charts/{slug(workload.workload)}"
+        archive.writestr(f"{name}.csv", chart_data_csv(result, workload))
+        figure = comparison_figure(result, workload)
+        try:
+            for image_format in ("svg", "png"):
+                archive.writestr(f"{name}.{image_format}", render_chart(figure, image_format))
+        except ChartUnavailable as error:
+            notes.append(f"{workload.workload}: {error}; the chart's data is in {name}.csv")
+    return notes
+
+
+def comparison_provenance(result, *, runs, chart_notes=()):
+    """Where every number came from: systems, configurations, runs, uploads (sha256, parser), settings."""
+    runs = sorted({run.id: run for run in runs}.values(), key=lambda run: run.id)
+    with_uploads = Run.objects.filter(id__in=[r.id for r in runs], upload__isnull=False).select_related("upload")
+    uploads = {run.upload.id: run.upload for run in with_uploads}
+    configs = {run.config.id: run.config for run in runs}
+    return {
+        "generated_at": timezone.now().isoformat(),
+        "ingest_version": ingest.__version__,
+        "threshold_ms": result.threshold_ms,
+        "adjust_b": result.adjust_b,
+        "improvement": "(A - B x adjust_b) / (B x adjust_b) x 100",
+        "units": {
+            "comparison tables": "MB/s = 10^6 bytes/s",
+            "white-paper tables": "MBps = 2^20 bytes/s, as the DS4500 paper prints Iometer's MBps",
+        },
+        "systems": {"a": _system(result.a), "b": _system(result.b)},
+        "configurations": [
+            {"id": c.id, "system": c.system.name, "identity": c.identity, **c.properties()} for c in configs.values()
+        ],
+        "runs": [_run(run) for run in runs],
+        "uploads": [
+            {
+                "id": u.id,
+                "original_name": u.original_name,
+                "sha256": u.sha256,
+                "size_bytes": u.size_bytes,
+                "format": u.format,
+                "parser_version": u.parser_version,
+                "uploaded_at": u.created_at.isoformat(),
+            }
+            for u in uploads.values()
+        ],
+        "charts": list(chart_notes) or "rendered as SVG and PNG",
+    }
+
+
+def _system(system):
+    fields = ("name", "vendor", "model", "controllers", "firmware", "cache_mb_per_controller", "host_interfaces")
+    return {"id": system.id, **{name: getattr(system, name) for name in fields}}
+
+
+def _run(run):
+    return {
+        "id": run.id,
+        "system": run.config.system.name,
+        "configuration": run.config_id,
+        "workload": run.workload_name,
+        "tool": " ".join(p for p in (run.tool, run.tool_version) if p),
+        "origin": run.origin,
+        "citation": " / ".join(p for p in (run.citation_document, run.citation_table) if p) or None,
+        "upload": run.upload_id,
+    }

@@ -1,0 +1,308 @@
+"""Exporters: one function per format from a list of tables (:class:`portal.analysis.tables.Table`) to bytes.
+
+Every format prints the cells of ``Table.text_grid()`` (XLSX keeps the numbers as numbers) and
+escapes what a user typed (system names, workloads): HTML and Markdown entities, LaTeX specials.
+"""
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.utils.html import escape
+
+from portal.analysis.tables import NumberFormat, Table
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    extension: str
+    content_type: str
+    render: object
+    binary: bool = False
+
+
+def render_csv(tables: list[Table]) -> bytes:
+    """Title line, the two header lines, the body and the footnotes; a blank line between tables."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for index, table in enumerate(tables):
+        if index:
+            writer.writerow([])
+        writer.writerow([table.title])
+        writer.writerows(table.text_grid())
+        if table.footnotes:
+            writer.writerow([])
+            writer.writerows([footnote] for footnote in table.footnotes)
+    # A byte-order mark so that spreadsheet programs read the names as UTF-8.
+    return out.getvalue().encode("utf-8-sig")
+
+
+def render_text(tables: list[Table]) -> bytes:
+    """Columns padded to their widest cell: for a terminal."""
+    blocks = []
+    for table in tables:
+        grid = table.text_grid()
+        widths = [max(len(line[i]) for line in grid) for i in range(len(grid[0]))]
+        lines = ["  ".join(cell.ljust(w) if i < table.row_header_width else cell.rjust(w)
+                           for i, (cell, w) in enumerate(zip(line, widths, strict=True))).rstrip()
+                 for line in grid]  # fmt: skip
+        blocks.append("\n".join([table.title, *lines, *([""] + list(table.footnotes) if table.footnotes else [])]))
+    return ("\n\n".join(blocks) + "\n").encode()
+
+
+MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]|~])")
+
+
+def markdown_escape(text: str) -> str:
+    """Entities for ``<`` and ``&`` (Markdown passes HTML through), backslashes for Markdown's own marks."""
+    return MARKDOWN_SPECIALS.sub(r"\\\1", escape(text))
+
+
+def render_markdown(tables: list[Table]) -> bytes:
+    """A pipe table per table: the group headers as its header line, the column labels as its first row (bold)."""
+    blocks = []
+    for table in tables:
+        header, labels, *body = [[markdown_escape(cell) for cell in line] for line in table.text_grid()]
+        lines = [f"**{markdown_escape(table.title)}**", "", _pipe_row(header)]
+        lines.append(_pipe_row([":--" if i < table.row_header_width else "--:" for i in range(len(header))]))
+        lines.append(_pipe_row([f"**{cell}**" if cell else "" for cell in labels]))
+        lines.extend(_pipe_row(line) for line in body)
+        lines.extend(["", *(markdown_escape(f) for f in table.footnotes)] if table.footnotes else [])
+        blocks.append("\n".join(lines))
+    return ("\n\n".join(blocks) + "\n").encode()
+
+
+def _pipe_row(cells):
+    return "| " + " | ".join(cells) + " |"
+
+
+LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(LATEX_SPECIALS.get(char, char) for char in text)
+
+
+def render_latex(tables: list[Table]) -> bytes:
+    """``table`` floats with booktabs rules and ``\\cmidrule`` under each column group; needs
+    ``\\usepackage{booktabs}``."""
+    return ("\n\n".join(_latex_table(table) for table in tables) + "\n").encode()
+
+
+def _latex_table(table: Table) -> str:
+    width = table.row_header_width
+    header, labels, *body = [[latex_escape(cell) for cell in line] for line in table.text_grid()]
+    groups = [
+        rf"\multicolumn{{{count}}}{{c}}{{{latex_escape(label)}}}" for _, count, label in table.column_group_spans()
+    ]
+    rules = " ".join(
+        rf"\cmidrule(lr){{{width + first + 1}-{width + first + count}}}"
+        for first, count, _ in table.column_group_spans()
+    )
+    lines = [
+        "% requires \\usepackage{booktabs}",
+        r"\begin{table}[htbp]",
+        r"\centering",
+        rf"\caption{{{latex_escape(table.title)}}}",
+        rf"\begin{{tabular}}{{{'l' * width}{'r' * len(table.columns)}}}",
+        r"\toprule",
+        " & ".join(header[:width] + groups) + r" \\",
+    ]
+    lines.extend([rules] if rules else [])
+    lines.append(" & ".join(labels) + r" \\")
+    lines.append(r"\midrule")
+    lines.extend(" & ".join(line) + r" \\" for line in body)
+    lines.append(r"\bottomrule")
+    lines.append(r"\end{tabular}")
+    lines.extend(rf"\par\smallskip\footnotesize {latex_escape(footnote)}" for footnote in table.footnotes)
+    lines.append(r"\end{table}")
+    return "\n".join(lines)
+
+
+def render_html(tables: list[Table]) -> bytes:
+    """A fragment to paste into a document: ``<table>`` with caption, merged group headers, footnotes."""
+    return ("\n".join(_html_table(table) for table in tables) + "\n").encode()
+
+
+def _html_table(table: Table) -> str:
+    width = table.row_header_width
+    header, labels, *body = table.text_grid()
+    groups = "".join(
+        f'<th colspan="{count}" scope="colgroup">{escape(label)}</th>' for _, count, label in table.column_group_spans()
+    )
+    head = "".join(f"<th>{escape(cell)}</th>" for cell in header[:width]) + groups
+    second = "".join(f'<th scope="col">{escape(cell)}</th>' for cell in labels)
+    rows = "\n".join(
+        "<tr>"
+        + "".join(f'<th scope="row">{escape(cell)}</th>' for cell in line[:width])
+        + "".join(f"<td>{escape(cell)}</td>" for cell in line[width:])
+        + "</tr>"
+        for line in body
+    )
+    notes = "".join(f"<p><small>{escape(footnote)}</small></p>" for footnote in table.footnotes)
+    return (
+        f'<table class="whitepaper-table">\n<caption>{escape(table.title)}</caption>\n'
+        f"<thead>\n<tr>{head}</tr>\n<tr>{second}</tr>\n</thead>\n<tbody>\n{rows}\n</tbody>\n</table>\n{notes}"
+    )
+
+
+def printed_value(value: float, number_format: NumberFormat) -> float | int:
+    """The number as the table prints it (rounded half up to the column's decimals), kept a number."""
+    rounded = Decimal(str(value)).quantize(Decimal(1).scaleb(-number_format.decimals), rounding=ROUND_HALF_UP)
+    return int(rounded) if number_format.decimals == 0 else float(rounded)
+
+
+def excel_number_format(number_format: NumberFormat) -> str:
+    """Excel's format for a column: separators from ``group_from`` on (a conditional section);
+    trimmed decimals print with "General", which the rounded value makes exact."""
+    if number_format.decimals and number_format.trim_zeros:
+        return "General"
+    decimals = "." + "0" * number_format.decimals if number_format.decimals else ""
+    if number_format.group_from is None:
+        return "0" + decimals
+    if number_format.group_from <= 1_000:
+        return "#,##0" + decimals
+    return (
+        f"[>={number_format.group_from:g}]#,##0{decimals};[<=-{number_format.group_from:g}]-#,##0{decimals};0{decimals}"
+    )
+
+
+def render_xlsx(tables: list[Table]) -> bytes:
+    """One sheet per table: title, merged bold group headers, bold labels, numbers with formats, footnotes."""
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    workbook.remove(workbook.active)
+    for index, table in enumerate(tables, start=1):
+        _xlsx_sheet(workbook.create_sheet(sheet_title(table.title, index)), table)
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
+
+
+def sheet_title(title: str, index: int) -> str:
+    """Excel refuses []:*?/\\ in sheet names and more than 31 characters; the index keeps names unique."""
+    cleaned = re.sub(r"[\[\]:*?/\\]", " ", title)
+    return f"{index} {cleaned}"[:31].strip()
+
+
+def _xlsx_sheet(sheet, table: Table) -> None:
+    from openpyxl.styles import Alignment, Font
+    from openpyxl.utils import get_column_letter
+
+    bold, width = Font(bold=True), table.row_header_width
+    sheet.cell(row=1, column=1, value=table.title).font = Font(bold=True, size=12)
+    header, labels = table.header_rows()
+    for column, text in enumerate(header[:width] + [""] * len(table.columns), start=1):
+        sheet.cell(row=2, column=column, value=text or None).font = bold
+    for first, count, label in table.column_group_spans():
+        cell = sheet.cell(row=2, column=width + first + 1, value=label)
+        cell.font, cell.alignment = bold, Alignment(horizontal="center")
+        if count > 1:
+            sheet.merge_cells(start_row=2, start_column=width + first + 1, end_row=2, end_column=width + first + count)
+    for column, text in enumerate(labels, start=1):
+        cell = sheet.cell(row=3, column=column, value=text or None)
+        cell.font, cell.alignment = bold, Alignment(horizontal="left" if column <= width else "right")
+    _xlsx_body(sheet, table, first_row=4)
+    last = 4 + len(table.rows)
+    for offset, footnote in enumerate(table.footnotes, start=1):
+        sheet.cell(row=last + offset, column=1, value=footnote).font = Font(italic=True)
+    for column in range(1, width + len(table.columns) + 1):
+        texts = [line[column - 1] for line in table.text_grid()]
+        sheet.column_dimensions[get_column_letter(column)].width = max(8, max(len(t) for t in texts) + 2)
+    sheet.freeze_panes = sheet.cell(row=4, column=width + 1)
+
+
+def _xlsx_body(sheet, table: Table, *, first_row: int) -> None:
+    from openpyxl.styles import Alignment, Font
+
+    width = table.row_header_width
+    for i, row in enumerate(table.rows):
+        for level, text in enumerate(row.headers):
+            sheet.cell(row=first_row + i, column=level + 1, value=text).font = Font(bold=level < width - 1)
+        for j, (value, column) in enumerate(zip(row.cells, table.columns, strict=True)):
+            cell = sheet.cell(row=first_row + i, column=width + j + 1)
+            if value is None:
+                cell.value, cell.alignment = column.number_format.na_text, Alignment(horizontal="right")
+            else:
+                cell.value = printed_value(value, column.number_format)
+                cell.number_format = excel_number_format(column.number_format)
+    for level in range(width - 1):
+        for start, count, _ in table.row_header_spans(level):
+            if count > 1:
+                sheet.merge_cells(
+                    start_row=first_row + start, start_column=level + 1,
+                    end_row=first_row + start + count - 1, end_column=level + 1,
+                )  # fmt: skip
+                sheet.cell(row=first_row + start, column=level + 1).alignment = Alignment(vertical="top")
+
+
+def render_docx(tables: list[Table]) -> bytes:
+    """A Word table per table: caption above ("Caption" style), merged bold group headers, footnotes below."""
+    from docx import Document
+    from docx.enum.text import WD_ALIGN_PARAGRAPH
+    from docx.shared import Pt
+
+    document = Document()
+    for table in tables:
+        document.add_paragraph(table.title, style="Caption")
+        grid = table.text_grid()
+        word = document.add_table(rows=len(grid), cols=len(grid[0]), style="Table Grid")
+        # Merged before the text goes in: merging joins the cells' paragraphs, empty ones included.
+        for first, count, _ in table.column_group_spans():
+            if count > 1:
+                start = table.row_header_width + first
+                word.cell(0, start).merge(word.cell(0, start + count - 1))
+        for i, line in enumerate(grid):
+            for j, text in enumerate(line):
+                paragraph = word.cell(i, j).paragraphs[0]
+                run = paragraph.add_run(text)
+                run.bold = i < 2 or j < table.row_header_width - 1
+                run.font.size = Pt(8)
+                if j >= table.row_header_width:
+                    paragraph.alignment = WD_ALIGN_PARAGRAPH.CENTER if i == 0 else WD_ALIGN_PARAGRAPH.RIGHT
+        for footnote in table.footnotes:
+            document.add_paragraph().add_run(footnote).font.size = Pt(8)
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+FORMATS = {
+    f.name: f
+    for f in (
+        Format("text", "txt", "text/plain; charset=utf-8", render_text),
+        Format("csv", "csv", "text/csv; charset=utf-8", render_csv),
+        Format("markdown", "md", "text/markdown; charset=utf-8", render_markdown),
+        Format("latex", "tex", "application/x-tex; charset=utf-8", render_latex),
+        Format("html", "html", "text/html; charset=utf-8", render_html),
+        Format("xlsx", "xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", render_xlsx, True),
+        Format(
+            "docx", "docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", render_docx, True
+        ),
+    )
+}
+
+
+def export(tables: list[Table], format_name: str) -> bytes:
+    try:
+        exporter = FORMATS[format_name]
+    except KeyError:
+        raise ValueError(f"unknown format {format_name!r}; choose one of {', '.join(FORMATS)}") from None
+    return exporter.render(tables)

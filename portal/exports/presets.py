@@ -1,0 +1,539 @@
+"""The seed papers' table layouts, filled from the database: every exporter prints these tables.
+
+Each preset reads runs through the selectors and returns :class:`portal.analysis.tables.Table`
+objects:
+
+- ``whitepaper``: seed 000 Table 1. Rows are drive count x cache setting, columns workload x
+  (I/Os, MBps) at the response-time threshold. MBps here is the paper's unit, **MBps = 2^20
+  bytes/s** (Iometer's binary MBps), converted back from the portal's decimal MB/s, so a table
+  typed in from the paper prints as the paper printed it.
+- ``pivot``: the same columns with any two configuration attributes as rows.
+- ``stroke``: seed 000 Tables 2 and 6, from a paper's published multipliers or from runs that
+  differ only in stroke percentage.
+- ``comparison`` + ``summary``: system A against B per workload and matched configuration, and
+  the summary sentences ("5 % to 30 % ...") of the paper's Summary section. MB/s is decimal here.
+- ``side_by_side``: seed 002 Table 1 (workload, RAID level, array A, array B).
+- ``jetstress`` and ``orion``: seed 001's application summaries.
+"""
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from statistics import fmean
+
+from ingest.result import MB, MIB
+from portal.analysis.sizing import (
+    EXCHANGE_IOPS_PER_DRIVE,
+    IOPS_PER_MAILBOX,
+    OrionPoint,
+    jetstress_sizing,
+    orion_summary,
+)
+from portal.analysis.stroke import BASELINE_STROKE_PCT, StrokeMultipliers, StrokeRun, stroke_multipliers
+from portal.analysis.tables import (
+    IOPS,
+    MBPS,
+    Column,
+    ColumnGroup,
+    NumberFormat,
+    ResultRecord,
+    Row,
+    Table,
+    stroke_table,
+    whitepaper_table,
+)
+from portal.models import PublishedStrokeMultipliers, Run
+from portal.selectors import cache_setting, comparison, run_metric, run_threshold, runs_with_points
+
+METRIC_FIELDS = {IOPS: "iops", MBPS: "mbps"}
+PAPER_METRIC_LABELS = {IOPS: "I/Os", MBPS: "MBps"}
+BINARY_MBPS_NOTE = "MBps = 2^20 bytes/s"
+
+# Configuration attributes a pivot table can use as rows: label and how a value prints.
+ROW_ATTRIBUTES = {
+    "drive_count": ("Drives", lambda v: f"{v} HDDs"),
+    "cache_setting": ("Cache", str),
+    "raid_level": ("RAID level", str),
+    "stroke_pct": ("Disk stroke", lambda v: f"{v:g}%"),
+    "drive_type": ("Drive type", str),
+    "drive_rpm": ("Drive rpm", lambda v: f"{v:,} rpm"),
+    "drive_capacity_gb": ("Drive capacity", lambda v: f"{v:g} GB"),
+    "drives_per_array": ("Drives per array", lambda v: f"{v} per array"),
+    "segment_kb": ("Segment size", lambda v: f"{v:g} KB"),
+    "host_server": ("Host", str),
+    "host_os": ("Host OS", str),
+}
+
+
+class PresetError(ValueError):
+    """A table that cannot be built from what was asked; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which runs of a system a results table shows; ``source_table`` is a paper's table ("Table 1")."""
+
+    raid_level: str | None = None
+    workloads: tuple[str, ...] | None = None
+    source_table: str | None = None
+
+
+def natural_key(text):
+    """Order "Table 2" before "Table 10"."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text or "")]
+
+
+def default_selection(system, *, raid_level=None, workloads=None, source_table=None):
+    """What the white-paper table shows when the caller does not say.
+
+    With nothing chosen and published runs present, the runs cited from the system's first paper
+    table ("Table 1" of the DS4500 paper): that table again, cell for cell. Otherwise the
+    system's first RAID level (alphabetical) unless one is given, and every workload.
+    """
+    if raid_level or workloads or source_table:
+        return Selection(raid_level or _only_raid_level(system, source_table), workloads, source_table)
+    cited = Run.objects.filter(config__system=system, origin=Run.Origin.PUBLISHED, citation_table__startswith="Table")
+    tables = sorted(set(cited.values_list("citation_table", flat=True)), key=natural_key)
+    if tables:
+        return Selection(_only_raid_level(system, tables[0]), None, tables[0])
+    levels = sorted(set(Run.objects.filter(config__system=system).values_list("config__raid_level", flat=True)))
+    return Selection(levels[0] if levels else None, None, None)
+
+
+def _only_raid_level(system, source_table):
+    if not source_table:
+        return None
+    levels = set(_runs(system, Selection(source_table=source_table)).values_list("config__raid_level", flat=True))
+    return levels.pop() if len(levels) == 1 else None
+
+
+def _runs(system, selection):
+    runs = Run.objects.filter(config__system=system)
+    if selection.raid_level:
+        runs = runs.filter(config__raid_level=selection.raid_level)
+    if selection.workloads:
+        runs = runs.filter(workload_name__in=selection.workloads)
+    if selection.source_table:
+        runs = runs.filter(origin=Run.Origin.PUBLISHED, citation_table=selection.source_table)
+    return runs
+
+
+def workload_order(run):
+    """Workloads of one family by transfer size ("OLTP 4K" before "OLTP 16K", "512B" before "1K")."""
+    sizes = [size["bytes"] for size in run.transfer_sizes or []]
+    family = re.sub(r"\s*\d+\s*[KMG]?B?$", "", run.workload_name)
+    return (family, sizes[0] if len(sizes) == 1 else 0, natural_key(run.workload_name))
+
+
+def threshold_value(run, metric, *, threshold_ms, binary_mbps):
+    """A run's IOPS or MB/s at the threshold; MB/s in 2^20 bytes/s when ``binary_mbps``."""
+    _, answer = run_threshold(run, threshold_ms=threshold_ms, metric=METRIC_FIELDS[metric])
+    if answer.value is None or metric != MBPS or not binary_mbps:
+        return answer.value
+    return answer.value * MB / MIB
+
+
+def _mean_cells(keyed_values):
+    """One value per cell, the mean of replicates; and the cells that are means, for a footnote."""
+    cells, averaged = {}, []
+    for key, values in keyed_values.items():
+        known = [v for v in values if v is not None]
+        cells[key] = fmean(known) if known else None
+        if len(known) > 1:
+            averaged.append((key, len(known)))
+    return cells, averaged
+
+
+def selected_runs(system, selection):
+    runs = list(runs_with_points(_runs(system, selection)))
+    if not runs:
+        raise PresetError(f"{system.name} has no runs for {_describe(selection)}")
+    return sorted(runs, key=workload_order)
+
+
+def _describe(selection):
+    parts = [selection.source_table, selection.raid_level, ", ".join(selection.workloads or ())]
+    return " / ".join(p for p in parts if p) or "any workload"
+
+
+def whitepaper(system, *, threshold_ms=20.0, selection=None, metrics=(IOPS, MBPS)):
+    """Seed 000 Table 1's layout for ``system`` (``selection`` from :func:`default_selection`)."""
+    selection = selection or default_selection(system)
+    runs = selected_runs(system, selection)
+    skipped = [run for run in runs if run.config.drive_count is None]
+    values = defaultdict(list)
+    for run in runs:
+        if run.config.drive_count is None:
+            continue
+        for metric in metrics:
+            key = (run.config.drive_count, cache_setting(run.config) or "Cache unknown", run.workload_name, metric)
+            values[key].append(threshold_value(run, metric, threshold_ms=threshold_ms, binary_mbps=True))
+    cells, averaged = _mean_cells(values)
+    records = [ResultRecord(*key, value) for key, value in cells.items()]
+    workloads = selection.workloads or tuple(dict.fromkeys(run.workload_name for run in runs))
+    table = whitepaper_table(
+        records,
+        title=_whitepaper_title(system, selection),
+        raid_label=selection.raid_level or "",
+        workloads=[w for w in workloads if any(r.workload == w for r in records)],
+        metrics=metrics,
+        metric_labels=PAPER_METRIC_LABELS,
+        threshold_ms=threshold_ms,
+    )
+    notes = [f"Mean of {n} runs: {d} HDDs, {c}, {w} {PAPER_METRIC_LABELS[m]}." for (d, c, w, m), n in averaged]
+    if skipped:
+        notes.append(f"{len(skipped)} runs without a drive count are not shown.")
+    return _with_footnotes(table, notes)
+
+
+def _whitepaper_title(system, selection):
+    prefix = f"{selection.source_table}. " if selection.source_table else ""
+    return f"{prefix}{system.name} {selection.raid_level or 'all RAID levels'} results"
+
+
+def _with_footnotes(table, notes):
+    if not notes:
+        return table
+    return Table(table.title, table.corner, table.column_groups, table.rows, table.footnotes + tuple(notes))
+
+
+def pivot(system, *, rows=("drive_count", "cache_setting"), threshold_ms=20.0, selection=None, metrics=(IOPS, MBPS)):
+    """Workload x metric columns with any two configuration attributes as rows (MBps binary, as above)."""
+    unknown = [name for name in rows if name not in ROW_ATTRIBUTES]
+    if len(rows) != 2 or unknown:
+        raise PresetError(f"rows must be two of {', '.join(ROW_ATTRIBUTES)}; got {', '.join(rows)}")
+    runs = selected_runs(system, selection or Selection())
+    values = defaultdict(list)
+    for run in runs:
+        position = tuple(_attribute(run.config, name) for name in rows)
+        for metric in metrics:
+            key = (position, run.workload_name, metric)
+            values[key].append(threshold_value(run, metric, threshold_ms=threshold_ms, binary_mbps=True))
+    cells, averaged = _mean_cells(values)
+    workloads = tuple(dict.fromkeys(run.workload_name for run in runs))
+    positions = sorted({key[0] for key in cells}, key=lambda p: tuple((v is None, v) for v in p))
+    formats = {IOPS: NumberFormat(decimals=0), MBPS: NumberFormat(decimals=1)}
+    groups = tuple(
+        ColumnGroup(w, tuple(Column(PAPER_METRIC_LABELS[m], formats[m]) for m in metrics)) for w in workloads
+    )
+    body = tuple(
+        Row(
+            headers=tuple(_attribute_text(name, value) for name, value in zip(rows, position, strict=True)),
+            cells=tuple(cells.get((position, w, m)) for w in workloads for m in metrics),
+        )
+        for position in positions
+    )
+    labels = tuple(ROW_ATTRIBUTES[name][0] for name in rows)
+    footnotes = (f"*Results correspond to an average response time of {threshold_ms:g} ms.", BINARY_MBPS_NOTE)
+    notes = tuple(f"Mean of {n} runs: {', '.join(map(str, p))}, {w} {m}." for (p, w, m), n in averaged)
+    title = f"{system.name} results by {labels[0].lower()} and {labels[1].lower()}"
+    return Table(title, (("Workload", ""), labels), groups, body, footnotes + notes)
+
+
+def _attribute(config, name):
+    value = cache_setting(config) if name == "cache_setting" else getattr(config, name)
+    return value if value not in ("", None) else None
+
+
+def _attribute_text(name, value):
+    return "unknown" if value is None else ROW_ATTRIBUTES[name][1](value)
+
+
+def stroke(system, *, raid_level=None, baseline_pct=BASELINE_STROKE_PCT, threshold_ms=20.0):
+    """Seed 000 Tables 2 and 6: one table per RAID level, multipliers to two decimals.
+
+    Published multiplier tables are used when the system has them; otherwise runs whose
+    configurations differ only in stroke percentage, at the threshold.
+    """
+    published = PublishedStrokeMultipliers.objects.filter(system=system)
+    if raid_level:
+        published = published.filter(raid_level=raid_level)
+    by_raid = (
+        _published_stroke_rows(published)
+        if published.exists()
+        else _measured_stroke_rows(system, raid_level, baseline_pct, threshold_ms)
+    )
+    if not by_raid:
+        raise PresetError(
+            f"{system.name} has no stroke multipliers{' for ' + raid_level if raid_level else ''}: publish a "
+            f"multiplier table or upload runs that differ only in stroke percentage, one at {baseline_pct:g} %"
+        )
+    return [
+        stroke_table(
+            rows,
+            title=f"{raid} Drive Stroke Percentage Multiplier",
+            group_label=(
+                f"To approximate the {raid} I/Os for the following disk stroke percentages, multiply the "
+                f"{rows[0][1].baseline_pct:g}% disk stroke I/Os by the corresponding multiplier"
+            ),
+        )
+        for raid, rows in sorted(by_raid.items(), key=lambda item: natural_key(item[0]))
+    ]
+
+
+def _published_stroke_rows(published):
+    """Workloads with identical multipliers share a row, as the paper prints "OLTP 4K, 8K, and 16K"."""
+    grouped = defaultdict(list)
+    for table in sorted(published, key=lambda t: (t.raid_level, natural_key(t.workload_name))):
+        multipliers = tuple(sorted((float(k), v) for k, v in table.multipliers.items()))
+        grouped[(table.raid_level, table.baseline_stroke_pct, multipliers)].append(table.workload_name)
+    by_raid = defaultdict(list)
+    for (raid, baseline, multipliers), workloads in grouped.items():
+        kept = tuple((stroke_pct, m) for stroke_pct, m in multipliers if stroke_pct != baseline)
+        by_raid[raid].append((f"{raid} {_join_workloads(workloads)}", StrokeMultipliers(baseline, 1.0, kept)))
+    return by_raid
+
+
+def _join_workloads(names):
+    """["OLTP 4K", "OLTP 8K", "OLTP 16K"] -> "OLTP 4K, 8K, and 16K"."""
+    if len(names) == 1:
+        return names[0]
+    family = names[0].rsplit(" ", 1)[0]
+    if all(name.rsplit(" ", 1)[0] == family for name in names):
+        names = [names[0]] + [name.rsplit(" ", 1)[1] for name in names[1:]]
+    return ", ".join(names[:-1]) + (", and " if len(names) > 2 else " and ") + names[-1]
+
+
+def _measured_stroke_rows(system, raid_level, baseline_pct, threshold_ms):
+    """Runs grouped by everything but the stroke: each group with two strokes or more is one row."""
+    runs = Run.objects.filter(config__system=system, config__stroke_pct__isnull=False)
+    if raid_level:
+        runs = runs.filter(config__raid_level=raid_level)
+    groups = defaultdict(lambda: defaultdict(list))
+    for run in runs_with_points(runs):
+        properties = {k: v for k, v in run.config.properties().items() if k != "stroke_pct"}
+        key = (run.config.raid_level, run.workload_name, repr(sorted(properties.items())), cache_setting(run.config))
+        _, answer = run_threshold(run, threshold_ms=threshold_ms, metric=run_metric(run))
+        if answer.value is not None:
+            groups[key][run.config.stroke_pct].append((answer.value, run.config.drive_count))
+    by_raid = defaultdict(list)
+    for (raid, workload, _, cache), by_stroke in sorted(groups.items(), key=lambda item: natural_key(item[0][1])):
+        if len(by_stroke) < 2 or baseline_pct not in by_stroke:
+            continue
+        strokes = [StrokeRun(s, fmean(v for v, _ in figures)) for s, figures in by_stroke.items()]
+        drives = next(iter(by_stroke.values()))[0][1]
+        label = ", ".join(p for p in (f"{raid} {workload}", f"{drives} drives" if drives else "", cache) if p)
+        by_raid[raid].append((label, stroke_multipliers(strokes, baseline_pct=baseline_pct)))
+    return by_raid
+
+
+COMPARISON_NUMBERS = NumberFormat(decimals=1)
+PCT_NUMBERS = NumberFormat(decimals=1, trim_zeros=False, group_from=None)
+METRIC_UNITS = {"iops": "IOPS", "mbps": "MB/s"}
+
+
+def comparison_tables(*, a, b, threshold_ms=20.0, adjust_b=1.0, workload=None):
+    """The comparison, its summary sentences and seed 002's side-by-side table, for one pair of systems."""
+    if adjust_b <= 0:
+        raise PresetError(f"the adjustment factor for B must be positive, got {adjust_b:g}")
+    return comparison_tables_from(comparison(a=a, b=b, threshold_ms=threshold_ms, adjust_b=adjust_b, workload=workload))
+
+
+def comparison_tables_from(result):
+    if not result.workloads:
+        raise PresetError(f"{result.a.name} and {result.b.name} have no workload in common")
+    return [comparison_table(result), summary_table(result), side_by_side_table(result)]
+
+
+def comparison_table(result):
+    """Per workload and matched configuration: A, B (and B adjusted), and the improvement of A over B."""
+    adjusted = result.adjust_b != 1
+    columns = [Column(result.a.name, COMPARISON_NUMBERS), Column(result.b.name, COMPARISON_NUMBERS)]
+    if adjusted:
+        columns.append(Column(f"{result.b.name} x {result.adjust_b:g}", COMPARISON_NUMBERS))
+    groups = (
+        ColumnGroup(f"At {result.threshold_ms:g} ms", tuple(columns)),
+        ColumnGroup("Improvement", (Column("%", PCT_NUMBERS),)),
+    )
+    rows, notes = [], []
+    for workload in result.workloads:
+        name = f"{workload.workload} ({METRIC_UNITS[workload.metric]})"
+        for row in workload.rows:
+            b_cells = (row.b_value, row.b_value * result.adjust_b) if adjusted else (row.b_value,)
+            rows.append(Row((name, row.label), (row.a_value, *b_cells, row.pct)))
+            notes.extend(f"{workload.workload}, {row.label}: {note}." for note in row.notes)
+        notes.extend(_unmatched(workload, result))
+    footnotes = [
+        f"Throughput at an average response time of {result.threshold_ms:g} ms; MB/s = 10^6 bytes/s.",
+        "Improvement = (A - B x k) / (B x k) x 100" + (f", k = {result.adjust_b:g}." if adjusted else ", k = 1."),
+    ]
+    return Table(
+        title=f"{result.a.name} compared with {result.b.name}",
+        corner=(("", ""), ("Workload", "Matched configuration")),
+        column_groups=groups,
+        rows=tuple(rows),
+        footnotes=tuple(footnotes + notes),
+    )
+
+
+def _unmatched(workload, result):
+    for system, keys in ((result.a, workload.only_a), (result.b, workload.only_b)):
+        if keys:
+            configurations = "; ".join(
+                ", ".join(str(part) for part in (raid or "RAID ?", f"{drives} drives", cache) if part)
+                for raid, drives, cache in keys
+            )
+            yield f"{workload.workload}: only {system.name} has {configurations}."
+
+
+def summary_table(result):
+    """The paper's Summary list: one sentence per workload and RAID level, then what only one side has."""
+    sentences = [sentence for workload in result.workloads for sentence in workload.summaries]
+    for system, names in ((result.a, result.only_a_workloads), (result.b, result.only_b_workloads)):
+        if names:
+            sentences.append(f"Only {system.name} was measured with {', '.join(names)}.")
+    return Table(
+        title=f"Summary: {result.a.name} compared with {result.b.name}",
+        corner=(("",), ("Summary",)),
+        column_groups=(),
+        rows=tuple(Row((sentence,), ()) for sentence in sentences),
+    )
+
+
+def side_by_side_table(result):
+    """Seed 002 Table 1: workload, RAID level ("Any" when not stated), array A, array B."""
+    numbers = NumberFormat(decimals=1, group_from=1_000)
+    rows = [
+        Row(
+            (f"{workload.workload} {METRIC_UNITS[workload.metric]}", row.raid_level or "Any"),
+            (row.a_value, row.b_value),
+        )
+        for workload in result.workloads
+        for row in workload.rows
+    ]
+    all_rows = [row for workload in result.workloads for row in workload.rows]
+    columns = (
+        Column(_system_label(result.a, {row.drive_count_a for row in all_rows}), numbers),
+        Column(_system_label(result.b, {row.drive_count_b for row in all_rows}), numbers),
+    )
+    return Table(
+        title=f"End-to-end performance @ <= {result.threshold_ms:g} ms average response time",
+        corner=(("", ""), ("Workload", "RAID level")),
+        column_groups=(ColumnGroup(f"At {result.threshold_ms:g} ms", columns),),
+        rows=tuple(rows),
+        footnotes=("MB/s = 10^6 bytes/s.",),
+    )
+
+
+def _system_label(system, drive_counts):
+    """ "EVA4100 (56 drives)" when every row has the same drive count."""
+    return (
+        f"{system.name} ({drive_counts.pop()} drives)"
+        if len(drive_counts) == 1 and None not in drive_counts
+        else system.name
+    )
+
+
+def jetstress(system, *, iops_per_mailbox=IOPS_PER_MAILBOX):
+    """Seed 001's Exchange figures: achieved IOPS, per drive, mailboxes at ``iops_per_mailbox``, latencies."""
+    runs = list(runs_with_points(Run.objects.filter(config__system=system, tool__iexact="jetstress")))
+    if not runs:
+        raise PresetError(f"{system.name} has no Jetstress runs")
+    whole = NumberFormat(decimals=0, group_from=1_000)
+    latency = NumberFormat(decimals=2)
+    columns = (
+        Column("Achieved IOPS", whole),
+        Column("Drives", whole),
+        Column("IOPS per drive", whole),
+        Column(f"Mailboxes at {iops_per_mailbox:g} IOPS", whole),
+        Column("DB read ms", latency),
+        Column("Log write ms", latency),
+    )
+    rows = tuple(_jetstress_row(run, iops_per_mailbox) for run in runs)
+    return Table(
+        title=f"{system.name} Microsoft Exchange Jetstress results",
+        corner=(("", ""), ("Test", "Result")),
+        column_groups=(ColumnGroup("Jetstress", columns),),
+        rows=rows,
+        footnotes=(
+            f"Mailboxes = achieved IOPS / {iops_per_mailbox:g} IOPS per mailbox; guideline "
+            f"{EXCHANGE_IOPS_PER_DRIVE:g} IOPS per drive; goals 20 ms database reads, 5 ms log writes.",
+        ),
+    )
+
+
+def _jetstress_row(run, iops_per_mailbox):
+    point = run.points.all()[0] if run.points.all() else None
+    iops = point.iops if point else None
+    db_read_ms = point.avg_read_response_ms if point else None
+    log_write_ms = _log_write_ms(point)
+    drives = run.config.drive_count or (run.params or {}).get("drive_count")
+    sizing = None
+    if iops is not None:
+        sizing = jetstress_sizing(
+            achieved_iops=iops, db_read_ms=db_read_ms, log_write_ms=log_write_ms, iops_per_mailbox=iops_per_mailbox
+        )
+    verdict = run.verdict or ({True: "pass", False: "fail"}.get(sizing.passed) if sizing else None) or ""
+    cells = (
+        iops,
+        drives,
+        iops / drives if iops is not None and drives else None,
+        sizing.mailboxes if sizing else None,
+        db_read_ms,
+        log_write_ms,
+    )
+    return Row((_run_label(run), verdict.capitalize()), cells)
+
+
+def _log_write_ms(point):
+    if point is None:
+        return None
+    metrics = point.metrics or {}
+    return metrics.get("log_write_latency_ms", metrics.get("log_write_response_ms"))
+
+
+def _run_label(run):
+    config, params = run.config, run.params or {}
+    parts = [config.raid_level, f"{config.drive_count} drives" if config.drive_count else "", params.get("machine")]
+    if params.get("tiles"):
+        parts.append(f"{params['tiles']} tiles")
+    if run.origin == Run.Origin.PUBLISHED:
+        parts.append(run.citation_table)
+    elif run.upload_id:
+        parts.append(f"upload #{run.upload_id}")
+    return ", ".join(str(p) for p in parts if p)
+
+
+def orion(system):
+    """Seed 001's Oracle figures: ORION's maxima, per drive, and the Oracle sizing class of the small IOPS."""
+    runs = list(runs_with_points(Run.objects.filter(config__system=system, tool__iexact="orion")))
+    if not runs:
+        raise PresetError(f"{system.name} has no ORION runs")
+    tests = defaultdict(list)
+    for run in runs:
+        tests[(run.config_id, run.upload_id, run.citation_document, run.citation_table)].append(run)
+    whole = NumberFormat(decimals=0, group_from=1_000)
+    columns = (
+        Column("Max small IOPS", whole),
+        Column("Small IOPS per drive", whole),
+        Column("Max large MB/s", NumberFormat(decimals=2)),
+        Column("Min small latency ms", NumberFormat(decimals=2)),
+    )
+    return Table(
+        title=f"{system.name} Oracle ORION results",
+        corner=(("", ""), ("Test", "Oracle sizing class")),
+        column_groups=(ColumnGroup("ORION", columns),),
+        rows=tuple(_orion_row(group) for group in tests.values()),
+        footnotes=("Sizing classes: low 1,000, medium 5,000, high 10,000 small IOPS; MB/s = 10^6 bytes/s.",),
+    )
+
+
+def _orion_row(runs):
+    summary = orion_summary(_orion_point(point) for run in runs for point in run.points.all())
+    iops = summary.max_small_iops.value if summary.max_small_iops else None
+    drives = runs[0].config.drive_count or (runs[0].params or {}).get("drive_count")
+    cells = (
+        iops,
+        iops / drives if iops is not None and drives else None,
+        summary.max_large_mbps.value if summary.max_large_mbps else None,
+        summary.min_small_latency_ms.value if summary.min_small_latency_ms else None,
+    )
+    return Row((_run_label(runs[0]), summary.sizing_class.name if summary.sizing_class else ""), cells)
+
+
+def _orion_point(point):
+    """A published figure without its matrix position counts where it applies (small or large I/Os)."""
+    load = point.load or {}
+    small = load.get("small_outstanding", 1 if point.iops is not None or point.avg_response_ms is not None else 0)
+    large = load.get("large_outstanding", 1 if point.mbps is not None else 0)
+    return OrionPoint(small, large, point.iops, point.mbps, point.avg_response_ms)

@@ -1,0 +1,148 @@
+"""``manage.py compare SYSTEM_A SYSTEM_B``: throughput at a threshold for both, and the improvement of A over B."""
+
+import csv
+import io
+import json
+
+from django.core.management import BaseCommand, CommandError
+
+from portal.selectors import SystemNotFound, comparison, system_by_name
+
+COLUMNS = ("workload", "configuration", "metric", "a", "b", "adjust_b", "improvement_pct", "notes")
+
+
+class Command(BaseCommand):
+    help = "Compare two systems at a response-time threshold, per matched workload and configuration."
+
+    def add_arguments(self, parser):
+        parser.add_argument("system_a", help='System A as named in the portal, e.g. "IBM DS4500".')
+        parser.add_argument("system_b", help="System B, the one A is compared against.")
+        parser.add_argument("--threshold-ms", type=float, default=20.0, help="Average response time, ms (20).")
+        parser.add_argument("--adjust-b", type=float, default=1.0, help="Multiply B's figures by this (1.0).")
+        parser.add_argument("--workload", help="Only this workload.")
+        parser.add_argument("--raid-level", help='Only this RAID level, e.g. "RAID-5".')
+        parser.add_argument("--cache", help='Only this cache setting, e.g. "Write Cache Enabled".')
+        parser.add_argument("--drive-count", type=int, help="Only configurations with this many drives.")
+        parser.add_argument("--format", choices=("text", "csv", "json", "markdown"), default="text")
+
+    def handle(self, *args, **options):
+        if options["threshold_ms"] <= 0:
+            raise CommandError(f"--threshold-ms must be a positive number of ms, got {options['threshold_ms']:g}")
+        if options["adjust_b"] <= 0:
+            raise CommandError(f"--adjust-b must be positive, got {options['adjust_b']:g}")
+        try:
+            a, b = system_by_name(options["system_a"]), system_by_name(options["system_b"])
+        except SystemNotFound as error:
+            raise CommandError(str(error)) from None
+        result = comparison(
+            a=a,
+            b=b,
+            threshold_ms=options["threshold_ms"],
+            adjust_b=options["adjust_b"],
+            workload=options["workload"],
+            raid_level=options["raid_level"],
+            cache=options["cache"],
+            drive_count=options["drive_count"],
+        )
+        self.stdout.write(FORMATS[options["format"]](result), ending="")
+
+
+def _rows(result):
+    for workload in result.workloads:
+        for row in workload.rows:
+            yield {
+                "workload": workload.workload,
+                "configuration": row.label,
+                "metric": workload.metric,
+                "a": round(row.a_value, 3),
+                "b": round(row.b_value, 3),
+                "adjust_b": result.adjust_b,
+                "improvement_pct": round(row.pct, 2),
+                "notes": "; ".join(row.notes),
+            }
+
+
+def _unmatched(result):
+    """Lines naming what only one side has: whole workloads, then configurations."""
+    lines = [f"only {result.a.name}: workload {name}" for name in result.only_a_workloads]
+    lines += [f"only {result.b.name}: workload {name}" for name in result.only_b_workloads]
+    for workload in result.workloads:
+        for system, keys in ((result.a, workload.only_a), (result.b, workload.only_b)):
+            lines += [f"only {system.name}: {workload.workload}, {_key_label(key)}" for key in keys]
+    return lines
+
+
+def _key_label(key):
+    raid_level, drive_count, cache = key
+    return ", ".join(
+        part for part in (raid_level or "RAID ?", f"{drive_count} drives" if drive_count else "", cache) if part
+    )
+
+
+def _heading(result):
+    return (
+        f"{result.a.name} (A) vs {result.b.name} (B) at {result.threshold_ms:g} ms"
+        f"{f', B x {result.adjust_b:g}' if result.adjust_b != 1 else ''}"
+    )
+
+
+def as_text(result):
+    lines = [_heading(result), ""]
+    for workload in result.workloads:
+        unit = "IOPS" if workload.metric == "iops" else "MB/s"
+        lines.append(f"{workload.workload} ({unit})")
+        for row in workload.rows:
+            notes = f"  [{'; '.join(row.notes)}]" if row.notes else ""
+            lines.append(
+                f"  {row.label:<50} A {row.a_value:>10,.1f}  B {row.b_value:>10,.1f}  {row.pct:+7.1f} %{notes}"
+            )
+        lines += [f"  {sentence}" for sentence in workload.summaries]
+        lines.append("")
+    lines += _unmatched(result)
+    return "\n".join(lines) + "\n"
+
+
+def as_csv(result):
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(_rows(result))
+    return out.getvalue()
+
+
+def as_json(result):
+    document = {
+        "a": result.a.name,
+        "b": result.b.name,
+        "threshold_ms": result.threshold_ms,
+        "adjust_b": result.adjust_b,
+        "rows": list(_rows(result)),
+        "summaries": [sentence for workload in result.workloads for sentence in workload.summaries],
+        "unmatched": _unmatched(result),
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+def as_markdown(result):
+    lines = [
+        f"## {_heading(result)}",
+        "",
+        "| Workload | Configuration | A | B | Improvement |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for row in _rows(result):
+        cells = (
+            row["workload"],
+            row["configuration"],
+            f"{row['a']:,.1f}",
+            f"{row['b']:,.1f}",
+            f"{row['improvement_pct']:.1f} %",
+        )
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    lines.append("")
+    lines += [f"- {sentence}" for workload in result.workloads for sentence in workload.summaries]
+    lines += [f"- {line}" for line in _unmatched(result)]
+    return "\n".join(lines) + "\n"
+
+
+FORMATS = {"text": as_text, "csv": as_csv, "json": as_json, "markdown": as_markdown}

@@ -1,0 +1,99 @@
+"""Query-string parameters of the pages, validated so a bad value gets a message, never a 500."""
+
+from django import forms
+
+from portal.analysis.sizing import IOPS_PER_MAILBOX
+from portal.selectors import SWEEP_PARAMETERS
+
+DEFAULT_THRESHOLD_MS = 20.0
+
+
+class ThresholdField(forms.FloatField):
+    """A response-time threshold in ms: positive and finite."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("label", "Threshold (ms)")
+        kwargs.setdefault("min_value", 0.001)
+        kwargs.setdefault("max_value", 100_000)
+        kwargs.setdefault(
+            "error_messages",
+            {
+                "invalid": "the threshold must be a number of milliseconds, such as 20.",
+                "min_value": "the threshold must be a positive number of milliseconds, such as 20.",
+                "max_value": "the threshold must be at most %(limit_value)s ms.",
+            },
+        )
+        super().__init__(**kwargs)
+
+
+class QueryForm(forms.Form):
+    """A GET form whose blank fields take their initial value."""
+
+    def value(self, name):
+        value = self.cleaned_data.get(name)
+        return self.fields[name].initial if value in (None, "") else value
+
+    def errors_text(self):
+        return "; ".join(
+            f"{self.fields[name].label if name in self.fields else name}: {' '.join(messages)}"
+            for name, messages in self.errors.items()
+        )
+
+
+class SystemFilterForm(QueryForm):
+    q = forms.CharField(required=False, label="Search", max_length=200)
+    vendor = forms.CharField(required=False, max_length=100)
+    model = forms.CharField(required=False, max_length=100)
+    raid_level = forms.CharField(required=False, label="RAID level", max_length=20)
+    drive_count = forms.IntegerField(required=False, min_value=1, label="Drive count")
+    drive_type = forms.CharField(required=False, label="Drive type", max_length=8)
+    tool = forms.CharField(required=False, max_length=60)
+    workload = forms.CharField(required=False, max_length=200)
+
+
+class ThresholdForm(QueryForm):
+    threshold_ms = ThresholdField(initial=DEFAULT_THRESHOLD_MS)
+
+
+class RunForm(ThresholdForm):
+    iops_per_mailbox = forms.FloatField(
+        required=False, min_value=0.001, max_value=1000, initial=IOPS_PER_MAILBOX, label="IOPS per mailbox"
+    )
+
+
+class SweepForm(ThresholdForm):
+    parameter = forms.ChoiceField(required=False, choices=list(SWEEP_PARAMETERS.items()), initial="drive_count")
+    workload = forms.CharField(required=False, max_length=200)
+    raid_level = forms.CharField(required=False, label="RAID level", max_length=20)
+    cache = forms.CharField(required=False, label="Cache setting", max_length=100)
+
+
+class StrokeForm(ThresholdForm):
+    table = forms.IntegerField(required=False, min_value=0, label="Multiplier table")
+    base = forms.FloatField(required=False, min_value=0, label="Throughput at the baseline stroke")
+    stroke_pct = forms.FloatField(required=False, min_value=0.001, max_value=100, initial=45.0, label="Stroke %")
+
+
+class CompareForm(QueryForm):
+    a = forms.CharField(label="System A", max_length=200)
+    b = forms.CharField(label="System B", max_length=200)
+    threshold_ms = ThresholdField(initial=DEFAULT_THRESHOLD_MS)
+    adjust_b = forms.FloatField(
+        required=False, min_value=0.01, max_value=100, initial=1.0, label="Adjustment factor for B"
+    )
+    raid_level = forms.CharField(required=False, label="RAID level", max_length=20)
+    cache = forms.CharField(required=False, label="Cache setting", max_length=100)
+    drive_count = forms.IntegerField(required=False, min_value=1, label="Drive count")
+    workload = forms.CharField(required=False, max_length=200)
+
+    def selection(self):
+        """The keyword arguments of :func:`portal.selectors.comparison` (without the systems)."""
+        return {
+            "threshold_ms": self.value("threshold_ms"),
+            "adjust_b": self.value("adjust_b"),
+            "raid_level": self.value("raid_level") or None,
+            "cache": self.value("cache") or None,
+            "drive_count": self.value("drive_count"),
+            "workload": self.value("workload") or None,
+        }

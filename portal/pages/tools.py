@@ -1,0 +1,76 @@
+"""The run page's tool views: Jetstress sizing, ORION maxima, FFSB operations, Iometer breakdown."""
+
+from portal.analysis.sizing import jetstress_sizing, orion_summary
+
+from .charts import ORION_FIGURES, orion_points
+
+
+def tool_view(run, points, *, iops_per_mailbox):
+    """The template name and context of the run's tool view, or None when the tool has none."""
+    tool = (run.tool or "").lower()
+    if tool == "jetstress":
+        return _jetstress(run, points, iops_per_mailbox)
+    if tool == "orion":
+        return _orion(run)
+    if tool == "ffsb":
+        return _ffsb(points)
+    if tool == "iometer":
+        return _iometer(points)
+    return None
+
+
+def _jetstress(run, points, iops_per_mailbox):
+    achieved = next((p for p in reversed(points) if p.iops is not None), None)
+    if achieved is None:
+        return {"template": "pages/tools/jetstress.html", "achieved": None}
+    params, metrics = run.params or {}, achieved.metrics or {}
+    log_write_ms = metrics.get("log_write_latency_ms", metrics.get("log_write_response_ms"))
+    sizing = jetstress_sizing(
+        achieved_iops=achieved.iops,
+        db_read_ms=achieved.avg_read_response_ms,
+        log_write_ms=log_write_ms,
+        iops_per_mailbox=iops_per_mailbox,
+        db_read_goal_ms=params.get("db_read_limit_ms") or 20.0,
+        log_write_goal_ms=params.get("log_write_limit_ms") or 5.0,
+    )
+    return {
+        "template": "pages/tools/jetstress.html",
+        "achieved": achieved,
+        "target_iops": metrics.get("target_iops", params.get("target_iops")),
+        "sizing": sizing,
+        "verdict": run.get_verdict_display() if run.verdict else "not stated",
+    }
+
+
+def _orion(run):
+    cells = orion_points(run)
+    return {
+        "template": "pages/tools/orion.html",
+        "summary": orion_summary(cells),
+        "heatmaps": list(ORION_FIGURES) if len(cells) > 1 else [],
+        "cells": len(cells),
+    }
+
+
+def _ffsb(points):
+    """One row per operation of each point (metrics["ops"]: {operation: {...figures}} or a list)."""
+    rows = []
+    for point in points:
+        ops = (point.metrics or {}).get("ops") or {}
+        items = ops.items() if isinstance(ops, dict) else ((op.get("name", "?"), op) for op in ops)
+        for name, figures in items:
+            figures = figures if isinstance(figures, dict) else {"value": figures}
+            rows.append({"seq": point.seq, "op": name, "figures": sorted(figures.items())})
+    return {"template": "pages/tools/ffsb.html", "rows": rows}
+
+
+def _iometer(points):
+    """Per-worker and per-target rows of each point, and the latency histogram when the file has one."""
+    sections = []
+    for point in points:
+        metrics = point.metrics or {}
+        workers, targets = metrics.get("workers") or [], metrics.get("targets") or []
+        histogram = [b for b in metrics.get("latency_histogram") or [] if b.get("count")]
+        if workers or targets or histogram:
+            sections.append({"point": point, "workers": workers, "targets": targets, "histogram": histogram})
+    return {"template": "pages/tools/iometer.html", "sections": sections}

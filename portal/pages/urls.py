@@ -1,0 +1,30 @@
+from django.urls import path, register_converter
+
+from . import views
+
+
+class ChartFormat:
+    """The data behind a chart: Plotly JSON for the page, CSV for the reader."""
+
+    regex = "json|csv"
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
+register_converter(ChartFormat, "fmt")
+
+app_name = "pages"
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("systems/<int:system_id>/", views.system_detail, name="system"),
+    path("systems/<int:system_id>/sweep.<fmt:fmt>", views.system_sweep, name="system_sweep"),
+    path("systems/<int:system_id>/stroke/", views.stroke, name="stroke"),
+    path("runs/<int:run_id>/", views.run_detail, name="run"),
+    path("runs/<int:run_id>/charts/<slug:chart>.<fmt:fmt>", views.run_chart, name="run_chart"),
+    path("compare/", views.compare, name="compare"),
+    path("compare/chart.<fmt:fmt>", views.compare_chart, name="compare_chart"),
+]

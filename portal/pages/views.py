@@ -1,0 +1,294 @@
+"""The portal's pages: thin views that validate the query string, call selectors and render."""
+
+import functools
+from urllib.parse import urlencode
+
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from portal import selectors
+from portal.analysis.sizing import per_drive
+from portal.analysis.stroke import estimate_throughput
+from portal.models import Run, System
+
+from . import charts
+from .forms import CompareForm, RunForm, StrokeForm, SweepForm, SystemFilterForm
+from .tools import tool_view
+
+# The points table shows this many rows; the CSV link has them all.
+POINTS_SHOWN = 500
+
+
+class PageError(Exception):
+    """A request the page cannot answer: the message is shown to the user with ``status``."""
+
+    def __init__(self, message, status=400):
+        super().__init__(message)
+        self.message, self.status = message, status
+
+
+def page(view):
+    """Render :class:`PageError` as a page with its message and status, never a 500."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except PageError as error:
+            return render(request, "pages/error.html", {"message": error.message}, status=error.status)
+
+    return wrapped
+
+
+def data(view):
+    """Chart data views: PageError as JSON (or plain text for CSV) with its status."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, fmt, **kwargs):
+        try:
+            chart = view(request, *args, **kwargs)
+        except PageError as error:
+            if fmt == "csv":
+                return HttpResponse(error.message, status=error.status, content_type="text/plain; charset=utf-8")
+            return JsonResponse({"error": error.message}, status=error.status)
+        if fmt == "csv":
+            response = HttpResponse(charts.csv_text(chart), content_type="text/csv; charset=utf-8")
+            response["Content-Disposition"] = f'attachment; filename="{view.__name__}.csv"'
+            return response
+        return HttpResponse(charts.plotly_json(chart), content_type="application/json")
+
+    return wrapped
+
+
+def _valid(form):
+    if not form.is_valid():
+        raise PageError(form.errors_text(), status=400)
+    return form
+
+
+def _system(system_id):
+    system = System.objects.filter(pk=system_id).first()
+    if system is None:
+        raise PageError(f"There is no system #{system_id}.", status=404)
+    return system
+
+
+def _run(run_id):
+    try:
+        return selectors.run_detail(run_id)
+    except Run.DoesNotExist:
+        raise PageError(f"There is no run #{run_id}.", status=404) from None
+
+
+@page
+def home(request):
+    form = _valid(SystemFilterForm(request.GET))
+    filters = {name: form.cleaned_data[name] for name in form.fields}
+    return render(
+        request,
+        "pages/home.html",
+        {
+            "form": form,
+            "systems": selectors.systems_overview(**filters),
+            "choices": selectors.filter_choices(),
+            "filtered": any(value not in (None, "") for value in filters.values()),
+            "uploads": selectors.recent_uploads(),
+        },
+    )
+
+
+@page
+def system_detail(request, system_id):
+    system = _system(system_id)
+    form = _valid(SweepForm(request.GET))
+    threshold_ms = form.value("threshold_ms")
+    figures = selectors.threshold_figures(system=system, threshold_ms=threshold_ms)
+    for figure in figures:
+        drives = figure.config.drive_count
+        figure.per_drive = per_drive(figure.value, drives).per_drive if figure.value is not None and drives else None
+    by_workload = selectors.figures_by_workload(figures)
+    sweep_query = request.GET.copy()
+    if not sweep_query.get("workload") and by_workload:
+        sweep_query["workload"] = next(iter(by_workload))
+    context = {
+        "system": system,
+        "form": form,
+        "threshold_ms": threshold_ms,
+        "configs": selectors.system_configs(system),
+        "profile": _profile_tables(system.profile or {}),
+        "by_workload": by_workload,
+        "workloads": list(by_workload),
+        "sweep_query": sweep_query.urlencode(),
+        "sweep_workload": sweep_query["workload"] if by_workload else "",
+        "has_stroke_tables": system.stroke_tables.exists(),
+    }
+    return render(request, "pages/system.html", context)
+
+
+def _profile_tables(profile):
+    """The array profile's lists (arrays, logical drives, drives) as tables: title, columns, rows."""
+    tables = []
+    for key, title in (("arrays", "Arrays"), ("volumes", "Logical drives"), ("drives", "Drives")):
+        items = [item for item in profile.get(key) or [] if isinstance(item, dict)]
+        columns = list(dict.fromkeys(column for item in items for column in item))
+        if items:
+            tables.append((title, columns, [[item.get(column) for column in columns] for item in items]))
+    return tables
+
+
+@data
+def system_sweep(request, system_id):
+    system = _system(system_id)
+    form = _valid(SweepForm(request.GET))
+    parameter, threshold_ms = form.value("parameter"), form.value("threshold_ms")
+    series = selectors.sweep(
+        system=system,
+        parameter=parameter,
+        threshold_ms=threshold_ms,
+        workload=form.value("workload") or None,
+        raid_level=form.value("raid_level") or None,
+        cache=form.value("cache") or None,
+    )
+    return charts.sweep_chart(series, system=system, parameter=parameter, threshold_ms=threshold_ms)
+
+
+@page
+def run_detail(request, run_id):
+    run = _run(run_id)
+    form = _valid(RunForm(request.GET))
+    threshold_ms = form.value("threshold_ms")
+    points = list(run.points.all())
+    metric, answer = selectors.run_threshold(run, threshold_ms=threshold_ms)
+    columns = [name for name in run.points.model.FIGURES if any(getattr(p, name) is not None for p in points)]
+    load_keys = sorted({key for p in points for key in (p.load or {})})
+    context = {
+        "run": run,
+        "system": run.config.system,
+        "config": run.config,
+        "cache_setting": selectors.cache_setting(run.config),
+        "form": form,
+        "threshold_ms": threshold_ms,
+        "metric": metric,
+        "metric_title": selectors.METRICS[metric],
+        "answer": answer,
+        "point_rows": [
+            (p.seq, [(p.load or {}).get(key) for key in load_keys], [getattr(p, name) for name in columns])
+            for p in points[:POINTS_SHOWN]
+        ],
+        "points_hidden": max(len(points) - POINTS_SHOWN, 0),
+        "columns": columns,
+        "load_keys": load_keys,
+        "tool": tool_view(run, points, iops_per_mailbox=form.value("iops_per_mailbox")),
+        "threshold_query": f"threshold_ms={threshold_ms:g}",
+    }
+    return render(request, "pages/run.html", context)
+
+
+RUN_CHARTS = ("curve", "load", *charts.ORION_FIGURES)
+
+
+@data
+def run_chart(request, run_id, chart):
+    if chart not in RUN_CHARTS:
+        raise PageError(f"Unknown chart {chart!r}; runs have: {', '.join(RUN_CHARTS)}.", status=404)
+    run = _run(run_id)
+    form = _valid(RunForm(request.GET))
+    if chart == "curve":
+        return charts.run_curve_chart(run, threshold_ms=form.value("threshold_ms"))
+    if chart == "load":
+        return charts.run_load_chart(run)
+    return charts.orion_heatmap(run, chart)
+
+
+@page
+def stroke(request, system_id):
+    system = _system(system_id)
+    form = _valid(StrokeForm(request.GET))
+    tables = selectors.stroke_tables(system=system, threshold_ms=form.value("threshold_ms"))
+    index = form.value("table") or 0
+    chosen = tables[index] if index < len(tables) else None
+    if tables and chosen is None:
+        raise PageError(f"There is no multiplier table #{index}; this system has {len(tables)}.", status=404)
+    estimate = _stroke_estimate(chosen, form)
+    baselines = _baseline_estimates(system, chosen, estimate.get("multiplier"), form.value("threshold_ms"))
+    context = {"system": system, "form": form, "tables": tables, "chosen": chosen, "index": index, **estimate}
+    return render(request, "pages/stroke.html", {**context, "baselines": baselines})
+
+
+def _stroke_estimate(table, form):
+    """The paper's estimator for the chosen table: base x the multiplier at the chosen stroke."""
+    if table is None:
+        return {}
+    stroke_pct = form.value("stroke_pct")
+    base = form.value("base") or table.baseline_throughput
+    multiplier = table.multipliers.get(stroke_pct)
+    if multiplier is None:
+        known = ", ".join(f"{s:g}" for s in table.multipliers)
+        return {
+            "stroke_pct": stroke_pct,
+            "estimate_error": f"No multiplier for {stroke_pct:g} % stroke; the table has {known} %.",
+        }
+    estimate = None if base is None else estimate_throughput(base, multiplier)
+    return {"stroke_pct": stroke_pct, "base": base, "multiplier": multiplier, "estimate": estimate}
+
+
+def _baseline_estimates(system, table, multiplier, threshold_ms):
+    """The system's figures at the table's baseline stroke, each with its estimate at the chosen stroke."""
+    if table is None or multiplier is None:
+        return []
+    figures = selectors.threshold_figures(
+        system=system, threshold_ms=threshold_ms, workload=table.workload, raid_level=table.raid_level
+    )
+    return [
+        (figure, estimate_throughput(figure.value, multiplier))
+        for figure in figures
+        if figure.value is not None and figure.config.stroke_pct == table.baseline_pct
+    ]
+
+
+def _comparison(form):
+    try:
+        a = selectors.system_by_name(form.value("a"))
+        b = selectors.system_by_name(form.value("b"))
+    except selectors.SystemNotFound as error:
+        message = str(error)
+        raise PageError(message[0].upper() + message[1:] + ("" if message.endswith("?") else "."), status=404) from None
+    return selectors.comparison(a=a, b=b, **form.selection())
+
+
+@page
+def compare(request):
+    form = CompareForm(request.GET)
+    systems = list(System.objects.order_by("name").values_list("name", flat=True))
+    context = {"form": form, "systems": systems}
+    if not request.GET:
+        return render(request, "pages/compare.html", context)
+    try:
+        result = _comparison(_valid(form))
+    except PageError as error:
+        context["error"] = error.message
+        return render(request, "pages/compare.html", context, status=error.status)
+    chart_url = reverse("pages:compare_chart", kwargs={"fmt": "json"})
+    csv_url = reverse("pages:compare_chart", kwargs={"fmt": "csv"})
+    for workload in result.workloads:
+        query = request.GET.copy()
+        query["workload"] = workload.workload
+        workload.chart_url = f"{chart_url}?{query.urlencode()}"
+        workload.csv_url = f"{csv_url}?{query.urlencode()}"
+    export = {"a": result.a.name, "b": result.b.name, "threshold_ms": result.threshold_ms, "adjust_b": result.adjust_b}
+    context.update(
+        result=result, threshold_ms=result.threshold_ms, adjust_b=result.adjust_b, export_query=urlencode(export)
+    )
+    return render(request, "pages/compare.html", context)
+
+
+@data
+def compare_chart(request):
+    form = _valid(CompareForm(request.GET))
+    if not form.value("workload"):
+        raise PageError("Name the workload to chart (workload=...).", status=400)
+    result = _comparison(form)
+    if not result.workloads:
+        raise PageError(f"Both systems need runs of {form.value('workload')!r} to chart them together.", status=404)
+    return charts.compare_chart(result.workloads[0], a=result.a, b=result.b, threshold_ms=result.threshold_ms)

@@ -1,0 +1,96 @@
+"""Reads for the upload pages: the list, one upload's row as the live status endpoint sends it."""
+
+from django.db.models import Count
+from django.urls import reverse
+
+from portal.models import Point, Upload
+
+# The status of an upload in words, as the list and the live rows show it.
+STATUS_TEXT = {
+    Upload.Status.QUEUED: "queued",
+    Upload.Status.PARSING: "parsing",
+    Upload.Status.DONE: "done",
+    Upload.Status.FAILED: "failed",
+    Upload.Status.DUPLICATE: "duplicate",
+}
+FINISHED = {Upload.Status.DONE, Upload.Status.FAILED, Upload.Status.DUPLICATE}
+RUN_LINKS_SHOWN = 10
+# Profile entries offered to pre-fill the labels, and the label each of their keys fills.
+PROFILE_KEYS = ("raid_level", "drive_count", "segment_kb", "read_cache", "write_cache", "write_cache_mirroring")
+
+
+def upload_list():
+    """Every upload, newest first, with what the list shows."""
+    return (
+        Upload.objects.select_related("uploader", "system")
+        .annotate(run_count=Count("runs", distinct=True), point_count=Count("runs__points"))
+        .order_by("-created_at", "-id")
+    )
+
+
+def upload_can_manage(*, user, upload):
+    """Re-ingesting is for the uploader and for users allowed to change uploads."""
+    if not user.is_authenticated:
+        return False
+    return upload.uploader_id == user.id or user.has_perm("portal.change_upload")
+
+
+def upload_row(*, upload):
+    """One upload as the live status endpoint sends it (plain data; the page renders it as text)."""
+    row = {
+        "id": upload.id,
+        "name": upload.original_name,
+        "status": upload.status,
+        "status_text": STATUS_TEXT[upload.status],
+        "finished": upload.status in FINISHED,
+        "progress_pct": upload.progress_pct,
+        "format": upload.format,
+        "error": upload.error,
+        "warnings": len(upload.warnings),
+        "url": reverse("uploads:detail", args=[upload.id]),
+        "system": None,
+        "runs": [],
+        "run_count": 0,
+        "point_count": 0,
+        "duplicate_of": None,
+    }
+    if upload.system_id:
+        row["system"] = {"id": upload.system_id, "name": upload.system.name, "url": f"/systems/{upload.system_id}/"}
+    if upload.duplicate_of_id:
+        row["duplicate_of"] = {
+            "id": upload.duplicate_of_id,
+            "url": reverse("uploads:detail", args=[upload.duplicate_of_id]),
+        }
+    if upload.status == Upload.Status.DONE:
+        runs = list(upload.runs.order_by("id").values("id", "name"))
+        row["run_count"] = len(runs)
+        row["point_count"] = Point.objects.filter(run__upload=upload).count()
+        row["runs"] = [{"id": r["id"], "name": r["name"], "url": f"/runs/{r['id']}/"} for r in runs[:RUN_LINKS_SHOWN]]
+    return row
+
+
+def upload_rows(*, upload_ids):
+    uploads = Upload.objects.filter(id__in=upload_ids).select_related("system").order_by("-id")
+    return [upload_row(upload=upload) for upload in uploads]
+
+
+def system_profile_choices(*, system):
+    """The arrays and logical drives (volumes) of the system's last array profile, for pre-filling labels.
+
+    A volume takes its drive count (and RAID level, when it has none) from the array it lives on.
+    """
+    profile = system.profile or {}
+    arrays = [entry for entry in profile.get("arrays") or [] if isinstance(entry, dict)]
+    volumes = [entry for entry in profile.get("volumes") or [] if isinstance(entry, dict)]
+    by_name = {str(array.get("name")): array for array in arrays}
+    return {
+        "arrays": [_profile_entry(array) for array in arrays],
+        "volumes": [_profile_entry({**by_name.get(str(volume.get("array")), {}), **volume}) for volume in volumes],
+    }
+
+
+def _profile_entry(entry):
+    return {
+        "name": str(entry.get("name", "")),
+        **{key: entry[key] for key in PROFILE_KEYS if entry.get(key) is not None},
+    }

@@ -1,0 +1,49 @@
+"""A real Chromium opens the compare page, sees both systems' curves and the table, and changes the threshold."""
+
+from urllib.parse import urlencode
+
+import pytest
+from playwright.sync_api import expect
+
+from portal.models import System
+from tests.factories import ConfigFactory, PointFactory, RunFactory
+
+
+def add_sweep(system, scale):
+    """A measured queue-depth sweep crossing 20 ms between 12 ms and 28 ms, so the threshold matters."""
+    config = ConfigFactory(system=system, raid_level="RAID-5", drive_count=140)
+    run = RunFactory(config=config, workload_name="OLTP 8K sweep")
+    for seq, (load, iops, response_ms) in enumerate(((4, 5000.0, 4.0), (16, 9000.0, 12.0), (64, 11000.0, 28.0))):
+        PointFactory(run=run, seq=seq, outstanding_io=load, iops=iops * scale, avg_response_ms=response_ms)
+
+
+@pytest.mark.browser
+def test_compare_page_in_a_browser(transactional_db, demo, live_server, browser_page):
+    page, problems = browser_page.page, browser_page.problems
+    add_sweep(System.objects.get(name="IBM DS4500"), 1.0)
+    add_sweep(System.objects.get(name="IBM DS4400"), 0.8)
+    query = urlencode({"a": "IBM DS4500", "b": "IBM DS4400", "threshold_ms": "20"})
+    page.goto(f"{live_server.url}/compare/?{query}")
+    section = page.locator("section.workload", has=page.get_by_role("heading", name="OLTP 8K sweep"))
+    chart = section.locator("[data-chart]")
+    expect(chart).to_have_attribute("data-drawn", "true", timeout=20_000)
+    names = chart.evaluate("element => element.data.map(trace => trace.name)")
+    assert "A: IBM DS4500, RAID-5, 140 drives" in names and "B: IBM DS4400, RAID-5, 140 drives" in names
+    row = section.locator("table.comparison tbody tr")
+    # 20 ms is halfway between 12 and 28 ms: A 9,000 + 1,000 = 10,000; B is 0.8 of A.
+    expect(row.locator("td").nth(0)).to_have_text("10,000.0")
+    expect(row.locator("td").nth(1)).to_have_text("8,000.0")
+    expect(row.locator("td.pct")).to_have_text("25.0 %")
+    # The seed comparison is on the same page: DS4500 vs DS4400 RAID-5 Random Reads 8K, 12.7 %.
+    random_reads = page.locator("section.workload", has=page.get_by_role("heading", name="Random Reads 8K"))
+    expect(random_reads.get_by_role("row", name="RAID-5, 140 drives, All Caches Disabled")).to_contain_text("12.7 %")
+
+    page.get_by_label("Threshold (ms)").fill("16")
+    page.get_by_label("Threshold (ms)").press("Enter")
+    page.wait_for_url("**threshold_ms=16**")
+    # 16 ms is a quarter of the way: A 9,500, B 7,600.
+    expect(row.locator("td").nth(0)).to_have_text("9,500.0")
+    expect(row.locator("td").nth(1)).to_have_text("7,600.0")
+    expect(chart).to_have_attribute("data-drawn", "true", timeout=20_000)
+    assert "threshold 16 ms" in chart.evaluate("element => element.data.map(trace => trace.name)")
+    assert problems == []

@@ -1,0 +1,58 @@
+"""Upload fixtures: a private data directory, a signed-in user, a real worker reading that directory."""
+
+import contextlib
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from portal.models import Upload
+from tests.conftest import wait_until
+
+FINISHED = {Upload.Status.DONE, Upload.Status.FAILED, Upload.Status.DUPLICATE}
+
+
+@pytest.fixture
+def data_dir(settings, tmp_path):
+    """Originals go to a temporary data directory (the worker is started with the same one)."""
+    settings.DATA_DIR = tmp_path
+    settings.UPLOADS_DIR = tmp_path / "uploads"
+    return tmp_path
+
+
+@pytest.fixture
+def engineer(db):
+    return get_user_model().objects.create_user("engineer", password="disk-arrays-42")
+
+
+@pytest.fixture
+def signed_in(client, engineer):
+    client.force_login(engineer)
+    return client
+
+
+@pytest.fixture
+def worker(data_dir, celery_worker_process):
+    return celery_worker_process
+
+
+def post_files(client, paths_or_files, **labels):
+    """POST files as the upload page's script does (one request, JSON answer)."""
+    with contextlib.ExitStack() as stack:
+        files = [item if hasattr(item, "read") else stack.enter_context(open(item, "rb")) for item in paths_or_files]
+        return client.post(
+            "/uploads/files",
+            {"files": files, "measurement": "end_to_end", **labels},
+            headers={"accept": "application/json"},
+        )
+
+
+def wait_finished(upload_ids, seconds=60):
+    """Wait until every upload is done, failed or duplicate; return them by id."""
+
+    def finished():
+        uploads = {u.id: u for u in Upload.objects.filter(id__in=upload_ids)}
+        return (
+            uploads if all(u.status in FINISHED for u in uploads.values()) and len(uploads) == len(upload_ids) else None
+        )
+
+    return wait_until(finished, seconds=seconds, interval=0.2)

@@ -1,0 +1,47 @@
+"""A real Chromium signs in, uploads two files, watches both rows reach "done" and opens a run."""
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import SystemFactory
+from tests.samples import sample
+
+
+@pytest.fixture
+def ds4500(transactional_db):
+    """Rows are made before the browser starts: ORM calls inside Playwright's sync API would run in
+    another context, on a database connection nothing closes."""
+    return SystemFactory(name="IBM DS4500")
+
+
+@pytest.mark.browser
+@pytest.mark.worker
+def test_sign_in_upload_two_files_and_open_a_run(worker, live_server, engineer, ds4500, browser_page):
+    page = browser_page.page
+    page.goto(f"{live_server.url}/uploads/")
+    page.get_by_role("link", name="Sign in").first.click()
+    page.get_by_label("User name").fill("engineer")
+    page.get_by_label("Password").fill("disk-arrays-42")
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(f"{live_server.url}/uploads/")
+
+    page.get_by_label("Existing system").select_option(label="IBM DS4500")
+    page.get_by_label("RAID level").fill("RAID 5")
+    files = [sample("iometer", "maluramichael_results_1.1.0_network_emptyruns.csv"),
+             sample("fio", "fioplot_fio-3.34_randread-1-1.json")]  # fmt: skip
+    page.get_by_label("Choose result files").set_input_files([str(Path(f)) for f in files])
+    page.get_by_role("button", name="Upload", exact=True).click()
+
+    iometer_row = page.locator("#upload-table tbody tr", has_text=files[0].name)
+    fio_row = page.locator("#upload-table tbody tr", has_text=files[1].name)
+    expect(iometer_row.locator("td.status")).to_contain_text("done IBM DS4500, 11 runs, 11 points", timeout=60_000)
+    expect(fio_row.locator("td.status")).to_contain_text("done IBM DS4500, 1 run, 1 point", timeout=60_000)
+
+    fio_row.get_by_role("link", name="FIOJOB").click()
+    expect(page).to_have_url(re.compile(r"/runs/\d+/$"))
+    # The run page of the fio upload: 4K random reads, fio-3.34 at queue depth 1.
+    expect(page.get_by_role("heading", level=1)).to_contain_text("FIOJOB")
+    assert browser_page.problems == []

@@ -1,0 +1,181 @@
+"""The upload pages without a worker: who may do what, limits, labels, originals, escaping."""
+
+import io
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from portal.models import Config, Run, System, Upload
+from portal.services import upload_create
+from tests.factories import SystemFactory
+from tests.samples import sample
+from tests.uploads.conftest import post_files
+
+IOMETER = sample("iometer", "maluramichael_results_1.1.0_network_emptyruns.csv")
+pytestmark = pytest.mark.django_db
+
+
+def named(content, name):
+    file = io.BytesIO(content)
+    file.name = name
+    return file
+
+
+def test_anonymous_reads_the_list_but_cannot_upload(client, data_dir):
+    page = client.get("/uploads/")
+    assert page.status_code == 200
+    assert "Sign in</a> to upload result files" in page.content.decode()
+
+    response = post_files(client, [IOMETER])
+    assert response.status_code == 403
+    assert response.json() == {"error": "Sign in to upload files."}
+    assert Upload.objects.count() == 0
+    assert not (data_dir / "uploads").exists()
+
+
+def test_each_file_is_queued_once_on_commit_with_its_labels(
+    signed_in, engineer, data_dir, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = post_files(
+            signed_in,
+            [IOMETER, sample("fio", "fioplot_fio-3.34_randread-1-1.json")],
+            new_system_vendor="IBM",
+            new_system_model="DS4500",
+            raid_level="RAID 5",
+            drive_count="14",
+            drive_type="HDD",
+            drive_rpm="15000",
+            write_cache="true",
+            read_cache="false",
+            stroke_pct="8",
+            measurement="cache_only",
+            tags="lab, 2024 ",
+            notes="firmware 6.12",
+        )
+    assert response.status_code == 201
+    rows = response.json()["uploads"]
+    assert [(row["name"], row["status"]) for row in rows] == [
+        ("maluramichael_results_1.1.0_network_emptyruns.csv", "queued"),
+        ("fioplot_fio-3.34_randread-1-1.json", "queued"),
+    ]
+    assert len(callbacks) == 2  # one task per file, sent only after the rows are committed
+    system = System.objects.get()
+    assert (system.name, system.vendor, system.model) == ("IBM DS4500", "IBM", "DS4500")
+    upload = Upload.objects.get(original_name=rows[0]["name"])
+    assert upload.uploader == engineer
+    assert upload.system == system
+    assert upload.labels == {
+        "raid_level": "RAID 5",
+        "drive_count": 14,
+        "drive_type": "HDD",
+        "drive_rpm": 15000,
+        "stroke_pct": 8.0,
+        "read_cache": False,
+        "write_cache": True,
+        "measurement": "cache_only",
+        "tags": ["lab", "2024"],
+        "notes": "firmware 6.12",
+    }
+    assert (data_dir / "uploads" / upload.stored_path).read_bytes() == IOMETER.read_bytes()
+
+
+def test_an_oversized_file_is_refused_before_it_is_stored(signed_in, settings, data_dir):
+    settings.MAX_UPLOAD_MB = 1
+    response = post_files(signed_in, [named(b"x" * (1024 * 1024 + 1), "huge_results.csv")])
+    assert response.status_code == 400
+    assert response.json()["refused"] == [
+        {
+            "name": "huge_results.csv",
+            "error": "huge_results.csv: larger than 1 MB, the largest file accepted here; "
+            "split the results, or ask the administrator to raise MAX_UPLOAD_MB",
+        }
+    ]
+    assert Upload.objects.count() == 0
+    assert list((data_dir / "uploads").glob("*/*")) == []
+
+
+def test_the_same_file_again_is_a_duplicate_of_the_first_and_not_queued(
+    signed_in, data_dir, django_capture_on_commit_callbacks
+):
+    system = SystemFactory()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        first = post_files(signed_in, [IOMETER], system=system.id).json()["uploads"][0]
+        second = post_files(signed_in, [IOMETER], system=system.id).json()["uploads"][0]
+    assert len(callbacks) == 1
+    assert second["status"] == "duplicate"
+    assert second["duplicate_of"] == {"id": first["id"], "url": f"/uploads/{first['id']}/"}
+    page = signed_in.get("/uploads/").content.decode()
+    assert f'of <a href="/uploads/{first["id"]}/">upload #{first["id"]}</a>' in page
+
+
+def test_choosing_a_system_and_describing_a_new_one_is_refused(signed_in, data_dir):
+    system = SystemFactory()
+    response = post_files(signed_in, [IOMETER], system=system.id, new_system_name="Another array")
+    assert response.status_code == 400
+    assert response.json()["errors"]["__all__"][0]["message"] == (
+        "Choose an existing system or describe a new one, not both."
+    )
+    assert Upload.objects.count() == 0
+
+
+def test_originals_are_attachments_for_signed_in_users_only(client, signed_in, engineer, data_dir):
+    html = b"<html><script>alert(1)</script></html>"
+    upload = upload_create(stream=io.BytesIO(html), original_name="results.html", uploader=engineer)
+    client.logout()
+    anonymous = client.get(f"/uploads/{upload.id}/original")
+    assert anonymous.status_code == 302
+    assert anonymous["Location"].startswith("/accounts/login/")
+
+    client.force_login(engineer)
+    response = client.get(f"/uploads/{upload.id}/original")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="results.html"'
+    assert response["Content-Type"] == "application/octet-stream"
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert b"".join(response.streaming_content) == html
+
+
+def test_user_supplied_text_is_shown_as_text(signed_in, engineer, data_dir):
+    upload = upload_create(stream=io.BytesIO(b"x"), original_name="<img src=x onerror=alert(1)>.csv", uploader=engineer)
+    Upload.objects.filter(id=upload.id).update(status=Upload.Status.FAILED, error="<b>line 3</b>: bad")
+    for url in ("/uploads/", f"/uploads/{upload.id}/"):
+        page = signed_in.get(url).content.decode()
+        assert "&lt;img src=x onerror=alert(1)&gt;.csv" in page
+        assert "&lt;b&gt;line 3&lt;/b&gt;: bad" in page
+        assert "<img src=x" not in page
+    status = signed_in.get(f"/uploads/status.json?ids={upload.id}")
+    assert status["Content-Type"] == "application/json"
+    assert status.json()["uploads"][0]["error"] == "<b>line 3</b>: bad"
+
+
+def test_the_profile_offers_arrays_and_logical_drives_to_prefill(client):
+    system = SystemFactory(
+        profile={
+            "arrays": [{"name": "1", "raid_level": "RAID 5", "drive_count": 8}],
+            "volumes": [
+                {"name": "Data", "array": "1", "segment_kb": 128, "read_cache": True, "write_cache": True,
+                 "write_cache_mirroring": False, "capacity_gb": 1862.5},
+            ],
+        }
+    )  # fmt: skip
+    response = client.get(f"/uploads/systems/{system.id}/profile.json")
+    assert response.json() == {
+        "arrays": [{"name": "1", "raid_level": "RAID 5", "drive_count": 8}],
+        "volumes": [
+            {"name": "Data", "raid_level": "RAID 5", "drive_count": 8, "segment_kb": 128, "read_cache": True,
+             "write_cache": True, "write_cache_mirroring": False},
+        ],
+    }  # fmt: skip
+
+
+def test_only_the_uploader_may_reingest(client, engineer, data_dir):
+    upload = upload_create(stream=io.BytesIO(b"x"), original_name="a.csv", uploader=engineer)
+    Upload.objects.filter(id=upload.id).update(status=Upload.Status.DONE)
+    other = get_user_model().objects.create_user("visitor", password="another-pass-77")
+    client.force_login(other)
+    response = client.post(f"/uploads/{upload.id}/reingest", follow=True)
+    assert "Only the uploader (or an administrator) can re-ingest this upload." in response.content.decode()
+    upload.refresh_from_db()
+    assert upload.status == Upload.Status.DONE
+    assert Run.objects.count() == Config.objects.count() == 0
