@@ -52,12 +52,17 @@ def run_metric(run):
 
 
 def run_curve(run, *, metric):
-    """The run's points as curve points (load, throughput, response time) in load order."""
+    """The run's points as curve points (load, throughput, response time) in load order.
+
+    A published figure stated at a response time ("results correspond to an average response
+    time of 20 ms") without its own measured response time is placed at that stated time.
+    """
+    stated_ms = run.published_at_ms if run.origin == Run.Origin.PUBLISHED else None
     return [
         CurvePoint(
             load=p.outstanding_io if p.outstanding_io is not None else (p.threads if p.threads else p.seq),
             throughput=getattr(p, metric),
-            response_ms=p.avg_response_ms,
+            response_ms=p.avg_response_ms if p.avg_response_ms is not None else stated_ms,
         )
         for p in run.points.all()
         if getattr(p, metric) is not None
@@ -150,6 +155,7 @@ class WorkloadComparison:
     only_a: list
     only_b: list
     summaries: list
+    ambiguous: list = field(default_factory=list)
 
 
 @dataclass
@@ -228,10 +234,39 @@ def _row(a_key, b_key, a_figures, b_figures, adjust_b):
         row.confidence = compare_replicates(a_values, b_values, adjust_b=adjust_b)
     if a_key[1] != b_key[1]:
         row.notes.append(f"different drive counts: {a_key[1]} vs {b_key[1]}")
+    row.notes.extend(_as_published(figure) for figure in a_figures + b_figures if _as_published(figure))
     for figure in a_figures + b_figures:
         if not figure.reached:
             row.notes.append(f"{figure.run.config.system.name}: threshold not reached ({figure.status})")
     return row
+
+
+def _as_published(figure):
+    """A note giving a published MB/s figure as the paper printed it, when that was binary."""
+    printed = [p.metrics.get("published_mbps_binary") for p in figure.run.points.all()]
+    if figure.metric != "mbps" or len(printed) != 1 or printed[0] is None:
+        return ""
+    return f"{figure.run.config.system.name} published {printed[0]:g} MBps (2^20 bytes/s)"
+
+
+def _key_label(key):
+    return ", ".join(part for part in (key[0] or "RAID ?", f"{key[1]} drives" if key[1] else "", key[2]) if part)
+
+
+def _ambiguities(a_left, b_left):
+    """Sentences for unmatched configurations that could match several on the other side because
+    one side does not state its cache setting: the user picks the cache setting to compare."""
+    sentences = []
+    for side, keys, others, other_side in (("A", a_left, b_left, "B"), ("B", b_left, a_left, "A")):
+        for key in keys:
+            matches = [other for other in others if _compatible(key, other)]
+            if len(matches) > 1:
+                settings_text = " or ".join(repr(m[2]) for m in matches if m[2])
+                sentences.append(
+                    f"{side}'s {_key_label(key)} could match {other_side}'s {settings_text}: "
+                    "choose a cache setting to compare them"
+                )
+    return sentences
 
 
 def _workload_comparison(a, b, workload, a_figures, b_figures, adjust_b):
@@ -247,7 +282,7 @@ def _workload_comparison(a, b, workload, a_figures, b_figures, adjust_b):
         improvements = improvement_range(matched, against, adjust_b=adjust_b)
         subject = f"{raid + ' ' if raid else ''}{workload}"
         summaries.append(summary_sentence(a.name, b.name, subject, improvements))
-    return WorkloadComparison(workload, metric, rows, only_a, only_b, summaries)
+    return WorkloadComparison(workload, metric, rows, only_a, only_b, summaries, _ambiguities(only_a, only_b))
 
 
 def _key_order(key):

@@ -239,9 +239,10 @@ def compare_chart(workload_comparison, *, a, b, threshold_ms):
         Series(f"threshold {threshold_ms:g} ms", [0, right], [threshold_ms, threshold_ms], mode="lines", dash="dot")
     )
     metric = METRICS[workload_comparison.metric]
-    return Chart(
-        f"{workload_comparison.workload}: {a.name} (A) vs {b.name} (B)", metric, "Average response time (ms)", series
-    )
+    title = f"{workload_comparison.workload}: {a.name} (A) vs {b.name} (B)"
+    if not any(s.x for s in series[:-1]):
+        title += " (no response time was published with these figures: they are in the table)"
+    return Chart(title, metric, "Average response time (ms)", series)
 
 
 def _config_label(config):
