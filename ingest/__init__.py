@@ -3,7 +3,16 @@
 __version__ = "1.0"
 
 from .errors import ParseError
-from .registry import FORMATS, detect, group_sources, parse_archive, parse_group, parse_paths, parse_sources
+from .registry import (
+    FORMATS,
+    detect,
+    group_sources,
+    parse_archive,
+    parse_group,
+    parse_paths,
+    parse_sources,
+    parse_together,
+)
 from .result import ContractError, validate
 from .source import Source
 
@@ -18,5 +27,6 @@ __all__ = [
     "parse_group",
     "parse_paths",
     "parse_sources",
+    "parse_together",
     "validate",
 ]

@@ -94,6 +94,15 @@ def parse_group(module, members):
     return [_finish(item) for item in (parsed if isinstance(parsed, list) else [parsed])]
 
 
+def parse_together(sources):
+    """Parse files the caller has already grouped (the files of one upload, one ORION test, one
+    sweep) as one group, whatever their paths; files of different formats are parsed apart."""
+    modules = {detect(source).FORMAT for source in sources}
+    if len(sources) > 1 and len(modules) == 1:
+        return parse_group(FORMATS[modules.pop()], list(sources))
+    return parse_sources(sources)
+
+
 def parse_sources(sources):
     """Parse sources that were given together; return result sets in dict form, contract-checked.
 

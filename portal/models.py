@@ -151,6 +151,11 @@ class Upload(models.Model):
     # Configuration attributes chosen when uploading (RAID level, drive count, caches, ...).
     labels = models.JSONField(default=dict, blank=True)
     duplicate_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL)
+    # Files read together (the files of one ORION test, one fio sweep) point at the first of
+    # them, which holds the runs; re-reading any of them re-reads the group.
+    read_with = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="read_together"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -13,7 +13,7 @@ from django.utils.dateparse import parse_datetime
 from psycopg.types.json import Jsonb
 
 import ingest
-from ingest import ParseError, Source, parse_archive, parse_sources
+from ingest import ParseError, Source, parse_archive, parse_together
 from ingest import result as contract
 from ingest.archive import is_zip
 
@@ -140,8 +140,10 @@ def upload_ingest(*, upload_ids):
     Everything is stored in one transaction or nothing is. Returns the first upload, marked
     ``done`` (with warnings) or ``failed`` (with the parser's message naming file and line).
     """
+    upload_ids = _read_together(upload_ids)
     uploads = list(Upload.objects.filter(id__in=upload_ids).select_related("system").order_by("id"))
     first = uploads[0]
+    Upload.objects.filter(id__in=upload_ids[1:]).update(read_with=first)
     sources = [Source(settings.UPLOADS_DIR / u.stored_path, name=u.original_name) for u in uploads]
     try:
         results = []
@@ -150,7 +152,7 @@ def upload_ingest(*, upload_ids):
                 results.extend(parse_archive(source))
         plain = [s for s in sources if not is_zip(s)]
         if plain:
-            results.extend(parse_sources(plain))
+            results.extend(parse_together(plain))
         with transaction.atomic():
             # Re-ingesting replaces the runs read before, in the same transaction as the new ones.
             Run.objects.filter(upload_id__in=upload_ids).delete()
@@ -171,6 +173,14 @@ def upload_ingest(*, upload_ids):
         )
     first.refresh_from_db()
     return first
+
+
+def _read_together(upload_ids):
+    """The given uploads and every upload read together with them, first upload first."""
+    given = Upload.objects.filter(id__in=upload_ids).values_list("id", "read_with_id")
+    firsts = {read_with or upload_id for upload_id, read_with in given}
+    members = Upload.objects.filter(read_with_id__in=firsts).values_list("id", flat=True)
+    return sorted({*upload_ids, *firsts, *members})
 
 
 class StoreError(ValueError):
@@ -371,6 +381,7 @@ def upload_reingest(*, upload):
     Returns False when the upload is not finished, or when a later copy of the same file is the live one.
     """
     finished = Q(status__in=[Upload.Status.DONE, Upload.Status.FAILED])
+    upload = upload.read_with or upload
     try:
         with transaction.atomic():
             queued = Upload.objects.filter(finished, id=upload.id).update(

@@ -110,3 +110,25 @@ def test_loaddemo_is_idempotent_and_keeps_the_papers_figures():
     assert point.mbps == pytest.approx(117 * 1.048576)
     assert point.run.citation_table == "Table 1"
     assert point.run.origin == Run.Origin.PUBLISHED
+
+
+def test_a_fio_queue_depth_sweep_is_stored_as_one_curve():
+    status, out = _ingest(data("fio", "sweep"), "--system", "Lab NVMe array")
+    assert status == 0, out
+    run = Run.objects.get()
+    loads = list(run.points.values_list("outstanding_io", flat=True))
+    # randread-1-1.json, randread-4-1.json, randread-16-1.json: iodepth 1, 4 and 16 with one job.
+    assert loads == [1, 4, 16]
+    assert "stored     randread-1-1.json, randread-16-1.json, randread-4-1.json: fio, 1 run, 3 points" in out
+
+
+def test_files_read_together_point_at_the_upload_holding_their_runs_and_are_reread_together():
+    _ingest(data("fio", "sweep"), "--system", "Lab NVMe array")
+    first, *others = Upload.objects.order_by("id")
+    assert [u.read_with_id for u in others] == [first.id, first.id]
+    assert Run.objects.get().upload_id == first.id
+    # Re-reading the group from any of its files replaces the one run with one run of three points.
+    upload = services.upload_ingest(upload_ids=[others[0].id])
+    assert upload.id == first.id and upload.status == Upload.Status.DONE
+    run = Run.objects.get()
+    assert run.points.count() == 3

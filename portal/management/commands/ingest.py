@@ -108,7 +108,12 @@ class Command(BaseCommand):
             return len(fresh)
         runs = result.runs.count()
         points = Point.objects.filter(run__upload=result).count()
-        self.stdout.write(f"stored     {names}: {result.format}, {runs} runs, {points} points (upload #{result.id})")
+        stored = f"{_count(runs, 'run')}, {_count(points, 'point')}"
+        self.stdout.write(f"stored     {names}: {result.format}, {stored} (upload #{result.id})")
         for warning in result.warnings:
             self.stdout.write(f"  warning: {warning}")
         return 0
+
+
+def _count(number, noun):
+    return f"{number} {noun}{'' if number == 1 else 's'}"
