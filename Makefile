@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run worker test lint browsers stop benchmark clean
+.PHONY: install run worker test lint test-tools stop benchmark clean
 
 install: $(STAMP)
 
@@ -22,15 +22,18 @@ run: install
 worker: install
 	$(BIN)/python -m celery -A portal worker --loglevel INFO
 
-# Debian's Chromium for the browser tests (Playwright drives it; no browser download).
-browsers:
-	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+# Debian's Chromium for the browser tests and chart images (Playwright and kaleido drive it; no
+# browser download) and TeX Live for the LaTeX export test, each installed once with apt-get.
+APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
+test-tools:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && $(APT_INSTALL) chromium >/dev/null; }
+	@command -v pdflatex >/dev/null 2>&1 || { apt-get update -qq && $(APT_INSTALL) --no-install-recommends texlive-latex-recommended >/dev/null; }
 
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: install browsers lint
+test: install test-tools lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python manage.py check
 	$(BIN)/python -m pytest
