@@ -12,6 +12,8 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from ingest.result import POINT_FIGURES
+
 
 class System(models.Model):
     """One storage array (or disk subsystem) under test."""
@@ -270,19 +272,8 @@ class Point(models.Model):
     cpu_pct = models.FloatField(null=True, blank=True)
     metrics = models.JSONField(default=dict, blank=True)
 
-    FIGURES = (
-        "iops",
-        "read_iops",
-        "write_iops",
-        "mbps",
-        "read_mbps",
-        "write_mbps",
-        "avg_response_ms",
-        "avg_read_response_ms",
-        "avg_write_response_ms",
-        "max_response_ms",
-        "cpu_pct",
-    )
+    # The figures of a point, named as in the result contract.
+    FIGURES = POINT_FIGURES
 
     class Meta:
         ordering = ["run", "seq"]

@@ -14,25 +14,14 @@ from collections import Counter
 import pytest
 import yaml
 
+from ingest.result import POINT_FIGURES
 from tests.samples import REPO, SEEDS_DIR
 
 FIXTURE = REPO / "fixtures" / "demo.yaml"
 DS4500_PAPER = "000_f52f16ce4c762121.txt"
 DS5020_PAPER = "001_22c77edb183857dc.txt"
 EVA_PAPER = "002_a42e26287dbab2e7.txt"
-FIGURES = {
-    "iops",
-    "read_iops",
-    "write_iops",
-    "mbps",
-    "read_mbps",
-    "write_mbps",
-    "avg_response_ms",
-    "avg_read_response_ms",
-    "avg_write_response_ms",
-    "max_response_ms",
-    "cpu_pct",
-}
+FIGURES = set(POINT_FIGURES)
 CONFIG_KEYS = {
     "raid_level",
     "drive_count",

@@ -2,10 +2,10 @@
 
 import pytest
 
-from ingest import ParseError, Source, parse_paths
+from ingest import ParseError, Source
 from ingest.formats import elbencho
-from ingest.result import MIB
 from tests.ingest.contract import FormatContract, SingleSizeUnits
+from tests.ingest.helpers import mib, parse_one, runs_by_name
 from tests.samples import data, sample
 
 RESULT_CSV = sample("elbencho", "glennklockwood_cgpu_bw-direct.04threads.2798687.csv")
@@ -13,20 +13,6 @@ RESFILE = sample("elbencho", "glennklockwood_cgpu_bw-direct.04threads.2798687.ou
 LIVE_CSV = sample("elbencho", "glennklockwood_cgpu_bw-direct.01threads.2798687.live.csv")
 SWEEP_CSV = data("elbencho", "randread_sweep_rwmix.csv")
 RWMIX_RESFILE = data("elbencho", "rwmix_lat.res.txt")
-
-
-def mib(value):
-    """elbencho's MiB/s is 2^20 bytes per second."""
-    return pytest.approx(value * MIB / 1e6)
-
-
-def parse_one(path):
-    [result] = parse_paths([path])
-    return result
-
-
-def runs_by_name(result):
-    return {run["name"]: run for run in result["runs"]}
 
 
 def parse_text(text, name="results.csv"):

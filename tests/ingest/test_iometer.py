@@ -9,6 +9,7 @@ from ingest import ParseError, Source, detect, parse_paths
 from ingest.formats import iometer
 from ingest.result import MB, MIB
 from tests.ingest.contract import FormatContract, SingleSizeUnits
+from tests.ingest.helpers import parse_one
 from tests.samples import SAMPLES_DIR, data, sample
 
 QUARCH = sample("iometer", "quarchpy_an016_testfile_1.1.0_multitest.csv")
@@ -20,11 +21,6 @@ ICFS = (
 V2006 = data("iometer", "results_2006.07.27_fileserver_webserver.csv")
 SWEEP = data("iometer", "results_1.1.0_qd_sweep_crlf.csv")
 PER_SECOND = data("iometer", "results_1.1.0_per_second.csv")
-
-
-def parse_one(path):
-    (result,) = parse_paths([path])
-    return result
 
 
 def run_named(result, name):

@@ -4,8 +4,8 @@ import pytest
 
 from ingest import ParseError, Source, parse_paths
 from ingest.formats import vdbench
-from ingest.result import MIB
 from tests.ingest.contract import FormatContract, SingleSizeUnits
+from tests.ingest.helpers import mib, parse_one, runs_by_name
 from tests.samples import data, sample
 
 TOTALS = sample("vdbench", "jiaoben_fsd_totals.html")
@@ -15,20 +15,6 @@ SD_FLATFILE = sample("vdbench", "vdbenchexplorer_flatfile_kstat.html")
 ABORTED = sample("vdbench", "vdbenchshow_fsd_summary.html")
 LOCALISED = data("vdbench", "sd_summary_localised_forloops.html")
 OLD_SINGLE_SPACE = data("vdbench", "sd_totals_old_single_space.html")
-
-
-def mib(value):
-    """vdbench's MB/sec is 2^20 bytes per second."""
-    return pytest.approx(value * MIB / 1e6)
-
-
-def parse_one(path):
-    [result] = parse_paths([path])
-    return result
-
-
-def runs_by_name(result):
-    return {run["name"]: run for run in result["runs"]}
 
 
 def parse_text(text, name="summary.html"):
