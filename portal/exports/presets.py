@@ -21,6 +21,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from statistics import fmean
 
+from ingest.formats import jetstress as jetstress_format
+from ingest.formats import orion as orion_format
 from ingest.result import MB, MIB
 from portal.analysis.sizing import (
     EXCHANGE_IOPS_PER_DRIVE,
@@ -426,7 +428,7 @@ def _system_label(system, drive_counts):
 
 def jetstress(system, *, iops_per_mailbox=IOPS_PER_MAILBOX):
     """Seed 001's Exchange figures: achieved IOPS, per drive, mailboxes at ``iops_per_mailbox``, latencies."""
-    runs = list(runs_with_points(Run.objects.filter(config__system=system, tool__iexact="jetstress")))
+    runs = list(runs_with_points(Run.objects.filter(config__system=system, tool=jetstress_format.TOOL)))
     if not runs:
         raise PresetError(f"{system.name} has no Jetstress runs")
     whole = NumberFormat(decimals=0, group_from=1_000)
@@ -496,7 +498,7 @@ def _run_label(run):
 
 def orion(system):
     """Seed 001's Oracle figures: ORION's maxima, per drive, and the Oracle sizing class of the small IOPS."""
-    runs = list(runs_with_points(Run.objects.filter(config__system=system, tool__iexact="orion")))
+    runs = list(runs_with_points(Run.objects.filter(config__system=system, tool=orion_format.TOOL)))
     if not runs:
         raise PresetError(f"{system.name} has no ORION runs")
     tests = defaultdict(list)

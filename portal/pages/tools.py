@@ -1,5 +1,6 @@
 """The run page's tool views: Jetstress sizing, ORION maxima, FFSB operations, Iometer breakdown."""
 
+from ingest.formats import ffsb, iometer, jetstress, orion
 from portal.analysis.sizing import jetstress_sizing, orion_summary
 
 from .charts import ORION_FIGURES, orion_points
@@ -7,14 +8,13 @@ from .charts import ORION_FIGURES, orion_points
 
 def tool_view(run, points, *, iops_per_mailbox):
     """The template name and context of the run's tool view, or None when the tool has none."""
-    tool = (run.tool or "").lower()
-    if tool == "jetstress":
+    if run.tool == jetstress.TOOL:
         return _jetstress(run, points, iops_per_mailbox)
-    if tool == "orion":
+    if run.tool == orion.TOOL:
         return _orion(run)
-    if tool == "ffsb":
+    if run.tool == ffsb.TOOL:
         return _ffsb(points)
-    if tool == "iometer":
+    if run.tool == iometer.TOOL:
         return _iometer(points)
     return None
 

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from ingest.formats import jetstress, orion
 from portal.models import Run
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 
@@ -21,7 +22,7 @@ def test_home_lists_systems_and_filters(demo, client, django_assert_max_num_quer
         response = client.get("/")
     assert response.status_code == 200
     assert all(name in text(response) for name in demo)
-    filtered = text(client.get("/?tool=Jetstress"))
+    filtered = text(client.get("/", {"tool": jetstress.TOOL}))
     assert "IBM DS5020" in filtered and "IBM DS4400" not in filtered
     assert "IBM DS4400" in text(client.get("/?q=ds44"))
     assert "HP EVA4100" not in text(client.get("/?q=ds44"))
@@ -106,19 +107,19 @@ def test_published_run_shows_citation(demo, client):
 
 def test_jetstress_view_recomputes_mailboxes(demo, client):
     # Seed 001 lines 103-105: 4,127 IOPS / 0.5 IOPS per mailbox = 8,254 mailboxes.
-    run = Run.objects.get(tool="Jetstress", points__iops=4127)
+    run = Run.objects.get(tool=jetstress.TOOL, points__iops=4127)
     assert '<td class="num" id="mailboxes">8254</td>' in text(client.get(f"/runs/{run.id}/"))
     assert '<td class="num" id="mailboxes">4127</td>' in text(client.get(f"/runs/{run.id}/?iops_per_mailbox=1"))
     assert client.get(f"/runs/{run.id}/?iops_per_mailbox=-1").status_code == 400
     # The appendix report: achieved 1101.114 against a target of 1140, DB reads 15 ms against 20 ms.
-    report = Run.objects.get(tool="Jetstress", verdict="pass")
+    report = Run.objects.get(tool=jetstress.TOOL, verdict="pass")
     body = text(client.get(f"/runs/{report.id}/"))
     assert "1,101.1" in body and "1,140.0" in body and "15 ms against a goal of 20 ms" in body
 
 
 def test_orion_view_shows_maxima(demo, client):
     # Seed 001 lines 246-247: Maximum Small IOPS=882 @ Small=25 and Large=0; Minimum Small Latency=5.42 @ Small=1.
-    run = Run.objects.get(tool="ORION", workload_name="ORION small random 8K", config__drive_count=None)
+    run = Run.objects.get(tool=orion.TOOL, workload_name="ORION small random 8K", config__drive_count=None)
     body = text(client.get(f"/runs/{run.id}/"))
     assert "882.0 @ small=25, large=0" in body and "5.42 ms @ small=1, large=0" in body
     heatmap = client.get(f"/runs/{run.id}/charts/small-latency.csv")
