@@ -249,7 +249,8 @@ def _as_published(figure):
     return f"{figure.run.config.system.name} published {printed[0]:g} MBps (2^20 bytes/s)"
 
 
-def _key_label(key):
+def config_key_label(key):
+    """'RAID-5, 140 drives, All Caches Disabled' for a (RAID level, drive count, cache setting) key."""
     return ", ".join(part for part in (key[0] or "RAID ?", f"{key[1]} drives" if key[1] else "", key[2]) if part)
 
 
@@ -263,7 +264,7 @@ def _ambiguities(a_left, b_left):
             if len(matches) > 1:
                 settings_text = " or ".join(repr(m[2]) for m in matches if m[2])
                 sentences.append(
-                    f"{side}'s {_key_label(key)} could match {other_side}'s {settings_text}: "
+                    f"{side}'s {config_key_label(key)} could match {other_side}'s {settings_text}: "
                     "choose a cache setting to compare them"
                 )
     return sentences

@@ -70,3 +70,12 @@ def test_a_published_figure_is_drawn_at_the_response_time_it_is_stated_at(ds4500
     (point,) = run_curve(run, metric="iops")
     assert (point.throughput, point.response_ms) == (26640, run.published_at_ms)
     assert run.published_at_ms == 20
+
+
+def test_the_compare_command_says_what_it_could_not_compare(ds4500_vs_ds4400):
+    out = io.StringIO()
+    call_command("compare", "IBM DS4500", "IBM DS4400", "--workload", "File Server", stdout=out)
+    assert (
+        "not compared: File Server: B's RAID-5, 140 drives could match A's 'All Caches Disabled' or "
+        "'Write Cache Enabled': choose a cache setting to compare them"
+    ) in out.getvalue()

@@ -6,7 +6,7 @@ import json
 
 from django.core.management import BaseCommand, CommandError
 
-from portal.selectors import SystemNotFound, comparison, system_by_name
+from portal.selectors import SystemNotFound, comparison, config_key_label, system_by_name
 
 COLUMNS = ("workload", "configuration", "metric", "a", "b", "adjust_b", "improvement_pct", "notes")
 
@@ -68,15 +68,9 @@ def _unmatched(result):
     lines += [f"only {result.b.name}: workload {name}" for name in result.only_b_workloads]
     for workload in result.workloads:
         for system, keys in ((result.a, workload.only_a), (result.b, workload.only_b)):
-            lines += [f"only {system.name}: {workload.workload}, {_key_label(key)}" for key in keys]
+            lines += [f"only {system.name}: {workload.workload}, {config_key_label(key)}" for key in keys]
+        lines += [f"not compared: {workload.workload}: {sentence}" for sentence in workload.ambiguous]
     return lines
-
-
-def _key_label(key):
-    raid_level, drive_count, cache = key
-    return ", ".join(
-        part for part in (raid_level or "RAID ?", f"{drive_count} drives" if drive_count else "", cache) if part
-    )
 
 
 def _heading(result):
