@@ -38,8 +38,65 @@ def sniff_encoding(head):
     return "utf-8", 0
 
 
+class ProgressMeter:
+    """Counts the bytes parsers read from a set of files and reports whole percentages.
+
+    ``report(pct)`` is called each time at least ``step_pct`` more has been read, never with 100:
+    a parser is finished only when it returns.
+    """
+
+    def __init__(self, total_bytes, report, *, step_pct=5):
+        self.total_bytes = max(total_bytes, 1)
+        self.report = report
+        self.step_pct = step_pct
+        self.read_bytes = 0
+        self.reported_pct = 0
+
+    def advance(self, count):
+        self.read_bytes += count
+        pct = min(99, 100 * self.read_bytes // self.total_bytes)
+        if pct >= self.reported_pct + self.step_pct:
+            self.reported_pct = pct
+            self.report(pct)
+
+
+class _CountedReader(io.RawIOBase):
+    """A binary stream that tells a :class:`ProgressMeter` how much has been read through it."""
+
+    def __init__(self, raw, meter):
+        self._raw = raw
+        self._meter = meter
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return self._raw.seekable()  # zip archives are read from their end first
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        return self._raw.seek(offset, whence)
+
+    def tell(self):
+        return self._raw.tell()
+
+    def readinto(self, buffer):
+        count = self._raw.readinto(buffer)
+        if count:
+            self._meter.advance(count)
+        return count
+
+    def close(self):
+        self._raw.close()
+        super().close()
+
+
 class Source:
-    """One input file, from a path or from bytes (a zip member, an upload held in memory)."""
+    """One input file, from a path or from bytes (a zip member, an upload held in memory).
+
+    Set ``meter`` to a :class:`ProgressMeter` to have the parser's reading reported.
+    """
+
+    meter = None
 
     def __init__(self, path=None, *, name=None, data=None):
         if path is None and data is None:
@@ -50,15 +107,21 @@ class Source:
         self._sha256 = None
         self._head = None
 
-    def open_binary(self):
+    def _open_raw(self):
         if self._data is not None:
             return io.BytesIO(self._data)
         return self.path.open("rb")
 
+    def open_binary(self):
+        """The file's bytes as a stream (what parsers read is counted when a meter is set)."""
+        if self.meter is None:
+            return self._open_raw()
+        return io.BufferedReader(_CountedReader(self._open_raw(), self.meter))
+
     def head(self, size=HEAD_BYTES):
         """The first bytes of the file, for format detection."""
         if self._head is None or len(self._head) < size:
-            with self.open_binary() as stream:
+            with self._open_raw() as stream:
                 self._head = stream.read(max(size, HEAD_BYTES))
         return self._head[:size]
 
@@ -83,7 +146,7 @@ class Source:
     def sha256(self):
         if self._sha256 is None:
             digest = hashlib.sha256()
-            with self.open_binary() as stream:
+            with self._open_raw() as stream:
                 for block in iter(lambda: stream.read(1 << 20), b""):
                     digest.update(block)
             self._sha256 = digest.hexdigest()

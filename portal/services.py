@@ -13,9 +13,10 @@ from django.utils.dateparse import parse_datetime
 from psycopg.types.json import Jsonb
 
 import ingest
-from ingest import ParseError, Source, parse_archive, parse_together
+from ingest import ParseError, Source, detect, group_sources, parse_archive, parse_together
 from ingest import result as contract
 from ingest.archive import is_zip
+from ingest.source import ProgressMeter
 
 from .models import Config, Point, Run, System, Upload
 
@@ -137,7 +138,8 @@ def upload_claim(*, upload_id, stale_after=None):
 def upload_ingest(*, upload_ids):
     """Parse uploads read together (one file, or the files of one ORION test) and store the results.
 
-    Everything is stored in one transaction or nothing is. Returns the first upload, marked
+    Progress while parsing is kept in ``progress_pct``. Everything is stored in one transaction
+    or nothing is. Returns the first upload, marked
     ``done`` (with warnings) or ``failed`` (with the parser's message naming file and line).
     """
     upload_ids = _read_together(upload_ids)
@@ -145,14 +147,14 @@ def upload_ingest(*, upload_ids):
     first = uploads[0]
     Upload.objects.filter(id__in=upload_ids[1:]).update(read_with=first)
     sources = [Source(settings.UPLOADS_DIR / u.stored_path, name=u.original_name) for u in uploads]
+    meter = ProgressMeter(
+        sum(u.size_bytes for u in uploads),
+        lambda pct: Upload.objects.filter(id__in=upload_ids).update(progress_pct=pct),
+    )
+    for source in sources:
+        source.meter = meter
     try:
-        results = []
-        for source in sources:
-            if is_zip(source):
-                results.extend(parse_archive(source))
-        plain = [s for s in sources if not is_zip(s)]
-        if plain:
-            results.extend(parse_together(plain))
+        results = _parse_uploaded(sources)
         with transaction.atomic():
             # Re-ingesting replaces the runs read before, in the same transaction as the new ones.
             Run.objects.filter(upload_id__in=upload_ids).delete()
@@ -173,6 +175,16 @@ def upload_ingest(*, upload_ids):
         )
     first.refresh_from_db()
     return first
+
+
+def _parse_uploaded(sources):
+    """Result sets of uploaded files read together: archives one by one, other files as a group."""
+    results = []
+    for source in sources:
+        if is_zip(source):
+            results.extend(parse_archive(source))
+    plain = [source for source in sources if not is_zip(source)]
+    return results + (parse_together(plain) if plain else [])
 
 
 def _read_together(upload_ids):
@@ -360,19 +372,47 @@ def system_get_or_create(*, name, vendor="", model=""):
 
 
 def upload_receive(*, files, uploader, system, labels):
-    """Keep uploaded files and queue each for a worker once all are recorded; return the uploads.
+    """Keep uploaded files and queue them for a worker once all are recorded; return the uploads.
 
     ``files`` are readable binary streams with a ``name``. Duplicates are recorded, not queued.
+    Files given together that are read together (the files of one ORION test, one fio sweep)
+    point at the first of them, and only that one is queued: its worker reads the group.
     """
     with transaction.atomic():
         uploads = [
             upload_create(stream=file, original_name=file.name, uploader=uploader, system=system, labels=labels)
             for file in files
         ]
-        for upload in uploads:
-            if upload.status == Upload.Status.QUEUED:
-                upload_enqueue(upload_id=upload.id)
+        for first, *others in upload_groups([u for u in uploads if u.status == Upload.Status.QUEUED]):
+            Upload.objects.filter(id__in=[u.id for u in others]).update(read_with=first)
+            upload_enqueue(upload_id=first.id)
     return uploads
+
+
+def upload_groups(uploads):
+    """Uploads given together, gathered as the registry gathers files read together.
+
+    Archives, and files not recognised here (their worker gives the message), stand alone.
+    """
+    upload_of, groups = {}, []
+    for upload in uploads:
+        # The common folder in the name makes files dropped together one fio sweep.
+        source = Source(settings.UPLOADS_DIR / upload.stored_path, name=f"given-together/{upload.original_name}")
+        if is_zip(source) or not _recognised(source):
+            groups.append([upload])
+        else:
+            upload_of[source] = upload
+    for _module, members in group_sources(list(upload_of)):
+        groups.append([upload_of[source] for source in members])
+    return sorted(groups, key=lambda group: group[0].id)
+
+
+def _recognised(source):
+    try:
+        detect(source)
+    except ParseError:
+        return False
+    return True
 
 
 def upload_reingest(*, upload):

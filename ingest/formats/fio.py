@@ -51,12 +51,14 @@ def sniff(head, name):
 
 
 def group_key(source):
-    """Files of one fio-plot sweep share their folder; other fio files are parsed alone."""
+    """Files of one fio-plot sweep share their folder (the one their name gives, else the one they
+    are in); other fio files are parsed alone."""
     name = PurePosixPath(source.name.replace("\\", "/"))
     if not SWEEP_FILE_NAME.match(name.name):
         return None
-    folder = source.path.resolve().parent if source.path is not None else name.parent
-    return str(folder)
+    if str(name.parent) != "." or source.path is None:
+        return str(name.parent)  # a zip member's folder, or a batch of files given together
+    return str(source.path.resolve().parent)
 
 
 def parse(source):
