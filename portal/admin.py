@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Config, Point, Run, System, Upload
+from .models import Config, Point, PublishedStrokeMultipliers, Run, System, Upload
 
 
 @admin.register(System)
@@ -36,6 +36,7 @@ class RunAdmin(admin.ModelAdmin):
 @admin.register(Point)
 class PointAdmin(admin.ModelAdmin):
     list_display = ["run", "seq", "outstanding_io", "iops", "mbps", "avg_response_ms"]
+    list_select_related = ["run"]
     raw_id_fields = ["run"]
 
 
@@ -43,5 +44,12 @@ class PointAdmin(admin.ModelAdmin):
 class UploadAdmin(admin.ModelAdmin):
     list_display = ["id", "original_name", "format", "status", "uploader", "created_at"]
     list_filter = ["status", "format"]
+    list_select_related = ["uploader"]
     search_fields = ["original_name", "sha256"]
     raw_id_fields = ["system", "duplicate_of", "uploader"]
+
+
+@admin.register(PublishedStrokeMultipliers)
+class PublishedStrokeMultipliersAdmin(admin.ModelAdmin):
+    list_display = ["system", "raid_level", "workload_name", "baseline_stroke_pct", "citation_table"]
+    list_select_related = ["system"]

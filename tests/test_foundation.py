@@ -96,3 +96,10 @@ def test_a_real_worker_recomputes_a_run_summary(celery_worker_process):
         "min_response_ms": 4.0,
         "max_response_ms": 22.0,
     }
+
+
+@pytest.mark.django_db
+def test_the_admin_lists_the_schema(admin_client):
+    page = admin_client.get("/admin/").content.decode()
+    for path in ("system", "config", "run", "point", "upload", "publishedstrokemultipliers"):
+        assert f'href="/admin/portal/{path}/"' in page
