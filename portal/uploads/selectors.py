@@ -1,9 +1,12 @@
 """Reads for the upload pages: the list, one upload's row as the live status endpoint sends it."""
 
-from django.db.models import Count
+from collections import defaultdict
+
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 
-from portal.models import Point, Upload
+from portal.models import Point, Run, Upload
 
 # The status of an upload in words, as the list and the live rows show it.
 STATUS_TEXT = {
@@ -19,13 +22,20 @@ RUN_LINKS_SHOWN = 10
 PROFILE_KEYS = ("raid_level", "drive_count", "segment_kb", "read_cache", "write_cache", "write_cache_mirroring")
 
 
+def _with_counts(uploads):
+    """Uploads with their numbers of runs and points, as subqueries: PostgreSQL computes them for
+    the rows a page shows (after ORDER BY and LIMIT), not for every upload stored."""
+    runs = Run.objects.filter(upload=OuterRef("pk")).values("upload").annotate(n=Count("id")).values("n")
+    points = Point.objects.filter(run__upload=OuterRef("pk")).values("run__upload").annotate(n=Count("id")).values("n")
+    return uploads.annotate(
+        run_count=Coalesce(Subquery(runs), 0),
+        point_count=Coalesce(Subquery(points), 0),
+    )
+
+
 def upload_list():
     """Every upload, newest first, with what the list shows."""
-    return (
-        Upload.objects.select_related("uploader", "system")
-        .annotate(run_count=Count("runs", distinct=True), point_count=Count("runs__points"))
-        .order_by("-created_at", "-id")
-    )
+    return _with_counts(Upload.objects.select_related("uploader", "system")).order_by("-created_at", "-id")
 
 
 def upload_can_manage(*, user, upload):
@@ -35,8 +45,12 @@ def upload_can_manage(*, user, upload):
     return upload.uploader_id == user.id or user.has_perm("portal.change_upload")
 
 
-def upload_row(*, upload):
-    """One upload as the live status endpoint sends it (plain data; the page renders it as text)."""
+def upload_row(*, upload, runs=()):
+    """One upload as the live status endpoint sends it (plain data; the page renders it as text).
+
+    Counts come from :func:`upload_rows`' annotations (a new upload has none yet); ``runs`` are its
+    runs as ``{"id", "name"}``.
+    """
     row = {
         "id": upload.id,
         "name": upload.original_name,
@@ -50,9 +64,10 @@ def upload_row(*, upload):
         "url": reverse("uploads:detail", args=[upload.id]),
         "system": None,
         "runs": [],
-        "run_count": 0,
-        "point_count": 0,
+        "run_count": getattr(upload, "run_count", 0),
+        "point_count": getattr(upload, "point_count", 0),
         "duplicate_of": None,
+        "read_with": None,
     }
     if upload.system_id:
         row["system"] = {"id": upload.system_id, "name": upload.system.name, "url": f"/systems/{upload.system_id}/"}
@@ -61,17 +76,20 @@ def upload_row(*, upload):
             "id": upload.duplicate_of_id,
             "url": reverse("uploads:detail", args=[upload.duplicate_of_id]),
         }
-    if upload.status == Upload.Status.DONE:
-        runs = list(upload.runs.order_by("id").values("id", "name"))
-        row["run_count"] = len(runs)
-        row["point_count"] = Point.objects.filter(run__upload=upload).count()
-        row["runs"] = [{"id": r["id"], "name": r["name"], "url": f"/runs/{r['id']}/"} for r in runs[:RUN_LINKS_SHOWN]]
+    if upload.read_with_id:
+        row["read_with"] = {"id": upload.read_with_id, "url": reverse("uploads:detail", args=[upload.read_with_id])}
+    row["runs"] = [{"id": r["id"], "name": r["name"], "url": f"/runs/{r['id']}/"} for r in runs[:RUN_LINKS_SHOWN]]
     return row
 
 
 def upload_rows(*, upload_ids):
-    uploads = Upload.objects.filter(id__in=upload_ids).select_related("system").order_by("-id")
-    return [upload_row(upload=upload) for upload in uploads]
+    """Rows for several uploads in three queries: uploads with counts, then their runs' links."""
+    uploads = list(_with_counts(Upload.objects.filter(id__in=upload_ids).select_related("system")).order_by("-id"))
+    done = [u.id for u in uploads if u.status == Upload.Status.DONE]
+    runs = defaultdict(list)
+    for run in Run.objects.filter(upload_id__in=done).order_by("id").values("id", "name", "upload_id"):
+        runs[run["upload_id"]].append(run)
+    return [upload_row(upload=upload, runs=runs[upload.id]) for upload in uploads]
 
 
 def system_profile_choices(*, system):

@@ -136,7 +136,7 @@ def upload_detail(request, upload_id):
     upload = _upload_for_reading(upload_id)
     context = {
         "upload": upload,
-        "row": selectors.upload_row(upload=upload),
+        "row": selectors.upload_rows(upload_ids=[upload.id])[0],
         "can_manage": selectors.upload_can_manage(user=request.user, upload=upload),
     }
     return render(request, "uploads/detail.html", context)

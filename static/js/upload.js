@@ -1,4 +1,4 @@
-// The upload page: send each chosen or dropped file on its own, then follow every unfinished row
+// The upload page: send the chosen or dropped files in one request, then follow every unfinished row
 // by polling the status endpoint. Everything from the server is inserted as text, never as HTML.
 (function () {
   "use strict";
@@ -39,6 +39,10 @@
       bar.value = row.progress_pct;
       bar.textContent = row.progress_pct + "%";
       cell.appendChild(bar);
+    } else if (row.status === "done" && row.read_with) {
+      cell.appendChild(document.createTextNode("read together with "));
+      cell.appendChild(link(row.read_with.url, "upload #" + row.read_with.id));
+      cell.appendChild(document.createTextNode(", which holds the runs"));
     } else if (row.status === "done") {
       if (row.system) {
         cell.appendChild(link(row.system.url, row.system.name));
@@ -150,16 +154,23 @@
     }).join(" ");
   }
 
-  function sendFile(file) {
+  // Files chosen or dropped together go in one request, so the server can read together the
+  // files that belong together (the files of one ORION test, a fio sweep).
+  function sendBatch(files) {
     var maxBytes = Number(form.dataset.maxUploadBytes);
-    if (file.size > maxBytes) {
-      addRow({ name: file.name, status: "failed", status_text: "failed",
-        error: file.name + ": larger than " + form.dataset.maxUploadMb + " MB, the largest file accepted here" });
-      return Promise.resolve();
-    }
     var data = new FormData(form);
     data.delete("files");
-    data.append("files", file, file.name);
+    var accepted = 0;
+    files.forEach(function (file) {
+      if (file.size > maxBytes) {
+        addRow({ name: file.name, status: "failed", status_text: "failed",
+          error: file.name + ": larger than " + form.dataset.maxUploadMb + " MB, the largest file accepted here" });
+      } else {
+        data.append("files", file, file.name);
+        accepted += 1;
+      }
+    });
+    if (!accepted) return Promise.resolve();
     return fetch(form.action, { method: "POST", body: data, headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (response) { return response.json(); })
       .then(function (body) {
@@ -176,12 +187,7 @@
 
   function sendFiles(files) {
     showMessage("");
-    var queue = Array.prototype.slice.call(files);
-    var chain = Promise.resolve();
-    queue.forEach(function (file) {
-      chain = chain.then(function () { return sendFile(file); }).then(schedulePoll);
-    });
-    return chain.catch(function (error) {
+    return sendBatch(Array.prototype.slice.call(files)).then(schedulePoll).catch(function (error) {
       if (error.message !== "labels refused") showMessage("The upload did not reach the server: " + error.message);
     }).then(function () {
       form.elements.files.value = "";

@@ -1,4 +1,4 @@
-"""A real Chromium signs in, uploads two files, watches both rows reach "done" and opens a run."""
+"""A real Chromium signs in, uploads files, watches their rows reach "done" and opens a run."""
 
 import re
 from pathlib import Path
@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.factories import SystemFactory
-from tests.samples import sample
+from tests.samples import SAMPLES_DIR, sample
 
 
 @pytest.fixture
@@ -17,16 +17,20 @@ def ds4500(transactional_db):
     return SystemFactory(name="IBM DS4500")
 
 
-@pytest.mark.browser
-@pytest.mark.worker
-def test_sign_in_upload_two_files_and_open_a_run(worker, live_server, engineer, ds4500, browser_page):
-    page = browser_page.page
+def sign_in(page, live_server):
     page.goto(f"{live_server.url}/uploads/")
     page.get_by_role("link", name="Sign in").first.click()
     page.get_by_label("User name").fill("engineer")
     page.get_by_label("Password").fill("disk-arrays-42")
     page.get_by_role("button", name="Sign in").click()
     page.goto(f"{live_server.url}/uploads/")
+
+
+@pytest.mark.browser
+@pytest.mark.worker
+def test_sign_in_upload_two_files_and_open_a_run(worker, live_server, engineer, ds4500, browser_page):
+    page = browser_page.page
+    sign_in(page, live_server)
 
     page.get_by_label("Existing system").select_option(label="IBM DS4500")
     page.get_by_label("RAID level").fill("RAID 5")
@@ -44,4 +48,24 @@ def test_sign_in_upload_two_files_and_open_a_run(worker, live_server, engineer, 
     expect(page).to_have_url(re.compile(r"/runs/\d+/$"))
     # The run page of the fio upload: 4K random reads, fio-3.34 at queue depth 1.
     expect(page.get_by_role("heading", level=1)).to_contain_text("FIOJOB")
+    assert browser_page.problems == []
+
+
+@pytest.mark.browser
+@pytest.mark.worker
+def test_the_files_of_one_orion_test_chosen_together_become_one_run(
+    worker, live_server, engineer, ds4500, browser_page
+):
+    page = browser_page.page
+    sign_in(page, live_server)
+    page.get_by_label("Existing system").select_option(label="IBM DS4500")
+    files = sorted((SAMPLES_DIR / "orion").glob("*.csv"))
+    page.get_by_label("Choose result files").set_input_files([str(f) for f in files])
+    page.get_by_role("button", name="Upload", exact=True).click()
+
+    rows = [page.locator("#upload-table tbody tr", has_text=f.name) for f in files]
+    # cnblogs-hftian_mytest_20190329_1057_iops.csv (first by name) holds the run: seven measured cells.
+    expect(rows[0].locator("td.status")).to_contain_text("done IBM DS4500, 1 run, 7 points", timeout=60_000)
+    for row in rows[1:]:
+        expect(row.locator("td.status")).to_contain_text("done read together with upload #", timeout=60_000)
     assert browser_page.problems == []

@@ -99,3 +99,18 @@ def test_a_zip_archive_is_read_through_the_progress_meter(tmp_path):
     (result,) = parse_archive(source)
     assert len(result["runs"][0]["points"]) == 7
     assert reported, "reading the archive moved the progress"
+
+
+def test_the_status_of_many_finished_uploads_takes_a_fixed_number_of_queries(
+    signed_in, data_dir, django_assert_max_num_queries
+):
+    system = SystemFactory()
+    ids = []
+    for path in sorted(data("fio", "sweep").glob("*.json")) + [sample("fio", "fioplot_fio-3.34_randread-1-1.json")]:
+        with path.open("rb") as stream:
+            upload = services.upload_create(stream=stream, original_name=path.name, system=system)
+        ids.append(services.upload_ingest(upload_ids=[upload.id]).id)
+    with django_assert_max_num_queries(6):
+        rows = signed_in.get("/uploads/status.json", {"ids": ",".join(map(str, ids))}).json()["uploads"]
+    assert {row["status"] for row in rows} == {"done"}
+    assert sum(row["point_count"] for row in rows) == 4
