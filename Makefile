@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run worker test lint test-tools stop benchmark clean
+.PHONY: install run worker test lint test-tools stop benchmark fuzz clean
 
 install: $(STAMP)
 
@@ -40,6 +40,10 @@ test: install test-tools lint
 
 benchmark: install
 	$(BIN)/python -m tests.benchmark
+
+# Damaged copies of every format's sample files, thousands per format (FUZZ_EXAMPLES to change).
+fuzz: install
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/ingest/test_fuzz.py -p no:cacheprovider
 
 stop: install
 	$(BIN)/python manage.py stopservices

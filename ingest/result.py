@@ -5,6 +5,7 @@ milliseconds, sizes are bytes, percentages are 0-100. Unknown values are ``None`
 """
 
 import math
+import re
 from dataclasses import dataclass, field, fields, is_dataclass
 
 MB = 1_000_000
@@ -138,7 +139,12 @@ def point_load_key(point):
 
 
 class ContractError(ValueError):
-    """Parser output that does not follow the result contract (a parser bug, not a user error)."""
+    """Parser output that does not follow the result contract: a parser bug, or a damaged file
+    whose impossible figures (negative, infinite) the parser did not catch itself."""
+
+    def __init__(self, problems):
+        super().__init__("; ".join(problems[:10]))
+        self.problems = problems
 
 
 def _number_or_none(value, where, errors, *, minimum=None, maximum=None):
@@ -148,7 +154,7 @@ def _number_or_none(value, where, errors, *, minimum=None, maximum=None):
         errors.append(f"{where}: expected a number or null, got {value!r}")
         return
     if math.isinf(value):
-        errors.append(f"{where}: infinite value")
+        errors.append(f"{where}: infinite value {value}")
     elif minimum is not None and value < minimum:
         errors.append(f"{where}: {value} is below {minimum}")
     elif maximum is not None and value > maximum:
@@ -175,6 +181,20 @@ def _validate_point(point, where, errors):
     _number_or_none(point.get("cpu_pct"), f"{where}.cpu_pct", errors, maximum=100 * 1024)
     if not isinstance(point.get("metrics", {}), dict):
         errors.append(f"{where}.metrics: expected an object")
+    _finite_everywhere(point.get("load"), f"{where}.load", errors)
+    _finite_everywhere(point.get("metrics"), f"{where}.metrics", errors)
+
+
+def _finite_everywhere(value, where, errors):
+    """Stored as JSON in PostgreSQL, which has no NaN or infinity: every number must be finite."""
+    if isinstance(value, float) and not math.isfinite(value):
+        errors.append(f"{where}: {value} is not a finite number")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _finite_everywhere(item, f"{where}.{key}", errors)
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            _finite_everywhere(item, f"{where}[{i}]", errors)
 
 
 def _validate_run(run, where, errors):
@@ -183,10 +203,13 @@ def _validate_run(run, where, errors):
     if run.get("verdict") not in VERDICTS:
         errors.append(f"{where}.verdict: expected 'pass', 'fail' or null, got {run.get('verdict')!r}")
     _validate_workload(run.get("workload"), f"{where}.workload", errors)
+    _finite_everywhere(run.get("params"), f"{where}.params", errors)
     points = run.get("points")
     if not isinstance(points, list):
         errors.append(f"{where}.points: expected a list")
         return
+    if not points:
+        errors.append(f"{where}.points: a run has at least one point")
     for i, point in enumerate(points):
         _validate_point(point, f"{where}.points[{i}]", errors)
     keys = [point_load_key(p) for p in points if isinstance(p.get("load"), dict)]
@@ -211,6 +234,7 @@ def validate(result):
         _number_or_none(system.get("controllers"), "system.controllers", errors, minimum=0)
         _number_or_none(system.get("drive_count"), "system.drive_count", errors, minimum=0)
         _number_or_none(system.get("cache_mb_per_controller"), "system.cache_mb_per_controller", errors, minimum=0)
+        _finite_everywhere(system.get("details"), "system.details", errors)
     for i, run in enumerate(result["runs"]):
         _validate_run(run, f"runs[{i}]", errors)
     if system is None and not result["runs"]:
@@ -224,5 +248,24 @@ def check(result):
     """Raise :class:`ContractError` listing every problem when ``result`` breaks the contract."""
     errors = validate(result)
     if errors:
-        raise ContractError("; ".join(errors[:10]))
+        raise ContractError(errors)
     return result
+
+
+_PROBLEM_PLACE = re.compile(r"^runs\[(\d+)\](?:\.points\[(\d+)\])?\.?([^:]*): (.*)$")
+
+
+def problem_sentence(result, problem):
+    """One contract problem as a user reads it: the run by name and the point by number
+    (``runs[0].points[2].iops: ...`` becomes ``run 'seq read', point 3: iops ...``)."""
+    match = _PROBLEM_PLACE.match(problem)
+    if not match:
+        return f"{problem}; the file may be damaged"
+    run_index, point_index, field_name, detail = match.groups()
+    run = result["runs"][int(run_index)]
+    place = f"run {run.get('name')!r}"
+    if field_name == "points" and not run.get("points"):
+        return f"{place} holds no measured point; the file may be cut short or miss the tables holding its figures"
+    if point_index is not None:
+        place += f", point {int(point_index) + 1}"
+    return f"{place}: {field_name}: {detail}; a measured figure cannot be that, so the file may be damaged"

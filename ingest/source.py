@@ -6,6 +6,8 @@ import io
 import re
 from pathlib import Path
 
+from .errors import ParseError
+
 HEAD_BYTES = 4096
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -140,7 +142,7 @@ class Source:
             encoding, bom_length = sniff_encoding(self.head())
         stream = self.open_binary()
         stream.read(bom_length)
-        return io.TextIOWrapper(stream, encoding=encoding, errors=errors, newline=None)
+        return TextStream(stream, encoding=encoding, errors=errors, newline=None, source=self, skip=bom_length)
 
     @property
     def sha256(self):
@@ -155,6 +157,97 @@ class Source:
     def describe(self):
         """The ``source`` member of a result set."""
         return {"name": self.name, "sha256": self.sha256}
+
+
+class TextStream(io.TextIOWrapper):
+    """The text of a :class:`Source`. Bytes that are not in the file's encoding and NUL characters
+    (no tool writes them in text; they come from damaged copies and break the database's text
+    columns) raise :class:`ParseError` naming the line, instead of escaping as decoding errors."""
+
+    def __init__(self, buffer, *, source, skip, **options):
+        super().__init__(buffer, **options)
+        self._source = source
+        self._skip = skip
+        self._line = 1  # the line the next character returned is on
+
+    def _checked(self, call, *args):
+        try:
+            text = call(*args)
+        except UnicodeDecodeError as error:
+            raise decoding_error(self._source, self.encoding, self._skip, error) from None
+        nul = text.find("\x00")
+        if nul >= 0:
+            line = self._line + text.count("\n", 0, nul)
+            raise ParseError(
+                "NUL byte in the text: the file is damaged (or UTF-16 without a byte-order mark); "
+                "export or copy the result file again",
+                file=self._source.name,
+                line=line,
+            )
+        self._line += text.count("\n")
+        return text
+
+    def read(self, size=-1):
+        return self._checked(super().read, size)
+
+    def readline(self, size=-1):
+        return self._checked(super().readline, size)
+
+    def readlines(self, hint=-1):
+        return list(iter(self.readline, ""))
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+
+def decoding_error(source, encoding, skip, error):
+    """A :class:`ParseError` for ``error`` (raised somewhere in ``source``): the offending byte's
+    offset in the file, its line, and the encoding the user should save the file in."""
+    offset, line = _locate_decoding_error(source, encoding, skip)
+    if offset is None:  # the file decodes after all (a reader mixed encodings); say what Python said
+        return ParseError(f"the file is not valid {encoding}: {error.reason}", file=source.name)
+    with source._open_raw() as stream:
+        stream.seek(offset)
+        byte = stream.read(1)
+    label = _encoding_label(encoding)
+    if not byte or error.reason in ("unexpected end of data", "truncated data"):
+        message = f"the file ends in the middle of a {label} character (offset {offset}); it may be cut short"
+    elif label == "UTF-8":
+        message = (
+            f"byte 0x{byte[0]:02X} at offset {offset} is not UTF-8; save the file as UTF-8 "
+            "(it may be Latin-1 / Windows-1252)"
+        )
+    else:
+        message = f"byte 0x{byte[0]:02X} at offset {offset} is not valid {label}; the file may be damaged"
+    return ParseError(message, file=source.name, line=line)
+
+
+def _encoding_label(encoding):
+    name = codecs.lookup(encoding).name
+    return {"utf-8": "UTF-8", "utf-8-sig": "UTF-8", "utf-16-le": "UTF-16", "utf-16-be": "UTF-16"}.get(name, name)
+
+
+def _locate_decoding_error(source, encoding, skip):
+    """``(byte offset, line)`` of the first byte ``encoding`` cannot decode; ``(None, None)`` if none."""
+    decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
+    offset, newlines = skip, 0
+    with source._open_raw() as stream:
+        stream.read(skip)
+        while True:
+            block = stream.read(1 << 16)
+            pending = len(decoder.getstate()[0])
+            try:
+                newlines += decoder.decode(block, final=not block).count("\n")
+            except UnicodeDecodeError as error:
+                start = offset - pending
+                good = error.object[: error.start].decode(encoding, errors="replace")
+                return start + error.start, newlines + good.count("\n") + 1
+            if not block:
+                return None, None
+            offset += len(block)
 
 
 def describe_group(sources):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..errors import ParseError
+from ..numbers import checked, whole
 from ..result import MB, Point, ResultSet, Run, TransferSize, Workload
 from ..source import sniff_encoding
 
@@ -257,7 +258,7 @@ def _xml_measurement(span, profile, source):
     sums = {"total": [0, 0], "read": [0, 0], "write": [0, 0]}
     pairs = []
     for target in span.iterfind("Thread/Target"):
-        counts = {key: int(_xml_number(target, key, source)) for key in _XML_COUNTS}
+        counts = {key: _xml_count(target, key, source) for key in _XML_COUNTS}
         for direction, (ios_key, bytes_key) in _XML_DIRECTIONS.items():
             sums[direction][0] += counts[ios_key]
             sums[direction][1] += counts[bytes_key]
@@ -346,9 +347,18 @@ def _xml_number(element, path, source):
     if text is None or not text.strip():
         return None
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise ParseError(f"<{path}> holds {text.strip()!r}, not a number", file=source.name, field=path) from None
+    return checked(value, file=source.name, field=path, shown=text)
+
+
+def _xml_count(element, path, source):
+    """A count every <Target> holds (IOCount, BytesCount, ...)."""
+    value = _xml_number(element, path, source)
+    if value is None:
+        raise ParseError(f"a <{element.tag}> has no <{path}>; the file may be damaged", file=source.name, field=path)
+    return whole(value, file=source.name, field=path, shown=element.findtext(path))
 
 
 def _timestamp(text):
@@ -384,6 +394,13 @@ def _text_lines(source, warnings):
     legacy = []
     with source.open_binary() as stream:
         for number, raw in enumerate(stream, 1):
+            if b"\x00" in raw:
+                raise ParseError(
+                    "NUL byte in the text: the file is damaged (or UTF-16 without a byte-order mark); "
+                    "save DiskSpd's output again",
+                    file=source.name,
+                    line=number,
+                )
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError:
@@ -501,7 +518,7 @@ class _TextReader:
         elif span["targets"]:
             self._target_parameter(span["targets"][-1], number, stripped)
         elif key.startswith("number of outstanding I/O operations"):
-            span["pool_depth"] = int(self._number(value, number, key))
+            span["pool_depth"] = self._count(value, number, key)
         elif value:
             span["settings"][key] = value.strip()
 
@@ -510,7 +527,7 @@ class _TextReader:
         if key == "block size":
             target.block_bytes = _size_bytes(value, number, self.source)
         elif key.startswith("number of outstanding I/O operations"):
-            target.outstanding_per_thread = int(self._number(value, number, key))
+            target.outstanding_per_thread = self._count(value, number, key)
         elif stripped.startswith("performing"):
             target.write_pct = _write_pct(stripped)
         elif stripped.startswith("using") and "I/O (" in stripped:
@@ -623,7 +640,9 @@ class _TextReader:
         pairs = self._thread_rows(result["tables"]["total"])
         return _Measurement(
             seconds=seconds,
-            threads=int(result["thread count"]) if result.get("thread count") else None,
+            threads=self._count(result["thread count"], result["line"], "thread count")
+            if result.get("thread count")
+            else None,
             directions=directions,
             pairs=pairs,
             targets=span["targets"] if span else [],
@@ -680,6 +699,13 @@ class _TextReader:
     def _number(self, text, number, column):
         return _number(text, number, column, self.source)
 
+    def _count(self, text, number, column):
+        """A count the line must hold (outstanding I/Os per thread, ...)."""
+        value = self._number(text, number, column)
+        if value is None:
+            raise ParseError(f"{column!r} has no value", file=self.source.name, line=number, field=column)
+        return whole(value, file=self.source.name, line=number, field=column, shown=text)
+
 
 def _cells(text):
     return [cell.strip() for cell in text.split("|")]
@@ -690,9 +716,16 @@ def _number(text, number, column, source):
     if text is None:
         return None
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
-        cleaned = text.strip().rstrip("%").translate(GROUPING_SPACES)
+        value = _localised_number(text, number, column, source)
+    if value is None:
+        return None
+    return checked(value, file=source.name, line=number, field=column, shown=text)
+
+
+def _localised_number(text, number, column, source):
+    cleaned = text.strip().rstrip("%").translate(GROUPING_SPACES)
     if cleaned in ("", "N/A"):
         return None
     if "," in cleaned and "." not in cleaned:

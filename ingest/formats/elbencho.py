@@ -149,9 +149,7 @@ def _csv_cells(text, header, number):
     elbencho replaces commas in the command line by spaces, so every comma before it is a
     column separator and the rest of the line is the command.
     """
-    if header[-1] != "command":
-        return next(csv.reader([text]))
-    cells = text.split(",", len(header) - 1)
+    cells = next(csv.reader([text])) if header[-1] != "command" else text.split(",", len(header) - 1)
     if len(cells) != len(header):
         raise ParseError(f"expected {len(header)} columns as in the header, found {len(cells)}", line=number)
     return [cell.strip() for cell in cells]
@@ -309,7 +307,7 @@ def _live_run(label, phase, line, samples, warnings):
     last = samples[-1]
     warnings.append(
         f"{phase} (line {line}) comes from live statistics: its figures are averages up to the last sample "
-        f"at {last['runtime_ms']:.0f} ms, not elbencho's final result (see the --csvfile or --resfile)"
+        f"at {last['runtime_ms'] or 0:.0f} ms, not elbencho's final result (see the --csvfile or --resfile)"
     )
     elapsed_s = (last["runtime_ms"] or 0) / 1000
     active = max((s["active"] for s in samples if s["active"] is not None), default=None)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..errors import ParseError
+from ..numbers import read_number, whole
 from ..result import MB, Point, ResultSet, Run, TransferSize, Workload
 
 FORMAT = "ffsb"
@@ -187,13 +188,13 @@ def _read_setting(target, line):
     if "->" in line:
         fileset = _FILESET_WEIGHT.match(line)
         if fileset and "fileset_weights" in target:
-            target["fileset_weights"].append({"bytes": int(fileset.group(1)), "weight": int(fileset.group(2))})
+            target["fileset_weights"].append({"bytes": _count(fileset.group(1)), "weight": _count(fileset.group(2))})
     elif "=" not in line:
         return
     elif line.endswith("%)") and "op_weights" in target:
         weight = _OP_WEIGHT.match(line)
         if weight:
-            target["op_weights"][weight.group(1)] = int(weight.group(2))
+            target["op_weights"][weight.group(1)] = _count(weight.group(2))
     else:
         setting = _SETTING.match(line)
         if setting:
@@ -204,8 +205,13 @@ def _setting_value(text):
     if text in ("on", "off"):
         return text == "on"
     if text.endswith("%"):
-        return float(text[:-1])
-    return int(text) if text.isdigit() else text
+        return read_number(text[:-1], file=None, field="%")
+    return _count(text) if re.fullmatch(r"-?\d+", text, re.ASCII) else text
+
+
+def _count(text):
+    """A whole number of a profile echo; one too large for any count means the log is damaged."""
+    return whole(int(text), file=None, shown=text)
 
 
 def _iso_time(text):
@@ -288,7 +294,11 @@ def _bytes_per_s(text, number, what):
 
 
 def _total_threads(inv):
-    return sum(group.get("num_threads", 0) for group in inv.thread_groups) or None
+    counts = [group.get("num_threads", 0) for group in inv.thread_groups]
+    for count in counts:
+        if not isinstance(count, int) or count < 0:
+            raise ParseError(f"num_threads = {count!r} is not a number of threads", field="num_threads")
+    return sum(counts) or None
 
 
 def _signature(inv):

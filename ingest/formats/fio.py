@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import PurePosixPath
 
 from ..errors import ParseError
+from ..numbers import checked, read_number
 from ..result import MB, Point, ResultSet, Run, TransferSize, Workload
 from ..source import describe_group
 
@@ -28,8 +29,10 @@ SWEEP_FILE_NAME = re.compile(
     r"^(read|write|trim|randread|randwrite|randtrim|rw|readwrite|randrw|trimwrite)-(\d+)-(\d+)\.json$",
     re.IGNORECASE,
 )
-# rw value -> (read %, random %); None read % means "from rwmixread".
+# rw value -> (read %, random %); None read % means "from rwmixread". fio's JSON lists only the
+# options the job gave: without rw (or bs) the workload is unknown, not fio's default.
 RW_MODES = {
+    None: (None, None),
     "read": (100, 0),
     "write": (0, 0),
     "randread": (100, 100),
@@ -41,9 +44,10 @@ RW_MODES = {
     "randtrim": (None, 100),
     "trimwrite": (0, 0),
 }
-DEFAULT_BLOCK_SIZE = "4k"  # fio's default bs
 SIZE_UNITS = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
 PREAMBLE_SHOWN = 3
+MAX_DIGITS = 9  # iodepth and numjobs beyond a billion are no fio job
+LATEST_TIMESTAMP_S = 2**32  # year 2106
 
 
 def sniff(head, name):
@@ -222,7 +226,7 @@ def _job(data, name, groupid, entries, source, line, warnings):
     options = {**(data.get("global options") or {}), **(entries[0].get("job options") or {})}
     iodepth = _whole_number(options.get("iodepth", 1), "iodepth", source, line)
     numjobs = _whole_number(options.get("numjobs", len(entries)), "numjobs", source, line)
-    point = _point(entries)
+    point = _point(entries, _Where(source.name, line))
     point.load = {"outstanding_io": iodepth * numjobs, "threads": numjobs}
     if len(entries) > 1:
         point.metrics["job_entries_summed"] = len(entries)
@@ -239,28 +243,49 @@ def _job(data, name, groupid, entries, source, line, warnings):
         point=point,
         options={**options, "groupid": groupid},
         version=version,
-        started_at=_started_at(data, entries[0]),
+        started_at=_started_at(data, entries[0], _Where(source.name, line)),
         file=source.name,
     )
 
 
 def _whole_number(value, option, source, line):
-    try:
-        return int(str(value).strip())
-    except ValueError:
+    number = str(value).strip()
+    if not number.isdigit() or len(number) > MAX_DIGITS:
         raise ParseError(
-            f"job option {option}={value!r} is not a whole number", file=source.name, line=line, field=option
-        ) from None
+            f"job option {option}={str(value)[:40]!r} is not a whole number", file=source.name, line=line, field=option
+        )
+    return int(number)
 
 
-def _started_at(data, job):
+@dataclass
+class _Where:
+    """The file and line (of the job's name) a figure is read from, for errors."""
+
+    file: str
+    line: int | None
+
+    def number(self, stats, key, default=None):
+        """``stats[key]`` as a finite, non-negative number; ``default`` when absent."""
+        value = stats.get(key)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ParseError(f"{str(value)[:40]!r} is not a number", file=self.file, line=self.line, field=key)
+        return checked(value, file=self.file, line=self.line, field=key, shown=value)
+
+
+def _started_at(data, job, where):
     """fio 3.x stamps ``job_start`` (ms); older versions only stamp the end of the run."""
     if job.get("job_start"):
-        seconds = job["job_start"] / 1000
+        seconds = where.number(job, "job_start") / 1000
     elif data.get("timestamp"):
-        seconds = data["timestamp"] - job.get("elapsed", 0)
+        seconds = where.number(data, "timestamp") - where.number(job, "elapsed", 0)
     else:
         return None
+    if not 0 <= seconds < LATEST_TIMESTAMP_S:
+        raise ParseError(
+            f"the time stamp {seconds:.0f} s is no date fio ran on", file=where.file, line=where.line, field="timestamp"
+        )
     return datetime.fromtimestamp(seconds, UTC).isoformat()
 
 
@@ -277,36 +302,51 @@ class _Direction:
     percentiles_ms: dict = field(default_factory=dict)
 
 
-def _direction(entries, direction):
+def _direction(entries, direction, where):
     """One direction (read, write, trim) summed over the job entries of a group."""
     total = _Direction()
     for entry in entries:
-        stats = entry.get(direction) or {}
-        iops = stats.get("iops") or 0.0
-        ios = stats.get("total_ios", iops)
+        stats = _object(entry, direction, where)
+        iops = where.number(stats, "iops", 0.0)
+        ios = where.number(stats, "total_ios", iops)
         if not ios:
             continue
         total.ios += ios
         total.iops += iops
-        total.bytes_per_s += stats["bw_bytes"] if "bw_bytes" in stats else (stats.get("bw") or 0) * 1024
-        latency, to_ms = (stats.get("lat_ns"), 1e-6) if "lat_ns" in stats else (stats.get("lat"), 1e-3)
+        total.bytes_per_s += (
+            where.number(stats, "bw_bytes") if "bw_bytes" in stats else where.number(stats, "bw", 0) * 1024
+        )
+        latency, to_ms = ("lat_ns", 1e-6) if "lat_ns" in stats else ("lat", 1e-3)
+        latency = _object(stats, latency, where)
         if latency:
-            total.latency_ms_sum += latency["mean"] * to_ms * ios
-            total.max_ms = max(total.max_ms or 0.0, latency["max"] * to_ms)
+            total.latency_ms_sum += where.number(latency, "mean", 0) * to_ms * ios
+            total.max_ms = max(total.max_ms or 0.0, where.number(latency, "max", 0) * to_ms)
         if len(entries) == 1:
-            total.percentiles_ms = _clat_percentiles_ms(stats)
+            total.percentiles_ms = _clat_percentiles_ms(stats, where)
     return total
 
 
-def _clat_percentiles_ms(stats):
-    clat, to_ms = (stats.get("clat_ns"), 1e-6) if "clat_ns" in stats else (stats.get("clat"), 1e-3)
-    table = (clat or {}).get("percentile") or {}
+def _object(data, key, where):
+    """``data[key]`` when it is a JSON object; ``{}`` when absent."""
+    value = data.get(key) or {}
+    if not isinstance(value, dict):
+        raise ParseError(f"expected an object, found {str(value)[:40]!r}", file=where.file, line=where.line, field=key)
+    return value
+
+
+def _clat_percentiles_ms(stats, where):
+    clat, to_ms = ("clat_ns", 1e-6) if "clat_ns" in stats else ("clat", 1e-3)
+    table = _object(_object(stats, clat, where), "percentile", where)
     # fio pads the table with "0.00" entries for unused slots.
-    return {key.rstrip("0").rstrip("."): value * to_ms for key, value in table.items() if float(key) > 0}
+    return {
+        key.rstrip("0").rstrip("."): where.number(table, key) * to_ms
+        for key in table
+        if read_number(key, file=where.file, line=where.line, field="percentile") > 0
+    }
 
 
-def _point(entries):
-    read, write, trim = (_direction(entries, d) for d in ("read", "write", "trim"))
+def _point(entries, where):
+    read, write, trim = (_direction(entries, d, where) for d in ("read", "write", "trim"))
     active = [d for d in (read, write) if d.ios]
     point = Point()
     point.read_iops, point.read_mbps, point.avg_read_response_ms = _figures(read)
@@ -320,8 +360,8 @@ def _point(entries):
         maxima = [d.max_ms for d in active if d.max_ms is not None]
         point.max_response_ms = max(maxima) if maxima else None
     if all("usr_cpu" in entry and "sys_cpu" in entry for entry in entries):
-        usr = sum(entry["usr_cpu"] for entry in entries)
-        sys = sum(entry["sys_cpu"] for entry in entries)
+        usr = sum(where.number(entry, "usr_cpu") for entry in entries)
+        sys = sum(where.number(entry, "sys_cpu") for entry in entries)
         # Percent of one CPU, as fio reports it; clones of a job add up.
         point.cpu_pct = usr + sys
         point.metrics = {"usr_cpu_pct": usr, "sys_cpu_pct": sys}
@@ -345,7 +385,10 @@ def _figures(direction):
 
 
 def _rw_mode(options, source, line):
-    rw = str(options.get("rw", options.get("readwrite", "read"))).split(":")[0].strip().lower()
+    given = options.get("rw", options.get("readwrite"))
+    if given is None:
+        return None
+    rw = str(given).split(":")[0].strip().lower()
     if rw not in RW_MODES:
         raise ParseError(f"unknown rw mode {rw!r}", file=source.name, line=line, field="rw")
     return rw
@@ -353,15 +396,15 @@ def _rw_mode(options, source, line):
 
 def _workload(rw, options, source, line):
     read_pct, random_pct = RW_MODES[rw]
-    if read_pct is None and not rw.endswith("trim"):
+    if rw is not None and read_pct is None and not rw.endswith("trim"):
         if "rwmixread" in options:
-            read_pct = float(options["rwmixread"])
+            read_pct = _percent(options["rwmixread"], "rwmixread", source, line)
         elif "rwmixwrite" in options:
-            read_pct = 100 - float(options["rwmixwrite"])
+            read_pct = 100 - _percent(options["rwmixwrite"], "rwmixwrite", source, line)
         else:
             read_pct = 50.0
     if random_pct and "percentage_random" in options:
-        random_pct = float(str(options["percentage_random"]).split(",")[0])
+        random_pct = _percent(str(options["percentage_random"]).split(",")[0], "percentage_random", source, line)
     kb_base = 1000 if str(options.get("kb_base", "1024")) == "1000" else 1024
     try:
         sizes = _transfer_sizes(options, read_pct, kb_base)
@@ -370,13 +413,24 @@ def _workload(rw, options, source, line):
     return Workload(read_pct=read_pct, random_pct=random_pct, transfer_sizes=sizes)
 
 
+def _percent(value, option, source, line):
+    pct = read_number(value, file=source.name, line=line, field=option)
+    if pct is None or pct > 100:
+        raise ParseError(f"{option}={value!r} is not a percentage", file=source.name, line=line, field=option)
+    return pct
+
+
 def _transfer_sizes(options, read_pct, kb_base):
     """Transfer-size mix from ``bssplit`` or ``bs``; per-direction lists weighted by the read share."""
     if "bssplit" in options:
         per_direction = [_split_shares(part, kb_base) for part in str(options["bssplit"]).split(",")]
-    else:
-        spec = str(options.get("bs", options.get("blocksize", DEFAULT_BLOCK_SIZE)))
+    elif "bs" in options or "blocksize" in options:
+        spec = str(options.get("bs", options.get("blocksize")))
         per_direction = [{_size_bytes(part, kb_base): 100.0} for part in spec.split(",") if part.strip()]
+    else:
+        return []
+    if not per_direction:
+        raise ValueError(f"block size {options.get('bs', options.get('blocksize'))!r} is empty")
     reads = per_direction[0]
     writes = per_direction[1] if len(per_direction) > 1 else reads
     read_share = 100.0 if read_pct is None else read_pct
@@ -394,7 +448,7 @@ def _split_shares(spec, kb_base):
         size_text, _, pct_text = item.partition("/")
         size = _size_bytes(size_text, kb_base)
         if pct_text.strip():
-            shares[size] = shares.get(size, 0.0) + float(pct_text)
+            shares[size] = shares.get(size, 0.0) + _share(pct_text)
         else:
             open_sizes.append(size)
     left = max(0.0, 100.0 - sum(shares.values()))
@@ -403,13 +457,26 @@ def _split_shares(spec, kb_base):
     return shares
 
 
+def _share(text):
+    try:
+        pct = float(text)
+    except ValueError:
+        pct = -1.0
+    if not 0 <= pct <= 100:
+        raise ValueError(f"block size share {text.strip()!r} is not a percentage")
+    return pct
+
+
 def _size_bytes(text, kb_base):
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(i?)b?\s*", text, re.IGNORECASE)
+    match = re.fullmatch(r"\s*(\d{1,15}(?:\.\d{1,15})?)\s*([kmgtp]?)(i?)b?\s*", text, re.IGNORECASE)
     if not match:
         raise ValueError(f"block size {text!r} is not a size fio writes (e.g. 4k, 64KiB, 1m)")
     number, unit, binary = match.groups()
     base = 1024 if binary else kb_base
-    return int(float(number) * base ** SIZE_UNITS[unit.lower()])
+    size = int(float(number) * base ** SIZE_UNITS[unit.lower()])
+    if size <= 0:
+        raise ValueError(f"block size {text!r} is not a size fio writes (e.g. 4k, 64KiB, 1m)")
+    return size
 
 
 # Runs -----------------------------------------------------------------------------------------
@@ -450,7 +517,7 @@ def _workload_name(job):
     sizes = "+".join(
         f"{s.bytes // 1024}k" if s.bytes % 1024 == 0 else f"{s.bytes}B" for s in job.workload.transfer_sizes
     )
-    return f"{job.rw} {sizes}"
+    return f"{job.rw or 'unknown rw'} {sizes or 'unknown bs'}"
 
 
 def _common_version(jobs):

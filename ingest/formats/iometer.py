@@ -24,11 +24,11 @@ Rows are split on commas, never read with CSV quoting: Iometer writes target nam
 ``1: "( INTEL SSDPE2ME016T4`` with an unbalanced double quote.
 """
 
-import math
 import re
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
+from ..numbers import checked
 from ..result import Point, ResultSet, Run, TransferSize, Workload, mib_to_mbps, point_load_key
 from ..source import sniff_encoding
 
@@ -156,11 +156,10 @@ def _number(text, line, column):
         if not text.strip():
             return None
         raise ParseError(f"{text.strip()!r} is not a number", line=line, field=column) from None
-    if value == -1 or value >= _UINT64_MAX:
+    if value == -1 or value == _UINT64_MAX:
         return None
-    if not math.isfinite(value):
-        raise ParseError(f"{text.strip()!r} is not a finite number", line=line, field=column)
-    return value
+    # Negative figures are left to the contract, which names the run and point.
+    return checked(value, file=None, line=line, field=column, negative=True, shown=text)
 
 
 def _whole(value):
@@ -394,7 +393,17 @@ class _Reader:
             self.open_section(number)
         self.spec_mode = None
 
+    def need_section(self, number):
+        """Access specification lines belong to a section opened by 'Access specifications."""
+        if self.section is None:
+            raise ParseError(
+                "access specification outside an 'Access specifications block: the lines before it are missing "
+                "or damaged",
+                line=number,
+            )
+
     def spec_name(self, text, number):
+        self.need_section(number)
         name, _, assignment = text.rpartition(",")
         if not name:
             name, assignment = assignment, ""
@@ -402,6 +411,7 @@ class _Reader:
         self.spec_mode = "block"
 
     def spec_line(self, text, number):
+        self.need_section(number)
         if self.spec_mode != "lines" or not self.section.specs:
             self.stray_lines.append(number)
             return

@@ -28,6 +28,7 @@ from datetime import datetime
 from html.parser import HTMLParser
 
 from ..errors import ParseError
+from ..numbers import read_number
 from ..result import Point, ResultSet, Run, Workload
 from ..source import sniff_encoding
 
@@ -121,6 +122,9 @@ class _ReportReader(HTMLParser):
         self._text = []
         self._raw_depth = 0  # inside <script>/<style> outside a cell
         self._pre = False
+        # Where a cut report shows: the line of a table still open at the end, the closing </html>.
+        self.unclosed_table_line = None
+        self.ended = False
 
     def _cell(self):
         return self._tables[-1].cell if self._tables else None
@@ -161,6 +165,8 @@ class _ReportReader(HTMLParser):
             return
         if tag in ("script", "style"):
             self._raw_depth = max(0, self._raw_depth - 1)
+        elif tag == "html":
+            self.ended = True
         elif tag == "table" and self._tables:
             self._close_cell()
             self.items.append(("table", self._tables.pop()))
@@ -179,6 +185,8 @@ class _ReportReader(HTMLParser):
 
     def close(self):
         super().close()
+        if self._tables:
+            self.unclosed_table_line = self._tables[0].line
         while self._tables:
             self._close_cell()
             self.items.append(("table", self._tables.pop()))
@@ -219,16 +227,27 @@ class _ReportReader(HTMLParser):
 
 def _read_items(source):
     reader = _ReportReader()
-    try:
-        with source.open_text() as stream:
-            for chunk in iter(lambda: stream.read(_CHUNK_CHARS), ""):
-                reader.feed(chunk)
-    except UnicodeDecodeError as error:
-        raise ParseError(
-            f"the report is not valid {error.encoding} text; save it again from Jetstress as UTF-8 or UTF-16"
-        ) from None
+    with source.open_text() as stream:
+        for chunk in iter(lambda: stream.read(_CHUNK_CHARS), ""):
+            reader.feed(chunk)
     reader.close()
+    if reader.unclosed_table_line is not None:
+        raise ParseError(
+            f"the report stops inside the table that starts on line {reader.unclosed_table_line}: the file is "
+            "cut short; save the complete report Jetstress wrote",
+            line=reader.getpos()[0],
+        )
     return reader
+
+
+def _cut_short_warning(reader):
+    """A report that ends outside a table but before </html> lost its last sections (often the test log)."""
+    if reader.ended:
+        return []
+    return [
+        f"the report stops at line {reader.getpos()[0]} without its closing </html>: it may be cut short, and "
+        "the sections after that line (often the test log) are missing"
+    ]
 
 
 def _section_of(text):
@@ -302,19 +321,13 @@ def _add_field(report, section, texts, line):
 
 def _number(text, *, line, field):
     """A figure as printed ('1,101.114', '40%', '32.0 MB'); None for '(n/a)' and blanks."""
-    try:
-        return float(text)
-    except ValueError:
-        pass
     value = text.strip().lower()
     if value in _NOT_A_NUMBER:
         return None
     value = re.sub(r"\s*(%|mb|bytes)$", "", value)
-    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", value):
-        value = value.replace(",", "")
     try:
-        return float(value)
-    except ValueError:
+        return read_number(value, file=None, line=line, field=field)
+    except ParseError:
         raise ParseError(f"expected a number, found {text!r}", line=line, field=field) from None
 
 
@@ -539,6 +552,7 @@ def _point(report, achieved_iops, threads):
 def parse(source):
     reader = _read_items(source)
     report = _collect(reader.items)
+    report.warnings.extend(_cut_short_warning(reader))
     if reader.scripts_outside_tables:
         report.warnings.append(
             f"the report holds {reader.scripts_outside_tables} script element(s) outside its tables; "

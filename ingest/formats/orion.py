@@ -20,11 +20,13 @@ and ``_lat.csv``; from 11.2 on both are microseconds (the summary then says ``us
 version in the summary decides; without a summary the latency matrix is read as milliseconds and
 a warning says so.
 
-A summary alone gives a run with the headline figures in ``params`` and no points: the figures
-were reached at different loads, so they do not describe one measured point. A matrix alone is
-read with a warning that the rest of the test is missing.
+A summary alone is refused: its headline figures were reached at different loads, so they do not
+describe one measured point, and a run needs points. A matrix alone is read with a warning that
+the rest of the test is missing; a matrix without a measured row, or one that stops in the middle
+of a line (ORION ends every line), is refused as cut short.
 """
 
+import math
 import re
 from datetime import datetime
 from pathlib import PurePosixPath
@@ -164,25 +166,30 @@ def _warn_missing(summary_source, matrix_sources, warnings):
     if missing and matrix_sources:
         warnings.append(f"the test's {', '.join(missing)} matrices were not given; their figures are unknown")
     elif missing:
-        warnings.append(
-            "only the ORION summary was given: the run holds the maxima in params and no points; give the "
-            "_iops.csv, _mbps.csv and _lat.csv files of the same test for the full matrix"
+        raise ParseError(
+            "only the ORION summary was given: it holds the maxima but no measured point; give the "
+            "_iops.csv, _mbps.csv and _lat.csv files of the same test with it",
+            file=summary_source.name,
         )
 
 
 def _number(text, source, line_number, column):
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
+        value = None
+    if value is None or not math.isfinite(value) or value < 0:
         raise ParseError(
             f"expected a number, found {text!r}", file=source.name, line=line_number, column=column
         ) from None
+    return value
 
 
 def _parse_matrix(source, *, divisor):
     """``{(large, small): value / divisor}`` for the cells with data (divisor 1000: microseconds to ms)."""
     cells = {}
     small_levels = None
+    line_number, line = 0, "\n"
     with source.open_text() as stream:
         for line_number, line in enumerate(stream, start=1):
             fields = [field.strip() for field in line.split(",")]
@@ -205,6 +212,18 @@ def _parse_matrix(source, *, divisor):
                     cells[(large, small_levels[index])] = _number(text, source, line_number, index + 2) / divisor
     if small_levels is None:
         raise ParseError("empty ORION matrix: no 'Large/Small' header line", file=source.name, line=1)
+    if not line.endswith("\n"):
+        raise ParseError(
+            "the matrix stops in the middle of a line: the file is cut short; give the complete file ORION wrote",
+            file=source.name,
+            line=line_number,
+        )
+    if not cells:
+        raise ParseError(
+            "the matrix has its 'Large/Small' header but no measured value; the file may be cut short",
+            file=source.name,
+            line=line_number,
+        )
     return cells
 
 
@@ -320,7 +339,8 @@ def _histogram_bucket(match, state, warnings, source, line_number):
 
 def _size_bytes(text):
     """``'8 KB'`` -> 8192; None for 'Not Entered', 'not specified' and other words."""
-    match = re.fullmatch(r"([\d.]+)\s*([a-z]*)", text.strip().lower())
+    # Digits bounded: a size longer than 15 digits is no size ORION prints (the caller warns).
+    match = re.fullmatch(r"(\d{1,15}(?:\.\d{1,15})?)\s*([a-z]*)", text.strip().lower())
     if not match:
         return None
     multiplier = _SIZE_UNITS.get(match[2] or "b")

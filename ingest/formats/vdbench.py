@@ -37,7 +37,7 @@ _UNNAMED = re.compile(r"[^a-z0-9%]+")
 _TAG = re.compile(r"<[^>]*>")
 _TIME_OF_DAY = re.compile(r"^\d\d:\d\d:\d\d\.\d+$")
 _START_RD = re.compile(r"^(\d\d:\d\d:\d\d)\.\d+\s+Starting RD=([^;\s]+);?\s*(.*)$")
-_INTERVAL = re.compile(r"^\d+$")
+_INTERVAL = re.compile(r"^\d+$", re.ASCII)
 _SUMMARY_ROW = re.compile(r"^(avg|std|max|min)_(\d+)-(\d+)$")
 _HEADER_INTERVAL = re.compile(r"^\.*interval\.*$", re.IGNORECASE)
 _LINKED_RD = re.compile(r"^(?:Link to Run Definitions:)?\s+(\S+) For loops:")
@@ -232,7 +232,7 @@ class _Reader:
         if self.current is None:
             raise ParseError("interval line before any 'Starting RD=' line", line=number)
         values = _numbers(self.columns, tokens[1:], number, offset=offset)
-        self.add_row(tokens[0], values)
+        self.add_row(tokens[0], values, number)
 
     def flat_row(self, number, tokens):
         if len(tokens) != self.flat_width:
@@ -249,11 +249,13 @@ class _Reader:
         if "version" in index and tokens[index["version"]] != "n/a":
             self.version = tokens[index["version"]]
         figures = [tokens[position] for position in self.flat_figures]
-        self.add_row(label, _numbers(self.columns, figures, number, offset=len(tokens) - len(figures)))
+        self.add_row(label, _numbers(self.columns, figures, number, offset=len(tokens) - len(figures)), number)
 
-    def add_row(self, label, values):
+    def add_row(self, label, values, number):
         summary = _SUMMARY_ROW.match(label)
         if summary is None:
+            if not _INTERVAL.match(label):
+                raise ParseError(f"interval {label!r} is neither a number nor avg_/std_/max_/min_", line=number)
             # Only the series kept in metrics, so a long run does not hold every interval's table.
             series = (values.get("rate"), mib_to_mbps(values.get("mib_per_s")), values.get("resp_ms"))
             self.current.intervals.append((int(label), *series))

@@ -186,3 +186,29 @@ def test_sniff_is_specific():
     assert diskspd.sniff(GOODWIN.read_bytes()[:4096], GOODWIN.name)
     assert not diskspd.sniff(b'{"fio version": "fio-3.36"}', "x.json")
     assert not diskspd.sniff(b"<Results><Test/></Results>", "other.xml")
+
+
+def test_a_latin_1_byte_in_xml_names_offset_and_line(tmp_path):
+    text = PKB_XML.read_bytes()
+    offset = text.index(b"<ComputerName>") + len(b"<ComputerName>")
+    path = tmp_path / PKB_XML.name
+    path.write_bytes(text[:offset] + b"\xe9" + text[offset:])
+    with pytest.raises(ParseError) as caught:
+        parse_paths([path])
+    line = text[:offset].count(b"\n") + 1
+    assert str(caught.value) == (
+        f"{PKB_XML.name}:{line}: byte 0xE9 at offset {offset} is not UTF-8; save the file as UTF-8 "
+        "(it may be Latin-1 / Windows-1252)"
+    )
+
+
+def test_a_nul_byte_in_text_output_is_refused_with_its_line(tmp_path):
+    lines = GOODSQL.read_bytes().splitlines(keepends=True)
+    path = tmp_path / GOODSQL.name
+    path.write_bytes(b"".join(lines[:4] + [b"\x00" + lines[4]] + lines[5:]))
+    with pytest.raises(ParseError) as caught:
+        parse_paths([path])
+    assert str(caught.value) == (
+        f"{GOODSQL.name}:5: NUL byte in the text: the file is damaged (or UTF-16 without a byte-order mark); "
+        "save DiskSpd's output again"
+    )

@@ -188,3 +188,16 @@ def test_sniff_recognises_each_elbencho_file(path):
 )
 def test_sniff_leaves_other_files_alone(head):
     assert not elbencho.sniff(head, "results.csv")
+
+
+def test_a_latin_1_byte_in_a_result_file_names_offset_and_line(tmp_path):
+    text = RESFILE.read_bytes()
+    offset = text.index(b"\n", text.index(b"\n") + 1) + 1  # the start of line 3
+    path = tmp_path / RESFILE.name
+    path.write_bytes(text[:offset] + b"\xe9" + text[offset:])
+    with pytest.raises(ParseError) as caught:
+        parse_one(path)
+    assert str(caught.value) == (
+        f"{RESFILE.name}:3: byte 0xE9 at offset {offset} is not UTF-8; save the file as UTF-8 "
+        "(it may be Latin-1 / Windows-1252)"
+    )

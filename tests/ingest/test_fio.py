@@ -229,3 +229,55 @@ def test_truncated_json_gives_line_and_column():
 def test_sniff_is_specific():
     assert fio.sniff(ERROR_333.read_bytes()[:4096], ERROR_333.name)
     assert not fio.sniff(b'{"jobs": []}', "other.json")
+
+
+class TestDamagedFiles:
+    """What a damaged or incomplete fio file gives: never an invented workload, never a traceback."""
+
+    def test_without_rw_and_bs_the_workload_stays_unknown(self, tmp_path):
+        text = FIO_334.read_bytes()
+        path = tmp_path / "no-rw-bs.json"
+        path.write_bytes(text.replace(b'"rw" : "randread",\n', b"").replace(b'"bs" : "4k",\n', b""))
+        [result] = parse_paths([path])
+        # The job read, but its read count is a measurement, not the workload it was given.
+        assert result["runs"][0]["workload"] == {"read_pct": None, "random_pct": None, "transfer_sizes": []}
+
+    def test_a_latin_1_byte_names_offset_line_and_encoding(self, tmp_path):
+        text = FIO_334.read_bytes()
+        offset = text.index(b"FIOJOB")
+        path = tmp_path / "latin1.json"
+        path.write_bytes(text[:offset] + "\u00e9".encode("latin-1") + text[offset:])
+        with pytest.raises(ParseError) as caught:
+            parse_paths([path])
+        assert str(caught.value) == (
+            f"latin1.json:10: byte 0xE9 at offset {offset} is not UTF-8; save the file as UTF-8 "
+            "(it may be Latin-1 / Windows-1252)"
+        )
+
+    def test_a_400_digit_figure_names_the_field(self, tmp_path):
+        path = tmp_path / "huge.json"
+        path.write_bytes(FIO_334.read_bytes().replace(b'"iops" : 10102.601156', b'"iops" : ' + b"9" * 400))
+        with pytest.raises(ParseError) as caught:
+            parse_paths([path])
+        assert str(caught.value) == (
+            "huge.json:10: field 'iops': '99999999999999999999...(400 characters)' is too large to be a measured value"
+        )
+
+    def test_a_nul_byte_is_refused_with_its_line(self, tmp_path):
+        text = FIO_334.read_bytes()
+        path = tmp_path / "nul.json"
+        path.write_bytes(text.replace(b"FIOJOB", b"FIO\x00JOB"))
+        with pytest.raises(ParseError) as caught:
+            parse_paths([path])
+        assert str(caught.value) == (
+            "nul.json:10: NUL byte in the text: the file is damaged (or UTF-16 without a byte-order mark); "
+            "export or copy the result file again"
+        )
+
+    def test_the_command_line_prints_file_and_line_and_exits_2(self, tmp_path, capsys):
+        from ingest.__main__ import main
+
+        path = tmp_path / "nul.json"
+        path.write_bytes(FIO_334.read_bytes().replace(b"FIOJOB", b"FIO\x00JOB"))
+        assert main([str(path)]) == 2
+        assert capsys.readouterr().err.startswith("nul.json:10: NUL byte in the text")

@@ -336,3 +336,55 @@ class TestDetection:
             head = path.read_bytes()[:4096]
             assert not iometer.sniff(head, path.name), path.name
             assert iometer.refuse(head, path.name) is None, path.name
+
+
+class TestDamagedFiles:
+    """Damaged cells and missing lines are refused with the line and the column."""
+
+    @staticmethod
+    def with_iops(tmp_path, value):
+        text = V2006.read_bytes()
+        lines = text.split(b"\n")
+        number = next(i for i, line in enumerate(lines) if line.startswith(b"ALL,All,"))
+        cells = lines[number].split(b",")
+        cells[6] = value  # the IOps column
+        lines[number] = b",".join(cells)
+        path = tmp_path / V2006.name
+        path.write_bytes(b"\n".join(lines))
+        return path, number + 1
+
+    def test_nan_in_a_cell(self, tmp_path):
+        path, line = self.with_iops(tmp_path, b"NaN")
+        with pytest.raises(ParseError) as caught:
+            parse_paths([path])
+        assert str(caught.value) == f"{V2006.name}:{line}: field 'IOps': 'NaN' (not a number) is no measured value"
+
+    def test_a_400_digit_number(self, tmp_path):
+        path, line = self.with_iops(tmp_path, b"9" * 400)
+        with pytest.raises(ParseError) as caught:
+            parse_paths([path])
+        assert str(caught.value) == (
+            f"{V2006.name}:{line}: field 'IOps': '99999999999999999999...(400 characters)' is too large to be a "
+            "measured value"
+        )
+
+    def test_a_negative_figure_names_the_run_and_point(self, tmp_path):
+        path, _ = self.with_iops(tmp_path, b"-5")
+        with pytest.raises(ParseError) as caught:
+            parse_paths([path])
+        assert str(caught.value) == (
+            f"{V2006.name}: run 'File Server', point 1: iops: -5.0 is below 0; a measured figure cannot be that, "
+            "so the file may be damaged"
+        )
+
+    def test_the_line_after_time_stamp_missing(self, tmp_path):
+        lines = V2006.read_bytes().splitlines(keepends=True)
+        assert lines[4].startswith(b"'Time Stamp")
+        path = tmp_path / V2006.name
+        path.write_bytes(b"".join(lines[:5] + lines[6:]))  # the time stamp's value line is gone
+        with pytest.raises(ParseError) as caught:
+            parse_paths([path])
+        assert str(caught.value) == (
+            f"{V2006.name}:8: access specification outside an 'Access specifications block: the lines before it "
+            "are missing or damaged"
+        )

@@ -195,3 +195,29 @@ class TestDetectionAndErrors:
         assert jetstress.sniff(SEED_REPORT.read_bytes(), "x.html")
         assert not jetstress.sniff(b"<html><body><table><tr><td>vdbench</td></tr></table>", "totals.html")
         assert not jetstress.sniff(CONFIG_XML.read_bytes(), "JetstressConfig.xml")
+
+
+class TestCutReports:
+    """A report cut short is refused when it stops inside a table, and read with a warning otherwise."""
+
+    def test_a_report_cut_at_70_percent(self, tmp_path):
+        text = SEED_REPORT.read_bytes()
+        path = tmp_path / SEED_REPORT.name
+        path.write_bytes(text[: len(text) * 7 // 10])
+        with pytest.raises(ParseError) as caught:
+            parse_paths([path])
+        assert str(caught.value) == (
+            f"{SEED_REPORT.name}:62: the report stops inside the table that starts on line 56: the file is cut "
+            "short; save the complete report Jetstress wrote"
+        )
+
+    def test_a_report_cut_in_its_test_log_is_read_with_a_warning(self, tmp_path):
+        text = SEED_REPORT.read_bytes()
+        path = tmp_path / SEED_REPORT.name
+        path.write_bytes(text[: text.rindex(b"</body>")])
+        [result] = parse_paths([path])
+        assert result["warnings"][0].startswith("the report stops at line ")
+        assert result["warnings"][0].endswith(
+            "without its closing </html>: it may be cut short, and the sections after that line (often the test "
+            "log) are missing"
+        )

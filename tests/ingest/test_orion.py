@@ -19,7 +19,7 @@ DB11_FILES = [
 
 class TestOrionContract(FormatContract):
     format_id = "orion"
-    inputs = [SAMPLE_FILES, [SEED_SUMMARY], DB11_FILES, SAMPLE_FILES[:1]]
+    inputs = [SAMPLE_FILES, DB11_FILES, SAMPLE_FILES[:1]]
 
 
 def only(result_sets):
@@ -39,8 +39,9 @@ def sample_result():
 
 
 @pytest.fixture(scope="module")
-def seed_result():
-    return only(parse_paths([SEED_SUMMARY]))
+def seed_summary():
+    """The summary as read (a summary alone is refused: it holds no measured point)."""
+    return orion._parse_summary(Source(SEED_SUMMARY), [])
 
 
 @pytest.fixture(scope="module")
@@ -105,14 +106,13 @@ class TestSharedSampleMatrices:
 class TestSeedSummary:
     """The ORION 10.2.0.1.0 summary of seed 001_22c77edb183857dc.txt, appendix lines 227-247."""
 
-    def test_version_and_command_line(self, seed_result):
-        run = seed_result["runs"][0]
-        assert seed_result["tool"] == {"name": "Oracle ORION", "version": "10.2.0.1.0"}
-        assert run["name"] == "vmware"
-        assert run["description"].startswith("-run advanced -testname vmware -num_disks 5")
+    def test_version_and_command_line(self, seed_summary):
+        assert seed_summary["version"] == "10.2.0.1.0"
+        assert seed_summary["params"]["test_name"] == "vmware"
+        assert seed_summary["params"]["command_line"].startswith("-run advanced -testname vmware -num_disks 5")
 
-    def test_maxima_in_params_with_their_loads(self, seed_result):
-        params = seed_result["runs"][0]["params"]
+    def test_maxima_in_params_with_their_loads(self, seed_summary):
+        params = seed_summary["params"]
         # "Maximum Large MBPS=108.27 @ Small=0 and Large=9", "Maximum Small IOPS=882 @ Small=25 and Large=0"
         assert params["max_large_mbps"] == pytest.approx(108.27)
         assert params["max_large_mbps_at"] == {"small_outstanding": 0, "large_outstanding": 9}
@@ -121,8 +121,8 @@ class TestSeedSummary:
         # "Minimum Small Latency=5.42 @ Small=1 and Large=0": milliseconds in 10.2 (no unit printed).
         assert params["min_small_latency_ms"] == pytest.approx(5.42)
 
-    def test_parameter_block(self, seed_result):
-        params = seed_result["runs"][0]["params"]
+    def test_parameter_block(self, seed_summary):
+        params = seed_summary["params"]
         assert params["small_io_size_bytes"] == 8 * 1024
         assert params["large_io_size_bytes"] == 1024 * 1024
         assert params["stripe_depth_bytes"] == 1024 * 1024
@@ -133,16 +133,18 @@ class TestSeedSummary:
         assert params["total_data_points"] == 36
         assert params["luns"] == [{"name": "\\\\.\\f:", "size_bytes": 1924071424}]
 
-    def test_workload_from_write_percent_and_io_types(self, seed_result):
+    def test_workload_from_write_percent_and_io_types(self, seed_summary):
         # "Write: 30%", "IO Types: Small Random IOs, Large Random IOs"
-        assert seed_result["runs"][0]["workload"] == {"read_pct": 70.0, "random_pct": 100.0, "transfer_sizes": []}
+        workload = orion._workload(seed_summary["params"], [])
+        assert (workload.read_pct, workload.random_pct, workload.transfer_sizes) == (70.0, 100.0, [])
 
-    def test_a_summary_alone_has_no_points_and_says_so(self, seed_result):
-        assert seed_result["runs"][0]["points"] == []
-        assert seed_result["warnings"] == [
-            "only the ORION summary was given: the run holds the maxima in params and no points; give the "
-            "_iops.csv, _mbps.csv and _lat.csv files of the same test for the full matrix"
-        ]
+    def test_a_summary_alone_is_refused_saying_what_is_missing(self):
+        with pytest.raises(ParseError) as caught:
+            parse_paths([SEED_SUMMARY])
+        assert str(caught.value) == (
+            "vmware_summary.txt: only the ORION summary was given: it holds the maxima but no measured point; "
+            "give the _iops.csv, _mbps.csv and _lat.csv files of the same test with it"
+        )
 
 
 class TestVersion112Test:
@@ -217,3 +219,48 @@ class TestDetectionAndErrors:
         with pytest.raises(ParseError) as caught:
             parse_sources([Source(name="vmware_summary.txt", data=text.encode())])
         assert str(caught.value) == "vmware_summary.txt:13: expected a write percentage like '30%', found 'thirty'"
+
+
+class TestDamagedFiles:
+    """Cut, damaged and incomplete tests are refused with what is wrong, never stored half."""
+
+    def test_a_matrix_cut_in_the_middle_of_a_line(self, tmp_path):
+        iops = tmp_path / f"{SAMPLE_PREFIX}_iops.csv"
+        iops.write_bytes(SAMPLE_FILES[0].read_bytes()[:64])  # in row 0, after "   2" of "2302"
+        with pytest.raises(ParseError) as caught:
+            parse_paths([iops])
+        assert str(caught.value) == (
+            f"{SAMPLE_PREFIX}_iops.csv:2: the matrix stops in the middle of a line: the file is cut short; "
+            "give the complete file ORION wrote"
+        )
+
+    def test_a_matrix_cut_after_its_header(self, tmp_path):
+        iops = tmp_path / f"{SAMPLE_PREFIX}_iops.csv"
+        iops.write_bytes(SAMPLE_FILES[0].read_bytes().split(b"\n")[0] + b"\n")
+        with pytest.raises(ParseError) as caught:
+            parse_paths([iops])
+        assert str(caught.value) == (
+            f"{SAMPLE_PREFIX}_iops.csv:1: the matrix has its 'Large/Small' header but no measured value; "
+            "the file may be cut short"
+        )
+
+    @pytest.mark.parametrize("value", ["NaN", "inf", "-2302", "9" * 400])
+    def test_an_impossible_cell_names_line_and_column(self, tmp_path, value):
+        iops = tmp_path / f"{SAMPLE_PREFIX}_iops.csv"
+        iops.write_bytes(SAMPLE_FILES[0].read_bytes().replace(b"2302", value.encode()))
+        with pytest.raises(ParseError) as caught:
+            parse_paths([iops])
+        assert str(caught.value) == f"{SAMPLE_PREFIX}_iops.csv:2: column 2: expected a number, found {value!r}"
+
+    def test_a_latin_1_byte_in_a_summary(self, tmp_path):
+        summary = tmp_path / "db11_20240305_1412_summary.txt"
+        text = DB11_FILES[0].read_bytes()
+        summary.write_bytes(text.replace(b"Command line:", "Command lin\u00e9:".encode("latin-1")))
+        with pytest.raises(ParseError) as caught:
+            parse_paths([summary, *DB11_FILES[1:]])
+        offset = text.index(b"Command line:") + len("Command lin")
+        line = text[:offset].count(b"\n") + 1
+        assert str(caught.value) == (
+            f"db11_20240305_1412_summary.txt:{line}: byte 0xE9 at offset {offset} is not UTF-8; "
+            "save the file as UTF-8 (it may be Latin-1 / Windows-1252)"
+        )

@@ -1,0 +1,247 @@
+"""Damaged files: whatever bytes a parser is given, it returns contract-valid results or raises ParseError.
+
+Each example takes real files of one format (read together when the format reads groups), damages
+one of them (flipped, inserted or deleted bytes, a cut, a number replaced by a huge, NaN, infinite
+or negative value, a re-encoding, a stray Latin-1 or NUL byte) and parses the result. Anything
+but a ``ParseError`` naming the file is a parser bug.
+
+``make test`` runs a small, fixed set of examples per format; ``make fuzz`` (the ``fuzz`` settings
+profile, chosen with ``HYPOTHESIS_PROFILE``) runs thousands with fresh random choices.
+"""
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ingest import ParseError, Source, parse_sources, validate
+from ingest.registry import FORMATS
+from tests.samples import data, sample
+
+settings.register_profile(
+    "default",
+    max_examples=100,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "fuzz",
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "3000")),
+    deadline=None,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def _files(*paths):
+    return [[path] for path in paths]
+
+
+def _orion_test(folder, prefix, suffixes):
+    return [folder / f"{prefix}_{suffix}" for suffix in suffixes]
+
+
+ORION_SAMPLES = sample("orion")
+ORION_DATA = data("orion")
+MATRICES = ("iops.csv", "mbps.csv", "lat.csv")
+
+# Real files of each format, as groups parsed together (one member of a group is damaged).
+INPUTS = {
+    "iometer": _files(
+        sample("iometer", "maluramichael_results_1.1.0_network_emptyruns.csv"),
+        sample("iometer", "quarchpy_an016_testfile_1.1.0_multitest.csv"),
+        sample("iometer", "tpqemu_iometer_multi_4disks_2006.07.27.icf"),
+        data("iometer", "results_1.1.0_per_second.csv"),
+        data("iometer", "results_1.1.0_qd_sweep_crlf.csv"),
+        data("iometer", "results_2006.07.27_fileserver_webserver.csv"),
+    ),
+    "orion": [
+        _orion_test(ORION_SAMPLES, "cnblogs-hftian_mytest_20190329_1057", MATRICES),
+        _orion_test(ORION_DATA, "db11_20240305_1412", ("summary.txt", *MATRICES)),
+        [ORION_DATA / "vmware_summary.txt"],
+    ],
+    "jetstress": _files(
+        data("jetstress", "jetstress2007_seed001.html"),
+        data("jetstress", "jetstress2013_utf16.html"),
+        data("jetstress", "jetstress_script_in_description.html"),
+        sample("jetstress", "jacobklitzke_JetstressConfig_15.0.995.0.xml"),
+    ),
+    "ffsb": _files(
+        sample("ffsb", "caisong-hugo-blog_ffsb-6.0-RC2_stdout_log.txt"),
+        sample("ffsb", "jrsantos_ffsb-6.0_examples_profile_everything"),
+        data("ffsb", "sweep_and_two_groups.txt"),
+    ),
+    "array_profile": _files(
+        sample("profile", "supportbundle_storageArrayProfile1.txt"),
+        sample("profile", "supportbundle_storageArrayProfile6.txt"),
+        sample("profile", "supportbundle_storageArrayProfile9.txt"),
+        data("array_profile", "ibm_ds5020_excerpt.txt"),
+    ),
+    "fio": _files(
+        sample("fio", "fioplot_fio-2.18_example_data01_randread-01.json"),
+        sample("fio", "pkb_fio-2.17_multijob_group_reporting.json"),
+        sample("fio", "fioplot_fio-3.33_write-64-1_error-prefix.json"),
+        sample("fio", "fioplot_fio-3.6_multijob-no-group-reporting_randwrite-1-8.json"),
+        data("fio", "oltp_randrw_jsonplus.json"),
+    )
+    + [sorted(data("fio", "sweep").iterdir())],
+    "diskspd": _files(
+        sample("diskspd", "pkb_diskspd-2.0.21a_result.xml"),
+        sample("diskspd", "basilkisel_diskspd-text_goodwinserverdc.westeurope.cloudapp.azure.com.txt"),
+        data("diskspd", "cp1251_nbsp_ru.txt"),
+        data("diskspd", "randrw_latency.xml"),
+    ),
+    "vdbench": _files(
+        sample("vdbench", "jiaoben_fsd_totals.html"),
+        sample("vdbench", "jiaoben_fsd_summary.html"),
+        sample("vdbench", "jiaoben_fsd_flatfile.html"),
+        sample("vdbench", "vdbenchexplorer_flatfile_kstat.html"),
+        data("vdbench", "sd_summary_localised_forloops.html"),
+        data("vdbench", "sd_totals_old_single_space.html"),
+    ),
+    "elbencho": _files(
+        sample("elbencho", "glennklockwood_cgpu_bw-direct.04threads.2798687.csv"),
+        sample("elbencho", "glennklockwood_cgpu_bw-direct.01threads.2798687.live.csv"),
+        sample("elbencho", "glennklockwood_cgpu_bw-direct.04threads.2798687.out"),
+        data("elbencho", "randread_sweep_rwmix.csv"),
+        data("elbencho", "rwmix_lat.res.txt"),
+    ),
+}
+
+NUMBER = re.compile(rb"-?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?")
+BAD_NUMBERS = (b"9" * 400, b"NaN", b"nan", b"inf", b"-inf", b"Infinity", b"-1", b"-0.5", b"1e400", b"1e308", b"")
+LATIN1_BYTES = (b"\xe9", b"\xb5", b"\xa0", b"\xfc\xdf", b"\x80", b"\x96")
+ENCODINGS = (
+    ("utf-16-le", b""),
+    ("utf-16-be", b""),
+    ("utf-16-le", b"\xff\xfe"),
+    ("utf-16-be", b"\xfe\xff"),
+    ("cp1252", b""),
+    ("latin-1", b""),
+)
+
+
+@dataclass
+class Damaged:
+    """The files of one example: (name, bytes) for each, and what was done (for the report)."""
+
+    members: list
+    steps: list
+
+    def __repr__(self):
+        return f"Damaged({'; '.join(self.steps)})"
+
+    def sources(self):
+        return [Source(name=name, data=content) for name, content in self.members]
+
+
+def _name(path):
+    """Files are named as in a folder, so that groups (an ORION test, a fio sweep) are read together."""
+    return f"{path.parent.name}/{path.name}"
+
+
+@st.composite
+def _position(draw, content):
+    return draw(st.integers(min_value=0, max_value=len(content)))
+
+
+@st.composite
+def _mutation(draw, content):
+    kind = draw(
+        st.sampled_from(
+            ("flip", "insert", "delete", "truncate", "number", "encode", "latin1", "nul", "line_drop", "line_dup")
+        )
+    )
+    at = draw(_position(content))
+    if kind == "flip" and content:
+        at = min(at, len(content) - 1)
+        byte = draw(st.integers(0, 255))
+        return content[:at] + bytes([byte]) + content[at + 1 :], f"byte {at} set to {byte:#04x}"
+    if kind == "insert":
+        extra = draw(st.binary(min_size=1, max_size=8))
+        return content[:at] + extra + content[at:], f"{extra!r} inserted at {at}"
+    if kind == "delete":
+        size = draw(st.integers(1, 200))
+        return content[:at] + content[at + size :], f"{size} bytes deleted at {at}"
+    if kind == "truncate":
+        return content[:at], f"cut at byte {at}"
+    if kind == "number":
+        numbers = list(NUMBER.finditer(content))
+        if numbers:
+            match = numbers[draw(st.integers(0, len(numbers) - 1))]
+            value = draw(st.sampled_from(BAD_NUMBERS))
+            return content[: match.start()] + value + content[match.end() :], f"number at {match.start()} -> {value!r}"
+    if kind == "encode":
+        encoding, bom = draw(st.sampled_from(ENCODINGS))
+        text = content.decode("utf-8", errors="replace")
+        return bom + text.encode(encoding, errors="replace"), f"re-encoded as {encoding} bom={bom!r}"
+    if kind == "latin1":
+        byte = draw(st.sampled_from(LATIN1_BYTES))
+        return content[:at] + byte + content[at:], f"Latin-1 {byte!r} inserted at {at}"
+    if kind == "nul":
+        count = draw(st.integers(1, 4))
+        return content[:at] + b"\x00" * count + content[at:], f"{count} NUL bytes at {at}"
+    lines = content.splitlines(keepends=True)
+    if lines:
+        index = draw(st.integers(0, len(lines) - 1))
+        keep = lines[: index + 1] if kind == "line_dup" else lines[:index]
+        return b"".join(keep + lines[index + 1 :] if kind == "line_drop" else keep + lines[index:]), (
+            f"line {index + 1} {'dropped' if kind == 'line_drop' else 'repeated'}"
+        )
+    return content, "unchanged"
+
+
+@st.composite
+def damaged(draw, format_id):
+    group = draw(st.sampled_from(INPUTS[format_id]))
+    members = [(_name(path), path.read_bytes()) for path in group]
+    target = draw(st.integers(0, len(members) - 1))
+    name, content = members[target]
+    steps = [name]
+    for _ in range(draw(st.integers(1, 3))):
+        content, step = draw(_mutation(content))
+        steps.append(step)
+    members[target] = (name, content)
+    return Damaged(members=members, steps=steps)
+
+
+def check_parse(example):
+    """Parse a damaged example; return the results, or the ParseError raised. Anything else escapes."""
+    names = [name for name, _ in example.members]
+    try:
+        results = parse_sources(example.sources())
+    except ParseError as error:
+        assert any(str(error).startswith(name) for name in names), f"the error names no file: {error}"
+        assert error.message.strip(), "the error has no sentence"
+        return error
+    for result in results:
+        assert validate(result) == []
+        assert all(run["points"] for run in result["runs"]), "a run without points was returned"
+        # What is stored goes to PostgreSQL as JSON: no NaN, no infinity, no NUL character.
+        text = json.dumps(result, allow_nan=False)
+        assert "\\u0000" not in text, "a NUL character reached the result"
+    return results
+
+
+@pytest.mark.parametrize("format_id", sorted(FORMATS))
+def test_every_format_has_fuzz_inputs(format_id):
+    assert INPUTS.get(format_id), f"no real files of {format_id} to damage"
+    assert all(Path(path).is_file() for group in INPUTS[format_id] for path in group)
+
+
+@pytest.mark.parametrize("format_id", sorted(INPUTS))
+def test_damaged_files_give_results_or_a_parse_error(format_id):
+    @given(example=damaged(format_id))
+    def property_holds(example):
+        check_parse(example)
+
+    property_holds()
