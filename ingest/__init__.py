@@ -5,13 +5,15 @@ __version__ = "1.0"
 from .errors import ParseError
 from .registry import (
     FORMATS,
+    Group,
     detect,
-    group_sources,
     parse_archive,
     parse_group,
     parse_paths,
     parse_sources,
-    parse_together,
+    plan,
+    read,
+    sources_under,
 )
 from .result import ContractError, validate
 from .source import Source
@@ -19,14 +21,16 @@ from .source import Source
 __all__ = [
     "FORMATS",
     "ContractError",
+    "Group",
     "ParseError",
     "Source",
     "detect",
-    "group_sources",
     "parse_archive",
     "parse_group",
     "parse_paths",
     "parse_sources",
-    "parse_together",
+    "plan",
+    "read",
+    "sources_under",
     "validate",
 ]

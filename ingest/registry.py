@@ -12,11 +12,12 @@ A format is a module under ``ingest/formats/`` with:
 """
 
 import importlib
-from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from . import result as contract
-from .archive import DEFAULT_ZIP_LIMITS, is_zip, zip_members
+from .archive import DEFAULT_ZIP_LIMITS, ZipLimits, is_zip, zip_members
 from .errors import ParseError
 from .source import Source
 
@@ -56,32 +57,77 @@ def detect(source):
     )
 
 
-def _finish(result_set):
+def _finish(result_set, file):
+    """The result set in dict form, points in load order, checked against the contract; figures
+    the contract refuses (negative, infinite, a run without points) are the file's damage, so they
+    are reported as a :class:`ParseError` naming the run and point."""
     data = result_set.to_dict() if hasattr(result_set, "to_dict") else result_set
     for run in data["runs"]:
         run["points"].sort(key=contract.point_load_key)
-    return contract.check(data)
+    try:
+        return contract.check(data)
+    except contract.ContractError as error:
+        raise ParseError(contract.problem_sentence(data, error.problems[0]), file=file) from None
 
 
-def group_sources(sources):
-    """Detect each source's format and gather files read together; return ``[(module, [sources])]``.
+@dataclass
+class Group:
+    """Files read together: one archive, the files of one ORION test or fio sweep, or one file.
 
-    Files of one format that share a ``group_key`` (the files of one ORION test, one fio
-    sweep) form one group; every other file is a group of its own.
+    ``module`` is the format (``None`` for an archive); ``error`` is set, and nothing else is read,
+    when a file of the group is refused or not recognised.
     """
-    groups = defaultdict(list)
-    work = []
+
+    sources: list[Source]
+    module: ModuleType | None = None
+    error: ParseError | None = None
+
+    @property
+    def format(self) -> str:
+        if self.error is not None:
+            return ""
+        return self.module.FORMAT if self.module is not None else "zip"
+
+
+def plan(sources: list[Source], *, archives: bool = True) -> list[Group]:
+    """How files given together are read: the one place that decides it, detecting each format once.
+
+    Archives stand alone; files of one format that share a ``group_key`` (the files of one ORION
+    test, one fio sweep) form one group, in the order given; every other file is a group of its own,
+    with its :class:`ParseError` when it is refused or not recognised. With ``archives=False`` (the
+    members of an archive) a zip is one more file to detect, not an archive to open.
+    """
+    groups: list[Group] = []
+    keyed: dict[tuple[str, str], Group] = {}
     for source in sources:
-        module = detect(source)
+        if archives and is_zip(source):
+            groups.append(Group([source]))
+            continue
+        try:
+            module = detect(source)
+        except ParseError as error:
+            groups.append(Group([source], error=error))
+            continue
         key = getattr(module, "group_key", None)
-        group = key(source) if key else None
-        if group is None:
-            work.append((module, [source]))
+        group_key = key(source) if key else None
+        if group_key is None:
+            groups.append(Group([source], module))
+        elif (module.FORMAT, group_key) in keyed:
+            keyed[(module.FORMAT, group_key)].sources.append(source)
         else:
-            if (module.FORMAT, group) not in groups:
-                work.append((module, groups[(module.FORMAT, group)]))
-            groups[(module.FORMAT, group)].append(source)
-    return work
+            keyed[(module.FORMAT, group_key)] = Group([source], module)
+            groups.append(keyed[(module.FORMAT, group_key)])
+    return groups
+
+
+def read(group: Group, *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[dict]:
+    """The result sets of one planned group, in dict form and contract-checked; :class:`ParseError`
+    when it cannot be read."""
+    if group.error is not None:
+        raise group.error
+    if group.module is None:
+        return parse_archive(group.sources[0], zip_limits=zip_limits)
+    return parse_group(group.module, group.sources)
 
 
 def parse_group(module, members):
@@ -91,60 +137,42 @@ def parse_group(module, members):
         parsed = parse_together(members) if parse_together else module.parse(members[0])
     except ParseError as error:
         raise error.located(members[0].name) from None
-    return [_finish(item) for item in (parsed if isinstance(parsed, list) else [parsed])]
+    return [_finish(item, members[0].name) for item in (parsed if isinstance(parsed, list) else [parsed])]
 
 
-def parse_together(sources):
-    """Parse files the caller has already grouped (the files of one upload, one ORION test, one
-    sweep) as one group, whatever their paths; files of different formats are parsed apart."""
-    modules = {detect(source).FORMAT for source in sources}
-    if len(sources) > 1 and len(modules) == 1:
-        return parse_group(FORMATS[modules.pop()], list(sources))
-    return parse_sources(sources)
-
-
-def parse_sources(sources):
-    """Parse sources that were given together; return result sets in dict form, contract-checked.
+def parse_sources(sources: list[Source], *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[dict]:
+    """Parse sources given together (grouped by :func:`plan`); return result sets in dict form.
 
     Raises :class:`ParseError` (with the file name filled in) on the first file that cannot be read.
     """
-    results = []
-    for module, members in group_sources(sources):
-        results.extend(parse_group(module, members))
-    return results
+    return [result for group in plan(sources) for result in read(group, zip_limits=zip_limits)]
 
 
 def parse_archive(source, *, zip_limits=DEFAULT_ZIP_LIMITS):
     """Parse the result files inside a zip archive; members that are not results are passed
     over with a warning (a result folder holds logs and pages of other kinds too)."""
-    readable, skipped = [], []
-    for member in zip_members(source, zip_limits):
-        try:
-            detect(member)
-            readable.append(member)
-        except ParseError as error:
-            skipped.append(f"{member.name}: passed over ({error.message})")
+    groups = plan(zip_members(source, zip_limits), archives=False)
+    skipped = [f"{g.sources[0].name}: passed over ({g.error.message})" for g in groups if g.error is not None]
+    readable = [group for group in groups if group.error is None]
     if not readable:
         raise ParseError(
             f"the archive holds no result file ArrayBench reads ({known_formats_sentence()})", file=source.name
         )
-    results = parse_sources(readable)
+    results = [result for group in readable for result in read(group, zip_limits=zip_limits)]
     if skipped:
         results[0]["warnings"].extend(skipped)
     return results
 
 
-def parse_paths(paths, *, zip_limits=DEFAULT_ZIP_LIMITS):
-    """Parse files, folders (walked) and zip archives given together."""
-    results, plain = [], []
+def sources_under(paths) -> list[Source]:
+    """The files given: files as they are, folders walked (hidden files passed over), in name order."""
+    sources = []
     for path in map(Path, paths):
         files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-        for file in files:
-            if file.name.startswith("."):
-                continue
-            source = Source(file)
-            if is_zip(source):
-                results.extend(parse_archive(source, zip_limits=zip_limits))
-            else:
-                plain.append(source)
-    return results + (parse_sources(plain) if plain else [])
+        sources.extend(Source(file) for file in files if not file.name.startswith("."))
+    return sources
+
+
+def parse_paths(paths, *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[dict]:
+    """Parse files, folders (walked) and zip archives given together."""
+    return parse_sources(sources_under(paths), zip_limits=zip_limits)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Config, Point, PublishedStrokeMultipliers, Run, System, Upload
+from .models import Config, IngestJob, Point, PublishedStrokeMultipliers, Run, System, Upload
 
 
 @admin.register(System)
@@ -46,7 +46,16 @@ class UploadAdmin(admin.ModelAdmin):
     list_filter = ["status", "format"]
     list_select_related = ["uploader"]
     search_fields = ["original_name", "sha256"]
-    raw_id_fields = ["system", "duplicate_of", "uploader"]
+    raw_id_fields = ["system", "duplicate_of", "uploader", "read_with", "job"]
+
+
+@admin.register(IngestJob)
+class IngestJobAdmin(admin.ModelAdmin):
+    list_display = ["id", "kind", "status", "anchor", "attempts", "worker", "heartbeat_at", "created_at"]
+    list_filter = ["status", "kind"]
+    list_select_related = ["anchor"]
+    raw_id_fields = ["anchor", "requested_by"]
+    readonly_fields = ["lease", "heartbeat_at", "sent_at", "started_at", "finished_at", "error_ref"]
 
 
 @admin.register(PublishedStrokeMultipliers)

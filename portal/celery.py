@@ -1,4 +1,8 @@
-"""The Celery application: Redis as broker and result backend, settings from Django."""
+"""The Celery application: Redis as broker and result backend, settings from Django.
+
+Jobs a killed worker left behind are picked up by every worker process itself (``portal.tasks.Recovery``),
+so workers need no beat scheduler.
+"""
 
 import os
 
@@ -9,8 +13,3 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 app = Celery("arraybench")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["portal"])
-
-# Uploads whose worker died mid-parse are queued again; `make run` runs this schedule in its worker.
-app.conf.beat_schedule = {
-    "requeue-stale-uploads": {"task": "portal.upload_requeue_stale", "schedule": 300.0},
-}

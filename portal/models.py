@@ -128,6 +128,66 @@ class Config(models.Model):
         return {name: getattr(self, name) for name in self.IDENTITY_FIELDS}
 
 
+class IngestJob(models.Model):
+    """One reading of uploaded files read together (one file, an archive, the files of one ORION test).
+
+    The job owns the pipeline: a worker claims it with a conditional update that hands out a new
+    ``lease``, proves it is alive by moving ``heartbeat_at``, and stores the results in the same
+    transaction that checks the lease and marks the job done, so a job's runs are stored once
+    whatever the interleaving of workers, redeliveries and recovery.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    class Kind(models.TextChoices):
+        INGEST = "ingest"
+        REINGEST = "reingest"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.INGEST)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    # The upload whose runs these are (the first of the files read together).
+    anchor = models.ForeignKey("Upload", on_delete=models.CASCADE, related_name="anchored_jobs")
+    # A system to create when the results are stored (named on the upload form, not yet existing).
+    new_system = models.JSONField(default=dict, blank=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    lease = models.UUIDField(null=True, blank=True, editable=False)
+    worker = models.CharField(max_length=200, blank=True, help_text="The process holding the lease.")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # When the job was last handed to the broker: recovery sends a queued job again after a while.
+    sent_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    # For internal errors: the reference the user quotes, found in the worker's log.
+    error_ref = models.CharField(max_length=32, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(status="running") | Q(lease__isnull=False, heartbeat_at__isnull=False),
+                name="ingestjob_running_has_lease",
+            ),
+        ]
+        indexes = [
+            # Recovery: running jobs whose heartbeat went stale, queued jobs whose message was lost.
+            models.Index(
+                fields=["status", "heartbeat_at"],
+                name="ingestjob_unfinished",
+                condition=Q(status__in=["queued", "running"]),
+            ),
+        ]
+
+    def __str__(self):
+        return f"job #{self.pk} ({self.kind}, {self.status})"
+
+
 class Upload(models.Model):
     """A file as uploaded: the original is kept, content-addressed under the data directory."""
 
@@ -158,6 +218,8 @@ class Upload(models.Model):
     read_with = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="read_together"
     )
+    # The job reading this file now, or the last one that did.
+    job = models.ForeignKey(IngestJob, null=True, blank=True, on_delete=models.SET_NULL, related_name="uploads")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -176,8 +238,6 @@ class Upload(models.Model):
         indexes = [
             # The uploads list, newest first.
             models.Index(fields=["-created_at"], name="upload_created_desc"),
-            # Stale "parsing" uploads to pick up again.
-            models.Index(fields=["status", "started_at"], name="upload_status_started"),
         ]
 
     def __str__(self):

@@ -132,6 +132,16 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_TEMP_DIR = None
 
+# Ingest jobs: a running job's worker moves its heartbeat every INGEST_HEARTBEAT_SECONDS; a heartbeat
+# older than INGEST_STALE_SECONDS means the worker died, and every worker process looks for such jobs
+# (and queued jobs whose message was lost for INGEST_LOST_SECONDS) every INGEST_RECOVER_SECONDS.
+INGEST_HEARTBEAT_SECONDS = float(os.environ.get("INGEST_HEARTBEAT_SECONDS", "5"))
+INGEST_STALE_SECONDS = float(os.environ.get("INGEST_STALE_SECONDS", "30"))
+INGEST_LOST_SECONDS = float(os.environ.get("INGEST_LOST_SECONDS", "120"))
+INGEST_RECOVER_SECONDS = float(os.environ.get("INGEST_RECOVER_SECONDS", "10"))
+# A file whose reading stopped its worker this many times (killed, out of memory) is failed.
+INGEST_MAX_ATTEMPTS = 3
+
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_ACKS_LATE = True

@@ -1,16 +1,22 @@
-"""Celery tasks: they take ids, load rows and call a service."""
+"""Celery tasks: they take ids, load rows and call a service; and the recovery every worker runs."""
+
+import logging
+import os
+import threading
 
 from celery import shared_task
-from celery.signals import worker_ready
-from django.db import OperationalError
-from django.utils import timezone
+from celery.signals import worker_ready, worker_shutdown
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, connection
 
 from . import services
-from .models import Upload
+from .uploads import services as uploads
+
+logger = logging.getLogger(__name__)
 
 # One retry policy for transient failures (database or broker unavailable).
 RETRY_POLICY = {
-    "autoretry_for": (OperationalError, ConnectionError),
+    "autoretry_for": (OperationalError, InterfaceError, ConnectionError),
     "retry_backoff": 2,
     "retry_backoff_max": 120,
     "retry_jitter": True,
@@ -24,44 +30,54 @@ def run_summary_task(run_id):
     return services.run_summary_recompute(run_id=run_id)
 
 
-@shared_task(name="portal.upload_ingest", bind=True, **RETRY_POLICY)
-def upload_ingest_task(self, upload_id):
-    """Read one uploaded file and store its results; safe to run twice (the claim is a conditional update).
-
-    A ``ParseError`` is the user's file, not a transient failure: the upload is marked failed, no retry.
-    """
-    if not services.upload_claim(upload_id=upload_id, stale_after=services.UPLOAD_STALE_AFTER):
-        return _claim_lost(self, upload_id)
-    try:
-        return services.upload_ingest(upload_ids=[upload_id]).status
-    except RETRY_POLICY["autoretry_for"]:
-        services.upload_release(upload_id=upload_id)
-        raise
-    except Exception as error:
-        services.upload_fail(
-            upload_id=upload_id,
-            message=f"ArrayBench could not read this file because of an internal error ({type(error).__name__}: "
-            f"{error}); it is kept, and can be re-ingested once the parser is fixed",
-        )
-        raise
+@shared_task(name="portal.ingest_job", bind=True, **RETRY_POLICY)
+def ingest_job_task(self, job_id):
+    """Read the files of one ingest job and store their results; safe to run twice or at once in two
+    workers (the claim is a conditional update, the store checks the lease)."""
+    job = uploads.job_run(job_id=job_id, worker=f"{self.request.hostname} pid {os.getpid()}")
+    return job.status if job is not None else "skipped"
 
 
-def _claim_lost(task, upload_id):
-    """Another worker holds the upload, or it is finished. A claim held by a worker that died becomes
-    stale: come back then (a redelivered message after a worker was killed lands here)."""
-    upload = Upload.objects.filter(id=upload_id).only("status", "started_at").first()
-    if upload is None or upload.status != Upload.Status.PARSING:
-        return "skipped"
-    stale_at = upload.started_at + services.UPLOAD_STALE_AFTER
-    raise task.retry(countdown=max((stale_at - timezone.now()).total_seconds(), 0) + 1)
+@shared_task(name="portal.ingest_jobs_recover", **RETRY_POLICY)
+def ingest_jobs_recover_task():
+    return uploads.jobs_recover()
 
 
-@shared_task(name="portal.upload_requeue_stale", **RETRY_POLICY)
-def upload_requeue_stale_task():
-    return services.upload_requeue_stale()
+class Recovery:
+    """Every worker process looks for jobs a killed worker left behind, every INGEST_RECOVER_SECONDS,
+    in a thread of its main process: no scheduler is needed wherever workers run."""
+
+    def __init__(self):
+        self._stop = threading.Event()
+        self._thread = None
+
+    def start(self):
+        self._thread = threading.Thread(target=self._loop, name="ingest-recovery", daemon=True)
+        self._thread.start()
+
+    def stop(self):
+        self._stop.set()
+
+    def _loop(self):
+        while True:
+            try:
+                uploads.jobs_recover()
+            except Exception:  # the database or broker may be down for a while; try again next round
+                logger.exception("recovering ingest jobs failed")
+                connection.close()
+            if self._stop.wait(settings.INGEST_RECOVER_SECONDS):
+                break
+        connection.close()
+
+
+RECOVERY = Recovery()
 
 
 @worker_ready.connect
-def _requeue_stale_uploads_on_start(sender, **kwargs):
-    """A restarted worker picks up the uploads a killed one left behind (no scheduler needed)."""
-    upload_requeue_stale_task.delay()
+def _start_recovery(sender, **kwargs):
+    RECOVERY.start()
+
+
+@worker_shutdown.connect
+def _stop_recovery(sender, **kwargs):
+    RECOVERY.stop()

@@ -1,6 +1,7 @@
 """Shared fixtures: rows, a real Celery worker on a private queue, database URLs."""
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -24,47 +25,84 @@ def database_url(settings_dict):
     return f"postgresql://{auth}{host}{port}/{settings_dict['NAME']}"
 
 
-@pytest.fixture
-def celery_worker_process(transactional_db, settings):
-    """A real Celery worker process consuming a queue of its own, against the test database.
+class Workers:
+    """Real Celery worker processes consuming a queue of their own, against the test database.
 
-    Yields the Celery app; tasks sent from the test go to that queue.
+    ``start(**env)`` starts one more (a prefork pool of two processes unless told otherwise), with
+    extra environment variables (``INGEST_STALE_SECONDS=...``); tasks sent from the test go to the queue.
     """
+
+    def __init__(self, app, settings, database_url):
+        self.app = app
+        self.queue = f"test-{uuid.uuid4().hex[:12]}"
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "REDIS_URL": settings.REDIS_URL,
+            "ARRAYBENCH_QUEUE": self.queue,
+            "ARRAYBENCH_DATA_DIR": str(settings.DATA_DIR),
+        }
+        self.processes = []
+
+    def start(self, *, name=None, pool="prefork", concurrency=2, **env):
+        hostname = f"{name or len(self.processes)}.{self.queue}"
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", pool,
+             "--concurrency", str(concurrency), "--queues", self.queue, "--hostname", f"{hostname}@%h",
+             "--loglevel", "WARNING"],
+            cwd=REPO, env={**self.env, **{key: str(value) for key, value in env.items()}}, start_new_session=True,
+        )  # fmt: skip
+        self.processes.append(worker)
+        _wait_for_worker(self.app, worker, hostname)
+        return worker
+
+    def kill(self, worker):
+        """SIGKILL to the worker and its pool processes, as the kernel's OOM killer or a power cut would."""
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait(timeout=30)
+
+    def stop_all(self):
+        for worker in self.processes:
+            if worker.poll() is None:
+                os.killpg(worker.pid, signal.SIGTERM)
+        for worker in self.processes:
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(worker.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def celery_workers(transactional_db, settings):
+    """Start real workers with ``celery_workers.start()``; all are stopped at the end of the test."""
     from django.db import connection
 
     from portal.celery import app
 
-    queue = f"test-{uuid.uuid4().hex[:12]}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(connection.settings_dict),
-        "REDIS_URL": settings.REDIS_URL,
-        "ARRAYBENCH_QUEUE": queue,
-        "ARRAYBENCH_DATA_DIR": str(settings.DATA_DIR),
-    }
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "solo", "--queues", queue,
-         "--hostname", f"{queue}@%h", "--loglevel", "WARNING"],
-        cwd=REPO, env=env,
-    )  # fmt: skip
+    workers = Workers(app, settings, database_url(connection.settings_dict))
     previous_queue = app.conf.task_default_queue
-    app.conf.task_default_queue = queue
+    app.conf.task_default_queue = workers.queue
     try:
-        _wait_for_worker(app, worker, queue)
-        yield app
+        yield workers
     finally:
         app.conf.task_default_queue = previous_queue
-        worker.terminate()
-        worker.wait(timeout=30)
+        workers.stop_all()
 
 
-def _wait_for_worker(app, worker, queue, seconds=60):
+@pytest.fixture
+def celery_worker_process(celery_workers):
+    """One real worker (a prefork pool of two processes, so tasks really run in parallel); yields the app."""
+    celery_workers.start()
+    return celery_workers.app
+
+
+def _wait_for_worker(app, worker, hostname, seconds=60):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if worker.poll() is not None:
             raise RuntimeError(f"the Celery worker exited with status {worker.returncode}")
         replies = app.control.ping(timeout=0.5)
-        if any(queue in name for reply in replies for name in reply):
+        if any(name.startswith(f"{hostname}@") for reply in replies for name in reply):
             return
     raise RuntimeError("the Celery worker did not answer within a minute")
 

@@ -7,6 +7,8 @@ from django.core.management import call_command
 
 from portal import services
 from portal.models import Config, Point, Run, System, Upload
+from portal.uploads.services import upload_reingest
+from tests.ingesting import run_job_of, store_file
 from tests.samples import SAMPLES_DIR, data, sample
 
 pytestmark = pytest.mark.django_db
@@ -74,9 +76,7 @@ def test_a_file_that_fails_to_parse_stores_nothing(settings):
 
 
 def test_results_without_a_system_name_are_refused_with_a_clear_message():
-    with sample("fio", "fioplot_fio-3.34_randread-1-1.json").open("rb") as stream:
-        upload = services.upload_create(stream=stream, original_name="randread-1-1.json")
-    upload = services.upload_ingest(upload_ids=[upload.id])
+    upload = store_file(sample("fio", "fioplot_fio-3.34_randread-1-1.json"), name="randread-1-1.json")
     assert upload.status == Upload.Status.FAILED
     assert "does not say which system it measured" in upload.error
     assert not Run.objects.exists()
@@ -128,7 +128,8 @@ def test_files_read_together_point_at_the_upload_holding_their_runs_and_are_rere
     assert [u.read_with_id for u in others] == [first.id, first.id]
     assert Run.objects.get().upload_id == first.id
     # Re-reading the group from any of its files replaces the one run with one run of three points.
-    upload = services.upload_ingest(upload_ids=[others[0].id])
+    assert upload_reingest(upload=others[0])
+    upload = run_job_of(others[0])
     assert upload.id == first.id and upload.status == Upload.Status.DONE
     run = Run.objects.get()
     assert run.points.count() == 3

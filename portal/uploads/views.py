@@ -13,10 +13,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ingest.archive import DEFAULT_ZIP_LIMITS
 from ingest.registry import known_formats_sentence
-from portal import services
 from portal.models import System, Upload
 
-from . import selectors
+from . import selectors, services
 from .forms import UploadLabelsForm
 
 STATUS_IDS_MAX = 200
@@ -57,7 +56,7 @@ def _wants_json(request):
 
 
 def _upload_for_reading(upload_id):
-    return get_object_or_404(Upload.objects.select_related("system", "uploader", "duplicate_of"), id=upload_id)
+    return get_object_or_404(Upload.objects.select_related("system", "uploader", "duplicate_of", "job"), id=upload_id)
 
 
 @require_GET
@@ -91,20 +90,17 @@ def _upload_files_checked(request, limit):
     refused = [{"name": name, "error": _too_large_message(name)} for name in limit.refused]
     if not form.is_valid():
         return _upload_answer(request, [], refused, errors=form.errors.get_json_data(), status=400)
-    try:
-        system = form.cleaned_data["system"] or _new_system(form)
-    except services.LabelError as error:
-        return _upload_answer(request, [], refused, errors={"__all__": [{"message": str(error)}]}, status=400)
     files = request.FILES.getlist("files")
     if not files and not refused:
         return _upload_answer(request, [], [], errors={"files": [{"message": "Choose at least one file."}]}, status=400)
-    uploads = services.upload_receive(files=files, uploader=request.user, system=system, labels=form.labels())
+    uploads = services.uploads_receive(
+        files=files,
+        uploader=request.user,
+        system=form.cleaned_data["system"],
+        new_system=form.new_system(),
+        labels=form.labels(),
+    )
     return _upload_answer(request, uploads, refused, status=201 if uploads else 400)
-
-
-def _new_system(form):
-    described = form.new_system()
-    return services.system_get_or_create(**described) if described else None
 
 
 def _upload_answer(request, uploads, refused, *, errors=None, status):
@@ -165,7 +161,7 @@ def upload_reingest(request, upload_id):
     upload = _upload_for_reading(upload_id)
     if not selectors.upload_can_manage(user=request.user, upload=upload):
         messages.error(request, "Only the uploader (or an administrator) can re-ingest this upload.")
-    elif services.upload_reingest(upload=upload):
+    elif services.upload_reingest(upload=upload, requested_by=request.user):
         messages.success(request, f"Upload #{upload.id} is queued to be read again with the current parser.")
     else:
         messages.error(request, f"Upload #{upload.id} cannot be re-ingested now (it is queued, parsing or a copy).")

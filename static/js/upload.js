@@ -73,6 +73,9 @@
     } else if (row.status === "failed") {
       cell.appendChild(el("span", row.error, "error"));
     }
+    if (row.status === "done" && row.error) {
+      cell.appendChild(el("span", row.error, "error"));  // a re-ingest that failed; the earlier runs are kept
+    }
     return cell;
   }
 

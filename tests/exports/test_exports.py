@@ -21,6 +21,7 @@ from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
 from portal.exports import presets
 from portal.exports.formats import FORMATS, export
 from portal.models import Point, Run, System
+from tests.ingesting import store_file
 from tests.samples import SEEDS_DIR, sample
 
 DS4500_PAPER = SEEDS_DIR / "000_f52f16ce4c762121.txt"
@@ -250,14 +251,9 @@ def test_bundle_lists_every_contributing_upload(db, client, settings, tmp_path):
     settings.UPLOADS_DIR = tmp_path / "uploads"
     path = sample("fio", "fioplot_fio-3.34_randread-1-1.json")
     measured = System.objects.create(name="Lab array")
-    with path.open("rb") as stream:
-        upload = services.upload_create(
-            stream=stream,
-            original_name=path.name,
-            system=measured,
-            labels={"raid_level": "RAID-5", "drive_count": 8, "workload_name": "Random Reads 4K"},
-        )
-    upload = services.upload_ingest(upload_ids=[upload.id])
+    upload = store_file(
+        path, system=measured, labels={"raid_level": "RAID-5", "drive_count": 8, "workload_name": "Random Reads 4K"}
+    )
     assert upload.status == "done", upload.error
     reference = System.objects.create(name="Reference array")
     config = services.config_for(system=reference, labels={"raid_level": "RAID-5", "drive_count": 8})

@@ -35,6 +35,12 @@ def worker(data_dir, celery_worker_process):
     return celery_worker_process
 
 
+@pytest.fixture
+def workers(data_dir, celery_workers):
+    """Workers started by the test (``workers.start(...)``), reading the test's data directory."""
+    return celery_workers
+
+
 def post_files(client, paths_or_files, **labels):
     """POST files as the upload page's script does (one request, JSON answer)."""
     with contextlib.ExitStack() as stack:

@@ -7,9 +7,9 @@ import pytest
 from ingest import Source, parse_archive
 from ingest.formats import iometer
 from ingest.source import ProgressMeter
-from portal import services
 from portal.models import Run, Upload
 from tests.factories import SystemFactory
+from tests.ingesting import run_job_of, store_file
 from tests.samples import SAMPLES_DIR, data, sample
 from tests.uploads.conftest import post_files
 
@@ -33,7 +33,7 @@ def test_the_files_of_one_orion_test_are_queued_once_and_stored_as_one_run(
     assert [u.read_with_id for u in others] == [first.id, first.id]
     assert len(queued) == 1, "one worker reads the three matrices together"
 
-    services.upload_ingest(upload_ids=[first.id])
+    run_job_of(first)
     run = Run.objects.get()
     # cnblogs-hftian_mytest_20190329_1057_iops.csv: seven cells with data.
     assert run.points.count() == 7
@@ -44,7 +44,7 @@ def test_a_fio_sweep_dropped_together_is_one_curve(signed_in, data_dir, django_c
     paths = sorted(data("fio", "sweep").glob("*.json"))
     ids, queued = _post(signed_in, paths, django_capture_on_commit_callbacks)
     assert len(queued) == 1
-    services.upload_ingest(upload_ids=[min(ids)])
+    run_job_of(Upload.objects.get(id=min(ids)))
     # randread-1-1.json, randread-4-1.json, randread-16-1.json: queue depths 1, 4 and 16.
     assert list(Run.objects.get().points.values_list("outstanding_io", flat=True)) == [1, 4, 16]
 
@@ -71,18 +71,16 @@ def test_parsing_reports_progress_in_steps_and_never_100_before_it_ends():
 
 def test_an_upload_being_parsed_shows_its_progress(data_dir, monkeypatch):
     path = sample("iometer", "quarchpy_an016_testfile_1.1.0_multitest.csv")
-    with path.open("rb") as stream:
-        upload = services.upload_create(stream=stream, original_name=path.name, system=SystemFactory())
     seen = []
     real_parse = iometer.parse
 
     def parse_and_watch(source):
         result = real_parse(source)
-        seen.append(Upload.objects.get(id=upload.id).progress_pct)
+        seen.append(Upload.objects.get(original_name=path.name).progress_pct)
         return result
 
     monkeypatch.setattr(iometer, "parse", parse_and_watch)
-    done = services.upload_ingest(upload_ids=[upload.id])
+    done = store_file(path, system=SystemFactory())
     # While parsing, the row said how far it had read; once stored it says 100.
     assert 90 <= seen[0] <= 99
     assert (done.status, done.progress_pct) == (Upload.Status.DONE, 100)
@@ -107,9 +105,7 @@ def test_the_status_of_many_finished_uploads_takes_a_fixed_number_of_queries(
     system = SystemFactory()
     ids = []
     for path in sorted(data("fio", "sweep").glob("*.json")) + [sample("fio", "fioplot_fio-3.34_randread-1-1.json")]:
-        with path.open("rb") as stream:
-            upload = services.upload_create(stream=stream, original_name=path.name, system=system)
-        ids.append(services.upload_ingest(upload_ids=[upload.id]).id)
+        ids.append(store_file(path, system=system).id)
     with django_assert_max_num_queries(6):
         rows = signed_in.get("/uploads/status.json", {"ids": ",".join(map(str, ids))}).json()["uploads"]
     assert {row["status"] for row in rows} == {"done"}

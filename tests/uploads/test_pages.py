@@ -6,8 +6,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from portal.models import Config, Run, System, Upload
-from portal.services import upload_create
+from portal.uploads.services import upload_create
 from tests.factories import SystemFactory
+from tests.ingesting import run_job_of
 from tests.samples import sample
 from tests.uploads.conftest import post_files
 
@@ -59,10 +60,15 @@ def test_each_file_is_queued_once_on_commit_with_its_labels(
         ("maluramichael_results_1.1.0_network_emptyruns.csv", "queued"),
         ("fioplot_fio-3.34_randread-1-1.json", "queued"),
     ]
-    assert len(callbacks) == 2  # one task per file, sent only after the rows are committed
+    assert len(callbacks) == 2  # one job per file, sent only after the rows are committed
+    # The new system is created when the results are stored, so a file that fails leaves none behind.
+    assert not System.objects.exists()
+    upload = Upload.objects.get(original_name=rows[0]["name"])
+    assert upload.job.new_system == {"vendor": "IBM", "model": "DS4500", "name": ""}
+    run_job_of(upload)
     system = System.objects.get()
     assert (system.name, system.vendor, system.model) == ("IBM DS4500", "IBM", "DS4500")
-    upload = Upload.objects.get(original_name=rows[0]["name"])
+    upload.refresh_from_db()
     assert upload.uploader == engineer
     assert upload.system == system
     assert upload.labels == {

@@ -1,6 +1,5 @@
 """Uploads read by a real Celery worker against Redis and the test database."""
 
-import datetime
 import io
 import threading
 import zipfile
@@ -8,10 +7,8 @@ import zipfile
 import pytest
 from django.db import connections
 from django.test import Client
-from django.utils import timezone
 
-from portal import services
-from portal.models import Config, Point, Run, System, Upload
+from portal.models import Config, Point, Run
 from tests.factories import SystemFactory
 from tests.samples import sample
 from tests.uploads.conftest import post_files, wait_finished
@@ -145,18 +142,3 @@ def test_twenty_concurrent_uploads_are_each_stored_once(worker, signed_in, engin
     assert sorted(Run.objects.values_list("upload_id", flat=True)) == sorted(ids)
     assert Point.objects.count() == 20
     assert set(Point.objects.values_list("iops", flat=True)) == {10102.601156}
-
-
-def test_a_stale_claim_is_picked_up_again(worker, engineer):
-    system = SystemFactory()
-    with FIO.open("rb") as stream:
-        upload = services.upload_create(stream=stream, original_name=FIO.name, uploader=engineer, system=system)
-    # A worker claimed it and died: the claim is older than the task's hard time limit.
-    claimed_at = timezone.now() - services.UPLOAD_STALE_AFTER - datetime.timedelta(minutes=1)
-    Upload.objects.filter(id=upload.id).update(status=Upload.Status.PARSING, started_at=claimed_at)
-    assert services.upload_requeue_stale() == [upload.id]
-    finished = wait_finished([upload.id])[upload.id]
-    assert finished.status == "done"
-    assert finished.started_at > claimed_at
-    assert Run.objects.filter(upload=upload).count() == 1
-    assert System.objects.count() == 1

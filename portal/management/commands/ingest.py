@@ -1,19 +1,20 @@
 """``manage.py ingest PATH [PATH ...] --system NAME [--config key=value ...]``."""
 
+import os
 import sys
 from pathlib import Path
 
 from django.core.management import BaseCommand, CommandError
 
-from ingest import ParseError, Source, detect, group_sources
-from ingest.archive import is_zip
+from ingest import sources_under
 from portal import services
-from portal.models import Point, System, Upload
+from portal.models import IngestJob, Point, System, Upload
+from portal.uploads import services as uploads_services
 
 
 class Command(BaseCommand):
     help = (
-        "Store result files (folders are walked; the files of one ORION test are read together). "
+        "Store result files (folders are walked; the files of one ORION test or fio sweep are read together). "
         "Prints one line per file and a summary; exit status 1 if any file failed."
     )
 
@@ -26,32 +27,20 @@ class Command(BaseCommand):
 
     def handle(self, *args, paths, system, config, **options):
         labels = self._labels(config)
-        target = self._system(system)
-        sources = self._sources(paths)
-        plain, failed = [], 0
-        for source in sources:
-            if is_zip(source):
-                failed += self._store([source], target, labels)
-            else:
-                plain.append(source)
-        readable = []
-        for source in plain:
-            try:
-                detect(source)
-                readable.append(source)
-            except ParseError as error:
-                self.stdout.write(f"failed     {error}")
-                failed += 1
-        groups = [members for _module, members in group_sources(readable)]
-        total = len(groups)
-        for done, members in enumerate(groups, start=1):
-            if total > 10 and sys.stderr.isatty():
-                sys.stderr.write(f"\r[{'#' * (30 * done // total):<30}] {done}/{total}")
-            failed += self._store(members, target, labels)
-        if total > 10 and sys.stderr.isatty():
+        target, new_system = self._system(system)
+        for path in map(Path, paths):
+            if not path.exists():
+                raise CommandError(f"{path}: no such file or folder")
+        sources = sources_under(paths)
+        uploads = [self._receive(source, target, labels) for source in sources]
+        fresh = [upload for upload in uploads if upload.status == Upload.Status.QUEUED]
+        folders = {upload.id: str(source.path.parent) for upload, source in zip(uploads, sources, strict=True)}
+        jobs = uploads_services.jobs_create(uploads=fresh, folders=folders, new_system=new_system, enqueue=False)
+        jobs += self._unfinished_originals(uploads)
+        failed = sum(self._run(job, index, len(jobs)) for index, job in enumerate(jobs, start=1))
+        if len(jobs) > 10 and sys.stderr.isatty():
             sys.stderr.write("\n")
-        stored = len(sources) - failed
-        self.stdout.write(f"{len(sources)} files: {stored} stored or already stored, {failed} failed")
+        self.stdout.write(f"{len(sources)} files: {len(sources) - failed} stored or already stored, {failed} failed")
         if failed:
             sys.exit(1)
 
@@ -68,49 +57,52 @@ class Command(BaseCommand):
         return labels
 
     def _system(self, name):
-        if not name:
-            return None
-        found = System.objects.filter(name__iexact=name.strip()).first()
+        """The named system if it exists, else its description, created when results are stored."""
+        if not name or not name.strip():
+            return None, None
+        found = System.objects.filter(name__iexact=" ".join(name.split())).first()
         if found:
-            return found
+            return found, None
         vendor, _, model = name.strip().partition(" ")
-        return System.objects.create(name=name.strip(), vendor=vendor, model=model or vendor)
+        return None, {"name": name.strip(), "vendor": vendor, "model": model or vendor}
 
-    def _sources(self, paths):
-        sources = []
-        for path in map(Path, paths):
-            if not path.exists():
-                raise CommandError(f"{path}: no such file or folder")
-            files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-            sources.extend(Source(file) for file in files if not file.name.startswith("."))
-        return sources
+    def _receive(self, source, system, labels):
+        with source.open_binary() as stream:
+            upload = uploads_services.upload_create(
+                stream=stream, original_name=source.name, system=system, labels=labels
+            )
+        if upload.status == Upload.Status.DUPLICATE:
+            self.stdout.write(f"duplicate  {upload.original_name}: already stored as upload #{upload.duplicate_of_id}")
+        return upload
 
-    def _store(self, members, system, labels):
-        """Store files read together; print a line per file; return the number that failed."""
-        uploads = []
-        for source in members:
-            with source.open_binary() as stream:
-                uploads.append(
-                    services.upload_create(stream=stream, original_name=source.name, system=system, labels=labels)
-                )
-        fresh = [u for u in uploads if u.status != Upload.Status.DUPLICATE]
-        for upload in uploads:
-            if upload.status == Upload.Status.DUPLICATE:
-                self.stdout.write(
-                    f"duplicate  {upload.original_name}: already stored as upload #{upload.duplicate_of_id}"
-                )
-        if not fresh:
+    def _unfinished_originals(self, uploads):
+        """Jobs of earlier copies that were never finished (a run of this command stopped halfway)."""
+        earlier = [u.duplicate_of_id for u in uploads if u.status == Upload.Status.DUPLICATE and u.duplicate_of_id]
+        unfinished = IngestJob.objects.filter(
+            uploads__id__in=earlier, status__in=[IngestJob.Status.QUEUED, IngestJob.Status.RUNNING]
+        )
+        return list(unfinished.distinct())
+
+    def _run(self, job, index, total):
+        """Read one job's files here; print a line for it; return the number of its files that failed."""
+        if total > 10 and sys.stderr.isatty():
+            sys.stderr.write(f"\r[{'#' * (30 * index // total):<30}] {index}/{total}")
+        finished = uploads_services.job_run(job_id=job.id, worker=f"manage.py ingest pid {os.getpid()}") or job
+        finished.refresh_from_db()
+        members = list(finished.uploads.order_by("id"))
+        names = ", ".join(upload.original_name for upload in members)
+        if finished.status == IngestJob.Status.FAILED:
+            self.stdout.write(f"failed     {finished.error}")
+            return len(members)
+        if finished.status != IngestJob.Status.DONE:
+            self.stdout.write(f"queued     {names}: being read by a worker (upload #{finished.anchor_id})")
             return 0
-        result = services.upload_ingest(upload_ids=[u.id for u in fresh])
-        names = ", ".join(u.original_name for u in fresh)
-        if result.status == Upload.Status.FAILED:
-            self.stdout.write(f"failed     {result.error}")
-            return len(fresh)
-        runs = result.runs.count()
-        points = Point.objects.filter(run__upload=result).count()
+        anchor = finished.anchor
+        runs = anchor.runs.count()
+        points = Point.objects.filter(run__upload=anchor).count()
         stored = f"{_count(runs, 'run')}, {_count(points, 'point')}"
-        self.stdout.write(f"stored     {names}: {result.format}, {stored} (upload #{result.id})")
-        for warning in result.warnings:
+        self.stdout.write(f"stored     {names}: {anchor.format}, {stored} (upload #{anchor.id})")
+        for warning in anchor.warnings:
             self.stdout.write(f"  warning: {warning}")
         return 0
 

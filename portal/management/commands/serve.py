@@ -32,19 +32,13 @@ class Command(BaseCommand):
             call_command("collectstatic", interactive=False, verbosity=0)
         env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL, "REDIS_URL": settings.REDIS_URL}
         python = sys.executable
-        children = [
-            subprocess.Popen(
-                [python, "-m", "celery", "-A", "portal", "worker", "--beat",
-                 "--schedule", str(settings.DATA_DIR / "celerybeat-schedule"),
-                 "--loglevel", "WARNING", "--concurrency", "2"],
-                env=env,
-            ),
-            subprocess.Popen(
-                [python, "-m", "gunicorn", "portal.wsgi", "--bind", f"{host}:{port}", "--workers", str(web_workers),
-                 "--access-logfile", "-", "--log-level", "warning"],
-                env=env,
-            ),
-        ]  # fmt: skip
+        commands = {
+            # Workers recover jobs a killed worker left behind themselves: no beat scheduler is needed.
+            "worker": [python, "-m", "celery", "-A", "portal", "worker", "--loglevel", "WARNING", "--concurrency", "2"],
+            "web server": [python, "-m", "gunicorn", "portal.wsgi", "--bind", f"{host}:{port}",
+                           "--workers", str(web_workers), "--access-logfile", "-", "--log-level", "warning"],
+        }  # fmt: skip
+        children = {name: Child(name, command, env) for name, command in commands.items()}
         self.stdout.write(f"ArrayBench is running at http://{host}:{port}/  (Ctrl-C stops everything)")
         self.stdout.write("Create the first account with:  .venv/bin/python manage.py createsuperuser")
         self._wait_then_stop(children)
@@ -57,19 +51,58 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGINT, request_stop)
         signal.signal(signal.SIGTERM, request_stop)
-        while not stop["requested"] and all(child.poll() is None for child in children):
+        while not stop["requested"]:
+            for child in children.values():
+                if child.exited() and not child.restart(self.stderr):
+                    stop["requested"] = True
             time.sleep(0.5)
-        for child in children:
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-        for child in children:
-            try:
-                child.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        for child in children.values():
+            child.stop()
         stopped = embedded.stop_all(
             settings.DATA_DIR,
             postgres=not os.environ.get("DATABASE_URL"),
             redis=not os.environ.get("REDIS_URL"),
         )
         self.stdout.write("Stopped: web server, worker" + "".join(f", embedded {name}" for name in stopped))
+
+
+class Child:
+    """A process ``serve`` keeps running: started again when it dies (a killed worker does not stop the
+    portal), unless it keeps dying right after starting."""
+
+    QUICK_EXIT_SECONDS = 10
+    QUICK_EXITS_ALLOWED = 5
+
+    def __init__(self, name, command, env):
+        self.name = name
+        self.command = command
+        self.env = env
+        self.quick_exits = 0
+        self._start()
+
+    def _start(self):
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(self.command, env=self.env)
+
+    def exited(self):
+        return self.process.poll() is not None
+
+    def restart(self, out):
+        """Start the process again; False when it died quickly too many times in a row."""
+        quick = time.monotonic() - self.started < self.QUICK_EXIT_SECONDS
+        self.quick_exits = self.quick_exits + 1 if quick else 0
+        if self.quick_exits >= self.QUICK_EXITS_ALLOWED:
+            out.write(f"The {self.name} keeps stopping (status {self.process.returncode}); stopping everything.")
+            return False
+        out.write(f"The {self.name} stopped (status {self.process.returncode}); starting it again.")
+        time.sleep(min(self.quick_exits, 5))
+        self._start()
+        return True
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()

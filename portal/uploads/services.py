@@ -1,0 +1,411 @@
+"""Uploads: originals kept as uploaded, read by ingest jobs exactly once.
+
+Every way in (the upload page, ``manage.py ingest``) goes through :func:`jobs_create` and
+:func:`job_run`. A job is claimed with a conditional update that hands out a new lease; the
+worker proves it is alive by moving the job's heartbeat; results are stored in the transaction
+that locks the job, checks the lease is still the worker's and marks it done. A worker that was
+killed leaves a heartbeat that goes stale in seconds, and :func:`jobs_recover` (run by every
+worker process) sends the job again.
+"""
+
+import datetime
+import hashlib
+import logging
+import os
+import tempfile
+import threading
+import uuid
+from collections.abc import Iterable
+from pathlib import Path
+from typing import BinaryIO
+
+from django.conf import settings
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+import ingest
+from ingest import ParseError, Source
+from ingest.archive import is_zip
+from ingest.source import ProgressMeter
+from portal.models import IngestJob, Run, System, Upload
+from portal.services import LabelError, StoreError, result_sets_store, system_get_or_create
+
+logger = logging.getLogger(__name__)
+
+LIVE_STATUSES = (Upload.Status.QUEUED, Upload.Status.PARSING, Upload.Status.DONE)
+# Files given together in one request are grouped as if they were in one folder of this name.
+GIVEN_TOGETHER = "given-together"
+# Transient failures: the task gives the job back and retries (database or broker unavailable).
+TRANSIENT_ERRORS = (OperationalError, InterfaceError, ConnectionError)
+
+
+# --- Receiving files ------------------------------------------------------------------------------
+
+
+def upload_path(sha256: str) -> Path:
+    """Where the original with this hash is kept (outside the web root)."""
+    return settings.UPLOADS_DIR / sha256[:2] / sha256
+
+
+def upload_create(
+    *, stream: BinaryIO, original_name: str, uploader=None, system: System | None = None, labels: dict | None = None
+) -> Upload:
+    """Keep the original bytes (content-addressed) and record the upload.
+
+    Returns the new :class:`Upload`: ``queued``, or ``duplicate`` (pointing at the earlier upload)
+    when the same bytes were stored before. The file is hashed while it is copied, never read twice.
+    """
+    settings.UPLOADS_DIR.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256()
+    size = 0
+    with tempfile.NamedTemporaryFile(dir=settings.UPLOADS_DIR, delete=False) as temporary:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+            temporary.write(block)
+            size += len(block)
+    sha256 = digest.hexdigest()
+    final = upload_path(sha256)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(temporary.name, final)
+    fields = {
+        "original_name": original_name[:500],
+        "size_bytes": size,
+        "sha256": sha256,
+        "stored_path": str(final.relative_to(settings.UPLOADS_DIR)),
+        "uploader": uploader,
+        "system": system,
+        "labels": labels or {},
+    }
+    try:
+        with transaction.atomic():
+            return Upload.objects.create(**fields)  # the partial unique index refuses a second live copy
+    except IntegrityError:
+        earlier = Upload.objects.filter(sha256=sha256, status__in=LIVE_STATUSES).first()
+        return Upload.objects.create(**fields, status=Upload.Status.DUPLICATE, duplicate_of=earlier)
+
+
+def uploads_receive(
+    *, files: Iterable, uploader, system: System | None, labels: dict, new_system: dict | None = None
+) -> list[Upload]:
+    """Keep uploaded files and queue the jobs that read them once all are recorded; return the uploads.
+
+    ``files`` are readable binary streams with a ``name``. Duplicates are recorded, not read again.
+    ``new_system`` (name, vendor, model) is created when the results are stored, so a duplicate or a
+    file that fails leaves no empty system behind.
+    """
+    with transaction.atomic():
+        uploads = [
+            upload_create(stream=file, original_name=file.name, uploader=uploader, system=system, labels=labels)
+            for file in files
+        ]
+        fresh = [upload for upload in uploads if upload.status == Upload.Status.QUEUED]
+        jobs_create(uploads=fresh, new_system=new_system, requested_by=uploader)
+    for upload in uploads:
+        upload.refresh_from_db()
+    return uploads
+
+
+def upload_source(upload: Upload, *, folder: str | None = None) -> Source:
+    """The stored original as the parsers read it, under its uploaded name (``folder/name`` to plan groups)."""
+    name = f"{folder}/{upload.original_name}" if folder else upload.original_name
+    return Source(settings.UPLOADS_DIR / upload.stored_path, name=name)
+
+
+def jobs_create(
+    *,
+    uploads: list[Upload],
+    folders: dict[int, str] | None = None,
+    new_system: dict | None = None,
+    requested_by=None,
+    enqueue: bool = True,
+) -> list[IngestJob]:
+    """One job per group of files read together, as the registry plans them; queued once the
+    transaction commits.
+
+    ``folders`` gives each upload's folder (files of one fio sweep share theirs); files given in
+    one request without folders are taken as one folder. A file that is refused or not recognised
+    gets a job that has already failed, with the message. With ``enqueue=False`` the caller runs
+    the jobs itself (:func:`job_run`); workers take them only if the caller stops before it does.
+    """
+    folders = folders or {}
+    upload_of = {upload_source(upload, folder=folders.get(upload.id, GIVEN_TOGETHER)): upload for upload in uploads}
+    jobs = []
+    for group in ingest.plan(list(upload_of)):
+        members = [upload_of[source] for source in group.sources]
+        jobs.append(_job_create(members, group, new_system=new_system, requested_by=requested_by, enqueue=enqueue))
+    return jobs
+
+
+def _job_create(members, group, *, new_system, requested_by, enqueue):
+    anchor = members[0]
+    job = IngestJob.objects.create(
+        anchor=anchor, new_system=new_system or {}, requested_by=requested_by, sent_at=timezone.now()
+    )
+    Upload.objects.filter(id=anchor.id).update(job=job, read_with=None, format=group.format)
+    Upload.objects.filter(id__in=[u.id for u in members[1:]]).update(job=job, read_with=anchor, format=group.format)
+    if group.error is not None:
+        error = group.error
+        if error.file in (None, group.sources[0].name):  # the folder was only for planning groups
+            error.file = anchor.original_name
+        _finish_failed(job, message=str(error))
+    elif enqueue:
+        job_enqueue(job=job)
+    return job
+
+
+def job_enqueue(*, job: IngestJob) -> None:
+    """Send the job to a worker once the current transaction commits (nothing is sent on rollback)."""
+    from portal.tasks import ingest_job_task
+
+    IngestJob.objects.filter(id=job.id).update(sent_at=timezone.now())
+    transaction.on_commit(lambda: ingest_job_task.delay(job.id))
+
+
+def upload_reingest(*, upload: Upload, requested_by=None) -> bool:
+    """Queue a finished upload (and the files read with it) to be read again with the current parser.
+
+    Its runs are replaced only when the new reading succeeds. Returns False when the upload is not
+    finished (queued, being read, or a duplicate).
+    """
+    anchor = upload.read_with or upload
+    try:
+        return _reingest_queue(anchor, requested_by)
+    except IntegrityError:  # a later copy of the same file is the live one
+        return False
+
+
+def _reingest_queue(anchor, requested_by):
+    with transaction.atomic():
+        locked = Upload.objects.select_for_update().filter(id=anchor.id).first()
+        if locked is None or locked.status not in (Upload.Status.DONE, Upload.Status.FAILED):
+            return False
+        if locked.job_id and IngestJob.objects.filter(id=locked.job_id, status__in=["queued", "running"]).exists():
+            return False
+        previous = IngestJob.objects.filter(id=locked.job_id).first()
+        job = IngestJob.objects.create(
+            anchor=anchor,
+            kind=IngestJob.Kind.REINGEST,
+            new_system=previous.new_system if previous else {},
+            requested_by=requested_by,
+        )
+        members = Upload.objects.filter(Q(id=anchor.id) | Q(read_with=anchor))
+        members.update(job=job, status=Upload.Status.QUEUED, progress_pct=0, started_at=None, finished_at=None)
+        job_enqueue(job=job)
+    return True
+
+
+# --- Running a job --------------------------------------------------------------------------------
+
+
+def job_claim(*, job_id: int, worker: str) -> uuid.UUID | None:
+    """Take a job with a conditional update: a queued one, or a running one whose heartbeat went
+    stale (its worker died). Returns the new lease, or None when the job is not to be taken."""
+    now = timezone.now()
+    stale = now - datetime.timedelta(seconds=settings.INGEST_STALE_SECONDS)
+    claimable = Q(status=IngestJob.Status.QUEUED) | Q(status=IngestJob.Status.RUNNING, heartbeat_at__lt=stale)
+    lease = uuid.uuid4()
+    with transaction.atomic():
+        taken = IngestJob.objects.filter(claimable, id=job_id, attempts__lt=settings.INGEST_MAX_ATTEMPTS).update(
+            status=IngestJob.Status.RUNNING,
+            lease=lease,
+            worker=worker[:200],
+            heartbeat_at=now,
+            started_at=now,
+            attempts=F("attempts") + 1,
+        )
+        if not taken:
+            return None
+        Upload.objects.filter(job_id=job_id).update(status=Upload.Status.PARSING, progress_pct=0, started_at=now)
+    return lease
+
+
+def job_run(*, job_id: int, worker: str) -> IngestJob | None:
+    """Claim the job, read its files and store the results exactly once.
+
+    Returns the finished job, or None when it was not ours to run (finished, or held by a live
+    worker). A file that cannot be read fails the job with the parser's message; any other
+    exception is a bug, recorded as an internal error with a reference; database or broker
+    outages give the job back and are raised for the task to retry.
+    """
+    lease = job_claim(job_id=job_id, worker=worker)
+    if lease is None:
+        return None
+    job = IngestJob.objects.select_related("anchor__system").get(id=job_id)
+    with Heartbeat(job_id=job_id, lease=lease):
+        try:
+            results = _read(job)
+            _store(job, lease, results)
+        except (ParseError, LabelError, StoreError) as error:
+            _fail(job, lease, message=str(error))
+        except TRANSIENT_ERRORS:
+            job_release(job_id=job_id, lease=lease)
+            raise
+        except Exception as error:  # a bug: the user gets a reference, the log the traceback
+            reference = uuid.uuid4().hex[:12]
+            logger.exception("internal error reading ingest job %s (reference %s)", job_id, reference)
+            _fail(job, lease, message=_internal_error_message(error, reference), reference=reference)
+    job.refresh_from_db()
+    return job
+
+
+def _internal_error_message(error, reference):
+    return (
+        f"ArrayBench could not read this file because of an internal error ({type(error).__name__}, "
+        f"reference {reference}); the file is kept and can be re-ingested once the problem is fixed"
+    )
+
+
+def _members(job):
+    return list(Upload.objects.filter(job_id=job.id).order_by("id"))
+
+
+def _read(job):
+    """Parse the job's files as planned when they were received (format detected then, not again)."""
+    members = _members(job)
+    sources = [upload_source(upload) for upload in members]
+    meter = ProgressMeter(
+        sum(upload.size_bytes for upload in members),
+        lambda pct: Upload.objects.filter(job_id=job.id).update(progress_pct=pct),
+    )
+    for source in sources:
+        source.meter = meter
+    formats = {upload.format for upload in members}
+    module = ingest.FORMATS.get(formats.pop()) if len(formats) == 1 else None
+    if module is None and not (len(sources) == 1 and is_zip(sources[0])):
+        return ingest.parse_sources(sources)  # a file whose format was not recorded (it failed): plan again
+    return ingest.read(ingest.Group(sources, module))
+
+
+def _store(job, lease, results):
+    """Store the results, replacing the runs read before, in the transaction that checks the lease."""
+    members = _members(job)
+    anchor = job.anchor
+    with transaction.atomic():
+        if not _lease_held(job.id, lease, lock=True):
+            logger.warning("ingest job %s: lease lost to another worker; nothing stored", job.id)
+            return
+        system = anchor.system or (system_get_or_create(**job.new_system) if job.new_system else None)
+        Run.objects.filter(upload_id__in=[upload.id for upload in members]).delete()
+        counts = result_sets_store(results=results, upload=anchor, system=system, labels=anchor.labels)
+        now = timezone.now()
+        IngestJob.objects.filter(id=job.id).update(status=IngestJob.Status.DONE, error="", finished_at=now)
+        Upload.objects.filter(job_id=job.id).update(
+            status=Upload.Status.DONE,
+            progress_pct=100,
+            error="",
+            finished_at=now,
+            format=",".join(sorted({result["format"] for result in results})),
+            parser_version=f"ingest {ingest.__version__}",
+            warnings=[warning for result in results for warning in result["warnings"]],
+            system=counts["system"],
+        )
+
+
+def _lease_held(job_id, lease, *, lock=False):
+    held = IngestJob.objects.filter(id=job_id, lease=lease, status=IngestJob.Status.RUNNING)
+    return (held.select_for_update() if lock else held).exists()
+
+
+def _fail(job, lease, *, message, reference=""):
+    """Mark the job failed, if it is still ours. A failed re-ingest keeps the earlier results."""
+    with transaction.atomic():
+        if not _lease_held(job.id, lease, lock=True):
+            return
+        _finish_failed(job, message=message, reference=reference)
+
+
+def _finish_failed(job, *, message, reference=""):
+    now = timezone.now()
+    IngestJob.objects.filter(id=job.id).update(
+        status=IngestJob.Status.FAILED, error=message, error_ref=reference, finished_at=now
+    )
+    uploads = Upload.objects.filter(job_id=job.id)
+    if job.kind == IngestJob.Kind.REINGEST and Run.objects.filter(upload_id=job.anchor_id).exists():
+        kept = f"re-ingest failed: {message}; the earlier results are kept"
+        uploads.update(status=Upload.Status.DONE, error=kept, progress_pct=100, finished_at=now)
+    else:
+        uploads.update(status=Upload.Status.FAILED, error=message, finished_at=now)
+
+
+def job_release(*, job_id: int, lease: uuid.UUID) -> None:
+    """Give a claimed job back to the queue (a transient failure; the task retries it)."""
+    with transaction.atomic():
+        released = IngestJob.objects.filter(id=job_id, lease=lease, status=IngestJob.Status.RUNNING).update(
+            status=IngestJob.Status.QUEUED, lease=None, heartbeat_at=None, attempts=F("attempts") - 1
+        )
+        if released:
+            Upload.objects.filter(job_id=job_id).update(status=Upload.Status.QUEUED)
+
+
+class Heartbeat:
+    """While a job runs, moves its heartbeat every INGEST_HEARTBEAT_SECONDS from a thread of its own
+    (its own database connection), so a parse of any length is never taken for a dead worker."""
+
+    def __init__(self, *, job_id: int, lease: uuid.UUID):
+        self.job_id = job_id
+        self.lease = lease
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, name=f"heartbeat-job-{job_id}", daemon=True)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info):
+        self._stop.set()
+        self._thread.join()
+
+    def _beat(self):
+        try:
+            while not self._stop.wait(settings.INGEST_HEARTBEAT_SECONDS):
+                IngestJob.objects.filter(id=self.job_id, lease=self.lease).update(heartbeat_at=timezone.now())
+        except Exception:  # a heartbeat that cannot be written only makes the job look stale
+            logger.exception("ingest job %s: heartbeat failed", self.job_id)
+        finally:
+            connection.close()
+
+
+# --- Recovery -------------------------------------------------------------------------------------
+
+
+def jobs_recover(*, now: datetime.datetime | None = None) -> list[int]:
+    """Send again the jobs no worker will finish; fail those that killed their worker too often.
+
+    A running job whose heartbeat is older than INGEST_STALE_SECONDS lost its worker; a queued job
+    sent more than INGEST_LOST_SECONDS ago lost its message (broker restarted). Rows are taken with
+    ``SKIP LOCKED``, so several workers recovering at once send each job once. Returns the ids sent.
+    """
+    from portal.tasks import ingest_job_task
+
+    now = now or timezone.now()
+    stale = now - datetime.timedelta(seconds=settings.INGEST_STALE_SECONDS)
+    lost = now - datetime.timedelta(seconds=settings.INGEST_LOST_SECONDS)
+    dead = Q(status=IngestJob.Status.RUNNING, heartbeat_at__lt=stale)
+    unsent = Q(status=IngestJob.Status.QUEUED) & (Q(sent_at__lt=lost) | Q(sent_at__isnull=True))
+    with transaction.atomic():
+        jobs = list(
+            IngestJob.objects.select_for_update(skip_locked=True)
+            .filter(dead | unsent)
+            .filter(Q(sent_at__lt=stale) | Q(sent_at__isnull=True))
+            .order_by("id")[:500]
+        )
+        exhausted = [job for job in jobs if job.status == IngestJob.Status.RUNNING and _exhausted(job)]
+        for job in exhausted:
+            _finish_failed(job, message=_exhausted_message(job))
+        resend = [job.id for job in jobs if job not in exhausted]
+        IngestJob.objects.filter(id__in=resend).update(sent_at=now)
+        transaction.on_commit(lambda: [ingest_job_task.delay(job_id) for job_id in resend])
+    return resend
+
+
+def _exhausted(job):
+    return job.attempts >= settings.INGEST_MAX_ATTEMPTS
+
+
+def _exhausted_message(job):
+    names = ", ".join(Upload.objects.filter(job_id=job.id).values_list("original_name", flat=True))
+    return (
+        f"{names}: the worker reading this stopped {job.attempts} times (killed, or out of memory); "
+        "the file is kept and can be re-ingested"
+    )

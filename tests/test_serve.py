@@ -1,0 +1,85 @@
+"""``make run`` (``manage.py serve``): a worker that dies is started again; the portal stays up."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import database_url, wait_until
+from tests.samples import REPO
+
+pytestmark = pytest.mark.worker
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _children(pid):
+    """Process ids whose parent is ``pid`` and whose command line names Celery's worker."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if int(fields[1]) == pid and b"celery" in cmdline and b" worker" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _healthz(port):
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as error:  # 503 while a part is down: the body still says which
+        return json.load(error)
+    except OSError as error:
+        return {"error": str(error)}
+
+
+def test_a_killed_worker_is_started_again_and_the_portal_stays_up(transactional_db, settings, tmp_path):
+    from django.db import connection
+
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "REDIS_URL": settings.REDIS_URL,
+        "ARRAYBENCH_QUEUE": f"test-serve-{uuid.uuid4().hex[:8]}",
+        "ARRAYBENCH_DATA_DIR": str(tmp_path),
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "1",
+    }
+    serve = subprocess.Popen(
+        [sys.executable, "manage.py", "serve"], cwd=REPO, env=env, start_new_session=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        healthy = wait_until(lambda: _healthz(port).get("worker") == "ok", seconds=120, interval=0.5)
+        assert healthy
+        (first_worker,) = wait_until(lambda: _children(serve.pid), seconds=10)
+        os.kill(first_worker, signal.SIGKILL)
+        time.sleep(1)
+        assert serve.poll() is None, "serve keeps running"
+        assert _healthz(port)["database"] == "ok", "the web server and the database stay up"
+        (second_worker,) = wait_until(lambda: [p for p in _children(serve.pid) if p != first_worker], seconds=30)
+        assert wait_until(lambda: _healthz(port).get("worker") == "ok", seconds=60, interval=0.5)
+        assert second_worker != first_worker
+    finally:
+        serve.send_signal(signal.SIGINT)
+        output, _ = serve.communicate(timeout=60)
+    assert "The worker stopped (status -9); starting it again." in output
+    assert "Stopped: web server, worker" in output
