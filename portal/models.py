@@ -151,15 +151,21 @@ class IngestJob(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     # The upload whose runs these are (the first of the files read together).
     anchor = models.ForeignKey("Upload", on_delete=models.CASCADE, related_name="anchored_jobs")
-    # A system to create when the results are stored (named on the upload form, not yet existing).
+    # How the files are read, as planned when they arrived: a format id, "zip", or "" (plan again).
+    format = models.CharField(max_length=32, blank=True)
+    # The system chosen for the files, or one to create when the results are stored (named on the
+    # upload form, not yet existing); neither when the files name their system.
+    system = models.ForeignKey(System, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     new_system = models.JSONField(default=dict, blank=True)
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     attempts = models.PositiveSmallIntegerField(default=0)
     lease = models.UUIDField(null=True, blank=True, editable=False)
     worker = models.CharField(max_length=200, blank=True, help_text="The process holding the lease.")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
-    # When the job was last handed to the broker: recovery sends a queued job again after a while.
+    # When the job was last handed to the broker, and how often recovery sent it again (each wait
+    # is twice the one before, so a long backlog is not flooded with copies).
     sent_at = models.DateTimeField(null=True, blank=True)
+    resends = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
     # For internal errors: the reference the user quotes, found in the worker's log.
     error_ref = models.CharField(max_length=32, blank=True)

@@ -4,6 +4,7 @@ import datetime
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max, Min
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from psycopg.types.json import Jsonb
@@ -97,14 +98,26 @@ def system_get_or_create(*, name, vendor="", model=""):
     name = " ".join((name or "").split()) or " ".join(f"{vendor} {model}".split())
     if not name:
         raise LabelError("a new system needs a name, or a vendor and model")
-    found = System.objects.filter(name__iexact=name).first()
+    # Matched as the unique constraint compares names: lower-cased (``iexact`` upper-cases, which
+    # differs for a few letters).
+    same_name = System.objects.alias(lower_name=Lower("name")).filter(lower_name=name.lower())
+    found = same_name.first()
     if found is not None:
         return found
     try:
         with transaction.atomic():
             return System.objects.create(name=name, vendor=(vendor or "").strip(), model=(model or "").strip())
     except IntegrityError:  # created a moment ago by another transaction, now committed
-        return System.objects.get(name__iexact=name)
+        return same_name.get()
+
+
+def _systems_for(results, system):
+    """The system each result set goes to (the given one, else the one it names), created in name order."""
+    if system is not None:
+        return [system] * len(results)
+    order = sorted(range(len(results)), key=lambda i: ((results[i].get("system") or {}).get("name") or "").lower())
+    found = {index: _system_for(results[index], None) for index in order}
+    return [found[index] for index in range(len(results))]
 
 
 def _system_for(result, system):
@@ -235,14 +248,19 @@ def result_sets_store(*, results, upload, system=None, labels=None):
     """
     labels = labels or {}
     counts = {"system": None, "runs": 0, "points": 0}
-    for result in results:
-        target = _system_for(result, system)
+    # Systems and configurations are created first, in one order (names, identities), so two
+    # transactions storing results of the same arrays never wait on each other crosswise.
+    targets = _systems_for(results, system)
+    measured = {target.id: target for target, result in zip(targets, results, strict=True) if result["runs"]}
+    with_runs = [measured[system_id] for system_id in sorted(measured)]
+    config_of = dict(zip((t.id for t in with_runs), configs_for([(t, labels) for t in with_runs]), strict=True))
+    for target, result in zip(targets, results, strict=True):
         counts["system"] = target
         if result["format"] == "array_profile":
             _system_profile_update(target, result["system"], upload)
         if not result["runs"]:
             continue
-        config = config_for(system=target, labels=labels)
+        config = config_of[target.id]
         runs = Run.objects.bulk_create(
             [_run_from(result, run, config=config, upload=upload, labels=labels) for run in result["runs"]]
         )

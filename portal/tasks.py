@@ -38,11 +38,6 @@ def ingest_job_task(self, job_id):
     return job.status if job is not None else "skipped"
 
 
-@shared_task(name="portal.ingest_jobs_recover", **RETRY_POLICY)
-def ingest_jobs_recover_task():
-    return uploads.jobs_recover()
-
-
 class Recovery:
     """Every worker process looks for jobs a killed worker left behind, every INGEST_RECOVER_SECONDS,
     in a thread of its main process: no scheduler is needed wherever workers run."""

@@ -2,6 +2,7 @@
 
 import os
 
+import ingest
 from portal.models import Upload
 from portal.uploads import services
 
@@ -14,7 +15,8 @@ def store_file(path=None, *, stream=None, name=None, system=None, labels=None, u
                               uploader=uploader, new_system=new_system)  # fmt: skip
     upload = services.upload_create(stream=stream, original_name=name, uploader=uploader, system=system, labels=labels)
     if upload.status == Upload.Status.QUEUED:
-        (job,) = services.jobs_create(uploads=[upload], new_system=new_system, enqueue=False)
+        (group,) = ingest.plan([services.upload_source(upload)])
+        job = services.job_create(group, [upload], system=system, new_system=new_system, enqueue=False)
         services.job_run(job_id=job.id, worker="test")
     upload.refresh_from_db()
     return upload

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import BinaryIO
 
 from django.conf import settings
-from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
-from django.db.models import F, Q
+from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, connection, transaction
+from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F, Q
+from django.db.models.functions import Now
 from django.utils import timezone
 
 import ingest
 from ingest import ParseError, Source
-from ingest.archive import is_zip
 from ingest.source import ProgressMeter
 from portal.models import IngestJob, Run, System, Upload
 from portal.services import LabelError, StoreError, result_sets_store, system_get_or_create
@@ -48,14 +48,8 @@ def upload_path(sha256: str) -> Path:
     return settings.UPLOADS_DIR / sha256[:2] / sha256
 
 
-def upload_create(
-    *, stream: BinaryIO, original_name: str, uploader=None, system: System | None = None, labels: dict | None = None
-) -> Upload:
-    """Keep the original bytes (content-addressed) and record the upload.
-
-    Returns the new :class:`Upload`: ``queued``, or ``duplicate`` (pointing at the earlier upload)
-    when the same bytes were stored before. The file is hashed while it is copied, never read twice.
-    """
+def original_keep(stream: BinaryIO) -> tuple[str, int, Path]:
+    """Copy the bytes to their content-addressed place, hashing them on the way; (sha256, size, path)."""
     settings.UPLOADS_DIR.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256()
     size = 0
@@ -68,11 +62,27 @@ def upload_create(
     final = upload_path(sha256)
     final.parent.mkdir(parents=True, exist_ok=True)
     os.replace(temporary.name, final)
+    return sha256, size, final
+
+
+def upload_create(
+    *, stream: BinaryIO, original_name: str, uploader=None, system: System | None = None, labels: dict | None = None
+) -> Upload:
+    """Keep the original bytes (content-addressed) and record the upload.
+
+    Returns the new :class:`Upload`: ``queued``, or ``duplicate`` (pointing at the earlier upload)
+    when the same bytes were stored before. The file is hashed while it is copied, never read twice.
+    """
+    sha256, size, path = original_keep(stream)
+    return _upload_record(sha256, size, path, original_name, uploader=uploader, system=system, labels=labels)
+
+
+def _upload_record(sha256, size, path, original_name, *, uploader, system, labels):
     fields = {
         "original_name": original_name[:500],
         "size_bytes": size,
         "sha256": sha256,
-        "stored_path": str(final.relative_to(settings.UPLOADS_DIR)),
+        "stored_path": str(path.relative_to(settings.UPLOADS_DIR)),
         "uploader": uploader,
         "system": system,
         "labels": labels or {},
@@ -94,13 +104,17 @@ def uploads_receive(
     ``new_system`` (name, vendor, model) is created when the results are stored, so a duplicate or a
     file that fails leaves no empty system behind.
     """
+    kept = [(*original_keep(file), file.name) for file in files]
     with transaction.atomic():
-        uploads = [
-            upload_create(stream=file, original_name=file.name, uploader=uploader, system=system, labels=labels)
-            for file in files
-        ]
+        # Rows are inserted in sha256 order: two requests sending the same files in another order
+        # then wait on each other's unique index entries one way only, never crosswise.
+        recorded = {
+            index: _upload_record(*kept[index], uploader=uploader, system=system, labels=labels)
+            for index in sorted(range(len(kept)), key=lambda i: kept[i][0])
+        }
+        uploads = [recorded[index] for index in range(len(kept))]
         fresh = [upload for upload in uploads if upload.status == Upload.Status.QUEUED]
-        jobs_create(uploads=fresh, new_system=new_system, requested_by=uploader)
+        jobs_create(uploads=fresh, system=system, new_system=new_system, requested_by=uploader)
     for upload in uploads:
         upload.refresh_from_db()
     return uploads
@@ -116,31 +130,50 @@ def jobs_create(
     *,
     uploads: list[Upload],
     folders: dict[int, str] | None = None,
+    system: System | None = None,
     new_system: dict | None = None,
     requested_by=None,
-    enqueue: bool = True,
 ) -> list[IngestJob]:
-    """One job per group of files read together, as the registry plans them; queued once the
-    transaction commits.
+    """One job per group of files read together, as the registry plans them; each sent to a worker
+    once the transaction commits.
 
     ``folders`` gives each upload's folder (files of one fio sweep share theirs); files given in
     one request without folders are taken as one folder. A file that is refused or not recognised
-    gets a job that has already failed, with the message. With ``enqueue=False`` the caller runs
-    the jobs itself (:func:`job_run`); workers take them only if the caller stops before it does.
+    gets a job that has already failed, with the message.
     """
     folders = folders or {}
     upload_of = {upload_source(upload, folder=folders.get(upload.id, GIVEN_TOGETHER)): upload for upload in uploads}
-    jobs = []
-    for group in ingest.plan(list(upload_of)):
-        members = [upload_of[source] for source in group.sources]
-        jobs.append(_job_create(members, group, new_system=new_system, requested_by=requested_by, enqueue=enqueue))
-    return jobs
+    return [
+        job_create(
+            group,
+            [upload_of[source] for source in group.sources],
+            system=system,
+            new_system=new_system,
+            requested_by=requested_by,
+        )
+        for group in ingest.plan(list(upload_of))
+    ]
 
 
-def _job_create(members, group, *, new_system, requested_by, enqueue):
+def job_create(
+    group: ingest.Group,
+    members: list[Upload],
+    *,
+    system: System | None = None,
+    new_system: dict | None = None,
+    requested_by=None,
+    enqueue: bool = True,
+) -> IngestJob:
+    """The job reading ``members`` as ``group`` plans them. With ``enqueue=False`` the caller runs it
+    at once (:func:`job_run`); a worker takes it only when the caller stopped before (recovery)."""
     anchor = members[0]
     job = IngestJob.objects.create(
-        anchor=anchor, new_system=new_system or {}, requested_by=requested_by, sent_at=timezone.now()
+        anchor=anchor,
+        format=group.format,
+        system=system,
+        new_system=new_system or {},
+        requested_by=requested_by,
+        sent_at=Now(),
     )
     Upload.objects.filter(id=anchor.id).update(job=job, read_with=None, format=group.format)
     Upload.objects.filter(id__in=[u.id for u in members[1:]]).update(job=job, read_with=anchor, format=group.format)
@@ -158,8 +191,9 @@ def job_enqueue(*, job: IngestJob) -> None:
     """Send the job to a worker once the current transaction commits (nothing is sent on rollback)."""
     from portal.tasks import ingest_job_task
 
-    IngestJob.objects.filter(id=job.id).update(sent_at=timezone.now())
-    transaction.on_commit(lambda: ingest_job_task.delay(job.id))
+    IngestJob.objects.filter(id=job.id).update(sent_at=Now())
+    # robust: with the broker down the rows are kept and recovery sends the job later
+    transaction.on_commit(lambda: ingest_job_task.delay(job.id), robust=True)
 
 
 def upload_reingest(*, upload: Upload, requested_by=None) -> bool:
@@ -186,6 +220,8 @@ def _reingest_queue(anchor, requested_by):
         job = IngestJob.objects.create(
             anchor=anchor,
             kind=IngestJob.Kind.REINGEST,
+            format=previous.format if previous else "",
+            system=previous.system if previous else anchor.system,
             new_system=previous.new_system if previous else {},
             requested_by=requested_by,
         )
@@ -198,25 +234,32 @@ def _reingest_queue(anchor, requested_by):
 # --- Running a job --------------------------------------------------------------------------------
 
 
+def _ago(seconds: float):
+    """A moment ``seconds`` before now on the database's clock: every host compares against the same
+    clock, so a worker whose own clock is behind never makes a live job look dead."""
+    return ExpressionWrapper(Now() - datetime.timedelta(seconds=seconds), output_field=DateTimeField())
+
+
 def job_claim(*, job_id: int, worker: str) -> uuid.UUID | None:
     """Take a job with a conditional update: a queued one, or a running one whose heartbeat went
     stale (its worker died). Returns the new lease, or None when the job is not to be taken."""
-    now = timezone.now()
-    stale = now - datetime.timedelta(seconds=settings.INGEST_STALE_SECONDS)
-    claimable = Q(status=IngestJob.Status.QUEUED) | Q(status=IngestJob.Status.RUNNING, heartbeat_at__lt=stale)
+    stale = Q(status=IngestJob.Status.RUNNING, heartbeat_at__lt=_ago(settings.INGEST_STALE_SECONDS))
     lease = uuid.uuid4()
     with transaction.atomic():
-        taken = IngestJob.objects.filter(claimable, id=job_id, attempts__lt=settings.INGEST_MAX_ATTEMPTS).update(
+        taken = IngestJob.objects.filter(
+            Q(status=IngestJob.Status.QUEUED) | stale, id=job_id, attempts__lt=settings.INGEST_MAX_ATTEMPTS
+        ).update(
             status=IngestJob.Status.RUNNING,
             lease=lease,
             worker=worker[:200],
-            heartbeat_at=now,
-            started_at=now,
+            heartbeat_at=Now(),
+            started_at=Now(),
+            resends=0,
             attempts=F("attempts") + 1,
         )
         if not taken:
             return None
-        Upload.objects.filter(job_id=job_id).update(status=Upload.Status.PARSING, progress_pct=0, started_at=now)
+        Upload.objects.filter(job_id=job_id).update(status=Upload.Status.PARSING, progress_pct=0, started_at=Now())
     return lease
 
 
@@ -231,14 +274,15 @@ def job_run(*, job_id: int, worker: str) -> IngestJob | None:
     lease = job_claim(job_id=job_id, worker=worker)
     if lease is None:
         return None
-    job = IngestJob.objects.select_related("anchor__system").get(id=job_id)
+    job = IngestJob.objects.select_related("anchor", "system").get(id=job_id)
     with Heartbeat(job_id=job_id, lease=lease):
         try:
-            results = _read(job)
+            results = _read(job, lease)
             _store(job, lease, results)
         except (ParseError, LabelError, StoreError) as error:
             _fail(job, lease, message=str(error))
-        except TRANSIENT_ERRORS:
+        except (*TRANSIENT_ERRORS, KeyboardInterrupt, SystemExit):
+            # Given back at once: a retry, or any worker once the command that ran it was stopped.
             job_release(job_id=job_id, lease=lease)
             raise
         except Exception as error:  # a bug: the user gets a reference, the log the traceback
@@ -260,21 +304,24 @@ def _members(job):
     return list(Upload.objects.filter(job_id=job.id).order_by("id"))
 
 
-def _read(job):
-    """Parse the job's files as planned when they were received (format detected then, not again)."""
+def _read(job, lease):
+    """Parse the job's files as planned when they arrived (formats detected then, not again)."""
     members = _members(job)
+    if not members:
+        raise StoreError(f"ingest job #{job.id} has no files to read")
     sources = [upload_source(upload) for upload in members]
     meter = ProgressMeter(
         sum(upload.size_bytes for upload in members),
-        lambda pct: Upload.objects.filter(job_id=job.id).update(progress_pct=pct),
+        lambda pct: Upload.objects.filter(job_id=job.id, job__lease=lease).update(progress_pct=pct),
     )
     for source in sources:
         source.meter = meter
-    formats = {upload.format for upload in members}
-    module = ingest.FORMATS.get(formats.pop()) if len(formats) == 1 else None
-    if module is None and not (len(sources) == 1 and is_zip(sources[0])):
-        return ingest.parse_sources(sources)  # a file whose format was not recorded (it failed): plan again
-    return ingest.read(ingest.Group(sources, module))
+    if job.format == "zip":
+        return ingest.parse_archive(sources[0])
+    if job.format in ingest.FORMATS:
+        return ingest.read(ingest.Group(sources, ingest.FORMATS[job.format]))
+    # Planned before formats were recorded, or refused then: plan again, as the files were given.
+    return ingest.parse_sources([upload_source(upload, folder=GIVEN_TOGETHER) for upload in members])
 
 
 def _store(job, lease, results):
@@ -285,7 +332,7 @@ def _store(job, lease, results):
         if not _lease_held(job.id, lease, lock=True):
             logger.warning("ingest job %s: lease lost to another worker; nothing stored", job.id)
             return
-        system = anchor.system or (system_get_or_create(**job.new_system) if job.new_system else None)
+        system = job.system or (system_get_or_create(**job.new_system) if job.new_system else None)
         Run.objects.filter(upload_id__in=[upload.id for upload in members]).delete()
         counts = result_sets_store(results=results, upload=anchor, system=system, labels=anchor.labels)
         now = timezone.now()
@@ -321,18 +368,25 @@ def _finish_failed(job, *, message, reference=""):
         status=IngestJob.Status.FAILED, error=message, error_ref=reference, finished_at=now
     )
     uploads = Upload.objects.filter(job_id=job.id)
-    if job.kind == IngestJob.Kind.REINGEST and Run.objects.filter(upload_id=job.anchor_id).exists():
+    if job.kind == IngestJob.Kind.REINGEST and _has_results(job.anchor_id):
         kept = f"re-ingest failed: {message}; the earlier results are kept"
         uploads.update(status=Upload.Status.DONE, error=kept, progress_pct=100, finished_at=now)
     else:
         uploads.update(status=Upload.Status.FAILED, error=message, finished_at=now)
 
 
+def _has_results(upload_id):
+    """Whether an upload holds stored results: runs, or the array profile of a system."""
+    return (
+        Run.objects.filter(upload_id=upload_id).exists() or System.objects.filter(profile_upload_id=upload_id).exists()
+    )
+
+
 def job_release(*, job_id: int, lease: uuid.UUID) -> None:
     """Give a claimed job back to the queue (a transient failure; the task retries it)."""
     with transaction.atomic():
         released = IngestJob.objects.filter(id=job_id, lease=lease, status=IngestJob.Status.RUNNING).update(
-            status=IngestJob.Status.QUEUED, lease=None, heartbeat_at=None, attempts=F("attempts") - 1
+            status=IngestJob.Status.QUEUED, lease=None, heartbeat_at=None, attempts=F("attempts") - 1, sent_at=None
         )
         if released:
             Upload.objects.filter(job_id=job_id).update(status=Upload.Status.QUEUED)
@@ -357,46 +411,54 @@ class Heartbeat:
         self._thread.join()
 
     def _beat(self):
-        try:
-            while not self._stop.wait(settings.INGEST_HEARTBEAT_SECONDS):
-                IngestJob.objects.filter(id=self.job_id, lease=self.lease).update(heartbeat_at=timezone.now())
-        except Exception:  # a heartbeat that cannot be written only makes the job look stale
-            logger.exception("ingest job %s: heartbeat failed", self.job_id)
-        finally:
-            connection.close()
+        while not self._stop.wait(settings.INGEST_HEARTBEAT_SECONDS):
+            try:
+                IngestJob.objects.filter(id=self.job_id, lease=self.lease).update(heartbeat_at=Now())
+            except DatabaseError:  # a dropped connection: the next beat reconnects
+                logger.warning("ingest job %s: heartbeat not written", self.job_id, exc_info=True)
+                connection.close()
+        connection.close()
 
 
 # --- Recovery -------------------------------------------------------------------------------------
 
 
-def jobs_recover(*, now: datetime.datetime | None = None) -> list[int]:
-    """Send again the jobs no worker will finish; fail those that killed their worker too often.
+def jobs_recover() -> list[int]:
+    """Send again the jobs no worker will finish; fail those that stopped their worker too often.
 
     A running job whose heartbeat is older than INGEST_STALE_SECONDS lost its worker; a queued job
-    sent more than INGEST_LOST_SECONDS ago lost its message (broker restarted). Rows are taken with
-    ``SKIP LOCKED``, so several workers recovering at once send each job once. Returns the ids sent.
+    sent more than INGEST_LOST_SECONDS ago lost its message (broker restarted, or a command that ran
+    it was stopped). Each resend waits twice as long as the one before, so a backlog is not flooded.
+    Rows are taken with ``SKIP LOCKED``: several workers recovering at once send each job once.
+    Returns the ids sent.
     """
     from portal.tasks import ingest_job_task
 
-    now = now or timezone.now()
-    stale = now - datetime.timedelta(seconds=settings.INGEST_STALE_SECONDS)
-    lost = now - datetime.timedelta(seconds=settings.INGEST_LOST_SECONDS)
-    dead = Q(status=IngestJob.Status.RUNNING, heartbeat_at__lt=stale)
-    unsent = Q(status=IngestJob.Status.QUEUED) & (Q(sent_at__lt=lost) | Q(sent_at__isnull=True))
+    dead = Q(status=IngestJob.Status.RUNNING, heartbeat_at__lt=_ago(settings.INGEST_STALE_SECONDS))
+    lost = Q(status=IngestJob.Status.QUEUED) & (
+        Q(sent_at__lt=_ago(settings.INGEST_LOST_SECONDS)) | Q(sent_at__isnull=True)
+    )
     with transaction.atomic():
-        jobs = list(
+        candidates = (
             IngestJob.objects.select_for_update(skip_locked=True)
-            .filter(dead | unsent)
-            .filter(Q(sent_at__lt=stale) | Q(sent_at__isnull=True))
+            .filter(dead | lost)
+            .annotate(waited=ExpressionWrapper(Now() - F("sent_at"), output_field=DurationField()))
             .order_by("id")[:500]
         )
+        jobs = [job for job in candidates if job.sent_at is None or job.waited >= _backoff(job)]
         exhausted = [job for job in jobs if job.status == IngestJob.Status.RUNNING and _exhausted(job)]
         for job in exhausted:
             _finish_failed(job, message=_exhausted_message(job))
         resend = [job.id for job in jobs if job not in exhausted]
-        IngestJob.objects.filter(id__in=resend).update(sent_at=now)
-        transaction.on_commit(lambda: [ingest_job_task.delay(job_id) for job_id in resend])
+        IngestJob.objects.filter(id__in=resend).update(sent_at=Now(), resends=F("resends") + 1)
+        transaction.on_commit(lambda: [ingest_job_task.delay(job_id) for job_id in resend], robust=True)
     return resend
+
+
+def _backoff(job):
+    """How long after its last sending a job is sent again: the stale or lost period, doubled per resend."""
+    base = settings.INGEST_STALE_SECONDS if job.status == IngestJob.Status.RUNNING else settings.INGEST_LOST_SECONDS
+    return datetime.timedelta(seconds=base * 2 ** min(job.resends, 6))
 
 
 def _exhausted(job):

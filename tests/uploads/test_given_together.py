@@ -29,8 +29,10 @@ def test_the_files_of_one_orion_test_are_queued_once_and_stored_as_one_run(
 ):
     paths = sorted((SAMPLES_DIR / "orion").glob("*.csv"))
     ids, queued = _post(signed_in, paths, django_capture_on_commit_callbacks)
-    first, *others = Upload.objects.filter(id__in=ids).order_by("id")
-    assert [u.read_with_id for u in others] == [first.id, first.id]
+    # The first file given holds the group's runs; the others point at it.
+    first = Upload.objects.get(id=ids[0])
+    others = Upload.objects.filter(id__in=ids[1:])
+    assert (first.read_with_id, [u.read_with_id for u in others]) == (None, [first.id, first.id])
     assert len(queued) == 1, "one worker reads the three matrices together"
 
     run_job_of(first)
@@ -44,7 +46,7 @@ def test_a_fio_sweep_dropped_together_is_one_curve(signed_in, data_dir, django_c
     paths = sorted(data("fio", "sweep").glob("*.json"))
     ids, queued = _post(signed_in, paths, django_capture_on_commit_callbacks)
     assert len(queued) == 1
-    run_job_of(Upload.objects.get(id=min(ids)))
+    run_job_of(Upload.objects.get(id=ids[0]))
     # randread-1-1.json, randread-4-1.json, randread-16-1.json: queue depths 1, 4 and 16.
     assert list(Run.objects.get().points.values_list("outstanding_io", flat=True)) == [1, 4, 16]
 

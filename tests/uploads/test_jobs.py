@@ -4,17 +4,20 @@ import datetime
 import io
 import threading
 import uuid
+import zipfile
 
 import pytest
+from django.core.management import call_command
 from django.db import connections, transaction
 from django.utils import timezone
 
+import ingest
 from portal import services as results
 from portal.models import Config, IngestJob, Point, Run, System, Upload
 from portal.uploads import services
 from tests.factories import SystemFactory
 from tests.ingesting import run_job_of, store_file
-from tests.samples import sample
+from tests.samples import SAMPLES_DIR, sample
 
 FIO = sample("fio", "fioplot_fio-3.34_randread-1-1.json")
 
@@ -22,8 +25,8 @@ FIO = sample("fio", "fioplot_fio-3.34_randread-1-1.json")
 def _queued_job(system, path=FIO, *, name=None):
     with path.open("rb") as stream:
         upload = services.upload_create(stream=stream, original_name=name or path.name, system=system)
-    (job,) = services.jobs_create(uploads=[upload], enqueue=False)
-    return job, upload
+    (group,) = ingest.plan([services.upload_source(upload)])
+    return services.job_create(group, [upload], system=system, enqueue=False), upload
 
 
 def _make_stale(job, *, seconds=120):
@@ -177,3 +180,43 @@ def test_two_transactions_creating_the_same_configuration_and_system_get_the_sam
         thread.join()
     assert got["first"] == got["second"] == Config.objects.get().id
     assert got["first_system"] == got["second_system"] == System.objects.get(name="New race array").id
+
+
+@pytest.mark.django_db
+def test_reingesting_an_archive_reads_it_as_an_archive_again(data_dir, tmp_path):
+    archive = tmp_path / "orion-test.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as out:
+        for path in sorted((SAMPLES_DIR / "orion").glob("*.csv")):
+            out.write(path, f"mytest/{path.name}")
+    upload = store_file(archive, system=SystemFactory())
+    assert (upload.status, upload.format) == (Upload.Status.DONE, "orion")
+    assert services.upload_reingest(upload=upload)
+    upload = run_job_of(upload)
+    assert (upload.status, upload.error) == (Upload.Status.DONE, "")
+    # cnblogs-hftian_mytest_20190329_1057_iops.csv: seven cells with data, one run.
+    assert [run.points.count() for run in Run.objects.all()] == [7]
+
+
+@pytest.mark.django_db
+def test_an_ingest_command_stopped_mid_file_leaves_a_job_the_next_run_finishes(data_dir, monkeypatch):
+    from ingest.formats import fio
+
+    real_parse_group = fio.parse_group
+
+    def interrupted(sources):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fio, "parse_group", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        call_command("ingest", str(FIO), "--system", "Lab array", stdout=io.StringIO())
+    upload = Upload.objects.get()
+    assert (upload.status, upload.job.status, upload.job.attempts) == ("queued", "queued", 0)
+    assert upload.job.sent_at is None, "released at once: any running worker's recovery sends it"
+
+    monkeypatch.setattr(fio, "parse_group", real_parse_group)
+    out = io.StringIO()
+    call_command("ingest", str(FIO), "--system", "Lab array", stdout=out)
+    assert f"duplicate  {FIO.name}: already stored as upload #{upload.id}" in out.getvalue()
+    assert f"stored     {FIO.name}: fio, 1 run, 1 point (upload #{upload.id})" in out.getvalue()
+    upload.refresh_from_db()
+    assert upload.status == Upload.Status.DONE and Run.objects.get().upload_id == upload.id

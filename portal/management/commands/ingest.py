@@ -5,8 +5,9 @@ import sys
 from pathlib import Path
 
 from django.core.management import BaseCommand, CommandError
+from django.db import transaction
 
-from ingest import sources_under
+import ingest
 from portal import services
 from portal.models import IngestJob, Point, System, Upload
 from portal.uploads import services as uploads_services
@@ -31,16 +32,17 @@ class Command(BaseCommand):
         for path in map(Path, paths):
             if not path.exists():
                 raise CommandError(f"{path}: no such file or folder")
-        sources = sources_under(paths)
-        uploads = [self._receive(source, target, labels) for source in sources]
-        fresh = [upload for upload in uploads if upload.status == Upload.Status.QUEUED]
-        folders = {upload.id: str(source.path.parent) for upload, source in zip(uploads, sources, strict=True)}
-        jobs = uploads_services.jobs_create(uploads=fresh, folders=folders, new_system=new_system, enqueue=False)
-        jobs += self._unfinished_originals(uploads)
-        failed = sum(self._run(job, index, len(jobs)) for index, job in enumerate(jobs, start=1))
-        if len(jobs) > 10 and sys.stderr.isatty():
+        groups = ingest.plan(ingest.sources_under(paths))
+        files = sum(len(group.sources) for group in groups)
+        failed = 0
+        for index, group in enumerate(groups, start=1):
+            if len(groups) > 10 and sys.stderr.isatty():
+                sys.stderr.write(f"\r[{'#' * (30 * index // len(groups)):<30}] {index}/{len(groups)}")
+            job = self._receive(group, target, new_system, labels)
+            failed += self._run(job) if job is not None else 0
+        if len(groups) > 10 and sys.stderr.isatty():
             sys.stderr.write("\n")
-        self.stdout.write(f"{len(sources)} files: {len(sources) - failed} stored or already stored, {failed} failed")
+        self.stdout.write(f"{files} files: {files - failed} stored or already stored, {failed} failed")
         if failed:
             sys.exit(1)
 
@@ -66,7 +68,25 @@ class Command(BaseCommand):
         vendor, _, model = name.strip().partition(" ")
         return None, {"name": name.strip(), "vendor": vendor, "model": model or vendor}
 
-    def _receive(self, source, system, labels):
+    def _receive(self, group, system, new_system, labels):
+        """Keep the group's files and record the job that reads them, in one transaction (a command
+        stopped at any point leaves either nothing or a job that a worker finishes); None when every
+        file was stored before and its reading finished."""
+        with transaction.atomic():
+            uploads = [self._keep(source, system, labels) for source in group.sources]
+            fresh = [(s, u) for s, u in zip(group.sources, uploads, strict=True) if u.status == Upload.Status.QUEUED]
+            if fresh:
+                planned = ingest.Group([s for s, _ in fresh], group.module, group.error)
+                return uploads_services.job_create(
+                    planned, [u for _, u in fresh], system=system, new_system=new_system, enqueue=False
+                )
+        earlier = [u.duplicate_of_id for u in uploads if u.duplicate_of_id]
+        # An earlier copy whose reading never finished (this command was stopped halfway): finish it.
+        return IngestJob.objects.filter(
+            uploads__id__in=earlier, status__in=[IngestJob.Status.QUEUED, IngestJob.Status.RUNNING]
+        ).first()
+
+    def _keep(self, source, system, labels):
         with source.open_binary() as stream:
             upload = uploads_services.upload_create(
                 stream=stream, original_name=source.name, system=system, labels=labels
@@ -75,18 +95,8 @@ class Command(BaseCommand):
             self.stdout.write(f"duplicate  {upload.original_name}: already stored as upload #{upload.duplicate_of_id}")
         return upload
 
-    def _unfinished_originals(self, uploads):
-        """Jobs of earlier copies that were never finished (a run of this command stopped halfway)."""
-        earlier = [u.duplicate_of_id for u in uploads if u.status == Upload.Status.DUPLICATE and u.duplicate_of_id]
-        unfinished = IngestJob.objects.filter(
-            uploads__id__in=earlier, status__in=[IngestJob.Status.QUEUED, IngestJob.Status.RUNNING]
-        )
-        return list(unfinished.distinct())
-
-    def _run(self, job, index, total):
+    def _run(self, job):
         """Read one job's files here; print a line for it; return the number of its files that failed."""
-        if total > 10 and sys.stderr.isatty():
-            sys.stderr.write(f"\r[{'#' * (30 * index // total):<30}] {index}/{total}")
         finished = uploads_services.job_run(job_id=job.id, worker=f"manage.py ingest pid {os.getpid()}") or job
         finished.refresh_from_db()
         members = list(finished.uploads.order_by("id"))
