@@ -71,3 +71,32 @@ def checked(value, *, file, line=None, field=None, negative=False, shown=None):
 def _shown(shown, value):
     text = str(value if shown is None else shown).strip()
     return repr(text if len(text) <= 40 else f"{text[:20]}...({len(text)} characters)")
+
+
+_SIZE = re.compile(r"^(\d{1,15}(?:\.\d{1,15})?)\s*([kmgtpe]?)(i?)(?:b|bytes?)?$", re.IGNORECASE)
+_SIZE_POWERS = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5, "e": 6}
+
+
+def read_size(text, *, file=None, line=None, field=None, kilo: int = 1024) -> int:
+    """A size as tools write it (``512``, ``4k``, ``64KiB``, ``8 KB``, ``1m``, ``4096 bytes``) in
+    bytes. Suffixes are binary unless ``kilo`` is 1000 (fio's ``kb_base=1000``); ``KiB`` is binary
+    whatever ``kilo`` says. Anything else, and a size under one byte, is a :class:`ParseError`
+    naming the field."""
+    match = _SIZE.match(str(text).strip())
+    size = None
+    if match:
+        number, unit, binary = match.groups()
+        size = round(float(number) * (1024 if binary else kilo) ** _SIZE_POWERS[unit.lower()])
+    if size is None or size <= 0 or size >= LARGEST_WHOLE:
+        raise ParseError(
+            f"{_shown(text, text)} is not a size (such as 512, 4k, 64KiB or 1m)", file=file, line=line, field=field
+        )
+    return size
+
+
+def size_or_none(text, *, kilo: int = 1024) -> int | None:
+    """:func:`read_size`, or ``None`` for text that is no size (where another reading may apply)."""
+    try:
+        return read_size(text, kilo=kilo)
+    except ParseError:
+        return None

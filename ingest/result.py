@@ -44,6 +44,10 @@ class Workload:
     read_pct: float | None = None
     random_pct: float | None = None
     transfer_sizes: list[TransferSize] = field(default_factory=list)
+    # Where the tool states them: the boundary every I/O offset is a multiple of, and the number
+    # of independent sequential streams (not threads or jobs, which are load).
+    alignment_bytes: int | None = None
+    streams: int | None = None
 
 
 @dataclass
@@ -96,6 +100,25 @@ class Array:
 
 
 @dataclass
+class Drive:
+    """One drive of an array profile: where it sits and what it is, as the profile prints it."""
+
+    location: str
+    tray: int | None = None
+    drawer: int | None = None
+    slot: int | None = None
+    type: str | None = None  # HDD or SSD
+    interface: str | None = None  # SAS, FC, SATA, ...
+    capacity_gb: float | None = None  # raw capacity, binary GB
+    speed_rpm: float | None = None
+    firmware: str | None = None
+    product_id: str | None = None
+    manufacturer: str | None = None
+    mode: str | None = None  # Assigned, Unassigned, Hot spare standby, ...
+    array: str | None = None
+
+
+@dataclass
 class System:
     name: str | None = None
     vendor: str | None = None
@@ -106,6 +129,7 @@ class System:
     drive_count: int | None = None
     arrays: list[Array] = field(default_factory=list)
     volumes: list[Volume] = field(default_factory=list)
+    drives: list[Drive] = field(default_factory=list)
     details: dict = field(default_factory=dict)
 
 
@@ -171,6 +195,10 @@ def _validate_workload(workload, where, errors):
         if not isinstance(size.get("bytes"), int) or size["bytes"] <= 0:
             errors.append(f"{where}.transfer_sizes[{i}].bytes: expected a positive whole number")
         _number_or_none(size.get("pct"), f"{where}.transfer_sizes[{i}].pct", errors, minimum=0, maximum=100)
+    for name in ("alignment_bytes", "streams"):
+        value = workload.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
+            errors.append(f"{where}.{name}: expected a positive whole number or null, got {value!r}")
 
 
 def _validate_point(point, where, errors):
@@ -217,6 +245,17 @@ def _validate_run(run, where, errors):
         errors.append(f"{where}.points: not in increasing load order")
 
 
+def _validate_drives(drives, errors):
+    if drives is None:
+        return
+    if not isinstance(drives, list):
+        errors.append("system.drives: expected a list")
+        return
+    for i, drive in enumerate(drives):
+        for name in ("capacity_gb", "speed_rpm"):
+            _number_or_none(drive.get(name), f"system.drives[{i}].{name}", errors, minimum=0)
+
+
 def validate(result):
     """Check a result set (dict form) against the contract; return a list of problems."""
     errors = []
@@ -235,6 +274,7 @@ def validate(result):
         _number_or_none(system.get("drive_count"), "system.drive_count", errors, minimum=0)
         _number_or_none(system.get("cache_mb_per_controller"), "system.cache_mb_per_controller", errors, minimum=0)
         _finite_everywhere(system.get("details"), "system.details", errors)
+        _validate_drives(system.get("drives"), errors)
     for i, run in enumerate(result["runs"]):
         _validate_run(run, f"runs[{i}]", errors)
     if system is None and not result["runs"]:

@@ -11,20 +11,26 @@ configuration``, ``Data Cache`` vs ``Processor cache``).
 The result holds a ``system`` and no runs. Capacities are in GB as Storage Manager prints them
 (binary: 1 GB = 2^30 bytes, TB converted x 1024); segment sizes in KB; the preferred owner is the
 controller slot letter. Arrays that only the logical drives name (the array / volume group section
-is missing or cut short) are listed from the drives' table without drive counts, with a warning.
+is missing or cut short) are listed from the logical drives' table, with a warning; their drive
+counts then come from the DRIVES section's details, where each drive names its array.
+
+Drive lists are read in every wording Storage Manager used: ``Tray  Slot`` columns, ``Drive at
+Tray 1, Slot 3`` and ``Enclosure 1, Slot 3`` (with ``Drawer n,`` on drawer trays). Dynamic disk
+pools are arrays whose RAID level is ``DDP``.
 """
 
 import re
 from collections import Counter
 
 from ..errors import ParseError
-from ..result import Array, ResultSet, System, Volume
+from ..result import Array, Drive, ResultSet, System, Volume
 
 FORMAT = "array_profile"
 TOOL = "Storage Manager profile"
 READS = (
     "IBM DS3000/4000/5000 and LSI/NetApp E-Series storage profiles (PROFILE FOR STORAGE SUBSYSTEM / ARRAY): "
-    "controllers, firmware, cache, drives, arrays and logical drives into the system; no runs"
+    "controllers, firmware, cache, vendor, every drive (location, type, capacity, speed, firmware), arrays and disk "
+    "pools with their drive counts, logical drives with segment size and cache settings into the system; no runs"
 )
 
 _SNIFF = re.compile(rb"^\s*PROFILE FOR STORAGE (ARRAY|SUBSYSTEM)\b")
@@ -32,8 +38,11 @@ _HEADER = re.compile(r"^PROFILE FOR STORAGE (ARRAY|SUBSYSTEM):\s*(.*?)\s*(?:\((.
 _HEADING = re.compile(r"^(\S.*?)\s*[-\u2013\u2014]{5,}\s*$")
 _KEY_VALUE = re.compile(r"^([^:]+?):(?:\s+(.*?))?\s*$")
 _CONTROLLER = re.compile(r"^Controller in (.*\bSlot \w+)$", re.IGNORECASE)
-_DRIVE = re.compile(r"^Drive at ((?:Tray|Enclosure) \d+, (?:Drawer \d+, )?Slot \d+)$", re.IGNORECASE)
-_DRIVE_REFERENCE = re.compile(r"^(\d+\s*,?\s+\d+\b|Drive at (Tray|Enclosure) )", re.IGNORECASE)
+_LOCATION = r"(?:Tray|Enclosure) (\d+),\s*(?:Drawer (\d+),\s*)?Slot (\d+)"
+_DRIVE = re.compile(rf"^Drive at ({_LOCATION})$", re.IGNORECASE)
+# A member of an array's drive list: "0   1", "0, 1", "0  2  1" (tray, drawer, slot) or a location in words.
+_DRIVE_REFERENCE = re.compile(rf"^(\d+\s*,?\s+(\d+\s*,?\s+)?\d+\b|(Drive at )?{_LOCATION})", re.IGNORECASE)
+_POOL_RAID_LEVELS = ("ddp", "dynamic disk pool", "disk pool")
 _ARRAY_TITLE = re.compile(r"^(?:VOLUME GROUP|ARRAY)\s+(\S.*?)\s+\(RAID (\w+)\)$", re.IGNORECASE)
 _SIZE = re.compile(r"^([\d,]+(?:\.\d+)?)\s*(KB|MB|GB|TB)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"^([\d,]+(?:\.\d+)?)")
@@ -49,9 +58,11 @@ _SECTIONS = {
     "CONTROLLERS": "controllers",
     "ARRAYS": "arrays",
     "VOLUME GROUPS": "arrays",
+    "DISK POOLS": "arrays",
     "STANDARD LOGICAL DRIVES": "volumes",
     "STANDARD VOLUMES": "volumes",
     "DRIVES": "drives",
+    "TRAYS": "trays",
 }
 # Summary labels (lower case) and the detail they fill; the first value found wins.
 _SUMMARY_DETAILS = {
@@ -75,11 +86,13 @@ _SUMMARY_DETAILS = {
     "number of volume groups": "arrays_reported",
     "number of arrays": "arrays_reported",
     "volume groups": "arrays_reported",
+    "disk pools": "disk_pools_reported",
+    "number of disk pools": "disk_pools_reported",
     "number of standard volumes": "volumes_reported",
     "number of standard logical drives": "volumes_reported",
 }
 _NUMERIC_DETAILS = {"cache_block_kb", "cache_flush_start_pct", "cache_flush_stop_pct", "hot_spare_drives"}
-_COUNT_DETAILS = {"arrays_reported", "volumes_reported"}
+_COUNT_DETAILS = {"arrays_reported", "disk_pools_reported", "volumes_reported"}
 _CONTROLLER_FIELDS = {
     "model name": "model_name",
     "board id": "board_id",
@@ -89,7 +102,21 @@ _CONTROLLER_FIELDS = {
 }
 # Sub-devices of a controller whose Board ID / Vendor / Product ID are not the controller's.
 _CONTROLLER_SUBDEVICES = ("host interface board", "cache backup device", "data cache module")
-_VOLUME_ARRAY_KEYS = ("associated volume group", "associated array")
+_VOLUME_ARRAY_KEYS = ("associated volume group", "associated array", "associated disk pool")
+# Drive details: label (lower case) -> Drive field, for the text fields kept as printed.
+_DRIVE_TEXT_FIELDS = {
+    "product id": "product_id",
+    "drive firmware version": "firmware",
+    "firmware version": "firmware",
+    "manufacturer": "manufacturer",
+    "vendor": "manufacturer",
+    "mode": "mode",
+    **dict.fromkeys(_VOLUME_ARRAY_KEYS, "array"),
+}
+_INTERFACES = {"fibre channel": "FC", "fibre": "FC", "serial ata": "SATA", "sata": "SATA", "sas": "SAS", "nvme": "NVMe"}
+# Storage Manager prints the same company several ways ("VN LSILOGIC" on tray parts).
+_VENDOR_NAMES = {"LSILOGIC": "LSI", "LSI LOGIC": "LSI", "NETAPP": "NetApp", "DELL": "Dell", "ENGENIO": "Engenio"}
+_UNKNOWN = ("not available", "unknown", "none", "")
 
 
 def sniff(head, name):
@@ -133,7 +160,37 @@ def _enabled(text):
 
 def _raid_level(text):
     text = text.strip()
+    if text.lower() in _POOL_RAID_LEVELS:
+        return "DDP"
     return text if text.upper().startswith("RAID") or not text else f"RAID {text}"
+
+
+def _optional_number(text, number, field):
+    """A figure that SSDs and absent parts print as 'Not Available' (a drive's speed)."""
+    return None if text.strip().lower() in _UNKNOWN else _number(text, number, field)
+
+
+def _vendor(text):
+    """A company as printed, without the ``VN`` (vendor name) prefix tray parts carry."""
+    name = re.sub(r"^VN\s+", "", text.strip())
+    if name.lower() in _UNKNOWN:
+        return None
+    return _VENDOR_NAMES.get(name.upper(), name)
+
+
+def _interface(text):
+    """``SAS``, ``FC``, ``SATA`` from 'Serial Attached SCSI (SAS)', 'Fibre Channel', 'Serial ATA (SATA)'."""
+    abbreviation = re.search(r"\(([A-Za-z]+)\)", text)
+    if abbreviation:
+        return abbreviation.group(1)
+    return _INTERFACES.get(text.strip().lower(), text.strip() or None)
+
+
+def _media(text):
+    lowered = text.lower()
+    if "solid state" in lowered or lowered.strip() == "ssd":
+        return "SSD"
+    return "HDD" if "hard disk" in lowered else None
 
 
 def _slot_letter(text):
@@ -149,6 +206,7 @@ class _ProfileReader:
         self.system = System()
         self.details = {}
         self.section = None
+        self.heading = None
         self.sections_seen = []
         self.context = ""
         self.controllers = []
@@ -160,6 +218,7 @@ class _ProfileReader:
         self.columns = None
         self.drives = []
         self.drive_count = None
+        self.tray_vendor = None
 
     def feed(self, line, number):
         stripped = line.strip()
@@ -204,9 +263,11 @@ class _ProfileReader:
         if section == "summary" and self.sections_seen:
             section = "other"
         self.section = section
+        self.heading = name
         self.sections_seen.append(section)
         self.context = ""
         self.columns = None
+        self.in_drive_list = False
 
     def _read_summary(self, stripped, label, value, number):
         if not value:
@@ -273,14 +334,18 @@ class _ProfileReader:
             return
         elif label.startswith("associated drives"):
             self.in_drive_list = True
-        elif label.startswith("associated volumes"):
+        elif label.startswith("associated "):
+            # The logical drives / volumes list, which may follow the drive list.
             self.in_drive_list = False
         elif self.in_drive_list and _DRIVE_REFERENCE.match(stripped):
             self.arrays[-1].drive_count = (self.arrays[-1].drive_count or 0) + 1
-        elif label == "raid level" and value:
+        elif label == "raid level" and value and self.arrays[-1].raid_level != "DDP":
             self.arrays[-1].raid_level = _raid_level(value)
 
     def _new_array(self, name, raid_level):
+        # A disk pool spreads its volumes over all its drives: its layout is the pool, whatever RAID it uses inside.
+        if self.heading == "DISK POOLS":
+            raid_level = "DDP"
         self.arrays.append(Array(name=name, raid_level=raid_level))
         self.in_drive_list = False
 
@@ -337,7 +402,8 @@ class _ProfileReader:
     def _read_drives(self, stripped, label, value, number):
         title = _DRIVE.match(stripped)
         if title:
-            self.drives.append({"location": title.group(1)})
+            location, tray, drawer, slot = title.groups()
+            self.drives.append(Drive(location=location, tray=int(tray), drawer=drawer and int(drawer), slot=int(slot)))
         elif label == "number of drives" and value and self.drive_count is None:
             self.drive_count = int(_number(value, number, label))
         elif self.drives and value:
@@ -345,13 +411,24 @@ class _ProfileReader:
 
     def _read_drive_detail(self, drive, label, value, number):
         if label == "raw capacity":
-            drive["capacity_gb"] = _size_gb(value, number, "Raw capacity")
+            drive.capacity_gb = _size_gb(value, number, "Raw capacity")
         elif label == "speed":
-            drive["speed_rpm"] = _number(value, number, "Speed")
-        elif label == "product id":
-            drive["product_id"] = value
-        elif label in ("media type", "drive type", "interface type"):
-            drive[label.replace(" ", "_")] = value
+            drive.speed_rpm = _optional_number(value, number, "Speed")
+        elif label in _DRIVE_TEXT_FIELDS:
+            setattr(drive, _DRIVE_TEXT_FIELDS[label], value if label != "vendor" else _vendor(value))
+        elif label in ("media type", "drive media type"):
+            drive.type = _media(value)
+        elif label in ("interface type", "drive interface type"):
+            drive.interface = _interface(value)
+        elif label == "drive type":
+            # Older firmware names only the interface here; a solid-state drive says so.
+            drive.type = drive.type or _media(value)
+            drive.interface = drive.interface or (None if _media(value) else _interface(value))
+
+    def _read_trays(self, stripped, label, value, number):
+        """The first tray's own vendor (not a part's): the array's maker when no controller names one."""
+        if label == "vendor" and self.tray_vendor is None and self.context.endswith("overall component information"):
+            self.tray_vendor = _vendor(value)
 
     def finish(self):
         if not self.header_seen:
@@ -367,6 +444,7 @@ class _ProfileReader:
         self._finish_controllers()
         self._finish_arrays(warnings)
         self._finish_drives()
+        self._count_array_drives(warnings)
         self._check_counts(warnings)
         self.system.details = self.details
         return self.system, warnings
@@ -374,10 +452,11 @@ class _ProfileReader:
     def _finish_controllers(self):
         system = self.system
         system.controllers = self.controllers_reported or len(self.controllers) or None
+        system.vendor = self.tray_vendor
         if not self.controllers:
             return
         first = self.controllers[0]
-        system.vendor = first.get("vendor")
+        system.vendor = _vendor(first.get("vendor") or "") or self.tray_vendor
         system.model = first.get("model_name") or first.get("board_id")
         system.firmware = system.firmware or first.get("firmware")
         system.cache_mb_per_controller = first.get("cache_mb")
@@ -397,29 +476,71 @@ class _ProfileReader:
                 inferred.append(Array(name=volume.array, raid_level=volume.raid_level))
         self.system.arrays = self.arrays + inferred
         if inferred:
-            shown = ", ".join(array.name for array in inferred[:5]) + (", ..." if len(inferred) > 5 else "")
             warnings.append(
-                f"{len(inferred)} array(s) / volume group(s) appear only in the logical drives' table ({shown}): "
-                "listed with their RAID level but without drive counts"
+                f"{len(inferred)} array(s) / volume group(s) appear only in the logical drives' table "
+                f"({_names(inferred)}): listed with the RAID level printed there"
             )
 
     def _finish_drives(self):
         self.system.drive_count = self.drive_count or len(self.drives) or None
-        models = Counter(
-            (d.get("product_id"), d.get("capacity_gb"), d.get("speed_rpm"), d.get("media_type") or d.get("drive_type"))
-            for d in self.drives
+        for drive in self.drives:
+            # Profiles before SSD support name only the interface; a drive that spins is a hard disk.
+            if drive.type is None and drive.speed_rpm:
+                drive.type = "HDD"
+        self.system.drives = self.drives
+        if self.drives:
+            self.details["drive_models"] = _drive_models(self.drives)
+
+    def _count_array_drives(self, warnings):
+        """Arrays whose drive list is missing are counted from the drives that name them as their array.
+
+        Only assigned drives count: a hot spare in use stands in for a failed member and is not one more.
+        """
+        members = Counter(
+            drive.array for drive in self.drives if drive.array and (drive.mode or "Assigned").lower() == "assigned"
         )
-        if models:
-            self.details["drive_models"] = [
-                {"product_id": product, "capacity_gb": capacity, "speed_rpm": rpm, "type": kind, "count": count}
-                for (product, capacity, rpm, kind), count in models.most_common()
-            ]
+        for array in self.system.arrays:
+            if array.drive_count is None and members[array.name]:
+                array.drive_count = members[array.name]
+        uncounted = [array for array in self.system.arrays if array.drive_count is None]
+        if uncounted:
+            warnings.append(
+                f"{len(uncounted)} array(s) / volume group(s) have no drive list and no drive names them "
+                f"({_names(uncounted)}): their drive counts are unknown"
+            )
 
     def _check_counts(self, warnings):
-        for name, found, what in (
-            ("arrays_reported", len(self.system.arrays), "arrays / volume groups"),
-            ("volumes_reported", len(self.system.volumes), "standard logical drives / volumes"),
+        pools = self.details.get("disk_pools_reported")
+        arrays = self.details.get("arrays_reported")
+        # Disk pools are listed among the arrays; the summary counts them apart.
+        arrays_reported = None if arrays is None else arrays + (pools or 0)
+        for reported, found, what in (
+            (arrays_reported, len(self.system.arrays), "arrays / volume groups / disk pools"),
+            (self.details.get("volumes_reported"), len(self.system.volumes), "standard logical drives / volumes"),
         ):
-            reported = self.details.get(name)
             if reported is not None and reported != found:
                 warnings.append(f"the profile reports {reported} {what} but {found} were read")
+
+
+def _names(arrays):
+    return ", ".join(array.name for array in arrays[:5]) + (", ..." if len(arrays) > 5 else "")
+
+
+def _drive_models(drives):
+    """Drives grouped by model, type, capacity and speed, most common first, with their firmware versions."""
+    groups = {}
+    for drive in drives:
+        key = (drive.product_id, drive.type, drive.interface, drive.capacity_gb, drive.speed_rpm)
+        groups.setdefault(key, []).append(drive)
+    return [
+        {
+            "product_id": product,
+            "type": kind,
+            "interface": interface,
+            "capacity_gb": capacity,
+            "speed_rpm": rpm,
+            "firmware": sorted({d.firmware for d in members if d.firmware}),
+            "count": len(members),
+        }
+        for (product, kind, interface, capacity, rpm), members in sorted(groups.items(), key=lambda g: -len(g[1]))
+    ]

@@ -73,6 +73,8 @@ class _Target:
     write_pct: float | None = None
     random_pct: float | None = None
     outstanding_per_thread: int | None = None
+    alignment_bytes: int | None = None  # of random offsets (-r<align>)
+    interlocked: bool = False  # -si: the target's threads share one sequential stream
     settings: list = field(default_factory=list)
 
 
@@ -166,7 +168,23 @@ def _workload(m):
         read_pct=_weighted(weights, total, lambda t: None if t.write_pct is None else 100 - t.write_pct),
         random_pct=_weighted(weights, total, lambda t: t.random_pct),
         transfer_sizes=[TransferSize(bytes=b, pct=round(p, 6)) for b, p in sorted(sizes.items())],
+        alignment_bytes=_common_alignment(m.targets),
+        streams=_interlocked_streams(m.targets),
     )
+
+
+def _common_alignment(targets):
+    """The random-offset alignment the targets share; targets that differ state no one alignment."""
+    alignments = {t.alignment_bytes for t in targets if t.random_pct}
+    return alignments.pop() if len(alignments) == 1 else None
+
+
+def _interlocked_streams(targets):
+    """``-si`` makes all threads of a target share one sequential stream: one stream per target.
+    Without it each thread runs its own sequence, which is load (threads), not a stated stream count."""
+    if targets and all(t.interlocked and not t.random_pct for t in targets):
+        return len(targets)
+    return None
 
 
 def _weighted(weights, total, value_of):
@@ -323,6 +341,7 @@ def _xml_profile(profile, source):
     for element in profile.iterfind("Targets/Target"):
         random = element.find("Random") is not None
         ratio = element.findtext("RandomRatio")
+        alignment = (int(_xml_number(element, "Random", source) or 0) or None) if random else None
         targets.append(
             _Target(
                 path=element.findtext("Path", "").strip(),
@@ -330,6 +349,8 @@ def _xml_profile(profile, source):
                 write_pct=_xml_number(element, "WriteRatio", source),
                 random_pct=(float(ratio) if ratio else 100.0) if random else 0.0,
                 outstanding_per_thread=int(_xml_number(element, "RequestCount", source) or 0) or None,
+                alignment_bytes=alignment,
+                interlocked=element.findtext("InterlockedSequential", "").strip().lower() == "true",
                 settings=[f"{child.tag}={child.text.strip()}" for child in element if _is_setting(child)],
             )
         )
@@ -532,8 +553,15 @@ class _TextReader:
             target.write_pct = _write_pct(stripped)
         elif stripped.startswith("using") and "I/O (" in stripped:
             target.random_pct = _random_pct(stripped)
+            target.interlocked = stripped.startswith("using interlocked sequential")
+            target.alignment_bytes = self._alignment_bytes(stripped, number) if target.random_pct else None
         else:
             target.settings.append(stripped)
+
+    def _alignment_bytes(self, stripped, number):
+        """'using random I/O (alignment: 4096)', '... (alignment/stride: 8KiB)'."""
+        match = re.search(r"\(alignment(?:/stride)?:\s*([^)]*)\)", stripped)
+        return _size_bytes(match.group(1), number, self.source, field="alignment") if match else None
 
     # Results
 
@@ -738,12 +766,10 @@ def _localised_number(text, number, column, source):
         ) from None
 
 
-def _size_bytes(text, number, source):
+def _size_bytes(text, number, source, field="block size"):
     match = re.fullmatch(r"\s*(\d+)\s*([KMGT]iB|B)?\s*", text)
     if not match:
-        raise ParseError(
-            f"block size {text.strip()!r} is not a size", file=source.name, line=number, field="block size"
-        )
+        raise ParseError(f"{field} {text.strip()!r} is not a size", file=source.name, line=number, field=field)
     return int(match.group(1)) * SIZE_SUFFIXES[match.group(2) or ""]
 
 

@@ -19,6 +19,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
+from ..numbers import size_or_none
 from ..result import MB, Point, ResultSet, Run, TransferSize, Workload, mib_to_mbps
 
 FORMAT = "elbencho"
@@ -71,8 +72,6 @@ _RES_ENTRY_COUNT = re.compile(r"^\w+ (total|write|read)$")
 _RES_LATENCY = re.compile(r"min=(\S+)\s+avg=(\S+)\s+max=(\S+)")
 _HUMAN_LATENCY = re.compile(r"^([\d.]+)(us|ms|s)$")
 _HUMAN_ELAPSED = re.compile(r"^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:([\d.]+)s)?(?:(\d+)ms)?$")
-_HUMAN_SIZE = re.compile(r"^(\d+)([kmgtpe]?)$", re.IGNORECASE)
-_SIZE_SHIFT = {"": 0, "k": 10, "m": 20, "g": 30, "t": 40, "p": 50, "e": 60}
 _LATENCY_US = {"us": 1, "ms": 1000, "s": 1_000_000}
 _READ_PHASES = {"READ"}
 _WRITE_PHASES = {"WRITE"}
@@ -89,7 +88,7 @@ _OPTIONS = {
     "--rwmixpct": "rwmixpct",
     "--label": "label",
 }
-_FLAGS = {"--rand": "random", "--direct": "direct", "--hostsfile": "hostsfile"}
+_FLAGS = {"--rand": "random", "--randalign": "random_aligned", "--direct": "direct", "--hostsfile": "hostsfile"}
 
 
 def sniff(head, name):
@@ -181,6 +180,8 @@ def _csv_setup(row, number):
             setup[key] = int(_number(row[column], number, column))
     setup["iodepth"] = int(_number(row["IO depth"], number, "IO depth")) if row.get("IO depth") else None
     setup["random"] = row.get("random") == "1" if row.get("random") else setup.get("random")
+    if row.get("random aligned"):
+        setup["random_aligned"] = row["random aligned"] == "1"
     setup["direct"] = row.get("direct IO") == "1" if row.get("direct IO") else setup.get("direct")
     setup["label"] = row.get("label") or setup.get("label")
     setup["path_type"] = row.get("path type") or None
@@ -376,14 +377,22 @@ def _run_identity(phase):
         read_pct=_phase_read_pct(phase.operation, _rwmix_read_pct(phase)),
         random_pct=(100.0 if random else 0.0) if moves_data and random is not None else None,
         transfer_sizes=[TransferSize(bytes=block, pct=100.0)] if block else [],
+        # --randalign puts random offsets on block-size boundaries; without it they are any byte.
+        alignment_bytes=block if random and setup.get("random_aligned") else None,
     )
     name = " ".join(filter(None, [setup.get("label"), phase.operation, _human_size(block) if block else None]))
     return name, workload
 
 
 def _rwmix_read_pct(phase):
+    """``--rwmixpct``; without it (no command line) the measured share of a mixed phase's reads,
+    named in the run's ``measured_workload``."""
     if phase.setup.get("rwmixpct") is not None:
         return float(phase.setup["rwmixpct"])
+    return _measured_rwmix_read_pct(phase)
+
+
+def _measured_rwmix_read_pct(phase):
     reads, writes = phase.last.get("rwmix_read_iops"), phase.last.get("iops")
     return 100.0 * reads / (reads + writes) if reads is not None and writes else None
 
@@ -402,6 +411,8 @@ def _run_params(phase):
     params = {"operation": phase.operation} | {k: setup[k] for k in keys[1:] if setup.get(k) is not None}
     if "size" in params:
         params["file_size_bytes"] = params.pop("size")
+    if setup.get("rwmixpct") is None and _measured_rwmix_read_pct(phase) is not None:
+        params["measured_workload"] = ["read_pct"]
     return params
 
 
@@ -531,8 +542,7 @@ def _option_value(key, value):
 
 
 def _size_bytes(text):
-    match = _HUMAN_SIZE.match(text)
-    return int(match.group(1)) << _SIZE_SHIFT[match.group(2).lower()] if match else None
+    return size_or_none(text)
 
 
 def _human_size(size_bytes):

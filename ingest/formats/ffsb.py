@@ -18,8 +18,8 @@ metadata op); ``read_mbps`` / ``write_mbps`` from Read/Write Throughput and ``mb
 averages, ``avg_response_ms`` their mean weighted by call counts, ``max_response_ms`` the larger
 of their maxima; ``cpu_pct`` = CPU Utilization. The op tables, all system calls, user/system %
 and the benchmark's duration and start go to ``metrics``. The workload's transfer sizes are the
-read / write block sizes of the op directions that carry weight; ``random_pct`` is the share of
-that weight (x threads) done with ``read_random`` / ``write_random`` on.
+read / write block sizes of the op directions that carry weight; ``read_pct`` and ``random_pct``
+are shares of the data ops' weight (x threads), see :func:`_workload`.
 
 Runs: consecutive invocations with the same workload (everything but the thread counts) and a
 new total thread count are one run with one point per thread count (a thread sweep); any other
@@ -62,6 +62,9 @@ _CPU = re.compile(r"^([\d.]+)% (User|System) +Time\s*$|^([\d.]+)% CPU Utilizatio
 _BINARY_POWER = {"B": 0, "KB": 1, "MB": 2, "GB": 3, "TB": 4}
 _READ_OPS = ("read", "readall")
 _WRITE_OPS = ("write", "create", "append", "writeall", "writeall_fsync", "write_fsync", "create_fsync", "append_fsync")
+# (direction, its data ops, the ops among them that seek at random when <direction>_random is on)
+_DIRECTIONS = (("read", _READ_OPS, ("read",)), ("write", _WRITE_OPS, ("write", "write_fsync")))
+_ALIGNED_IO_BYTES = 4096
 
 
 def sniff(head, name):
@@ -393,22 +396,40 @@ def _weighted_ops(group, names):
 
 
 def _workload(inv):
-    """Transfer sizes are the block sizes of the directions that carry weight; random share by op weight."""
-    sizes = set()
-    random_weight = total_weight = 0
+    """The signature the echo states: FFSB gives an op mix, not an I/O mix, so read % and random %
+    are shares of the data ops' weight (x threads of their group), not of read/write calls; each
+    direction's block size carries that direction's share. Only ``read`` follows ``read_random``
+    and only ``write`` / ``write_fsync`` follow ``write_random``: whole-file reads and writes,
+    creates and appends are sequential whatever those settings say."""
+    shares, sizes = {"read": 0, "write": 0, "random": 0}, {}
     for group in inv.thread_groups:
         threads = group.get("num_threads", 0)
-        for direction, names in (("read", _READ_OPS), ("write", _WRITE_OPS)):
+        for direction, names, random_names in _DIRECTIONS:
             weight = _weighted_ops(group, names) * threads
             if not weight:
                 continue
-            if isinstance(group.get(f"{direction}_blocksize"), int):
-                sizes.add(group[f"{direction}_blocksize"])
-            total_weight += weight
-            random_weight += weight if group.get(f"{direction}_random") else 0
-    transfer_sizes = [TransferSize(bytes=size, pct=100.0 if len(sizes) == 1 else None) for size in sorted(sizes)]
-    random_pct = 100.0 * random_weight / total_weight if total_weight else None
-    return Workload(random_pct=random_pct, transfer_sizes=transfer_sizes)
+            shares[direction] += weight
+            if group.get(f"{direction}_random"):
+                shares["random"] += _weighted_ops(group, random_names) * threads
+            size = group.get(f"{direction}_blocksize")
+            if isinstance(size, int) and size > 0:
+                sizes[size] = sizes.get(size, 0) + weight
+    total = shares["read"] + shares["write"]
+    if not total:
+        return Workload(alignment_bytes=_alignment_bytes(inv))
+    return Workload(
+        read_pct=100.0 * shares["read"] / total,
+        random_pct=100.0 * shares["random"] / total,
+        transfer_sizes=[TransferSize(bytes=size, pct=100.0 * sizes[size] / total) for size in sorted(sizes)],
+        alignment_bytes=_alignment_bytes(inv),
+    )
+
+
+def _alignment_bytes(inv):
+    """``alignedio = on`` puts every seek FFSB makes on a 4 KB boundary (``get_random_offset``);
+    off, offsets are any byte, which is no alignment to state."""
+    states = {fs.get("alignedio") for fs in inv.filesystems}
+    return _ALIGNED_IO_BYTES if states == {True} else None
 
 
 def _workload_label(workload):

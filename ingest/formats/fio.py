@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import PurePosixPath
 
 from ..errors import ParseError
-from ..numbers import checked, read_number
+from ..numbers import checked, read_number, read_size
 from ..result import MB, Point, ResultSet, Run, TransferSize, Workload
 from ..source import describe_group
 
@@ -44,7 +44,8 @@ RW_MODES = {
     "randtrim": (None, 100),
     "trimwrite": (0, 0),
 }
-SIZE_UNITS = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
+OPTION_ALIASES = {"readwrite": "rw", "blocksize": "bs", "blockalign": "ba", "blocksize_range": "bsrange"}
+DIRECTIONS = ("read", "write", "trim")
 PREAMBLE_SHOWN = 3
 MAX_DIGITS = 9  # iodepth and numjobs beyond a billion are no fio job
 LATEST_TIMESTAMP_S = 2**32  # year 2106
@@ -223,7 +224,8 @@ def _failure_sentence(name, code, preamble):
 
 
 def _job(data, name, groupid, entries, source, line, warnings):
-    options = {**(data.get("global options") or {}), **(entries[0].get("job options") or {})}
+    global_options, job_options = data.get("global options") or {}, entries[0].get("job options") or {}
+    options = {**global_options, **job_options}
     iodepth = _whole_number(options.get("iodepth", 1), "iodepth", source, line)
     numjobs = _whole_number(options.get("numjobs", len(entries)), "numjobs", source, line)
     point = _point(entries, _Where(source.name, line))
@@ -234,12 +236,18 @@ def _job(data, name, groupid, entries, source, line, warnings):
             f"{source.name}:{line}: job {name!r}: {len(entries)} job entries (no group_reporting) summed into "
             "one point; their clat percentiles cannot be combined and are left out"
         )
-    rw = _rw_mode(options, source, line)
+    workload_options = {**_canonical(global_options), **_canonical(job_options)}
+    rw = _rw_mode(workload_options, source, line)
+    if rw in ("trim", "randtrim"):
+        warnings.append(
+            f"{source.name}:{line}: job {name!r}: rw={rw} trims, which are neither reads nor writes; "
+            "its read % is left unknown"
+        )
     version = str(data.get("fio version", "")).removeprefix("fio-") or None
     return _Job(
         name=name,
         rw=rw,
-        workload=_workload(rw, options, source, line),
+        workload=_workload(rw, workload_options, _Where(source.name, line)),
         point=point,
         options={**options, "groupid": groupid},
         version=version,
@@ -339,10 +347,15 @@ def _clat_percentiles_ms(stats, where):
     table = _object(_object(stats, clat, where), "percentile", where)
     # fio pads the table with "0.00" entries for unused slots.
     return {
-        key.rstrip("0").rstrip("."): where.number(table, key) * to_ms
-        for key in table
-        if read_number(key, file=where.file, line=where.line, field="percentile") > 0
+        key.rstrip("0").rstrip("."): where.number(table, key) * to_ms for key in table if _percentile(key, where) > 0
     }
+
+
+def _percentile(key, where):
+    value = read_number(key, file=where.file, line=where.line, field="percentile")
+    if value is None:
+        raise ParseError("a clat percentile has no name", file=where.file, line=where.line, field="percentile")
+    return value
 
 
 def _point(entries, where):
@@ -384,8 +397,13 @@ def _figures(direction):
 # Workload -------------------------------------------------------------------------------------
 
 
+def _canonical(options):
+    """Job options under one name each (``readwrite`` is ``rw``, ``blocksize`` is ``bs``, ...)."""
+    return {OPTION_ALIASES.get(key, key): value for key, value in (options or {}).items()}
+
+
 def _rw_mode(options, source, line):
-    given = options.get("rw", options.get("readwrite"))
+    given = options.get("rw")
     if given is None:
         return None
     rw = str(given).split(":")[0].strip().lower()
@@ -394,89 +412,134 @@ def _rw_mode(options, source, line):
     return rw
 
 
-def _workload(rw, options, source, line):
+def _workload(rw, options, where):
+    """The signature the job options state; fio's defaults for what they leave out are not assumed
+    (``rw=randrw`` without ``rwmixread`` / ``rwmixwrite`` has an unknown read %)."""
     read_pct, random_pct = RW_MODES[rw]
-    if rw is not None and read_pct is None and not rw.endswith("trim"):
+    if rw in ("rw", "randrw"):
         if "rwmixread" in options:
-            read_pct = _percent(options["rwmixread"], "rwmixread", source, line)
+            read_pct = _percent(options["rwmixread"], "rwmixread", where)
         elif "rwmixwrite" in options:
-            read_pct = 100 - _percent(options["rwmixwrite"], "rwmixwrite", source, line)
-        else:
-            read_pct = 50.0
+            read_pct = 100 - _percent(options["rwmixwrite"], "rwmixwrite", where)
+    shares = _direction_shares(rw, read_pct)
     if random_pct and "percentage_random" in options:
-        random_pct = _percent(str(options["percentage_random"]).split(",")[0], "percentage_random", source, line)
-    kb_base = 1000 if str(options.get("kb_base", "1024")) == "1000" else 1024
-    try:
-        sizes = _transfer_sizes(options, read_pct, kb_base)
-    except ValueError as error:
-        raise ParseError(str(error), file=source.name, line=line, field="bs") from None
-    return Workload(read_pct=read_pct, random_pct=random_pct, transfer_sizes=sizes)
+        random_pct = _mixed_percent(options["percentage_random"], "percentage_random", shares, where)
+    kilo = 1000 if str(options.get("kb_base", "1024")).strip() == "1000" else 1024
+    return Workload(
+        read_pct=read_pct,
+        random_pct=random_pct,
+        transfer_sizes=_transfer_sizes(options, shares, kilo, where),
+        alignment_bytes=_alignment_bytes(options, kilo, where),
+    )
 
 
-def _percent(value, option, source, line):
-    pct = read_number(value, file=source.name, line=line, field=option)
+def _direction_shares(rw, read_pct):
+    """Share (%) of the I/Os going each direction (read, write, trim); ``None`` when unknown."""
+    if rw in ("trim", "randtrim"):
+        return {"trim": 100.0}
+    if rw == "trimwrite":
+        return {"trim": 50.0, "write": 50.0}  # each block trimmed, then written
+    if read_pct is None:
+        return None
+    return {"read": float(read_pct), "write": 100.0 - read_pct}
+
+
+def _per_direction(spec):
+    """fio's ``read,write,trim`` lists: a direction left out inherits the one before; an empty
+    entry (``bs=,8k``) is fio's default for that direction, unknown here."""
+    parts = [part.strip() for part in str(spec).split(",")][: len(DIRECTIONS)]
+    parts += [parts[-1]] * (len(DIRECTIONS) - len(parts))
+    return dict(zip(DIRECTIONS, (part or None for part in parts), strict=True))
+
+
+def _mix(per_direction, shares):
+    """One value per direction (``None`` unknown) as {value: % of I/Os}; ``{}`` when unknown."""
+    if len(set(per_direction.values())) == 1:
+        value = per_direction["read"]
+        return {} if value is None else {value: 100.0}
+    if shares is None:
+        return {}
+    mix = {}
+    for direction, share in shares.items():
+        if share and per_direction[direction] is None:
+            return {}
+        if share:
+            mix[per_direction[direction]] = mix.get(per_direction[direction], 0.0) + share
+    return mix
+
+
+def _percent(value, option, where):
+    pct = read_number(value, file=where.file, line=where.line, field=option)
     if pct is None or pct > 100:
-        raise ParseError(f"{option}={value!r} is not a percentage", file=source.name, line=line, field=option)
+        raise ParseError(f"{option}={value!r} is not a percentage", file=where.file, line=where.line, field=option)
     return pct
 
 
-def _transfer_sizes(options, read_pct, kb_base):
-    """Transfer-size mix from ``bssplit`` or ``bs``; per-direction lists weighted by the read share."""
+def _mixed_percent(spec, option, shares, where):
+    per_direction = {d: None if v is None else _percent(v, option, where) for d, v in _per_direction(spec).items()}
+    mix = _mix(per_direction, shares)
+    return sum(value * share for value, share in mix.items()) / 100 if mix else None
+
+
+def _transfer_sizes(options, shares, kilo, where):
+    """Transfer-size mix from ``bssplit``, else a ``bsrange`` of one size, else ``bs``; a range of
+    sizes says no mix (fio picks sizes in it at random) and leaves the mix unknown."""
     if "bssplit" in options:
-        per_direction = [_split_shares(part, kb_base) for part in str(options["bssplit"]).split(",")]
-    elif "bs" in options or "blocksize" in options:
-        spec = str(options.get("bs", options.get("blocksize")))
-        per_direction = [{_size_bytes(part, kb_base): 100.0} for part in spec.split(",") if part.strip()]
+        option, reader = "bssplit", lambda text: _split_shares(text, kilo, where)
+    elif "bsrange" in options:
+        option, reader = "bsrange", lambda text: _range_size(text, kilo, where)
+    elif "bs" in options:
+        option, reader = "bs", lambda text: _size(text, "bs", kilo, where)
     else:
         return []
-    if not per_direction:
-        raise ValueError(f"block size {options.get('bs', options.get('blocksize'))!r} is empty")
-    reads = per_direction[0]
-    writes = per_direction[1] if len(per_direction) > 1 else reads
-    read_share = 100.0 if read_pct is None else read_pct
-    mix = {}
-    for shares, weight in ((reads, read_share), (writes, 100.0 - read_share)):
-        for size, pct in shares.items():
-            mix[size] = mix.get(size, 0.0) + pct * weight / 100
-    return [TransferSize(bytes=size, pct=round(pct, 6)) for size, pct in sorted(mix.items()) if pct > 0]
+    per_direction = {d: None if text is None else reader(text) for d, text in _per_direction(options[option]).items()}
+    if any(isinstance(value, dict) for value in per_direction.values()):
+        # bssplit: each direction is itself a mix; weight it by the direction's share.
+        per_direction = {d: None if v is None else tuple(sorted(v.items())) for d, v in per_direction.items()}
+        combined = {}
+        for split, share in _mix(per_direction, shares).items():
+            for size, pct in split:
+                combined[size] = combined.get(size, 0.0) + pct * share / 100
+    else:
+        combined = _mix(per_direction, shares)
+    return [TransferSize(bytes=size, pct=round(pct, 6)) for size, pct in sorted(combined.items()) if pct > 0]
 
 
-def _split_shares(spec, kb_base):
+def _split_shares(spec, kilo, where):
     """``4k/10:64k/50:32k/`` -> {bytes: pct}; entries without a share split what is left equally."""
     shares, open_sizes = {}, []
     for item in filter(None, (part.strip() for part in spec.split(":"))):
         size_text, _, pct_text = item.partition("/")
-        size = _size_bytes(size_text, kb_base)
+        size = _size(size_text, "bssplit", kilo, where)
         if pct_text.strip():
-            shares[size] = shares.get(size, 0.0) + _share(pct_text)
+            shares[size] = shares.get(size, 0.0) + _percent(pct_text, "bssplit", where)
         else:
             open_sizes.append(size)
     left = max(0.0, 100.0 - sum(shares.values()))
     for size in open_sizes:
         shares[size] = shares.get(size, 0.0) + left / len(open_sizes)
-    return shares
+    return shares or None
 
 
-def _share(text):
-    try:
-        pct = float(text)
-    except ValueError:
-        pct = -1.0
-    if not 0 <= pct <= 100:
-        raise ValueError(f"block size share {text.strip()!r} is not a percentage")
-    return pct
+def _range_size(spec, kilo, where):
+    """``4k-4k`` is one size; a real range is no single size (``None``)."""
+    low, _, high = spec.partition("-")
+    low = _size(low, "bsrange", kilo, where)
+    return low if _size(high or str(low), "bsrange", kilo, where) == low else None
 
 
-def _size_bytes(text, kb_base):
-    match = re.fullmatch(r"\s*(\d{1,15}(?:\.\d{1,15})?)\s*([kmgtp]?)(i?)b?\s*", text, re.IGNORECASE)
-    if not match:
-        raise ValueError(f"block size {text!r} is not a size fio writes (e.g. 4k, 64KiB, 1m)")
-    number, unit, binary = match.groups()
-    base = 1024 if binary else kb_base
-    size = int(float(number) * base ** SIZE_UNITS[unit.lower()])
-    if size <= 0:
-        raise ValueError(f"block size {text!r} is not a size fio writes (e.g. 4k, 64KiB, 1m)")
-    return size
+def _size(text, option, kilo, where):
+    return read_size(text, file=where.file, line=where.line, field=option, kilo=kilo)
+
+
+def _alignment_bytes(options, kilo, where):
+    """``ba`` / ``blockalign``; per-direction values that differ give no one alignment."""
+    if "ba" not in options:
+        return None
+    values = set(_per_direction(options["ba"]).values())
+    if len(values) != 1 or None in values:
+        return None
+    return _size(values.pop(), "ba", kilo, where)
 
 
 # Runs -----------------------------------------------------------------------------------------

@@ -564,7 +564,9 @@ def _second(total):
 
 
 def _workload(specs):
-    """Transfer-size mix, read % and random % weighted by each line's share of the spec."""
+    """Transfer-size mix, read % and random % weighted by each line's share of the spec. Several
+    specs (workers running different ones) give no one mix: how the I/Os split between them is
+    not stated."""
     if len(specs) != 1:
         return Workload()
     lines = [line for line in specs[0].lines if line["bytes"] > 0 and line["pct"]]
@@ -573,12 +575,23 @@ def _workload(specs):
         return Workload()
     sizes = {}
     for line in lines:
-        sizes[line["bytes"]] = sizes.get(line["bytes"], 0) + line["pct"]
+        sizes[line["bytes"]] = sizes.get(line["bytes"], 0) + line["pct"] * 100 / total_pct
     return Workload(
         read_pct=sum(line["pct"] * (line["read_pct"] or 0) for line in lines) / total_pct,
         random_pct=sum(line["pct"] * (line["random_pct"] or 0) for line in lines) / total_pct,
-        transfer_sizes=[TransferSize(bytes=size, pct=pct) for size, pct in sizes.items()],
+        transfer_sizes=[TransferSize(bytes=size, pct=pct) for size, pct in sorted(sizes.items())],
+        alignment_bytes=_alignment_bytes(lines),
     )
+
+
+def _alignment_bytes(lines):
+    """The ``align`` column when every line states the same one. 0 is Iometer's "sector
+    boundaries", whose size the results do not state, so it stays unknown."""
+    alignments = {line.get("align_bytes") for line in lines}
+    if len(alignments) != 1:
+        return None
+    alignment = alignments.pop()
+    return int(alignment) if alignment and alignment.is_integer() else None
 
 
 def _point(section):

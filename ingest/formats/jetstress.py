@@ -20,7 +20,9 @@ database volumes), ``avg_read_response_ms`` / ``avg_write_response_ms`` = databa
 weighted by those rates, ``avg_response_ms`` = both weighted together, ``cpu_pct`` = host
 ``% Processor Time``; ``metrics`` holds ``target_iops``, ``log_write_latency_ms`` (weighted by log
 writes per second), the per-instance rows (``instances``), the host counters (``host``) and any
-other grid under its section name. The workload's read % is the measured database read share.
+other grid under its section name. The workload's read % is the measured database read share
+(named in ``params["measured_workload"]``); random % and transfer sizes stay unknown: Exchange's
+database I/O mix is not stated in the report, and its usual sizes are no figure of this test.
 """
 
 import re
@@ -572,10 +574,13 @@ def parse(source):
     params = _params(report)
     if thread_scope:
         params["thread_count_scope"] = thread_scope
+    read_pct = _read_pct(point)
+    if read_pct is not None:
+        params["measured_workload"] = ["read_pct"]
     run = Run(
         name=(description[1] if description else "") or "Jetstress",
         started_at=_started_at(start[1], report.warnings) if start else None,
-        workload=Workload(read_pct=_read_pct(point)),
+        workload=Workload(read_pct=read_pct),
         verdict=_verdict(report),
         params=params,
         points=[point],

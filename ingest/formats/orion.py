@@ -46,6 +46,7 @@ READS = (
 MATRIX_KINDS = ("iops", "mbps", "lat")
 _KIND_SUFFIX = re.compile(r"^(?P<prefix>.*?)[_-]?(?P<kind>summary\.txt|iops\.csv|mbps\.csv|lat\.csv)$", re.IGNORECASE)
 _MATRIX_HEADER = "large/small"
+_IO_TYPE = re.compile(r"\b(small|large)\s+(random|sequential)\b")
 _SIZE_UNITS = {"b": 1, "bytes": 1, "kb": 1024, "k": 1024, "mb": 1024**2, "m": 1024**2, "gb": 1024**3, "g": 1024**3}
 _MAXIMUM = re.compile(
     r"^(?P<what>maximum large mbps|maximum small iops|minimum small latency)\s*=\s*(?P<value>[\d.]+)\s*"
@@ -414,21 +415,33 @@ def _started_at(stamp):
 
 
 def _workload(params, points):
-    """Read % from the write %, random % from the IO types, one transfer size when only one IO kind ran."""
+    """Read % from the write % (ORION applies it to small and large IOs alike). Random % and the
+    transfer size from the IO kinds the matrix measured: ORION does not state how a cell that ran
+    small and large IOs together splits them, so a mixed matrix keeps its sizes in ``params`` only,
+    and its random % only when both kinds share their access pattern."""
     write_pct = params.get("write_pct")
-    io_types = (params.get("io_types") or "").lower()
+    kinds = _measured_kinds(points) or {"small", "large"}
+    access = dict(_IO_TYPE.findall((params.get("io_types") or "").lower()))
+    patterns = {access.get(kind) for kind in kinds}
     random_pct = None
-    if io_types and "random" in io_types and "sequential" not in io_types:
-        random_pct = 100.0
-    elif "sequential" in io_types and "random" not in io_types:
-        random_pct = 0.0
+    if len(patterns) == 1 and None not in patterns:
+        random_pct = 100.0 if patterns.pop() == "random" else 0.0
     sizes = []
-    if points and all(p.load["large_outstanding"] == 0 for p in points) and params.get("small_io_size_bytes"):
-        sizes = [TransferSize(bytes=params["small_io_size_bytes"], pct=100.0)]
-    elif points and all(p.load["small_outstanding"] == 0 for p in points) and params.get("large_io_size_bytes"):
-        sizes = [TransferSize(bytes=params["large_io_size_bytes"], pct=100.0)]
+    if len(kinds) == 1 and params.get(f"{next(iter(kinds))}_io_size_bytes"):
+        sizes = [TransferSize(bytes=params[f"{next(iter(kinds))}_io_size_bytes"], pct=100.0)]
     return Workload(
         read_pct=None if write_pct is None else 100.0 - write_pct,
         random_pct=random_pct,
         transfer_sizes=sizes,
     )
+
+
+def _measured_kinds(points):
+    """Which IO kinds ran: small where a point had small IOs outstanding, large likewise."""
+    kinds = set()
+    for point in points:
+        if point.load["small_outstanding"]:
+            kinds.add("small")
+        if point.load["large_outstanding"]:
+            kinds.add("large")
+    return kinds

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
+from ..numbers import size_or_none
 from ..result import Point, ResultSet, Run, TransferSize, Workload, mib_to_mbps
 
 FORMAT = "vdbench"
@@ -48,8 +49,6 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _REQUESTED_RATE = re.compile(r"(?:I/O rate: |fwdrate=)(\d+(?:\.\d+)?)(?![\d.%])")
 # vdbench formats numbers with the JVM's locale, so some reports print 0,598 for 0.598.
 _DECIMAL_COMMA = re.compile(r"^(-?\d+),(\d+)$")
-_SIZE = re.compile(r"^(\d+)([kmg]?)$", re.IGNORECASE)
-_SIZE_FACTORS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
 
 # Column names of the summary tables (``group sub-title``, dots stripped) and of the flatfile,
 # mapped to one vocabulary. Columns not named here are kept in the point's metrics.
@@ -377,31 +376,87 @@ def _value(token, number, column, position):
 
 def _run_and_point(definition):
     values = definition.average
+    workload, measured = _workload(values, definition.loops)
     name = " ".join([definition.name] + [f"{k}={v}" for k, v in definition.loops.items() if k not in _LOAD_LOOPS])
     run = Run(
         name=name,
         description=definition.description,
         started_at=definition.started_at,
-        workload=_workload(values, definition.loops),
+        workload=workload,
         params={"rd": definition.name} | {f"for_{k}": v for k, v in definition.loops.items() if k not in _LOAD_LOOPS},
     )
+    if measured:
+        run.params["measured_workload"] = measured
     # Flatfile rows carry the requested workload; runs of one name with another workload stay apart.
     key = (name, values.get("requested_bytes"), values.get("requested_read_pct"), values.get("requested_random_pct"))
     return key, run, _point(definition, values)
 
 
 def _workload(values, loops):
-    read_pct = _loop_number(loops.get("rdpct"))
-    if read_pct is None:
-        read_pct = values.get("requested_read_pct")
-    if read_pct is None:
-        read_pct = _read_pct(values)
-    random_pct = _random_pct(loops.get("seekpct"))
-    if random_pct is None:
-        random_pct = values.get("requested_random_pct")
-    size = _size_bytes(loops.get("xfersize")) or values.get("requested_bytes") or values.get("bytes_per_io")
-    sizes = [TransferSize(bytes=int(size), pct=100.0)] if size else []
-    return Workload(read_pct=read_pct, random_pct=random_pct, transfer_sizes=sizes)
+    """What the RD asked for (its ``For loops`` values, the flatfile's requested columns); where the
+    report states neither, the measured read % and average transfer size of the ``avg_`` line,
+    named in the run's ``measured_workload`` (an average of a size distribution is no size issued)."""
+    read_pct = _first_known(_operation_read_pct(loops), _loop_number(loops.get("rdpct")))
+    read_pct = _first_known(read_pct, values.get("requested_read_pct"))
+    random_pct = _first_known(_random_pct(loops.get("seekpct")), _fileio_random_pct(loops.get("fileio")))
+    random_pct = _first_known(random_pct, values.get("requested_random_pct"))
+    sizes = _xfersizes(loops.get("xfersize"))
+    if not sizes and values.get("requested_bytes"):
+        sizes = [TransferSize(bytes=int(values["requested_bytes"]), pct=100.0)]
+    measured = []
+    if read_pct is None and (read_pct := _read_pct(values)) is not None:
+        measured.append("read_pct")
+    # A stated xfersize that is no mix (a range) leaves the sizes unknown: the average is no size issued.
+    if not sizes and "xfersize" not in loops and values.get("bytes_per_io"):
+        sizes = [TransferSize(bytes=int(values["bytes_per_io"]), pct=100.0)]
+        measured.append("transfer_sizes")
+    workload = Workload(
+        read_pct=read_pct,
+        random_pct=random_pct,
+        transfer_sizes=sizes,
+        alignment_bytes=_size_bytes(loops.get("align")),
+        streams=_streams(loops.get("streams")),
+    )
+    return workload, measured
+
+
+def _streams(text):
+    """A WD's ``streams=n``: n independent sequential streams; a ``(min,max)`` range is no one count."""
+    count = _loop_number(text)
+    return int(count) if count and count.is_integer() and count >= 1 else None
+
+
+def _operation_read_pct(loops):
+    """An FWD's ``operation=read`` / ``write`` is all reads or all writes."""
+    return {"read": 100.0, "write": 0.0}.get((loops.get("operation") or "").lower())
+
+
+def _fileio_random_pct(fileio):
+    """``fileio=random`` / ``sequential`` (also ``(random,shared)``) of an FWD."""
+    kind = (fileio or "").strip("()").split(",")[0].strip().lower()
+    return {"random": 100.0, "sequential": 0.0, "seq": 0.0}.get(kind)
+
+
+def _xfersizes(text):
+    """``4k`` or a distribution ``(4k,50,64k,50)`` as transfer sizes; a ``(min,max,align)`` range,
+    or anything else, states no mix."""
+    if not text:
+        return []
+    size = _size_bytes(text)
+    if size:
+        return [TransferSize(bytes=size, pct=100.0)]
+    items = [item.strip() for item in text.strip("()").split(",")]
+    if len(items) < 2 or len(items) % 2:
+        return []
+    pairs = [(_size_bytes(items[i]), _loop_number(items[i + 1])) for i in range(0, len(items), 2)]
+    if any(not size or pct is None or not 0 < pct <= 100 for size, pct in pairs):
+        return []
+    if abs(sum(pct for _, pct in pairs) - 100) > 0.01:
+        return []
+    mix = {}
+    for size, pct in pairs:
+        mix[size] = mix.get(size, 0.0) + pct
+    return [TransferSize(bytes=size, pct=pct) for size, pct in sorted(mix.items())]
 
 
 def _read_pct(values):
@@ -496,8 +551,7 @@ def _random_pct(seekpct):
 
 
 def _size_bytes(text):
-    match = _SIZE.match(text or "")
-    return int(match.group(1)) * _SIZE_FACTORS[match.group(2).lower()] if match else None
+    return size_or_none(text) if text else None
 
 
 def _header_date(text):

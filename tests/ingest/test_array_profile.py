@@ -63,26 +63,56 @@ def test_firmware_07_75_padded_columns():
     assert result["warnings"] == []
 
 
+def _drive(system, location):
+    [drive] = [d for d in system["drives"] if d["location"] == location]
+    return drive
+
+
 def test_drive_types_capacities_and_speeds_come_from_the_drive_details():
     system = _parsed(P0)["system"]
     # DRIVES section: 32 x ST32000445SS and 4 x HUS723020ALS641 (lines 1844-1879), 7,200 RPM (line 1959).
     assert system["details"]["drive_models"] == [
         {
             "product_id": "ST32000445SS",
+            "type": "HDD",
+            "interface": "SAS",
             "capacity_gb": 1863.016,
             "speed_rpm": 7200,
-            "type": "Hard Disk Drive",
+            "firmware": ["MS02"],
             "count": 32,
         },
         {
             "product_id": "HUS723020ALS641",
+            "type": "HDD",
+            "interface": "SAS",
             "capacity_gb": 1863.016,
             "speed_rpm": 7200,
-            "type": "Hard Disk Drive",
+            "firmware": ["MS01", "MS04"],  # line 1870 (tray 2, slot 3) and line 1844
             "count": 4,
         },
     ]
     assert system["details"]["drive_interface_types"] == "Serial Attached SCSI (SAS) (36)"  # line 35
+
+
+def test_every_drive_is_listed_with_its_location_and_details():
+    system = _parsed(P0)["system"]
+    assert len(system["drives"]) == 36  # 36 "Drive at" blocks from line 1931, as line 1836 reports
+    # "Drive at Tray 2, Slot 3" (line 2867): the one HUS723020ALS641 on firmware MS01.
+    assert _drive(system, "Tray 2, Slot 3") == {
+        "location": "Tray 2, Slot 3",
+        "tray": 2,
+        "drawer": None,
+        "slot": 3,
+        "type": "HDD",  # line 2884: Media type: Hard Disk Drive
+        "interface": "SAS",  # line 2885: Serial Attached SCSI (SAS)
+        "capacity_gb": 1863.016,  # line 2873: Raw capacity
+        "speed_rpm": 7200,  # line 2895: 7,200 RPM
+        "firmware": "MS01",  # line 2898: Drive Firmware Version
+        "product_id": "HUS723020ALS641",  # line 2897
+        "manufacturer": "HITACHI",  # line 2900
+        "mode": "Assigned",  # line 2872
+        "array": "6",  # line 2876: Associated volume group
+    }
 
 
 def test_firmware_07_84_storage_array_section_first():
@@ -98,6 +128,10 @@ def test_firmware_07_84_storage_array_section_first():
     assert (volume["raid_level"], volume["segment_kb"]) == ("RAID 1", 1936)
     assert (volume["write_cache"], volume["write_cache_mirroring"], volume["prefetch"]) == (True, True, False)
     assert system["details"]["drive_models"][0]["speed_rpm"] == 10000  # line 2785
+    assert system["vendor"] == "LSI"  # line 2337: the controller's Vendor
+    drive = _drive(system, "Tray 1, Slot 24")  # line 4541
+    assert (drive["capacity_gb"], drive["speed_rpm"], drive["firmware"]) == (838.363, 10000, "MS04")  # 4547-4574
+    assert drive["array"] == "23"  # line 4550
 
 
 def test_firmware_07_75_narrow_padding():
@@ -123,12 +157,20 @@ def test_firmware_06_23_cut_short_volume_groups_are_completed_from_the_volume_ta
     assert volume["write_cache"] is None  # this firmware prints no "Write cache:" line
     # The VOLUME GROUPS section stops inside group 22 (line 768); groups 23-30 come from the volume table.
     assert len(system["volumes"]) == 30 and len(system["arrays"]) == 30
-    assert system["arrays"][21] == {"name": "22", "raid_level": "RAID 1", "drive_count": None}
-    assert system["arrays"][29] == {"name": "30", "raid_level": "RAID 1", "drive_count": None}
+    # Their drives name them: group 22 is Tray 1, Slot 12 and Tray 3, Slot 12 (lines 2093-2101 and
+    # 2893-2901); the hot spare in use for it (Tray 4, Slot 15, lines 3368-3376) is not one more member.
+    assert system["arrays"][21] == {"name": "22", "raid_level": "RAID 1", "drive_count": 2}
+    assert system["arrays"][29] == {"name": "30", "raid_level": "RAID 1", "drive_count": 2}
     assert result["warnings"] == [
         "8 array(s) / volume group(s) appear only in the logical drives' table (23, 24, 25, 26, 27, ...): "
-        "listed with their RAID level but without drive counts"
+        "listed with the RAID level printed there"
     ]
+    spare = _drive(system, "Tray 4, Slot 15")
+    assert (spare["mode"], spare["array"]) == ("Hot spare in-use", "22")  # lines 3372 and 3376
+    # Line 3383 "Drive type: Fibre Channel" (no media type: a drive that spins is a hard disk), line 3385
+    # "15015 RPM" as printed, line 3388 "Firmware version: MS58".
+    assert (spare["type"], spare["interface"], spare["speed_rpm"], spare["firmware"]) == ("HDD", "FC", 15015, "MS58")
+    assert len(system["drives"]) == 64 and system["drive_count"] == 64  # line 14: Number of drives
 
 
 def test_firmware_06_10_compact_key_value():
@@ -142,6 +184,12 @@ def test_firmware_06_10_compact_key_value():
     volume = _volume(system, "0")  # lines 529-546
     assert (volume["raid_level"], volume["segment_kb"], volume["capacity_gb"]) == ("RAID 1", 1936, 67.865)
     assert volume["prefetch"] is True  # line 546: Cache read ahead multiplier: 1
+    # No controller Vendor line: the first tray's own, line 2659 "Vendor: VN LSILOGIC".
+    assert system["vendor"] == "LSI"
+    drive = _drive(system, "Tray 4, Slot 14")  # line 2300
+    assert (drive["product_id"], drive["firmware"], drive["capacity_gb"]) == ("ST373454FC", "MS09", 68.366)  # 2305-9
+    assert (drive["speed_rpm"], drive["interface"], drive["array"]) == (15015, "FC", "28")  # lines 2314-2317
+    assert len(system["drives"]) == 56  # line 9: Number of drives
 
 
 def test_ibm_ds5020_storage_subsystem_wording():
@@ -170,6 +218,9 @@ def test_ibm_ds5020_storage_subsystem_wording():
     assert _volume(system, "OS_01")["array"] == "0S_1"  # line 140, as printed (a zero)
     assert len(system["arrays"]) == 24 and {a["raid_level"] for a in system["arrays"]} == {"RAID 10", "RAID 5"}
     assert "24 array(s) / volume group(s) appear only" in result["warnings"][0]
+    # The excerpt has no ARRAYS or DRIVES section: drive counts stay unknown, and say so.
+    assert {a["drive_count"] for a in system["arrays"]} == {None} and system["drives"] == []
+    assert "their drive counts are unknown" in result["warnings"][1]
 
 
 def _write(tmp_path, text):
@@ -197,6 +248,87 @@ def test_ibm_arrays_section_with_enclosure_rows(tmp_path):
     )
     result = _parsed(path)
     assert result["system"]["arrays"] == [{"name": "BK_01", "raid_level": "RAID 10", "drive_count": 4}]
+    assert result["warnings"] == []
+
+
+def test_ibm_arrays_with_drive_lists_in_words(tmp_path):
+    """Firmware 6.x 'Array n (RAID x)' titles; drive lists as 'Drive at Enclosure ...', 'Enclosure 1, Slot 3'
+    and 'Tray 1, Drawer 2, Slot 3' (drawer trays)."""
+    path = _write(
+        tmp_path,
+        "PROFILE FOR STORAGE SUBSYSTEM: lab (5/10/09 10:27:26 AM)\n"
+        "ARRAYS------------------------------\n"
+        "   Number of arrays: 3\n"
+        "   Array 1 (RAID 5)\n"
+        "      Associated logical drives and free capacities:\n"
+        "         Data_1 (200 GB)\n"
+        "      Associated drives (in piece order):\n"
+        "         Drive at Enclosure 1, Slot 1\n"
+        "         Drive at Enclosure 1, Slot 2\n"
+        "         Drive at Enclosure 2, Slot 1\n"
+        "   Array 2 (RAID 10)\n"
+        "      Associated drives - present (in piece order)\n"
+        "         Enclosure 1, Slot 3\n"
+        "         Enclosure 1, Slot 4\n"
+        "      Associated logical drives and free capacity\n"
+        "         Logs_1    1,000 GB\n"
+        "         Logs_2    1,000 GB\n"
+        "   Array 3 (RAID 6)\n"
+        "      Associated drives - present (in piece order)\n"
+        "         Tray 1, Drawer 2, Slot 3\n"
+        "         Tray 1, Drawer 2, Slot 4\n"
+        "         Tray 1, Drawer 3, Slot 3\n"
+        "         Tray 1, Drawer 3, Slot 4\n",
+    )
+    result = _parsed(path)
+    assert result["system"]["arrays"] == [
+        {"name": "1", "raid_level": "RAID 5", "drive_count": 3},
+        {"name": "2", "raid_level": "RAID 10", "drive_count": 2},
+        {"name": "3", "raid_level": "RAID 6", "drive_count": 4},
+    ]
+    assert result["warnings"] == []
+
+
+def test_disk_pools_are_arrays_with_the_ddp_layout(tmp_path):
+    path = _write(
+        tmp_path,
+        "PROFILE FOR STORAGE ARRAY: lab (Wed May 08 15:30:53 CDT 2013)\n\n"
+        "STORAGE ARRAY------------------------------\n"
+        "   Disk pools:                               1         \n"
+        "   Volume groups:                            0         \n\n"
+        "DISK POOLS------------------------------\n\n"
+        "   Name:              Disk_Pool_1\n"
+        "      RAID level:     6\n"
+        "      Associated drives - present (in piece order)\n"
+        "      Total drives present: 11\n\n"
+        "         Tray     Drawer     Slot\n"
+        + "".join(f"         0        1          {slot}\n" for slot in range(1, 12))
+        + "\nSTANDARD VOLUMES------------------------------\n\n"
+        "   Volume name:           vol_1\n"
+        "      Capacity:           2.000 TB\n"
+        "      Associated disk pool:  Disk_Pool_1\n"
+        "      Segment size:       128 KB\n"
+        "      Read cache:         Enabled\n\n"
+        "DRIVES------------------------------\n\n"
+        "   Drive at Tray 0, Drawer 1, Slot 1\n"
+        "      Raw capacity:       372.611 GB\n"
+        "      Associated disk pool:  Disk_Pool_1\n"
+        "      Media type:         Solid State Disk\n"
+        "      Interface type:     Serial Attached SCSI (SAS)\n"
+        "      Speed:              Not Available\n"
+        "      Product ID:         PX02SMF040\n",
+    )
+    result = _parsed(path)
+    system = result["system"]
+    assert system["arrays"] == [{"name": "Disk_Pool_1", "raid_level": "DDP", "drive_count": 11}]
+    assert (_volume(system, "vol_1")["array"], _volume(system, "vol_1")["segment_kb"]) == ("Disk_Pool_1", 128)
+    drive = system["drives"][0]
+    assert (drive["location"], drive["drawer"], drive["type"], drive["speed_rpm"]) == (
+        "Tray 0, Drawer 1, Slot 1",
+        1,
+        "SSD",
+        None,
+    )
     assert result["warnings"] == []
 
 

@@ -33,7 +33,15 @@ def test_xml_results_timespan_threads_summed():
     assert run["name"] == "C:\\scratch\\testfile.dat"
     assert run["started_at"] == "2018-10-18T21:39:04+00:00"
     # Profile: BlockSize 65536 (line 39), no <Random>, WriteRatio 0, RequestCount 2 per thread (line 56).
-    assert run["workload"] == {"read_pct": 100.0, "random_pct": 0.0, "transfer_sizes": [{"bytes": 65536, "pct": 100.0}]}
+    # Sequential (<StrideSize> 65536, line 52) and <InterlockedSequential>false (line 53): each of the
+    # 4 <ThreadsPerFile> (line 59) runs its own sequence, which is load, so no stream count is stated.
+    assert run["workload"] == {
+        "read_pct": 100.0,
+        "random_pct": 0.0,
+        "transfer_sizes": [{"bytes": 65536, "pct": 100.0}],
+        "alignment_bytes": None,
+        "streams": None,
+    }
     [point] = run["points"]
     assert point["load"] == {"outstanding_io": 8, "threads": 4}  # 4 threads (line 69) x 2
     ios = 22645 + 22623 + 22548 + 23154  # <IOCount> lines 118, 131, 144, 157
@@ -58,7 +66,14 @@ def test_xml_latency_section_when_run_with_L():
     assert point["max_response_ms"] == 61.5  # <Percentile>100</Percentile> total
     assert point["metrics"]["percentiles_ms"]["total"]["99"] == 9.8
     assert point["load"] == {"outstanding_io": 8, "threads": 2}  # 2 threads x RequestCount 4
-    assert run["workload"] == {"read_pct": 70.0, "random_pct": 100.0, "transfer_sizes": [{"bytes": 8192, "pct": 100.0}]}
+    # <BlockSize>8192 (line 29), <Random>8192 (line 38: random, aligned to 8 KiB), <WriteRatio>30 (line 42).
+    assert run["workload"] == {
+        "read_pct": 70.0,
+        "random_pct": 100.0,
+        "transfer_sizes": [{"bytes": 8192, "pct": 100.0}],
+        "alignment_bytes": 8192,
+        "streams": None,
+    }
     assert point["cpu_pct"] == 7.25
 
 
@@ -66,7 +81,14 @@ def test_text_output_with_preamble():
     result = parsed(GOODSQL)
     [run] = result["runs"]
     assert run["description"].endswith("-w50 -W5 -b4K -c8G -F2 -o32 -Sh -L -r -d600 C:\\testfile.foo")
-    assert run["workload"] == {"read_pct": 50.0, "random_pct": 100.0, "transfer_sizes": [{"bytes": 4096, "pct": 100.0}]}
+    # Lines 23-25: "read/write ratio: 50/50", "block size: 4096", "using random I/O (alignment: 4096)".
+    assert run["workload"] == {
+        "read_pct": 50.0,
+        "random_pct": 100.0,
+        "transfer_sizes": [{"bytes": 4096, "pct": 100.0}],
+        "alignment_bytes": 4096,
+        "streams": None,
+    }
     [point] = run["points"]
     assert point["load"] == {"outstanding_io": 64, "threads": 2}  # -F2 threads x -o32 on the one file
     # Total / Read / Write IO "total:" rows, lines 52, 60, 68.
@@ -212,3 +234,50 @@ def test_a_nul_byte_in_text_output_is_refused_with_its_line(tmp_path):
         f"{GOODSQL.name}:5: NUL byte in the text: the file is damaged (or UTF-16 without a byte-order mark); "
         "save DiskSpd's output again"
     )
+
+
+class TestWorkloadSignature:
+    """-w, -r/-s/-si, -b and -r<align> as the profile echo states them."""
+
+    def test_both_runs_of_the_two_output_text_file(self):
+        # Lines 23-25 and 111-113: "read/write ratio: 50/50", "block size: 4096",
+        # "using random I/O (alignment: 4096)", for C: and for D:.
+        for run in parsed(GOODWIN)["runs"]:
+            assert (run["workload"]["read_pct"], run["workload"]["random_pct"]) == (50.0, 100.0)
+            assert run["workload"]["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
+            assert run["workload"]["alignment_bytes"] == 4096
+
+    def test_cp1251_text_alignment_in_kib(self):
+        # Lines 20-22: "performing read test", "block size: 8KiB", "using random I/O (alignment: 8KiB)".
+        [run] = parsed(CP1251)["runs"]
+        assert run["workload"]["read_pct"] == 100.0
+        assert run["workload"]["alignment_bytes"] == 8192
+
+    def test_interlocked_sequential_is_one_stream_per_target(self, tmp_path):
+        text = PKB_XML.read_text()
+        path = tmp_path / "si.xml"
+        path.write_text(text.replace("<InterlockedSequential>false", "<InterlockedSequential>true", 1))
+        [run] = parse_paths([path])[0]["runs"]
+        assert run["workload"]["streams"] == 1 and run["workload"]["random_pct"] == 0.0
+        assert run["workload"]["alignment_bytes"] is None  # sequential: a stride, not an alignment
+
+    def test_text_interlocked_and_mixed_random_lines(self, tmp_path):
+        text = GOODSQL.read_text()
+        interlocked = tmp_path / "si.txt"
+        interlocked.write_text(
+            text.replace("using random I/O (alignment: 4096)", "using interlocked sequential I/O (stride: 4096)")
+        )
+        [run] = parse_paths([interlocked])[0]["runs"]
+        assert (run["workload"]["random_pct"], run["workload"]["streams"]) == (0.0, 1)
+        mixed = tmp_path / "rs.txt"
+        mixed_line = "using mixed random/sequential I/O (30% random) (alignment/stride: 8KiB)"
+        mixed.write_text(text.replace("using random I/O (alignment: 4096)", mixed_line))
+        [run] = parse_paths([mixed])[0]["runs"]
+        assert (run["workload"]["random_pct"], run["workload"]["alignment_bytes"]) == (30.0, 8192)
+
+    def test_a_bad_alignment_names_the_field(self, tmp_path):
+        path = tmp_path / "bad.txt"
+        path.write_text(GOODSQL.read_text().replace("(alignment: 4096)", "(alignment: lots)"))
+        with pytest.raises(ParseError) as caught:
+            parse_paths([path])
+        assert caught.value.field == "alignment" and caught.value.line == 25

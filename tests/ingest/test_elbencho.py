@@ -45,10 +45,13 @@ def test_result_csv_maps_phases_to_runs_with_last_done_figures():
     assert point["metrics"]["first"]["elapsed_ms"] == 45248.0 and point["metrics"]["elapsed_ms"] == 45252.0
     assert point["metrics"]["io_latency_ms"] == {"min": 2.28, "avg": 4.55, "max": 27.56}
     assert point["metrics"]["hosts"] == 4 and point["metrics"]["threads_per_host"] == 4
+    # The command line gives --block 1m and --write without --rand; "random" column 0 (line 5).
     assert write["workload"] == {
         "read_pct": 0.0,
         "random_pct": 0.0,
         "transfer_sizes": [{"bytes": 1048576, "pct": 100.0}],
+        "alignment_bytes": None,
+        "streams": None,
     }
     assert write["params"]["file_size_bytes"] == 1099511627776 and write["params"]["direct"] is True
     assert write["started_at"] == "2022-03-09T11:04:05-0800"
@@ -112,10 +115,13 @@ def test_thread_sweep_in_one_csv_is_a_curve_and_rwmix_fills_both_directions():
     assert [p["iops"] for p in read["points"]] == [40120.0, 151802.0]
     assert read["points"][1]["mbps"] == mib(592) and read["points"][1]["read_mbps"] == mib(592)
     assert read["points"][1]["avg_read_response_ms"] == 0.421 and read["points"][1]["avg_write_response_ms"] is None
+    # Line 2: block size 4096, random 1, random aligned 1 (offsets on block-size boundaries).
     assert read["workload"] == {
         "read_pct": 100.0,
         "random_pct": 100.0,
         "transfer_sizes": [{"bytes": 4096, "pct": 100.0}],
+        "alignment_bytes": 4096,
+        "streams": None,
     }
     # line 4: WRITE with --rwmixpct 70: write IOPS 30400 at 610 us, rwmix read IOPS 70935 at 640 us
     write = runs["WRITE 4k"]
@@ -201,3 +207,34 @@ def test_a_latin_1_byte_in_a_result_file_names_offset_and_line(tmp_path):
         f"{RESFILE.name}:3: byte 0xE9 at offset {offset} is not UTF-8; save the file as UTF-8 "
         "(it may be Latin-1 / Windows-1252)"
     )
+
+
+class TestWorkloadSignature:
+    """Phase, --rand, --randalign, --block and --rwmixpct as the CSV columns and command line give them."""
+
+    def test_the_shared_resfile_reads_its_command_line(self):
+        # Line 2: "--block" "1m" "--write" without "--rand": a sequential 1 MiB write.
+        write = runs_by_name(parse_one(RESFILE))["WRITE 1m"]
+        assert write["workload"] == {
+            "read_pct": 0.0,
+            "random_pct": 0.0,
+            "transfer_sizes": [{"bytes": 1048576, "pct": 100.0}],
+            "alignment_bytes": None,
+            "streams": None,
+        }
+        assert "measured_workload" not in write["params"]
+
+    def test_metadata_phases_and_live_samples_state_no_transfer_size(self):
+        # MKDIRS (CSV line 3) moves no data; the live CSV has no block size column.
+        mkdirs = runs_by_name(parse_one(RESULT_CSV))["MKDIRS"]["workload"]
+        assert (mkdirs["read_pct"], mkdirs["random_pct"], mkdirs["transfer_sizes"]) == (None, None, [])
+        [live] = parse_one(LIVE_CSV)["runs"]
+        assert live["workload"]["read_pct"] == 0.0 and live["workload"]["transfer_sizes"] == []
+
+    def test_rwmixpct_from_the_command_line_and_alignment_from_randalign(self):
+        # SWEEP_CSV line 4: "--rand" "--write" "--rwmixpct" "70", random aligned 1, block size 4096.
+        write = runs_by_name(parse_one(SWEEP_CSV))["WRITE 4k"]
+        assert (write["workload"]["read_pct"], write["workload"]["alignment_bytes"]) == (70.0, 4096)
+        # rwmix_lat.res.txt states --rand without --randalign: offsets on any byte, no alignment.
+        read = runs_by_name(parse_one(RWMIX_RESFILE))["READ 4k"]
+        assert read["workload"]["random_pct"] == 100.0 and read["workload"]["alignment_bytes"] is None

@@ -86,6 +86,17 @@ def test_workload_is_the_4k_block_size_and_sequential(log):
     assert log["runs"][0]["name"] == "FFSB run 1 (4 KB sequential)"
 
 
+def test_read_pct_is_the_reading_share_of_the_data_op_weights(log):
+    # Lines 620-635: the data ops with weight are readall (reads) and create, append, writeall,
+    # writeall_fsync, create_fsync, append_fsync (writes), weight 1 each: 1 of 7. delete, stat and
+    # open_close move no data. FFSB states an op mix, not an I/O mix.
+    workload = log["runs"][0]["workload"]
+    assert workload["read_pct"] == pytest.approx(100 / 7)
+    # Line 654: alignedio = off, so seeks land on any byte: no alignment stated.
+    assert workload["alignment_bytes"] is None and workload["streams"] is None
+    assert all(run["workload"] == workload for run in log["runs"])  # the ten benchmarks echo one profile
+
+
 def test_mbps_is_close_to_iops_times_block_size(log):
     # Transactions count 4 KB data blocks plus a few metadata ops (delete, stat, open_close: 0.4 %),
     # so MB/s and IOPS x 4096 agree within 1 % but not exactly.
@@ -101,10 +112,14 @@ def test_same_workload_with_more_threads_is_one_run_with_a_point_per_thread_coun
     assert [p["iops"] for p in sweep["points"]] == [2050.0, 3690.0]  # lines 69 and 162
     assert sweep["points"][1]["read_mbps"] == pytest.approx(28.1 * MIB / 1e6)  # line 166
     assert sweep["points"][1]["write_mbps"] is None  # line 167: NA
+    # Lines 8-10 and 21: read_random on, read_blocksize 8192, the only data op "read = 1"
+    # (stat, line 29, moves no data); alignedio off (line 45).
     assert sweep["workload"] == {
-        "read_pct": None,
+        "read_pct": 100.0,
         "random_pct": 100.0,
         "transfer_sizes": [{"bytes": 8192, "pct": 100.0}],
+        "alignment_bytes": None,
+        "streams": None,
     }
 
 
@@ -117,10 +132,28 @@ def test_two_thread_groups_sum_threads_and_keep_per_group_tables(own):
     assert point["write_mbps"] == pytest.approx(31.2 * MIB / 1e6)  # line 309
     # Calls-weighted mean of [read] 0.05 ms x 40000 and [write] 0.4 ms x 10000 (lines 317, 319).
     assert point["avg_response_ms"] == pytest.approx(0.12)
-    sizes = two_groups["workload"]["transfer_sizes"]
+    # Group 0 (lines 190-207): 4 threads, read = 1 with read_random on, read_blocksize 4096; group 1
+    # (lines 223-242): 2 threads, write = 1 with write_random off, write_blocksize 65536.
+    workload = two_groups["workload"]
+    sizes = workload["transfer_sizes"]
     assert [s["bytes"] for s in sizes] == [4096, 65536]
+    assert [s["pct"] for s in sizes] == pytest.approx([200 / 3, 100 / 3])
     # Random reads carry 4 threads x weight 1, sequential writes 2 x 1.
-    assert two_groups["workload"]["random_pct"] == pytest.approx(200 / 3)
+    assert workload["read_pct"] == pytest.approx(200 / 3)
+    assert workload["random_pct"] == pytest.approx(200 / 3)
+
+
+def test_aligned_io_and_whole_file_ops_in_the_signature(own, tmp_path):
+    text = OWN.read_text()
+    # alignedio = on puts every FFSB seek on a 4 KB boundary.
+    aligned = tmp_path / "aligned.txt"
+    aligned.write_text(text.replace("alignedio        = off", "alignedio        = on"))
+    assert parse_paths([aligned])[0]["runs"][0]["workload"]["alignment_bytes"] == 4096
+    # readall reads whole files from start to end: sequential even with read_random on.
+    readall = tmp_path / "readall.txt"
+    text = text.replace("read = 1 (50.00%)", "read = 0 (0.00%)")
+    readall.write_text(text.replace("readall = 0 (0.00%)", "readall = 1 (50.00%)"))
+    assert parse_paths([readall])[0]["runs"][0]["workload"]["random_pct"] == 0.0
 
 
 def test_echo_without_results_is_a_warning(own):

@@ -39,7 +39,14 @@ def test_fio_2_x_microsecond_fields():
     result, run, point = only_point(FIO_218)
     assert result["tool"] == {"name": "fio", "version": "2.18-59-g618e"}
     assert run["name"] == "random-io"
-    assert run["workload"] == {"read_pct": 100, "random_pct": 100, "transfer_sizes": [{"bytes": 4096, "pct": 100.0}]}
+    # "rw" : "randread", "bs" : "4k" (lines 13-14); no ba/blockalign.
+    assert run["workload"] == {
+        "read_pct": 100,
+        "random_pct": 100,
+        "transfer_sizes": [{"bytes": 4096, "pct": 100.0}],
+        "alignment_bytes": None,
+        "streams": None,
+    }
     # "iodepth" : "01" (line 17), no numjobs: one job.
     assert point["load"] == {"outstanding_io": 1, "threads": 1}
     assert point["iops"] == pytest.approx(73.184143)  # line 32
@@ -240,7 +247,13 @@ class TestDamagedFiles:
         path.write_bytes(text.replace(b'"rw" : "randread",\n', b"").replace(b'"bs" : "4k",\n', b""))
         [result] = parse_paths([path])
         # The job read, but its read count is a measurement, not the workload it was given.
-        assert result["runs"][0]["workload"] == {"read_pct": None, "random_pct": None, "transfer_sizes": []}
+        assert result["runs"][0]["workload"] == {
+            "read_pct": None,
+            "random_pct": None,
+            "transfer_sizes": [],
+            "alignment_bytes": None,
+            "streams": None,
+        }
 
     def test_a_latin_1_byte_names_offset_line_and_encoding(self, tmp_path):
         text = FIO_334.read_bytes()
@@ -281,3 +294,82 @@ class TestDamagedFiles:
         path.write_bytes(FIO_334.read_bytes().replace(b"FIOJOB", b"FIO\x00JOB"))
         assert main([str(path)]) == 2
         assert capsys.readouterr().err.startswith("nul.json:10: NUL byte in the text")
+
+
+class TestWorkloadSignature:
+    """What the job options state, read by hand from each file; what they leave out stays unknown."""
+
+    def test_the_shared_samples(self):
+        # pkb 2.17 lines 28-29 and 248-249: randread / randwrite, bs 16k; numjobs 2 is load, not streams.
+        read_run, write_run = parse_paths([PKB_217])[0]["runs"]
+        assert (read_run["workload"]["read_pct"], read_run["workload"]["random_pct"]) == (100, 100)
+        assert (write_run["workload"]["read_pct"], write_run["workload"]["random_pct"]) == (0, 100)
+        assert write_run["workload"]["transfer_sizes"] == [{"bytes": 16384, "pct": 100.0}]
+        assert write_run["workload"]["streams"] is None
+        # highpoint 3.16 lines 14-15: randread, bs 4k.
+        _, run, _ = only_point(HIGHPOINT_316)
+        assert run["workload"]["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
+        assert (run["workload"]["read_pct"], run["workload"]["random_pct"]) == (100, 100)
+
+    def test_bssplit_is_weighted_by_rwmixread(self):
+        # oltp lines 23-25: randrw, rwmixread 70, bssplit 8k/75:64k/25 (one split for both directions).
+        _, run, _ = only_point(OLTP)
+        assert run["workload"]["transfer_sizes"] == [{"bytes": 8192, "pct": 75.0}, {"bytes": 65536, "pct": 25.0}]
+        assert run["workload"]["alignment_bytes"] is None  # no ba / blockalign
+
+    def parsed_workload(self, **options):
+        [result] = parse_sources([Source(name="mix.json", data=document(**options))])
+        return result["runs"][0]["workload"]
+
+    def test_randrw_without_a_mix_leaves_read_pct_unknown(self):
+        # fio's default of 50 % is not in the file; with one bs both directions share it.
+        workload = self.parsed_workload(rw="randrw", bs="8k")
+        assert workload["read_pct"] is None and workload["random_pct"] == 100
+        assert workload["transfer_sizes"] == [{"bytes": 8192, "pct": 100.0}]
+        assert self.parsed_workload(rw="randrw", bs="4k,64k")["transfer_sizes"] == []
+
+    def test_per_direction_bssplit_and_block_alignment(self):
+        workload = self.parsed_workload(
+            rw="randrw", rwmixread="80", bssplit="4k/50:64k/50,8k/100", blockalign="4k", percentage_random="50"
+        )
+        # reads 80 % split 4k/64k evenly, writes 20 % all 8k.
+        assert workload["transfer_sizes"] == [
+            {"bytes": 4096, "pct": 40.0},
+            {"bytes": 8192, "pct": 20.0},
+            {"bytes": 65536, "pct": 40.0},
+        ]
+        assert workload["alignment_bytes"] == 4096 and workload["random_pct"] == 50
+        assert self.parsed_workload(rw="randread", bs="4k", ba="4k,8k")["alignment_bytes"] is None
+
+    def test_global_options_are_overridden_by_the_job(self):
+        text = json.loads(document(readwrite="randread", bs="4k"))
+        text["global options"] = {"rw": "write", "bs": "1m", "ba": "512"}
+        [result] = parse_sources([Source(name="g.json", data=json.dumps(text).encode())])
+        workload = result["runs"][0]["workload"]
+        assert (workload["read_pct"], workload["random_pct"]) == (100, 100)
+        assert workload["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
+        assert workload["alignment_bytes"] == 512  # only the global options state it
+
+    def test_a_range_of_sizes_states_no_mix_and_kb_base_1000_is_decimal(self):
+        assert self.parsed_workload(rw="randread", bsrange="4k-64k")["transfer_sizes"] == []
+        assert self.parsed_workload(rw="randread", bsrange="8k-8k")["transfer_sizes"] == [{"bytes": 8192, "pct": 100.0}]
+        sizes = self.parsed_workload(rw="read", bs="4k", kb_base="1000")["transfer_sizes"]
+        assert sizes == [{"bytes": 4000, "pct": 100.0}]
+
+    def test_trim_has_no_read_pct_and_says_so(self):
+        [result] = parse_sources([Source(name="trim.json", data=document(rw="randtrim", bs="4k"))])
+        workload = result["runs"][0]["workload"]
+        assert workload["read_pct"] is None and workload["random_pct"] == 100
+        assert workload["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
+        assert result["warnings"] == [
+            "trim.json:1: job 'mix': rw=randtrim trims, which are neither reads nor writes; its read % is left unknown"
+        ]
+
+    @pytest.mark.parametrize(
+        ("options", "field"),
+        [({"bs": "4 apples"}, "bs"), ({"bssplit": "4k/150"}, "bssplit"), ({"ba": "-1"}, "ba")],
+    )
+    def test_a_bad_size_names_the_option(self, options, field):
+        with pytest.raises(ParseError) as caught:
+            parse_sources([Source(name="bad.json", data=document(rw="randread", **options))])
+        assert caught.value.field == field and caught.value.line == 1

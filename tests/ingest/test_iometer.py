@@ -106,11 +106,14 @@ class TestQuarchAppendedTests:
 
     def test_transfer_size_and_last_test(self, quarch):
         first, last = quarch["runs"][0], quarch["runs"][-1]
-        # Line 11: 512,100,100,100,... (512 B, 100 % reads, 100 % random).
+        # Line 11: 512,100,100,100,0,1,0,0 (512 B, 100 % reads, 100 % random, align 0: sector
+        # boundaries, whose size the file does not state).
         assert first["workload"] == {
             "read_pct": 100.0,
             "random_pct": 100.0,
             "transfer_sizes": [{"bytes": 512, "pct": 100.0}],
+            "alignment_bytes": None,
+            "streams": None,
         }
         # Line 2277, the last ALL row: a 32 KiB sequential read test.
         assert last["description"] == "32K Sequential Read"
@@ -154,6 +157,8 @@ class TestNetworkEmptyRuns:
             "read_pct": 60.0,
             "random_pct": 100.0,
             "transfer_sizes": [{"bytes": 4096, "pct": 100.0}],
+            "alignment_bytes": None,
+            "streams": None,
         }
 
     def test_network_targets_and_sentinels(self, network):
@@ -388,3 +393,36 @@ class TestDamagedFiles:
             f"{V2006.name}:8: access specification outside an 'Access specifications block: the lines before it "
             "are missing or damaged"
         )
+
+
+class TestWorkloadSignature:
+    """The access specification lines, not the specification's name, say what a run did."""
+
+    def test_a_name_that_says_otherwise_is_not_the_workload(self, network):
+        # Lines 206-212: "Streaming Media Server - R98 W2- SEQ- Var", yet its lines are
+        # 65536,2,98,0 / 262144,5,95,100 / 524288,10,80,100 / 1048576,17,80,100 / 5242880,66,80,100.
+        workload = run_named(network, "Streaming Media Server - R98 W2- SEQ- Var")["workload"]
+        assert workload["read_pct"] == pytest.approx((2 * 98 + 5 * 95 + 10 * 80 + 17 * 80 + 66 * 80) / 100)
+        assert workload["random_pct"] == pytest.approx(98.0)
+        assert [(s["bytes"], s["pct"]) for s in workload["transfer_sizes"]] == [
+            (65536, 2.0),
+            (262144, 5.0),
+            (524288, 10.0),
+            (1048576, 17.0),
+            (5242880, 66.0),
+        ]
+        # align 0 on every line: sector boundaries, whose size the results do not state.
+        assert workload["alignment_bytes"] is None
+
+    def test_an_align_column_in_bytes_is_the_alignment(self, tmp_path):
+        text = NETWORK.read_bytes().replace(b"65536,2,98,0,0,1,0,0,", b"65536,2,98,0,0,1,4096,0,")
+        path = tmp_path / "aligned.csv"
+        path.write_bytes(text.replace(b"262144,5,95,100,0,1,0,0,", b"262144,5,95,100,0,1,4096,0,"))
+        [result] = parse_paths([path])
+        run = run_named(result, "Streaming Media Server - R98 W2- SEQ- Var")
+        # Three lines still align on sectors (0): no one alignment for the mix.
+        assert run["workload"]["alignment_bytes"] is None
+        text = NETWORK.read_bytes().replace(b"4096,100,60,100,0,1,0,0,", b"4096,100,60,100,0,1,4096,0,")
+        path.write_bytes(text)
+        [result] = parse_paths([path])
+        assert result["runs"][0]["workload"]["alignment_bytes"] == 4096

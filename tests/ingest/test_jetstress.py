@@ -68,6 +68,10 @@ class TestSeedJetstress2007Report:
         assert point["avg_write_response_ms"] == pytest.approx(10.0)
         assert point["avg_response_ms"] == pytest.approx((15 * 616.046 + 10 * 485.068) / 1101.114)
         assert run["workload"]["read_pct"] == pytest.approx(100 * 616.046 / 1101.114)
+        # The report states no I/O mix: the read % is the measured share, named so; the rest stays unknown.
+        assert run["params"]["measured_workload"] == ["read_pct"]
+        assert run["workload"]["random_pct"] is None and run["workload"]["transfer_sizes"] == []
+        assert run["workload"]["alignment_bytes"] is None and run["workload"]["streams"] is None
 
     def test_log_volume_is_kept_apart(self, seed):
         _, run = seed

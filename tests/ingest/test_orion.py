@@ -52,6 +52,17 @@ def db11_result():
 class TestSharedSampleMatrices:
     """The three 11.1.0.7.0 matrices of ../shared/samples/orion (MANIFEST: `-run simple -num_disks 1`)."""
 
+    def test_without_the_summary_the_workload_is_unknown(self, sample_result):
+        # The matrices give loads, not ORION's IO sizes, write % or IO types (those are in the summary).
+        workload = sample_result["runs"][0]["workload"]
+        assert workload == {
+            "read_pct": None,
+            "random_pct": None,
+            "transfer_sizes": [],
+            "alignment_bytes": None,
+            "streams": None,
+        }
+
     def test_three_files_of_one_test_form_one_run(self, sample_result):
         assert len(sample_result["runs"]) == 1
         assert len(sample_result["source"]["files"]) == 3
@@ -155,6 +166,25 @@ class TestVersion112Test:
         run = db11_result["runs"][0]
         assert len(run["points"]) == 10
         assert run["workload"]["read_pct"] == 80.0  # "Writes: 20%"
+        # "IO types: small random IOs, large random IOs" (summary line 10): both kinds random.
+        assert run["workload"]["random_pct"] == 100.0
+        # The basic matrix ran small-only and large-only cells (8 KB and 1024 KB, lines 8-9): no one
+        # transfer size for the run; the sizes stay in params.
+        assert run["workload"]["transfer_sizes"] == []
+        assert (run["params"]["small_io_size_bytes"], run["params"]["large_io_size_bytes"]) == (8192, 1048576)
+
+    def test_one_io_kind_gives_its_size_and_access(self, tmp_path):
+        # Without the MBPS matrix only the small-IO cells (iops.csv and lat.csv line 2, large=0) are
+        # measured: the 8 KB small IOs, random ("small random IOs"), are the whole workload.
+        for path in DB11_FILES:
+            (tmp_path / path.name).write_bytes(path.read_bytes())
+        summary = tmp_path / "db11_20240305_1412_summary.txt"
+        summary.write_text(summary.read_text().replace("large random IOs", "large sequential IOs"))
+        small_only = [summary, tmp_path / "db11_20240305_1412_iops.csv", tmp_path / "db11_20240305_1412_lat.csv"]
+        result = only(parse_paths(small_only))
+        workload = result["runs"][0]["workload"]
+        assert workload["transfer_sizes"] == [{"bytes": 8192, "pct": 100.0}]
+        assert workload["random_pct"] == 100.0
 
     def test_microseconds_become_milliseconds(self, db11_result):
         run = db11_result["runs"][0]

@@ -101,12 +101,25 @@ def test_raw_device_flatfile_gives_threads_and_the_requested_workload():
     assert point["avg_response_ms"] == 23.9089 and point["max_response_ms"] == 1514.975
     assert point["cpu_pct"] == 0.5767
     assert point["metrics"]["resp_std_ms"] == 134.5254 and point["metrics"]["ks_mb"] == 2.5624
-    assert run["workload"] == {"read_pct": 0.0, "random_pct": 100.0, "transfer_sizes": [{"bytes": 4096, "pct": 100.0}]}
+    assert run["workload"] == {
+        "read_pct": 0.0,
+        "random_pct": 100.0,
+        "transfer_sizes": [{"bytes": 4096, "pct": 100.0}],
+        "alignment_bytes": None,
+        "streams": None,
+    }
+    assert "measured_workload" not in run["params"]  # every value is a requested column
     # line 125: sequential_read_max_8k avg_2-10 rate 13091.2222 MB/sec 102.2752 resp 0.6088, seekpct 0
     run = runs["sequential_read_max_8k"]
     assert run["points"][0]["iops"] == 13091.2222 and run["points"][0]["mbps"] == mib(102.2752)
     assert run["points"][0]["avg_response_ms"] == 0.6088 and run["points"][0]["cpu_pct"] == 4.5
-    assert run["workload"] == {"read_pct": 100.0, "random_pct": 0.0, "transfer_sizes": [{"bytes": 8192, "pct": 100.0}]}
+    assert run["workload"] == {
+        "read_pct": 100.0,
+        "random_pct": 0.0,
+        "transfer_sizes": [{"bytes": 8192, "pct": 100.0}],
+        "alignment_bytes": None,
+        "streams": None,
+    }
     # no timestamp column in this old layout, so no start time
     assert run["started_at"] is None
     assert result["tool"] == {"name": "vdbench", "version": None}
@@ -220,3 +233,47 @@ def test_sniff_recognises_every_vdbench_report(path):
 )
 def test_sniff_leaves_other_html_and_csv_alone(head):
     assert not vdbench.sniff(head, "report.html")
+
+
+class TestWorkloadSignature:
+    """The requested workload where the report states it; measured figures only where it does not."""
+
+    def test_fsd_reports_state_no_workload_so_the_measured_one_is_named(self):
+        # totals.html lines 14 and 18: read pct 0.0 / 100.0 and xfer size 131072 / 4096 are measured
+        # columns of the avg_ lines; "For loops: None" (lines 5-6), and the parmfile is not in the file.
+        for path in (TOTALS, SUMMARY, FSD_FLATFILE):
+            runs = runs_by_name(parse_one(path))
+            rd1 = runs["rd1"]
+            assert rd1["workload"]["read_pct"] == 100.0 and rd1["workload"]["random_pct"] is None
+            assert rd1["workload"]["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
+            assert rd1["params"]["measured_workload"] == ["read_pct", "transfer_sizes"]
+            assert runs["format_for_rd1"]["workload"]["read_pct"] == 0.0
+
+    def test_sd_flatfile_requested_columns(self):
+        # flatfile line 92: sequential_write_max_4k, xfersize 4096, rdpct 0.0000, seekpct 0.0000.
+        run = runs_by_name(parse_one(SD_FLATFILE))["sequential_write_max_4k"]
+        assert (run["workload"]["read_pct"], run["workload"]["random_pct"]) == (0.0, 0.0)
+        assert run["workload"]["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
+
+    def test_for_loops_give_the_mix_alignment_and_streams(self):
+        header = HEADER.replace("For loops: None", "For loops: xfersize=(4k,25,64k,75) seekpct=eof align=4k streams=4")
+        result = parse_text(header + "09:59:00.051 avg_6-35 8482.60 33.14 49152 70.00 3.770 372.672 2.940 7.4 5.8\n")
+        workload = result.runs[0].workload
+        assert [(s.bytes, s.pct) for s in workload.transfer_sizes] == [(4096, 25.0), (65536, 75.0)]
+        assert workload.random_pct == 0.0  # seekpct=eof: sequential to the end of the device
+        assert (workload.alignment_bytes, workload.streams) == (4096, 4)
+        # rdpct is not in the For loops: the measured read pct of the avg_ line, named as such.
+        assert workload.read_pct == 70.0 and result.runs[0].params["measured_workload"] == ["read_pct"]
+
+    def test_fsd_for_loops_operation_and_fileio(self):
+        header = HEADER.replace("For loops: None", "For loops: operation=write fileio=(random,shared)")
+        result = parse_text(header + "09:59:00.051 avg_6-35 8482.60 33.14 4096 0.00 3.770 372.672 2.940 7.4 5.8\n")
+        workload = result.runs[0].workload
+        assert (workload.read_pct, workload.random_pct) == (0.0, 100.0)
+
+    def test_a_range_of_sizes_is_no_mix(self):
+        header = HEADER.replace("For loops: None", "For loops: xfersize=(4k,64k,4k)")
+        result = parse_text(header + "09:59:00.051 avg_6-35 8482.60 33.14 35000 70.00 3.770 372.672 2.940 7.4 5.8\n")
+        # vdbench picks sizes in the range: the measured average (35000) is no size it issued.
+        assert result.runs[0].workload.transfer_sizes == []
+        assert result.runs[0].params["measured_workload"] == ["read_pct"]
