@@ -8,11 +8,14 @@ import json
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
 from ingest.result import POINT_FIGURES
+
+from .analysis.vocabulary import raid_level_canonical
 
 
 class System(models.Model):
@@ -107,10 +110,11 @@ class Config(models.Model):
         ]
 
     def __str__(self):
-        parts = [self.raid_level or "RAID ?", f"{self.drive_count} drives" if self.drive_count else ""]
+        parts = [self.raid_level or "RAID level not stated", f"{self.drive_count} drives" if self.drive_count else ""]
         return f"{self.system}: " + ", ".join(p for p in parts if p)
 
     def save(self, *args, **kwargs):
+        self.raid_level = raid_level_canonical(self.raid_level)
         self.identity = self.identity_of(self.system_id, self.properties())
         super().save(*args, **kwargs)
 
@@ -126,6 +130,44 @@ class Config(models.Model):
 
     def properties(self):
         return {name: getattr(self, name) for name in self.IDENTITY_FIELDS}
+
+
+class Workload(models.Model):
+    """What a run does, whatever it was called: read %, random %, the transfer-size mix (and the
+    alignment and sequential streams where a tool states them). See ``portal/analysis/workloads.py``
+    for when two are the same. Runs whose file did not say enough have none and match by name."""
+
+    identity = models.CharField(max_length=64, editable=False)
+    read_pct = models.PositiveSmallIntegerField()
+    random_pct = models.PositiveSmallIntegerField()
+    # [[bytes, pct], ...] in increasing size
+    transfer_sizes = models.JSONField(default=list)
+    alignment_bytes = models.PositiveIntegerField(null=True, blank=True)
+    streams = models.PositiveIntegerField(null=True, blank=True)
+    name = models.CharField(max_length=200, help_text="Shown everywhere: the first name it was stored under.")
+    # Every name runs of this workload were stored under ("OLTP 8K", "randrw-8k", "rd1").
+    names = ArrayField(models.CharField(max_length=200), default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["read_pct", "random_pct", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["identity"], name="workload_identity_unique"),
+            models.CheckConstraint(condition=Q(read_pct__lte=100, random_pct__lte=100), name="workload_pct_range"),
+        ]
+        indexes = [
+            # Runs asked for by one of a workload's names (compare, tables: ?workload=OLTP 8K).
+            GinIndex(fields=["names"], name="workload_names"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def signature(self):
+        from portal.analysis.workloads import Signature
+
+        sizes = tuple((int(size), int(pct)) for size, pct in self.transfer_sizes)
+        return Signature(self.read_pct, self.random_pct, sizes, self.alignment_bytes, self.streams)
 
 
 class IngestJob(models.Model):
@@ -272,6 +314,8 @@ class Run(models.Model):
     tool = models.CharField(max_length=60)
     tool_version = models.CharField(max_length=60, blank=True)
     workload_name = models.CharField(max_length=200, help_text='e.g. "OLTP 8K".')
+    # What the run does; none when the file did not say enough (then it is matched by name).
+    workload = models.ForeignKey(Workload, null=True, blank=True, on_delete=models.PROTECT, related_name="runs")
     read_pct = models.FloatField(null=True, blank=True)
     random_pct = models.FloatField(null=True, blank=True)
     # [{"bytes": 8192, "pct": 100.0}, ...]
@@ -310,6 +354,8 @@ class Run(models.Model):
             models.Index(fields=["config", "workload_name"], name="run_config_workload"),
             # Runs by workload across systems (filters on the systems page).
             models.Index(fields=["workload_name", "tool"], name="run_workload_tool"),
+            # Runs of one workload, whatever their names (compare, tables, sweeps).
+            models.Index(fields=["workload", "config"], name="run_workload_config"),
         ]
 
     def __str__(self):

@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Max, Prefetch, Q
 
 from portal.analysis.compare import compare_replicates, improvement_range, summary_sentence
-from portal.analysis.curves import CurvePoint, throughput_at
+from portal.analysis.curves import CurvePoint, Status, throughput_at
 from portal.analysis.stroke import StrokeRun, stroke_multipliers
+from portal.analysis.vocabulary import cache_setting_name, raid_level_canonical
+from portal.analysis.workloads import describe_family, signature
 
 from .models import Config, Point, Run, System, Upload
 
@@ -32,17 +34,8 @@ def system_by_name(name):
 
 
 def cache_setting(config):
-    """How the paper names the cache setting, or one derived from the cache flags ('' if unknown)."""
-    named = (config.extra or {}).get("cache_setting")
-    if named:
-        return named
-    if config.read_cache is False and config.write_cache is False:
-        return "All Caches Disabled"
-    if config.write_cache:
-        return "Read and Write Cache Enabled" if config.read_cache else "Write Cache Enabled"
-    if config.read_cache:
-        return "Read Cache Enabled"
-    return ""
+    """The cache setting in the papers' words, derived from the read and write cache flags ('' if unknown)."""
+    return cache_setting_name(read_cache=config.read_cache, write_cache=config.write_cache)
 
 
 def run_metric(run):
@@ -102,18 +95,27 @@ class Figure:
     def cache_setting(self):
         return cache_setting(self.run.config)
 
+    @property
+    def status_text(self):
+        return Status(self.status).words
+
+
+def named(name):
+    """Runs stored under this workload name, or of a workload known by it (another tool's name for it)."""
+    return Q(workload_name=name) | Q(workload__names__contains=[name])
+
 
 def threshold_figures(*, system, threshold_ms, workload=None, raid_level=None, drive_count=None, cache=None):
     """Every run of a system at the threshold, optionally filtered."""
     runs = Run.objects.filter(config__system=system)
     if workload:
-        runs = runs.filter(workload_name=workload)
+        runs = runs.filter(named(workload))
     if raid_level:
-        runs = runs.filter(config__raid_level=raid_level)
+        runs = runs.filter(config__raid_level=raid_level_canonical(raid_level))
     if drive_count:
         runs = runs.filter(config__drive_count=drive_count)
     figures = []
-    for run in runs_with_points(runs.order_by("workload_name", "config__drive_count", "id")):
+    for run in runs_with_points(runs.select_related("workload").order_by("workload_name", "config__drive_count", "id")):
         if cache and cache_setting(run.config) not in (cache, ""):
             continue  # a configuration whose cache setting is unknown stays comparable
         metric, answer = run_threshold(run, threshold_ms=threshold_ms)
@@ -138,13 +140,12 @@ class ComparisonRow:
 
     @property
     def label(self):
-        drives = (
-            f"{self.drive_count_a} drives"
-            if self.drive_count_a == self.drive_count_b
-            else f"{self.drive_count_a} vs {self.drive_count_b} drives"
-        )
+        if self.drive_count_a == self.drive_count_b:
+            drives = f"{self.drive_count_a} drives" if self.drive_count_a else ""
+        else:
+            drives = f"{self.drive_count_a or 'unstated'} vs {self.drive_count_b or 'unstated'} drives"
         cache = self.cache_a or self.cache_b
-        return ", ".join(part for part in (self.raid_level or "RAID ?", drives, cache) if part)
+        return ", ".join(part for part in (self.raid_level or "RAID level not stated", drives, cache) if part)
 
 
 @dataclass
@@ -156,6 +157,10 @@ class WorkloadComparison:
     only_b: list
     summaries: list
     ambiguous: list = field(default_factory=list)
+    # How the two sides' runs were found to be the same workload, in words.
+    matched_by: str = ""
+    # Cache settings that would pair configurations one side states no cache setting for.
+    cache_choices: list = field(default_factory=list)
 
 
 @dataclass
@@ -169,13 +174,16 @@ class Comparison:
     only_b_workloads: list
 
 
-def _groups(figures, metric):
-    """Figures with a value, by (RAID level, drive count, cache setting); replicates together."""
+def _groups(figures, metric, *, best=False):
+    """Figures with a value, by (RAID level, drive count, cache setting); replicates together, or
+    only the best figure of each configuration (``best``: a family of workloads at its best)."""
     groups = defaultdict(list)
     for figure in figures:
         if figure.metric == metric and figure.value is not None:
             config = figure.config
             groups[(config.raid_level, config.drive_count, figure.cache_setting)].append(figure)
+    if best:
+        return {key: [max(found, key=lambda figure: figure.value)] for key, found in groups.items()}
     return groups
 
 
@@ -214,7 +222,7 @@ def _pair(a_keys, b_keys):
     return pairs, a_left, b_left
 
 
-def _row(a_key, b_key, a_figures, b_figures, adjust_b):
+def _row(a_key, b_key, a_figures, b_figures, adjust_b, threshold_ms):
     a_values = [f.value for f in a_figures]
     b_values = [f.value for f in b_figures]
     row = ComparisonRow(
@@ -235,10 +243,20 @@ def _row(a_key, b_key, a_figures, b_figures, adjust_b):
     if a_key[1] != b_key[1]:
         row.notes.append(f"different drive counts: {a_key[1]} vs {b_key[1]}")
     row.notes.extend(_as_published(figure) for figure in a_figures + b_figures if _as_published(figure))
+    row.notes.extend(_published_at(figure, threshold_ms) for figure in a_figures + b_figures)
+    row.notes = [note for note in row.notes if note]
     for figure in a_figures + b_figures:
         if not figure.reached:
-            row.notes.append(f"{figure.run.config.system.name}: threshold not reached ({figure.status})")
+            row.notes.append(f"{figure.run.config.system.name}: {figure.status_text}")
     return row
+
+
+def _published_at(figure, threshold_ms):
+    """A published figure shown at another threshold than the one it was published at is marked."""
+    stated = figure.run.published_at_ms
+    if figure.run.origin != Run.Origin.PUBLISHED or stated is None or stated == threshold_ms:
+        return ""
+    return f"{figure.run.config.system.name}: published at {stated:g} ms, shown as published"
 
 
 def _as_published(figure):
@@ -251,13 +269,14 @@ def _as_published(figure):
 
 def config_key_label(key):
     """'RAID-5, 140 drives, All Caches Disabled' for a (RAID level, drive count, cache setting) key."""
-    return ", ".join(part for part in (key[0] or "RAID ?", f"{key[1]} drives" if key[1] else "", key[2]) if part)
+    raid = key[0] or "RAID level not stated"
+    return ", ".join(part for part in (raid, f"{key[1]} drives" if key[1] else "", key[2]) if part)
 
 
 def _ambiguities(a_left, b_left):
     """Sentences for unmatched configurations that could match several on the other side because
-    one side does not state its cache setting: the user picks the cache setting to compare."""
-    sentences = []
+    one side does not state its cache setting, and the settings the user can choose between."""
+    sentences, choices = [], []
     for side, keys, others, other_side in (("A", a_left, b_left, "B"), ("B", b_left, a_left, "A")):
         for key in keys:
             matches = [other for other in others if _compatible(key, other)]
@@ -267,52 +286,166 @@ def _ambiguities(a_left, b_left):
                     f"{side}'s {config_key_label(key)} could match {other_side}'s {settings_text}: "
                     "choose a cache setting to compare them"
                 )
-    return sentences
+                choices += [m[2] for m in matches if m[2] and m[2] not in choices]
+    return sentences, choices
 
 
-def _workload_comparison(a, b, workload, a_figures, b_figures, adjust_b):
+@dataclass
+class _Side:
+    """One side's figures for one compared workload, and what it is called there."""
+
+    name: str
+    figures: list = field(default_factory=list)
+
+
+def _workload_comparison(a, b, label, a_figures, b_figures, adjust_b, threshold_ms, *, matched_by, best=False):
     metric = "iops" if all(f.metric == "iops" for f in a_figures + b_figures) else "mbps"
-    a_groups, b_groups = _groups(a_figures, metric), _groups(b_figures, metric)
+    a_groups, b_groups = _groups(a_figures, metric, best=best), _groups(b_figures, metric, best=best)
     pairs, only_a, only_b = _pair(sorted(a_groups, key=_key_order), sorted(b_groups, key=_key_order))
-    rows = [_row(ak, bk, a_groups[ak], b_groups[bk], adjust_b) for ak, bk in pairs]
+    rows = [_row(ak, bk, a_groups[ak], b_groups[bk], adjust_b, threshold_ms) for ak, bk in pairs]
     rows.sort(key=lambda r: (r.raid_level, r.drive_count_a or 0, r.cache_a))
     summaries = []
     for raid in sorted({r.raid_level for r in rows}):
         matched = {r.label: r.a_value for r in rows if r.raid_level == raid}
         against = {r.label: r.b_value for r in rows if r.raid_level == raid}
         improvements = improvement_range(matched, against, adjust_b=adjust_b)
-        subject = f"{raid + ' ' if raid else ''}{workload}"
+        subject = f"{raid + ' ' if raid else ''}{label}"
         summaries.append(summary_sentence(a.name, b.name, subject, improvements))
-    return WorkloadComparison(workload, metric, rows, only_a, only_b, summaries, _ambiguities(only_a, only_b))
+    sentences, choices = _ambiguities(only_a, only_b)
+    return WorkloadComparison(label, metric, rows, only_a, only_b, summaries, sentences, matched_by, choices)
 
 
 def _key_order(key):
     return (key[0] or "", key[1] or 0, key[2] or "")
 
 
-def comparison(*, a, b, threshold_ms=20.0, adjust_b=1.0, raid_level=None, drive_count=None, cache=None, workload=None):
+def workload_key(run, *, family=False):
+    """What makes two runs the same workload: its identity when the file said what it does (or, for
+    ``family``, its read % and random % whatever the transfer size), else its name."""
+    if family and run.read_pct is not None and run.random_pct is not None:
+        sig = signature(read_pct=run.read_pct, random_pct=run.random_pct, transfer_sizes=[], sizes_required=False)
+        return ("family", sig.family)
+    if run.workload_id:
+        return ("workload", run.workload_id)
+    return ("name", run.workload_name)
+
+
+def _sides(figures, *, family):
+    sides = {}
+    for figure in figures:
+        side = sides.setdefault(workload_key(figure.run, family=family), _Side(name=_side_name(figure.run, family)))
+        side.figures.append(figure)
+    return sides
+
+
+def _side_name(run, family):
+    if family and run.read_pct is not None and run.random_pct is not None:
+        key = workload_key(run, family=True)[1]
+        return describe_family(key)
+    return run.workload.name if run.workload_id else run.workload_name
+
+
+MATCHED_BY = {
+    "workload": "same workload: read %, random % and transfer sizes",
+    "family": "best of each side over the transfer sizes of one read % and random %",
+    "name": "by name only: the files do not say what the workload does",
+    "pair": "paired by hand",
+}
+
+
+def _label(a_side, b_side):
+    return a_side.name if a_side.name == b_side.name else f"{a_side.name} = {b_side.name}"
+
+
+def _matched(a_sides, b_sides):
+    """Keys of A and B that are the same workload: equal keys, then a name one side has as a name
+    and the other as one of a workload's names."""
+    pairs = [(key, key) for key in a_sides if key in b_sides]
+    for a_key in [key for key in a_sides if key[0] == "name" and key not in b_sides]:
+        found = [k for k, side in b_sides.items() if k[0] == "workload" and a_key[1] in _names(side)]
+        pairs += [(a_key, found[0])] if len(found) == 1 else []
+    for b_key in [key for key in b_sides if key[0] == "name" and key not in a_sides]:
+        found = [k for k, side in a_sides.items() if k[0] == "workload" and b_key[1] in _names(side)]
+        pairs += [(found[0], b_key)] if len(found) == 1 else []
+    return pairs
+
+
+def _names(side):
+    run = side.figures[0].run
+    return set(run.workload.names) if run.workload_id else {run.workload_name}
+
+
+def comparison(
+    *,
+    a,
+    b,
+    threshold_ms=20.0,
+    adjust_b=1.0,
+    raid_level=None,
+    drive_count=None,
+    cache=None,
+    workload=None,
+    pairs=(),
+    best_of_sizes=False,
+):
     """System A against system B for every workload both have, at the threshold.
 
+    Runs are the same workload when they do the same thing (:func:`workload_key`), whatever they
+    were called; ``best_of_sizes`` compares the best figure over transfer sizes of each family;
+    ``pairs`` (``[(A's workload name, B's workload name), ...]``) compares named workloads by hand.
     Workloads only one side has are listed, not dropped; so are unmatched configurations.
     """
-    filters = {"raid_level": raid_level, "drive_count": drive_count, "cache": cache, "workload": workload}
-    a_by_workload, b_by_workload = defaultdict(list), defaultdict(list)
-    for figure in threshold_figures(system=a, threshold_ms=threshold_ms, **filters):
-        a_by_workload[figure.run.workload_name].append(figure)
-    for figure in threshold_figures(system=b, threshold_ms=threshold_ms, **filters):
-        b_by_workload[figure.run.workload_name].append(figure)
-    shared = sorted(set(a_by_workload) & set(b_by_workload))
+    filters = {"raid_level": raid_level, "drive_count": drive_count, "cache": cache}
+    a_figures = threshold_figures(system=a, threshold_ms=threshold_ms, workload=workload, **filters)
+    b_figures = threshold_figures(system=b, threshold_ms=threshold_ms, workload=workload, **filters)
+    if pairs:
+        return _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms)
+    a_sides, b_sides = _sides(a_figures, family=best_of_sizes), _sides(b_figures, family=best_of_sizes)
+    matched = _matched(a_sides, b_sides)
+    compared = [
+        _workload_comparison(
+            a, b, _label(a_sides[ak], b_sides[bk]), a_sides[ak].figures, b_sides[bk].figures, adjust_b, threshold_ms,
+            matched_by=MATCHED_BY["name" if "name" in (ak[0], bk[0]) else ak[0]], best=best_of_sizes,
+        )
+        for ak, bk in matched
+    ]  # fmt: skip
+    a_done, b_done = {ak for ak, _ in matched}, {bk for _, bk in matched}
     return Comparison(
         a=a,
         b=b,
         threshold_ms=threshold_ms,
         adjust_b=adjust_b,
-        workloads=[
-            _workload_comparison(a, b, name, a_by_workload[name], b_by_workload[name], adjust_b) for name in shared
-        ],
-        only_a_workloads=sorted(set(a_by_workload) - set(b_by_workload)),
-        only_b_workloads=sorted(set(b_by_workload) - set(a_by_workload)),
+        workloads=sorted(compared, key=lambda w: w.workload),
+        only_a_workloads=sorted(side.name for key, side in a_sides.items() if key not in a_done),
+        only_b_workloads=sorted(side.name for key, side in b_sides.items() if key not in b_done),
     )
+
+
+def _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms):
+    compared = []
+    for a_name, b_name in pairs:
+        a_found = [f for f in a_figures if a_name in _run_names(f.run)]
+        b_found = [f for f in b_figures if b_name in _run_names(f.run)]
+        if a_found and b_found:
+            label = f"{a_name} vs {b_name}"
+            compared.append(
+                _workload_comparison(
+                    a, b, label, a_found, b_found, adjust_b, threshold_ms, matched_by=MATCHED_BY["pair"]
+                )
+            )
+    return Comparison(
+        a=a,
+        b=b,
+        threshold_ms=threshold_ms,
+        adjust_b=adjust_b,
+        workloads=compared,
+        only_a_workloads=[a_name for a_name, _ in pairs if not any(a_name in _run_names(f.run) for f in a_figures)],
+        only_b_workloads=[b_name for _, b_name in pairs if not any(b_name in _run_names(f.run) for f in b_figures)],
+    )
+
+
+def _run_names(run):
+    return {run.workload_name, *(run.workload.names if run.workload_id else ())}
 
 
 # Pages: the systems list, a system's runs, sweeps and stroke tables, one run.
@@ -342,7 +475,7 @@ def systems_overview(
     if model:
         systems = systems.filter(model__iexact=model)
     config_filters = {
-        "raid_level": raid_level,
+        "raid_level": raid_level_canonical(raid_level),
         "drive_count": drive_count,
         "drive_type": drive_type,
         "runs__tool": tool,

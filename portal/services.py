@@ -3,13 +3,15 @@
 import datetime
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Max, Min
+from django.db.models import Count, F, Func, Max, Min, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from psycopg.types.json import Jsonb
 
-from .models import Config, Point, Run, System
+from .analysis.vocabulary import raid_level_canonical
+from .analysis.workloads import Signature, signature
+from .models import Config, Point, Run, System, Workload
 
 
 def run_summary_recompute(*, run_id):
@@ -80,6 +82,8 @@ def label_parse(name, text):
         raise LabelError(f"{name}={text!r} is not a valid value") from None
     if name == "tags":
         return [tag.strip() for tag in text.split(",") if tag.strip()]
+    if name == "raid_level":
+        return raid_level_canonical(text)
     if name == "measurement" and text not in Run.Measurement.values:
         raise LabelError(f"measurement must be one of {', '.join(Run.Measurement.values)}")
     return text
@@ -148,6 +152,7 @@ def _system_profile_update(system, described, upload):
 
 def _config_properties(labels):
     properties = {name: labels[name] for name in CONFIG_LABELS if labels.get(name) not in (None, "")}
+    properties["raid_level"] = raid_level_canonical(properties.get("raid_level"))
     properties["extra"] = labels.get("extra") or {}
     return properties
 
@@ -176,8 +181,57 @@ def configs_for(wanted):
     return [existing[c.identity] for c in built]
 
 
-def _run_from(result, run, *, config, upload, labels):
-    workload = run["workload"]
+def run_signature(workload: dict) -> Signature | None:
+    """The signature of a run's workload as the result contract gives it (None when not known)."""
+    return signature(
+        read_pct=workload.get("read_pct"),
+        random_pct=workload.get("random_pct"),
+        transfer_sizes=workload.get("transfer_sizes"),
+        alignment_bytes=workload.get("alignment_bytes"),
+        streams=workload.get("streams"),
+    )
+
+
+def workloads_for(wanted: list[tuple[Signature | None, str]]) -> list[Workload | None]:
+    """Stored workloads for ``[(signature, name), ...]``, in order (None where the signature is unknown).
+
+    Created race-free like configurations (``ON CONFLICT DO NOTHING``, then read back); each name a
+    workload is stored under is added to its names, so it can be asked for by any of them.
+    """
+    known = {sig.identity: (sig, name) for sig, name in wanted if sig is not None}
+    stored = Workload.objects.in_bulk(known, field_name="identity")
+    missing = sorted(identity for identity in known if identity not in stored)
+    if missing:
+        Workload.objects.bulk_create([_workload_row(*known[identity]) for identity in missing], ignore_conflicts=True)
+        stored = Workload.objects.in_bulk(known, field_name="identity")
+    _workload_names_add({(stored[sig.identity].id, name) for sig, name in wanted if sig is not None}, stored)
+    return [stored[sig.identity] if sig is not None else None for sig, _name in wanted]
+
+
+def _workload_row(sig, name):
+    return Workload(
+        identity=sig.identity,
+        read_pct=sig.read_pct,
+        random_pct=sig.random_pct,
+        transfer_sizes=[list(size) for size in sig.transfer_sizes],
+        alignment_bytes=sig.alignment_bytes,
+        streams=sig.streams,
+        name=name[:200],
+        names=[name[:200]],
+    )
+
+
+def _workload_names_add(pairs, stored):
+    by_id = {workload.id: workload for workload in stored.values()}
+    for workload_id, name in sorted(pairs):  # in id order: concurrent stores lock rows one way
+        if name[:200] not in by_id[workload_id].names:
+            Workload.objects.filter(id=workload_id).exclude(names__contains=[name[:200]]).update(
+                names=Func(F("names"), Value(name[:200]), function="array_append")
+            )
+
+
+def _run_from(result, run, *, config, upload, labels, workload=None):
+    workload_fields = run["workload"]
     return Run(
         config=config,
         upload=upload,
@@ -185,10 +239,11 @@ def _run_from(result, run, *, config, upload, labels):
         description=run.get("description") or "",
         tool=result["tool"]["name"],
         tool_version=result["tool"].get("version") or "",
-        workload_name=(labels.get("workload_name") or run["name"])[:200],
-        read_pct=workload.get("read_pct"),
-        random_pct=workload.get("random_pct"),
-        transfer_sizes=workload.get("transfer_sizes") or [],
+        workload_name=_workload_name(run, labels),
+        workload=workload,
+        read_pct=workload_fields.get("read_pct"),
+        random_pct=workload_fields.get("random_pct"),
+        transfer_sizes=workload_fields.get("transfer_sizes") or [],
         params=run.get("params") or {},
         verdict=run.get("verdict") or "",
         measurement=labels.get("measurement") or Run.Measurement.END_TO_END,
@@ -196,6 +251,10 @@ def _run_from(result, run, *, config, upload, labels):
         tags=labels.get("tags") or [],
         notes=labels.get("notes") or "",
     )
+
+
+def _workload_name(run, labels):
+    return (labels.get("workload_name") or run["name"])[:200]
 
 
 def _aware(moment):
@@ -261,8 +320,14 @@ def result_sets_store(*, results, upload, system=None, labels=None):
         if not result["runs"]:
             continue
         config = config_of[target.id]
+        workloads = workloads_for(
+            [(run_signature(run["workload"]), _workload_name(run, labels)) for run in result["runs"]]
+        )
         runs = Run.objects.bulk_create(
-            [_run_from(result, run, config=config, upload=upload, labels=labels) for run in result["runs"]]
+            [
+                _run_from(result, run, config=config, upload=upload, labels=labels, workload=workload)
+                for run, workload in zip(result["runs"], workloads, strict=True)
+            ]
         )
         points = [
             _point_from(stored, seq, point)

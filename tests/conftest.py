@@ -25,6 +25,14 @@ def database_url(settings_dict):
     return f"postgresql://{auth}{host}{port}/{settings_dict['NAME']}"
 
 
+@pytest.fixture
+def data_dir(settings, tmp_path):
+    """Originals go to a temporary data directory (workers are started with the same one)."""
+    settings.DATA_DIR = tmp_path
+    settings.UPLOADS_DIR = tmp_path / "uploads"
+    return tmp_path
+
+
 class Workers:
     """Real Celery worker processes consuming a queue of their own, against the test database.
 

@@ -21,6 +21,7 @@ FIXTURE = REPO / "fixtures" / "demo.yaml"
 DS4500_PAPER = "000_f52f16ce4c762121.txt"
 DS5020_PAPER = "001_22c77edb183857dc.txt"
 EVA_PAPER = "002_a42e26287dbab2e7.txt"
+DR550_PAPER = "004_bf9666ef551c1eb4.txt"
 FIGURES = set(POINT_FIGURES)
 CONFIG_KEYS = {
     "raid_level",
@@ -110,7 +111,7 @@ def test_the_file_has_the_documented_sections(demo):
 def test_seed_000_mbps_are_declared_binary(demo):
     # 000_f52f16ce4c762121.txt Table 1, 20 HDDs, All Caches Disabled, OLTP 8K: 3000 I/Os and 23 MBps;
     # 3000 x 8192 bytes is 23.4 x 2^20 but 24.6 x 10^6, so the paper's MBps are binary.
-    assert demo["mbps_units"] == {"000_f52f16ce4c762121.txt": "binary"}
+    assert demo["mbps_units"] == {"000_f52f16ce4c762121.txt": "binary", DR550_PAPER: "binary"}
     (row,) = [
         r
         for r in demo["runs"]
@@ -497,5 +498,51 @@ def test_ds5020_orion_figures(demo):
 
 def test_each_paper_contributes_its_runs(demo, all_runs):
     per_document = Counter(run["citation"]["document"] for run in all_runs)
-    # 190 table cells + 13 text quotes; 12 end-to-end + 4 cache-only; 3 Jetstress + 4 ORION + 3 Iometer
-    assert per_document == {DS4500_PAPER: 203, EVA_PAPER: 16, DS5020_PAPER: 10}
+    # 190 table cells + 13 text quotes; 12 end-to-end + 4 cache-only; 3 Jetstress + 4 ORION + 3 Iometer;
+    # seed 004: four stated FFSB maxima
+    assert per_document == {DS4500_PAPER: 203, EVA_PAPER: 16, DS5020_PAPER: 10, DR550_PAPER: 4}
+
+
+# ---------------------------------------------------------------- seed 004
+
+
+def test_dr550_stated_maxima_with_threads_and_gateway_cache(demo):
+    runs = find_runs(demo["runs"], system="IBM DR550")
+    found = {
+        (run["workload"].split(",")[0], run["config"]["extra"]["gateway_cache"]): (run, only_point([run]))
+        for run in runs
+    }
+    expected = {
+        # 004_bf9666ef551c1eb4.txt line 147 (chart 1): random reads, FSG cache disabled: 23 MB/sec at four threads
+        ("DR550 FSG Random Reads", False): (23, {"threads": 4}, 147),
+        # line 165 (chart 3): random reads, FSG cache enabled: 63 MB/sec with "either 8 or 16" threads
+        ("DR550 FSG Random Reads", True): (63, {"threads_either_of": [8, 16]}, 165),
+        # line 183 (chart 5): random writes, FSG cache disabled: 28 MB/sec with a single thread
+        ("DR550 FSG Random Writes", False): (28, {"threads": 1}, 183),
+        # line 201 (chart 7): random writes, FSG cache enabled: 31 MB/sec with two threads
+        ("DR550 FSG Random Writes", True): (31, {"threads": 2}, 201),
+    }
+    assert set(found) == set(expected)
+    lines = seed_lines(DR550_PAPER)
+    for key, (mbps, load, line) in expected.items():
+        run, point = found[key]
+        assert (point["mbps"], point["load"]) == (mbps, load), key
+        assert f"{mbps} MB/sec" in lines[line - 1], key
+        citation = run["citation"]
+        assert citation["document"] == DR550_PAPER
+        assert f"seed line {line}" in citation["note"], key
+        assert citation["table"] in {text.strip() for text in lines[line - 10 : line]}, "the chart's heading"
+        # The FSG cache is the gateway's; the DS4200 behind it kept write cache and mirroring on (line 132).
+        config = run["config"]
+        assert (config["write_cache"], config["write_cache_mirroring"], config["read_cache"]) == (True, True, None)
+        assert config["extra"]["cache_setting"] == ("FSG cache enabled" if key[1] else "FSG cache disabled")
+        assert (run["tool"]["name"], run["tool"]["version"]) == ("FFSB", "5.2.1")
+
+
+def test_dr550_workloads_are_random_reads_and_writes_at_an_unstated_size(demo):
+    workloads = {w["name"]: w for w in demo["workloads"]}
+    # 004_bf9666ef551c1eb4.txt lines 113-117: 512 B to 8K objects, random reads and writes from a random point
+    reads = workloads["DR550 FSG Random Reads, maximum over transfer sizes"]
+    writes = workloads["DR550 FSG Random Writes, maximum over transfer sizes"]
+    assert (reads["read_pct"], reads["random_pct"], writes["read_pct"], writes["random_pct"]) == (100, 100, 0, 100)
+    assert reads["transfer_sizes"] == writes["transfer_sizes"] == []

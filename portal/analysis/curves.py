@@ -33,6 +33,21 @@ class Status(StrEnum):
     SINGLE_POINT = "single_point"  # a published figure, used as is
     NO_DATA = "no_data"  # no point with a response time
 
+    @property
+    def words(self) -> str:
+        """How the figure was read, as a page or a table says it."""
+        return STATUS_WORDS[self]
+
+
+STATUS_WORDS = {
+    Status.INTERPOLATED: "interpolated",
+    Status.MEASURED: "measured point",
+    Status.NOT_REACHED: "threshold not reached: the best point, a lower bound",
+    Status.FIRST_POINT_OVER: "over the threshold already at the lowest load",
+    Status.SINGLE_POINT: "published figure",
+    Status.NO_DATA: "no response times",
+}
+
 
 @dataclass(frozen=True)
 class CurvePoint:

@@ -16,9 +16,11 @@ objects:
 - ``jetstress`` and ``orion``: seed 001's application summaries.
 """
 
+import operator
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import reduce
 from statistics import fmean
 
 from ingest.formats import jetstress as jetstress_format
@@ -44,8 +46,17 @@ from portal.analysis.tables import (
     stroke_table,
     whitepaper_table,
 )
+from portal.analysis.vocabulary import raid_level_canonical
 from portal.models import PublishedStrokeMultipliers, Run
-from portal.selectors import cache_setting, comparison, run_metric, run_threshold, runs_with_points
+from portal.selectors import (
+    cache_setting,
+    comparison,
+    config_key_label,
+    named,
+    run_metric,
+    run_threshold,
+    runs_with_points,
+)
 
 METRIC_FIELDS = {IOPS: "iops", MBPS: "mbps"}
 PAPER_METRIC_LABELS = {IOPS: "I/Os", MBPS: "MBps"}
@@ -92,6 +103,7 @@ def default_selection(system, *, raid_level=None, workloads=None, source_table=N
     table ("Table 1" of the DS4500 paper): that table again, cell for cell. Otherwise the
     system's first RAID level (alphabetical) unless one is given, and every workload.
     """
+    raid_level = raid_level_canonical(raid_level)
     if raid_level or workloads or source_table:
         return Selection(raid_level or _only_raid_level(system, source_table), workloads, source_table)
     cited = Run.objects.filter(config__system=system, origin=Run.Origin.PUBLISHED, citation_table__startswith="Table")
@@ -114,7 +126,7 @@ def _runs(system, selection):
     if selection.raid_level:
         runs = runs.filter(config__raid_level=selection.raid_level)
     if selection.workloads:
-        runs = runs.filter(workload_name__in=selection.workloads)
+        runs = runs.filter(reduce(operator.or_, (named(name) for name in selection.workloads)))
     if selection.source_table:
         runs = runs.filter(origin=Run.Origin.PUBLISHED, citation_table=selection.source_table)
     return runs
@@ -248,6 +260,7 @@ def stroke(system, *, raid_level=None, baseline_pct=BASELINE_STROKE_PCT, thresho
     configurations differ only in stroke percentage, at the threshold.
     """
     published = PublishedStrokeMultipliers.objects.filter(system=system)
+    raid_level = raid_level_canonical(raid_level)
     if raid_level:
         published = published.filter(raid_level=raid_level)
     by_raid = (
@@ -371,10 +384,7 @@ def comparison_table(result):
 def _unmatched(workload, result):
     for system, keys in ((result.a, workload.only_a), (result.b, workload.only_b)):
         if keys:
-            configurations = "; ".join(
-                ", ".join(str(part) for part in (raid or "RAID ?", f"{drives} drives", cache) if part)
-                for raid, drives, cache in keys
-            )
+            configurations = "; ".join(config_key_label(key) for key in keys)
             yield f"{workload.workload}: only {system.name} has {configurations}."
 
 

@@ -103,7 +103,16 @@ def _comparison(params):
         threshold_ms=_number(params, "threshold_ms", 20.0),
         adjust_b=_number(params, "adjust_b", 1.0),
         workload=params.get("workload") or None,
+        pairs=[_pair(params["pair"])] if params.get("pair") else [],
+        best_of_sizes=params.get("best") in ("1", "on", "true"),
     )
+
+
+def _pair(text):
+    names = [name.strip() for name in text.split("|")]
+    if len(names) != 2 or not all(names):
+        raise BadRequest("'pair' must be A's workload and B's workload separated by |")
+    return tuple(names)
 
 
 @_bad_requests
@@ -120,9 +129,10 @@ def comparison_tables(request):
 def chart(request):
     result = _comparison(request.GET)
     image_format = _choice(request.GET, "format", tuple(CHART_FORMATS), "svg")
-    matching = [w for w in result.workloads if w.workload == request.GET.get("workload") and w.rows]
+    wanted = request.GET.get("label") or request.GET.get("workload")
+    matching = [w for w in result.workloads if w.workload == wanted and w.rows]
     if not matching:
-        raise BadRequest("'workload' must name a workload both systems were measured with")
+        raise BadRequest("'label' (or 'workload') must name a workload both systems were measured with")
     try:
         image = render_chart(comparison_figure(result, matching[0]), image_format)
     except ChartUnavailable as error:

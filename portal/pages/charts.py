@@ -41,6 +41,8 @@ class Chart:
     y_title: str
     series: list
     x_log: bool = False
+    # (value, label) pairs: ticks at the values measured, labelled in the reader's units ("8 KB").
+    x_ticks: list = field(default_factory=list)
 
 
 @dataclass
@@ -61,9 +63,12 @@ def plotly_json(chart):
     figure = go.Figure()
     for series in chart.series:
         figure.add_trace(_trace(series))
+    xaxis = {"title": {"text": chart.x_title}, "type": "log" if chart.x_log else "linear"}
+    if chart.x_ticks:
+        xaxis.update(tickvals=[value for value, _ in chart.x_ticks], ticktext=[label for _, label in chart.x_ticks])
     figure.update_layout(
         title=chart.title,
-        xaxis={"title": {"text": chart.x_title}, "type": "log" if chart.x_log else "linear"},
+        xaxis=xaxis,
         yaxis={"title": {"text": chart.y_title}},
         template="simple_white",
         hovermode="closest",

@@ -86,9 +86,26 @@ class CompareForm(QueryForm):
     cache = forms.CharField(required=False, label="Cache setting", max_length=100)
     drive_count = forms.IntegerField(required=False, min_value=1, label="Drive count")
     workload = forms.CharField(required=False, max_length=200)
+    pair = forms.CharField(
+        required=False,
+        max_length=401,
+        label="Pair workloads",
+        help_text="A's workload | B's workload, e.g. rd1 | Random Reads 8K",
+    )
+    best = forms.BooleanField(required=False, label="Best over transfer sizes")
+
+    def clean_pair(self):
+        text = self.cleaned_data.get("pair") or ""
+        if not text.strip():
+            return None
+        names = [name.strip() for name in text.split("|")]
+        if len(names) != 2 or not all(names):
+            raise forms.ValidationError("write A's workload and B's workload separated by |, e.g. rd1 | OLTP 8K.")
+        return tuple(names)
 
     def selection(self):
         """The keyword arguments of :func:`portal.selectors.comparison` (without the systems)."""
+        pair = self.cleaned_data.get("pair")
         return {
             "threshold_ms": self.value("threshold_ms"),
             "adjust_b": self.value("adjust_b"),
@@ -96,4 +113,6 @@ class CompareForm(QueryForm):
             "cache": self.value("cache") or None,
             "drive_count": self.value("drive_count"),
             "workload": self.value("workload") or None,
+            "pairs": [pair] if pair else [],
+            "best_of_sizes": bool(self.cleaned_data.get("best")),
         }

@@ -22,6 +22,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("systems/<int:system_id>/", views.system_detail, name="system"),
     path("systems/<int:system_id>/sweep.<fmt:fmt>", views.system_sweep, name="system_sweep"),
+    path("systems/<int:system_id>/family.<fmt:fmt>", views.system_family, name="system_family"),
     path("systems/<int:system_id>/stroke/", views.stroke, name="stroke"),
     path("runs/<int:run_id>/", views.run_detail, name="run"),
     path("runs/<int:run_id>/charts/<slug:chart>.<fmt:fmt>", views.run_chart, name="run_chart"),

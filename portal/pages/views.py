@@ -12,12 +12,16 @@ from portal.analysis.sizing import per_drive
 from portal.analysis.stroke import estimate_throughput
 from portal.models import Run, System
 
-from . import charts
+from . import charts, families
 from .forms import CompareForm, RunForm, StrokeForm, SweepForm, SystemFilterForm
 from .tools import tool_view
 
 # The points table shows this many rows; the CSV link has them all.
 POINTS_SHOWN = 500
+# A system page lists this many of an array profile's drives one by one (all are counted by model).
+DRIVES_SHOWN = 500
+# What makes two drives the same model in the system page's drive summary.
+DRIVE_MODEL_KEYS = ("product_id", "type", "interface", "capacity_gb", "speed_rpm")
 
 
 class PageError(Exception):
@@ -117,24 +121,59 @@ def system_detail(request, system_id):
         "threshold_ms": threshold_ms,
         "configs": selectors.system_configs(system),
         "profile": _profile_tables(system.profile or {}),
+        "profile_drives": _profile_drives(system.profile or {}),
         "by_workload": by_workload,
         "workloads": list(by_workload),
         "sweep_query": sweep_query.urlencode(),
         "sweep_workload": sweep_query["workload"] if by_workload else "",
         "has_stroke_tables": system.stroke_tables.exists(),
+        "families": _family_charts(families.transfer_size_families(system=system)),
     }
     return render(request, "pages/system.html", context)
 
 
+def _family_charts(found):
+    """Each family's title and its charts: (axis title, query string of the chart's data)."""
+    return [
+        {
+            "title": family.title,
+            "charts": [
+                (families.METRIC_TITLES[metric], urlencode({"family": family.title, "metric": metric}))
+                for metric in family.metrics
+            ],
+        }
+        for family in found
+    ]
+
+
 def _profile_tables(profile):
-    """The array profile's lists (arrays, logical drives, drives) as tables: title, columns, rows."""
+    """The array profile's arrays and logical drives as tables: title, columns, rows (drives: ``_profile_drives``)."""
     tables = []
-    for key, title in (("arrays", "Arrays"), ("volumes", "Logical drives"), ("drives", "Drives")):
+    for key, title in (("arrays", "Arrays"), ("volumes", "Logical drives")):
         items = [item for item in profile.get(key) or [] if isinstance(item, dict)]
         columns = list(dict.fromkeys(column for item in items for column in item))
         if items:
             tables.append((title, columns, [[item.get(column) for column in columns] for item in items]))
     return tables
+
+
+def _profile_drives(profile: dict) -> dict | None:
+    """The profile's drives: one row per model (type, capacity, speed, firmware) with a count, and the
+    first ``DRIVES_SHOWN`` drives one by one. Profiles stored before drives were listed have none."""
+    drives = [drive for drive in profile.get("drives") or [] if isinstance(drive, dict)]
+    if not drives:
+        return None
+    models: dict[tuple, dict] = {}
+    for drive in drives:
+        key = tuple(str(drive.get(name)) for name in DRIVE_MODEL_KEYS)
+        model = models.setdefault(key, {**{name: drive.get(name) for name in DRIVE_MODEL_KEYS}, "firmware": set()})
+        model["count"] = model.get("count", 0) + 1
+        if drive.get("firmware"):
+            model["firmware"].add(str(drive["firmware"]))
+    rows = sorted(models.values(), key=lambda model: -model["count"])
+    for model in rows:
+        model["firmware"] = ", ".join(sorted(model["firmware"]))
+    return {"count": len(drives), "models": rows, "drives": drives[:DRIVES_SHOWN]}
 
 
 @data
@@ -151,6 +190,19 @@ def system_sweep(request, system_id):
         cache=form.value("cache") or None,
     )
     return charts.sweep_chart(series, system=system, parameter=parameter, threshold_ms=threshold_ms)
+
+
+@data
+def system_family(request, system_id):
+    system = _system(system_id)
+    metric = request.GET.get("metric", "mbps")
+    if metric not in families.METRIC_TITLES:
+        raise PageError(f"Unknown metric {metric!r}; choose one of: {', '.join(families.METRIC_TITLES)}.")
+    title = request.GET.get("family", "")
+    found = {family.title: family for family in families.transfer_size_families(system=system)}
+    if title not in found:
+        raise PageError(f"{system.name} has no thread-count x transfer-size sweep named {title!r}.", status=404)
+    return families.family_chart(found[title], metric=metric)
 
 
 @page
@@ -247,6 +299,14 @@ def _baseline_estimates(system, table, multiplier, threshold_ms):
     ]
 
 
+def _with(query, **changes):
+    """This page's address with some parameters changed."""
+    changed = query.copy()
+    for name, value in changes.items():
+        changed[name] = value
+    return f"?{changed.urlencode()}"
+
+
 def _comparison(form):
     try:
         a = selectors.system_by_name(form.value("a"))
@@ -273,9 +333,10 @@ def compare(request):
     csv_url = reverse("pages:compare_chart", kwargs={"fmt": "csv"})
     for workload in result.workloads:
         query = request.GET.copy()
-        query["workload"] = workload.workload
+        query["label"] = workload.workload
         workload.chart_url = f"{chart_url}?{query.urlencode()}"
         workload.csv_url = f"{csv_url}?{query.urlencode()}"
+        workload.cache_links = [(setting, _with(request.GET, cache=setting)) for setting in workload.cache_choices]
     export = {"a": result.a.name, "b": result.b.name, "threshold_ms": result.threshold_ms, "adjust_b": result.adjust_b}
     context.update(
         result=result, threshold_ms=result.threshold_ms, adjust_b=result.adjust_b, export_query=urlencode(export)
@@ -286,9 +347,12 @@ def compare(request):
 @data
 def compare_chart(request):
     form = _valid(CompareForm(request.GET))
-    if not form.value("workload"):
-        raise PageError("Name the workload to chart (workload=...).", status=400)
+    if not form.value("workload") and not request.GET.get("label"):
+        raise PageError("Name the workload to chart (label=... or workload=...).", status=400)
     result = _comparison(form)
-    if not result.workloads:
-        raise PageError(f"Both systems need runs of {form.value('workload')!r} to chart them together.", status=404)
-    return charts.compare_chart(result.workloads[0], a=result.a, b=result.b, threshold_ms=result.threshold_ms)
+    label = request.GET.get("label")
+    matching = [w for w in result.workloads if label in (None, w.workload)]
+    if not matching:
+        named = label or form.value("workload")
+        raise PageError(f"Both systems need runs of {named!r} to chart them together.", status=404)
+    return charts.compare_chart(matching[0], a=result.a, b=result.b, threshold_ms=result.threshold_ms)

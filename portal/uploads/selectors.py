@@ -19,7 +19,16 @@ STATUS_TEXT = {
 FINISHED = {Upload.Status.DONE, Upload.Status.FAILED, Upload.Status.DUPLICATE}
 RUN_LINKS_SHOWN = 10
 # Profile entries offered to pre-fill the labels, and the label each of their keys fills.
-PROFILE_KEYS = ("raid_level", "drive_count", "segment_kb", "read_cache", "write_cache", "write_cache_mirroring")
+PROFILE_KEYS = (
+    "raid_level",
+    "drive_count",
+    "drive_type",
+    "drive_rpm",
+    "segment_kb",
+    "read_cache",
+    "write_cache",
+    "write_cache_mirroring",
+)
 
 
 def _with_counts(uploads):
@@ -95,16 +104,41 @@ def upload_rows(*, upload_ids):
 def system_profile_choices(*, system):
     """The arrays and logical drives (volumes) of the system's last array profile, for pre-filling labels.
 
-    A volume takes its drive count (and RAID level, when it has none) from the array it lives on.
+    A volume takes what it does not state itself (drive count, RAID level) from the array it lives on;
+    an array takes its drive type and rpm from its drives when they all agree.
     """
     profile = system.profile or {}
     arrays = [entry for entry in profile.get("arrays") or [] if isinstance(entry, dict)]
     volumes = [entry for entry in profile.get("volumes") or [] if isinstance(entry, dict)]
+    members = defaultdict(list)
+    for drive in profile.get("drives") or []:
+        # Hot spares (standing by or in use) are not members of the array they serve.
+        if isinstance(drive, dict) and (drive.get("mode") or "Assigned") == "Assigned":
+            members[str(drive.get("array"))].append(drive)
+    arrays = [{**_drive_kind(members[str(array.get("name"))]), **_stated(array)} for array in arrays]
     by_name = {str(array.get("name")): array for array in arrays}
     return {
         "arrays": [_profile_entry(array) for array in arrays],
-        "volumes": [_profile_entry({**by_name.get(str(volume.get("array")), {}), **volume}) for volume in volumes],
+        "volumes": [
+            _profile_entry({**by_name.get(str(volume.get("array")), {}), **_stated(volume)}) for volume in volumes
+        ],
     }
+
+
+def _stated(entry: dict) -> dict:
+    return {key: value for key, value in entry.items() if value is not None}
+
+
+def _drive_kind(drives: list[dict]) -> dict:
+    """The drive type and rpm every one of an array's drives shares, as labels."""
+    kind = {}
+    types = {drive.get("type") for drive in drives}
+    if len(types) == 1 and types <= {"HDD", "SSD", "NVMe"}:
+        kind["drive_type"] = types.pop()
+    speeds = {drive.get("speed_rpm") for drive in drives}
+    if len(speeds) == 1 and all(isinstance(speed, int | float) and not isinstance(speed, bool) for speed in speeds):
+        kind["drive_rpm"] = round(speeds.pop())
+    return kind
 
 
 def _profile_entry(entry):

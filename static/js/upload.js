@@ -197,12 +197,14 @@
     });
   }
 
+  // Every label an entry can fill is set, to "" (unknown) when the entry does not state it, so that
+  // nothing of an entry chosen before is left behind.
   function fillFromProfile(entry) {
-    ["raid_level", "drive_count", "segment_kb"].forEach(function (name) {
-      if (entry[name] !== undefined) form.elements[name].value = entry[name];
+    ["raid_level", "drive_count", "drive_type", "drive_rpm", "segment_kb"].forEach(function (name) {
+      form.elements[name].value = entry[name] !== undefined ? entry[name] : "";
     });
     ["read_cache", "write_cache", "write_cache_mirroring"].forEach(function (name) {
-      if (entry[name] !== undefined) form.elements[name].value = entry[name] ? "true" : "false";
+      form.elements[name].value = entry[name] === undefined ? "" : entry[name] ? "true" : "false";
     });
   }
 
@@ -224,6 +226,7 @@
           group.label = kind[1];
           profile[kind[0]].forEach(function (entry) {
             var parts = [entry.raid_level, entry.drive_count && plural(entry.drive_count, "drive"),
+              [entry.drive_type, entry.drive_rpm && entry.drive_rpm + " rpm"].filter(Boolean).join(" "),
               entry.segment_kb && entry.segment_kb + " KB segments"].filter(Boolean);
             var option = el("option", kind[1].replace(/s$/, "") + " " + entry.name + (parts.length ? " (" + parts.join(", ") + ")" : ""));
             option.value = String(entries.length);

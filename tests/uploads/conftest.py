@@ -12,14 +12,6 @@ FINISHED = {Upload.Status.DONE, Upload.Status.FAILED, Upload.Status.DUPLICATE}
 
 
 @pytest.fixture
-def data_dir(settings, tmp_path):
-    """Originals go to a temporary data directory (the worker is started with the same one)."""
-    settings.DATA_DIR = tmp_path
-    settings.UPLOADS_DIR = tmp_path / "uploads"
-    return tmp_path
-
-
-@pytest.fixture
 def engineer(db):
     return get_user_model().objects.create_user("engineer", password="disk-arrays-42")
 

@@ -5,6 +5,7 @@ import io
 import pytest
 from django.contrib.auth import get_user_model
 
+from ingest import parse_paths
 from portal.models import Config, Run, System, Upload
 from portal.uploads.services import upload_create
 from tests.factories import SystemFactory
@@ -173,6 +174,44 @@ def test_the_profile_offers_arrays_and_logical_drives_to_prefill(client):
              "write_cache": True, "write_cache_mirroring": False},
         ],
     }  # fmt: skip
+
+
+def test_a_logical_drive_takes_what_it_does_not_state_from_its_array(client):
+    system = SystemFactory(
+        profile={
+            "arrays": [{"name": "1", "raid_level": "RAID 10", "drive_count": 4}],
+            "volumes": [{"name": "Logs", "array": "1", "raid_level": None, "segment_kb": 64, "write_cache": None}],
+            "drives": [
+                *({"location": f"Tray 0, Slot {n}", "array": "1", "mode": "Assigned", "type": "SSD"} for n in range(4)),
+                {"location": "Tray 0, Slot 9", "array": "1", "mode": "Hot spare in-use", "type": "HDD"},
+            ],
+        }
+    )
+    response = client.get(f"/uploads/systems/{system.id}/profile.json")
+    # The spare in use is not a member: the array's four drives are all SSDs.
+    assert response.json()["volumes"] == [
+        {"name": "Logs", "raid_level": "RAID 10", "drive_count": 4, "drive_type": "SSD", "segment_kb": 64}
+    ]
+
+
+def test_a_real_profile_prefills_arrays_and_volumes(client):
+    [result] = parse_paths([sample("profile", "supportbundle_storageArrayProfile6.txt")])
+    system = SystemFactory(profile=result["system"])
+    choices = client.get(f"/uploads/systems/{system.id}/profile.json").json()
+    assert len(choices["arrays"]) == len(choices["volumes"]) == 30
+    # Volume 21 (lines 1400-1423) is on volume group 22, whose two drives are 15015 RPM Fibre Channel
+    # disks (lines 2093-2101 and 2893-2901); this firmware prints no "Write cache:" line.
+    [volume] = [entry for entry in choices["volumes"] if entry["name"] == "21"]
+    assert volume == {
+        "name": "21",
+        "raid_level": "RAID 1",
+        "drive_count": 2,
+        "drive_type": "HDD",
+        "drive_rpm": 15015,
+        "segment_kb": 1936,
+        "read_cache": True,
+        "write_cache_mirroring": False,
+    }
 
 
 def test_only_the_uploader_may_reingest(client, engineer, data_dir):

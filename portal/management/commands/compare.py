@@ -23,6 +23,18 @@ class Command(BaseCommand):
         parser.add_argument("--raid-level", help='Only this RAID level, e.g. "RAID-5".')
         parser.add_argument("--cache", help='Only this cache setting, e.g. "Write Cache Enabled".')
         parser.add_argument("--drive-count", type=int, help="Only configurations with this many drives.")
+        parser.add_argument(
+            "--pair",
+            action="append",
+            default=[],
+            metavar="A_WORKLOAD=B_WORKLOAD",
+            help='Compare these two named workloads, e.g. "rd1=Random Reads 8K" (repeatable).',
+        )
+        parser.add_argument(
+            "--best-of-transfer-sizes",
+            action="store_true",
+            help="Compare each side's best figure over the transfer sizes of one read %% and random %%.",
+        )
         parser.add_argument("--format", choices=("text", "csv", "json", "markdown"), default="text")
 
     def handle(self, *args, **options):
@@ -43,8 +55,17 @@ class Command(BaseCommand):
             raid_level=options["raid_level"],
             cache=options["cache"],
             drive_count=options["drive_count"],
+            pairs=[_pair(text) for text in options["pair"]],
+            best_of_sizes=options["best_of_transfer_sizes"],
         )
         self.stdout.write(FORMATS[options["format"]](result), ending="")
+
+
+def _pair(text):
+    a_name, sep, b_name = text.partition("=")
+    if not sep or not a_name.strip() or not b_name.strip():
+        raise CommandError(f"--pair {text!r}: expected A_WORKLOAD=B_WORKLOAD")
+    return a_name.strip(), b_name.strip()
 
 
 def _rows(result):
@@ -84,7 +105,7 @@ def as_text(result):
     lines = [_heading(result), ""]
     for workload in result.workloads:
         unit = "IOPS" if workload.metric == "iops" else "MB/s"
-        lines.append(f"{workload.workload} ({unit})")
+        lines.append(f"{workload.workload} ({unit}; matched {workload.matched_by})")
         for row in workload.rows:
             notes = f"  [{'; '.join(row.notes)}]" if row.notes else ""
             lines.append(

@@ -6,11 +6,28 @@ from django.core.management import BaseCommand
 from django.db import transaction
 
 from ingest.result import MB, MIB
+from portal.analysis.vocabulary import cache_flags, raid_level_canonical
 from portal.models import Point, PublishedStrokeMultipliers, Run, System
-from portal.services import configs_for
+from portal.services import configs_for, run_signature, workloads_for
 
 FIXTURE = settings.BASE_DIR / "fixtures" / "demo.yaml"
 SYSTEM_FIELDS = ("vendor", "model", "controllers", "cache_mb_per_controller", "firmware", "notes")
+
+
+def config_labels(config):
+    """A fixture configuration as stored: the cache setting a paper names becomes the read and write
+    cache flags it means (matched as flags, never as words); words no setting is known by stay a note."""
+    labels = dict(config)
+    extra = dict(labels.get("extra") or {})
+    named = extra.pop("cache_setting", None)
+    flags = cache_flags(named)
+    if flags is None and named:
+        extra["cache_note"] = named
+    for name, flag in zip(("read_cache", "write_cache"), flags or (None, None), strict=True):
+        if labels.get(name) is None and flag is not None:
+            labels[name] = flag
+    labels["extra"] = extra
+    return labels
 
 
 class Command(BaseCommand):
@@ -42,15 +59,17 @@ class Command(BaseCommand):
                 "config_id", "workload_name", "citation_document", "citation_table", "citation_note"
             )
         )
-        configs = configs_for([(systems[row["system"]], row["config"]) for row in rows])
+        configs = configs_for([(systems[row["system"]], config_labels(row["config"])) for row in rows])
+        named = [(run_signature(workloads.get(row["workload"], {})), row["workload"]) for row in rows]
         new_runs, new_points = [], []
-        for row, config in zip(rows, configs, strict=True):
+        for row, config, workload in zip(rows, configs, workloads_for(named), strict=True):
             citation = row["citation"]
             key = (config.id, row["workload"], citation["document"], citation["table"], citation.get("note", ""))
             if key in existing:
                 continue
             existing.add(key)
             run = self._run(row, config, workloads.get(row["workload"], {}))
+            run.workload = workload
             binary = mbps_units.get(citation["document"]) == "binary"
             new_runs.append(run)
             new_points.extend(self._point(point, binary, run, seq) for seq, point in enumerate(row["points"]))
@@ -105,7 +124,7 @@ class Command(BaseCommand):
             citation = row["citation"]
             _, was_created = PublishedStrokeMultipliers.objects.get_or_create(
                 system=systems[row["system"]],
-                raid_level=row["raid_level"],
+                raid_level=raid_level_canonical(row["raid_level"]),
                 workload_name=row["workload"],
                 defaults={
                     "baseline_stroke_pct": row.get("baseline_stroke_pct", 8),
