@@ -11,21 +11,31 @@ point, with ``load.threads`` when vdbench states the thread count. The interval 
 time series in the point's ``metrics``. vdbench's MB/sec is 2^20 bytes per second and is
 converted to 10^6. An RD that stops before its ``avg_`` line is left out with a warning; a file
 where no RD reached its average is refused.
+
+The reports of one output folder (``summary.html``, ``totals.html``, ``flatfile.html``, also with a
+name around them) print the same RDs, so they are read together as one result set: each RD once,
+matched by name and order. Each figure is taken from the report that prints it with the most detail
+(flatfile, then summary, then totals; CPU from summary or totals), the RD's start and parameters from
+summary or totals, and the run's ``params.figures_from`` names the file of each figure. Figures two
+reports print differently beyond their last printed digit are named in a warning.
 """
 
 import html
 import re
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 
 from ..errors import ParseError
 from ..numbers import size_or_none
 from ..result import Point, ResultSet, Run, TransferSize, Workload, mib_to_mbps
+from ..source import describe_group
 
 FORMAT = "vdbench"
 TOOL = "vdbench"
 READS = (
     "vdbench `summary.html`, `totals.html` and `flatfile.html` (raw-device SD and file-system FSD "
-    "layouts): one run per RD, its `avg_` line as the point, MB/sec converted from 2^20"
+    "layouts): one run per RD, its `avg_` line as the point, MB/sec converted from 2^20; the reports of one "
+    "output folder are one result set, each figure from the most detailed report"
 )
 
 _SNIFF_PATTERNS = (
@@ -47,6 +57,7 @@ _CJK_DATE = re.compile(r"^(\d{1,2})月\s*(\d{1,2}),\s*(\d{4})")
 _FLAT_TIMESTAMP = re.compile(r"^(\d\d)/(\d\d)/(\d{4})-(\d\d:\d\d:\d\d)")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _REQUESTED_RATE = re.compile(r"(?:I/O rate: |fwdrate=)(\d+(?:\.\d+)?)(?![\d.%])")
+_INFINITY = float("inf")
 # vdbench formats numbers with the JVM's locale, so some reports print 0,598 for 0.598.
 _DECIMAL_COMMA = re.compile(r"^(-?\d+),(\d+)$")
 
@@ -119,6 +130,33 @@ _POINT_FIELDS = {
 }
 
 
+# vdbench's own report names, with whatever a user put around them ('run1_totals.html').
+_REPORT_NAME = re.compile(
+    r"^(?P<before>.*?)(?:^|[_.-])(?:summary|totals|flatfile)(?P<after>(?:[_.-].*)?)\.html?$", re.IGNORECASE
+)
+# Reports in decreasing detail: the flatfile prints four decimals and per-interval columns (resp_max,
+# requested xfersize, rdpct, seekpct, threads), summary three significant digits with the intervals,
+# totals only the avg_ lines.
+_DETAIL_ORDER = ("flatfile", "summary", "totals")
+_DESCRIPTION_ORDER = ("summary", "totals", "flatfile")
+# Figures taken from summary or totals before the flatfile: their 'cpu% total' is user + sys, while
+# some versions' flatfile cpu_used holds the user time only (see _compared).
+_SUMMARY_FIRST = {"cpu_pct"}
+# Internal figure names as the result contract names them, for params and warnings.
+_FIGURE_NAMES = {
+    "rate": "iops",
+    "read_rate": "read_iops",
+    "write_rate": "write_iops",
+    "mib_per_s": "mbps",
+    "read_mib_per_s": "read_mbps",
+    "write_mib_per_s": "write_mbps",
+    "resp_ms": "avg_response_ms",
+    "read_resp_ms": "avg_read_response_ms",
+    "write_resp_ms": "avg_write_response_ms",
+    "max_resp_ms": "max_response_ms",
+}
+
+
 def sniff(head, name):
     return any(pattern.search(head) for pattern in _SNIFF_PATTERNS)
 
@@ -136,7 +174,12 @@ class _Definition:
     intervals: list = field(default_factory=list)
     average: dict | None = None
     average_label: str = ""
+    average_line: int = 0
+    # A unit of the last digit each average figure was printed with: the room rounding leaves.
+    rounding: dict = field(default_factory=dict)
     statistics: dict = field(default_factory=dict)
+    # Figure (or 'intervals', 'started_at') -> the file it was taken from, when files are merged.
+    origins: dict = field(default_factory=dict)
 
 
 class _Reader:
@@ -151,7 +194,7 @@ class _Reader:
         self.header_top = None
         self.date = None
         self.current = None
-        self.runs = {}
+        self.complete = []
         self.incomplete = []
         self.linked = []
         self.in_link_block = False
@@ -165,7 +208,7 @@ class _Reader:
                     raw = _TAG.sub("", raw)
                 self.line(number, html.unescape(raw).rstrip() if "&" in raw else raw.rstrip())
         self.close()
-        return self.result()
+        return self
 
     def line(self, number, text):
         if self.header_top is not None:
@@ -231,7 +274,7 @@ class _Reader:
         if self.current is None:
             raise ParseError("interval line before any 'Starting RD=' line", line=number)
         values = _numbers(self.columns, tokens[1:], number, offset=offset)
-        self.add_row(tokens[0], values, number)
+        self.add_row(tokens[0], values, number, tokens[1:])
 
     def flat_row(self, number, tokens):
         if len(tokens) != self.flat_width:
@@ -248,9 +291,10 @@ class _Reader:
         if "version" in index and tokens[index["version"]] != "n/a":
             self.version = tokens[index["version"]]
         figures = [tokens[position] for position in self.flat_figures]
-        self.add_row(label, _numbers(self.columns, figures, number, offset=len(tokens) - len(figures)), number)
+        values = _numbers(self.columns, figures, number, offset=len(tokens) - len(figures))
+        self.add_row(label, values, number, figures)
 
-    def add_row(self, label, values, number):
+    def add_row(self, label, values, number, figures):
         summary = _SUMMARY_ROW.match(label)
         if summary is None:
             if not _INTERVAL.match(label):
@@ -261,6 +305,9 @@ class _Reader:
         elif summary.group(1) == "avg":
             self.current.average = values
             self.current.average_label = label
+            self.current.average_line = number
+            rounding = {key: _rounding(token) for (_, key), token in zip(self.columns, figures, strict=True)}
+            self.current.rounding = rounding
         else:
             self.current.statistics[summary.group(1)] = values
 
@@ -275,28 +322,196 @@ class _Reader:
                 "intervals without its avg_ line; the run was cut short and is left out"
             )
             return
-        key, run, point = _run_and_point(definition)
-        self.runs.setdefault(key, run).points.append(point)
+        self.complete.append(definition)
 
-    def result(self):
+    def finish(self):
+        """Warn of RDs listed but never started; refuse a file where no RD reached its average."""
         never_started = [name for name in self.linked if name not in self.started]
         if never_started and not self.flat:
             self.warnings.append(
                 "RD " + ", ".join(never_started) + " listed under 'Link to Run Definitions' never started"
             )
-        if not self.runs:
+        if not self.complete:
             raise _no_complete_run(self.incomplete, never_started)
-        return ResultSet(
-            format=FORMAT,
-            tool={"name": TOOL, "version": self.version},
-            source=self.source.describe(),
-            runs=list(self.runs.values()),
-            warnings=self.warnings,
-        )
+        return self
+
+    @property
+    def kind(self) -> str:
+        """Which of vdbench's reports this is, told by its content (names are often changed)."""
+        if self.flat:
+            return "flatfile"
+        return "summary" if any(d.intervals for d in self.complete) else "totals"
 
 
 def parse(source):
-    return _Reader(source).read()
+    reader = _Reader(source).read().finish()
+    return _result_set(reader.source.describe(), reader.version, reader.complete, reader.warnings)
+
+
+def group_key(source) -> str | None:
+    """Reports of one vdbench output folder share a key: their folder and the name around vdbench's
+    own ``summary`` / ``totals`` / ``flatfile`` (``run1_totals.html`` goes with ``run1_summary.html``,
+    not with another run's reports saved in the same folder); other names are read alone."""
+    name = PurePosixPath(source.name.replace("\\", "/"))
+    report = _REPORT_NAME.match(name.name)
+    if report is None:
+        return None
+    return f"{_folder(source, name)}/{report['before'].lower()}*{report['after'].lower()}"
+
+
+def _folder(source, name: PurePosixPath) -> str:
+    """The folder a file's name gives (a zip member, files given together in one request), else the
+    folder it is in."""
+    if str(name.parent) != "." or source.path is None:
+        return str(name.parent)
+    return str(source.path.parent.resolve())
+
+
+def parse_group(sources) -> ResultSet:
+    """One result set from the reports of one run: each RD once, each figure from the report that
+    prints it with the most detail, and a warning where two reports disagree beyond rounding."""
+    if len(sources) == 1:
+        return parse(sources[0])
+    readers = [_read_member(source) for source in sources]
+    readers.sort(key=lambda reader: _DETAIL_ORDER.index(reader.kind))
+    warnings = [f"{_base_name(r.source)}: {warning}" for r in readers for warning in r.warnings]
+    definitions = [_merged(matched, warnings) for matched in _matched_definitions(readers)]
+    version = next((reader.version for reader in readers if reader.version), None)
+    return _result_set(describe_group(sources), version, definitions, warnings)
+
+
+def _read_member(source) -> "_Reader":
+    try:
+        return _Reader(source).read().finish()
+    except ParseError as error:
+        raise error.located(source.name) from None
+
+
+def _base_name(source) -> str:
+    return PurePosixPath(source.name.replace("\\", "/")).name
+
+
+def _matched_definitions(readers: list) -> list[list[tuple]]:
+    """The complete RDs of every report, matched by name and by order among RDs of that name (a
+    'For loops' RD runs once per value), as (reader, definition) lists in the readers' order."""
+    matched: dict[tuple[str, int], list] = {}
+    for reader in readers:
+        seen: dict[str, int] = {}
+        for definition in reader.complete:
+            seen[definition.name] = seen.get(definition.name, 0) + 1
+            matched.setdefault((definition.name, seen[definition.name]), []).append((reader, definition))
+    return list(matched.values())
+
+
+def _merged(matched: list[tuple], warnings: list[str]) -> "_Definition":
+    """One RD from its copies in several reports (most detailed report first)."""
+    first = matched[0][1]
+    # The RD's start, parameters and 'For loops' are printed by summary and totals; the flatfile
+    # gives only the time of the first interval.
+    described = min(matched, key=_description_rank)
+    with_intervals = next((item for item in matched if item[1].intervals), None)
+    merged = _Definition(
+        first.name,
+        first.line,
+        start_time=described[1].start_time,
+        description=described[1].description,
+        loops=described[1].loops,
+        started_at=_first_known(*(d.started_at for _, d in sorted(matched, key=_description_rank))),
+        intervals=with_intervals[1].intervals if with_intervals else [],
+        average={},
+        average_label=first.average_label,
+        statistics=next((d.statistics for _, d in matched if d.statistics), {}),
+    )
+    merged.origins = {"started_at": _base_name(described[0].source)} if merged.started_at else {}
+    if with_intervals:
+        merged.origins["intervals"] = _base_name(with_intervals[0].source)
+    disagreements = _merge_average(merged, matched)
+    if disagreements:
+        warnings.append(
+            f"RD={first.name}: the reports disagree beyond rounding on {'; '.join(disagreements)} "
+            "(the figure named first is kept)"
+        )
+    return merged
+
+
+def _merge_average(merged: "_Definition", matched: list[tuple]) -> list[str]:
+    """Fill the merged average figure by figure, noting each one's file; return the disagreements."""
+    disagreements = []
+    for key in dict.fromkeys(key for _, definition in matched for key in definition.average):
+        kept, others = _preferred(key, matched)
+        if kept is None:
+            continue
+        merged.average[key] = kept[1].average[key]
+        merged.origins[_FIGURE_NAMES.get(key, key)] = _base_name(kept[0].source)
+        disagreements += [_disagreement(key, kept, other) for other in others if _disagree(key, kept[1], other[1])]
+    return disagreements
+
+
+def _description_rank(item: tuple) -> int:
+    return _DESCRIPTION_ORDER.index(item[0].kind)
+
+
+def _preferred(key: str, matched: list[tuple]) -> tuple:
+    """The copy whose figure is kept, and the other copies that state the figure."""
+    stating = [item for item in matched if item[1].average.get(key) is not None]
+    if key in _SUMMARY_FIRST:
+        stating.sort(key=_description_rank)
+    return (stating[0], stating[1:]) if stating else (None, [])
+
+
+def _disagree(key: str, kept: "_Definition", other: "_Definition") -> bool:
+    """True when two printed figures differ by more than their printed digits allow."""
+    (kept_value, kept_room), (other_value, other_room) = _compared(key, kept), _compared(key, other)
+    # The limit itself is allowed: 0.85 printed with one decimal is 0.9 (or 0.8 when truncated).
+    return abs(kept_value - other_value) > max(kept_room, other_room) * (1 + 1e-9) + 1e-12
+
+
+def _compared(key: str, definition: "_Definition") -> tuple[float, float]:
+    """The figure weighed against the other reports, and the room its printing leaves.
+
+    vdbench 5.04.06 writes the user time alone as the flatfile's cpu_used (cpu_used = cpu_user 1.7454,
+    cpu_kernel 3.4581, where summary's cpu% total is 5.2), so user + kernel stands for it where the
+    flatfile prints both.
+    """
+    values, rounding = definition.average, definition.rounding
+    if key == "cpu_pct" and values.get("cpu_user") is not None and values.get("cpu_kernel") is not None:
+        return values["cpu_user"] + values["cpu_kernel"], rounding["cpu_user"] + rounding["cpu_kernel"]
+    return values[key], rounding.get(key, 0.0)
+
+
+def _disagreement(key: str, kept: tuple, other: tuple) -> str:
+    (kept_reader, kept_definition), (other_reader, other_definition) = kept, other
+    return (
+        f"{_FIGURE_NAMES.get(key, key)}: {kept_definition.average[key]:g} in {_base_name(kept_reader.source)} "
+        f"line {kept_definition.average_line}, {_compared(key, other_definition)[0]:g} in "
+        f"{_base_name(other_reader.source)} line {other_definition.average_line}"
+    )
+
+
+def _rounding(token: str) -> float:
+    """A unit of the last digit printed ('0.080' -> 0.001, '11471' -> 1): vdbench rounds some columns
+    and truncates others (flatfile create resp 250.6270 is 250.62 in summary), so either is allowed.
+    An exponent is not weighed: vdbench prints none."""
+    mantissa = re.split("[eE]", token, maxsplit=1)[0].replace(",", ".")
+    _, point, decimals = mantissa.partition(".")
+    return 10.0 ** -len(decimals) if point and len(decimals) < 300 else 1.0
+
+
+def _result_set(source: dict, version: str | None, definitions: list, warnings: list[str]) -> ResultSet:
+    runs = {}
+    for definition in definitions:
+        key, run, point = _run_and_point(definition)
+        kept = runs.setdefault(key, run)
+        kept.points.append(point)
+        if definition.origins:
+            kept.params.setdefault("figures_from", definition.origins)
+    return ResultSet(
+        format=FORMAT,
+        tool={"name": TOOL, "version": version},
+        source=source,
+        runs=list(runs.values()),
+        warnings=warnings,
+    )
 
 
 def _no_complete_run(incomplete, never_started):
@@ -357,8 +572,20 @@ def _numbers(columns, tokens, number, *, offset):
             _value(token, number, column, position)
             for position, ((column, _), token) in enumerate(zip(columns, tokens, strict=True), start=offset + 1)
         ]
+    if _INFINITY in figures or -_INFINITY in figures:
+        _refuse_infinite(columns, tokens, figures, number, offset)
     # vdbench prints NaN where it has no figure (a CPU it could not read); NaN is the value unequal to itself.
     return {key: figure if figure == figure else None for (_, key), figure in zip(columns, figures, strict=True)}
+
+
+def _refuse_infinite(columns, tokens, figures, number, offset):
+    """A figure too large for a float (or 'inf') is damage: thread counts and sizes made of it have no value."""
+    position = next(index for index, figure in enumerate(figures) if figure in (_INFINITY, -_INFINITY))
+    raise ParseError(
+        f"{tokens[position][:40]!r} (value {offset + position + 1} of the line) is not a finite number",
+        line=number,
+        field=columns[position][0],
+    )
 
 
 def _value(token, number, column, position):
@@ -537,10 +764,12 @@ def _for_loops(description):
 
 
 def _loop_number(text):
+    """A parameter's number; None for text, and for a value too large to count threads or bytes by."""
     try:
-        return float(text) if text is not None else None
+        number = float(text) if text is not None else None
     except ValueError:
         return None
+    return number if number is None or abs(number) < _INFINITY else None
 
 
 def _random_pct(seekpct):

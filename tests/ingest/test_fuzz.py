@@ -107,7 +107,8 @@ INPUTS = {
         sample("vdbench", "vdbenchexplorer_flatfile_kstat.html"),
         data("vdbench", "sd_summary_localised_forloops.html"),
         data("vdbench", "sd_totals_old_single_space.html"),
-    ),
+    )
+    + [[sample("vdbench", f"jiaoben_fsd_{report}.html") for report in ("summary", "totals", "flatfile")]],
     "elbencho": _files(
         sample("elbencho", "glennklockwood_cgpu_bw-direct.04threads.2798687.csv"),
         sample("elbencho", "glennklockwood_cgpu_bw-direct.01threads.2798687.live.csv"),

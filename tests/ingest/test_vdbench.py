@@ -2,7 +2,7 @@
 
 import pytest
 
-from ingest import ParseError, Source, parse_paths
+from ingest import ParseError, Source, parse_paths, parse_sources, plan
 from ingest.formats import vdbench
 from tests.ingest.contract import FormatContract, SingleSizeUnits
 from tests.ingest.helpers import mib, parse_one, runs_by_name
@@ -277,3 +277,147 @@ class TestWorkloadSignature:
         # vdbench picks sizes in the range: the measured average (35000) is no size it issued.
         assert result.runs[0].workload.transfer_sizes == []
         assert result.runs[0].params["measured_workload"] == ["read_pct"]
+
+
+class TestOneFolderIsOneResultSet:
+    """summary.html, totals.html and flatfile.html of one output folder print the same RDs: one result set."""
+
+    def test_the_three_reports_give_each_rd_once(self):
+        [result] = parse_paths([SUMMARY, TOTALS, FSD_FLATFILE])
+        runs = runs_by_name(result)
+        assert [run["name"] for run in result["runs"]] == ["format_for_rd1", "rd1"]
+        assert all(len(run["points"]) == 1 for run in result["runs"])
+        [point] = runs["rd1"]["points"]
+        # flatfile line 78: rd1 avg_2-20 rate 11471.3000 resp 0.0801 MB/sec 44.8098 (summary line 59
+        # prints 11471, 0.080 and 44.81): the flatfile's four decimals are kept
+        assert point["iops"] == 11471.3 and point["read_iops"] == 11471.3 and point["write_iops"] == 0.0
+        assert point["avg_response_ms"] == 0.0801 and point["mbps"] == mib(44.8098)
+        # summary line 59 / totals line 18: cpu% total 5.2, sys 3.46; the flatfile's cpu_used (1.7454)
+        # is its cpu_user alone, and cpu_user + cpu_kernel (1.7454 + 3.4581) agrees with 5.2
+        assert point["cpu_pct"] == 5.2 and point["metrics"]["cpu_sys_pct"] == 3.46
+        # summary lines 39-58 print interval 1 at 0.079 ms; flatfile line 58 prints 0.0787: the flatfile's series
+        assert point["metrics"]["intervals"]["avg_response_ms"][0] == 0.0787
+        assert len(point["metrics"]["intervals"]["iops"]) == 20
+        # flatfile line 78: Close_rate 0.8500, which summary line 59 prints as 0.9 (within its one decimal)
+        assert point["metrics"]["close_rate"] == 0.85
+        # summary line 34: "09:10:25.001 Starting RD=rd1; elapsed=20; fwdrate=max. For loops: None",
+        # under the date "Mar 11, 2021" (line 37); the flatfile's first rd1 row is 09:10:26 (line 58)
+        assert runs["rd1"]["started_at"] == "2021-03-11T09:10:25"
+        assert runs["rd1"]["description"] == "elapsed=20; fwdrate=max. For loops: None"
+        # summary line 59: read pct 100.0, xfer size 4096 (measured: no parameter is echoed)
+        assert runs["rd1"]["workload"]["read_pct"] == 100.0
+        assert runs["rd1"]["workload"]["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
+        # flatfile line 57: format_for_rd1 avg_2-1, 400.0000 writes/s at 0.5979 ms, 50.0000 MB/sec;
+        # summary line 32: cpu% total 4.4
+        [fill] = runs["format_for_rd1"]["points"]
+        assert (fill["iops"], fill["avg_response_ms"], fill["cpu_pct"]) == (400.0, 0.5979, 4.4)
+        assert fill["mbps"] == mib(50.0)
+        # 250.6270 (flatfile line 57 create resp) printed 250.62 and 0.85 printed 0.9 are no disagreement
+        assert result["warnings"] == []
+
+    def test_params_name_the_file_of_each_figure(self):
+        [result] = parse_paths([SUMMARY, TOTALS, FSD_FLATFILE])
+        figures_from = runs_by_name(result)["rd1"]["params"]["figures_from"]
+        assert figures_from["iops"] == figures_from["intervals"] == "jiaoben_fsd_flatfile.html"
+        assert figures_from["cpu_pct"] == figures_from["started_at"] == "jiaoben_fsd_summary.html"
+        # read pct is printed by summary and totals only
+        assert figures_from["read_pct"] == "jiaoben_fsd_summary.html"
+        assert result["source"]["name"] == (
+            "jiaoben_fsd_flatfile.html + jiaoben_fsd_summary.html + jiaoben_fsd_totals.html"
+        )
+
+    def test_an_output_folder_with_vdbench_names_is_read_together(self, tmp_path):
+        folder = tmp_path / "output"
+        folder.mkdir()
+        for name, path in (("summary.html", SUMMARY), ("totals.html", TOTALS), ("flatfile.html", FSD_FLATFILE)):
+            (folder / name).symlink_to(path)
+        [result] = parse_paths([folder])
+        assert [run["name"] for run in result["runs"]] == ["format_for_rd1", "rd1"]
+
+    def test_files_given_together_in_one_request_are_one_folder(self):
+        # The upload page names the files of one request "given-together/<name>".
+        sources = [Source(path, name=f"given-together/{path.name}") for path in (TOTALS, FSD_FLATFILE, SUMMARY)]
+        [group] = plan(sources)
+        assert len(group.sources) == 3
+        [result] = parse_sources(sources)
+        assert len(result["runs"]) == 2
+
+    def test_reports_of_other_runs_in_one_folder_stay_apart(self):
+        # The samples folder holds three runs' reports under prefixed names.
+        paths = [TOTALS, SUMMARY, FSD_FLATFILE, SD_FLATFILE, ABORTED]
+        groups = plan([Source(path) for path in paths])
+        assert [[source.name for source in group.sources] for group in groups] == [
+            ["jiaoben_fsd_totals.html", "jiaoben_fsd_summary.html", "jiaoben_fsd_flatfile.html"],
+            ["vdbenchexplorer_flatfile_kstat.html"],
+            ["vdbenchshow_fsd_summary.html"],
+        ]
+
+    def test_other_names_are_read_alone(self):
+        assert vdbench.group_key(Source(name="out/mysummary.html", data=b"")) is None
+        assert vdbench.group_key(Source(name="out/report.html", data=b"")) is None
+        assert vdbench.group_key(Source(name="out/summary.html", data=b"")) == "out/*"
+        assert vdbench.group_key(Source(name="out/run1_Totals.html", data=b"")) == "out/run1*"
+
+    def test_one_file_alone_still_parses_as_before(self):
+        [alone] = parse_paths([TOTALS])
+        assert alone == vdbench.parse_group([Source(TOTALS)]).to_dict()
+        # totals.html line 18: avg_2-20 11471 0.080 ... 44.81
+        [point] = runs_by_name(alone)["rd1"]["points"]
+        assert (point["iops"], point["avg_response_ms"], point["cpu_pct"]) == (11471.0, 0.080, 5.2)
+        assert "figures_from" not in runs_by_name(alone)["rd1"]["params"]
+
+    def test_reports_that_disagree_beyond_rounding_are_warned_of(self):
+        flatfile = FSD_FLATFILE.read_text().replace(
+            "rd1   avg_2-20 9999988.0000 11471.3000", "rd1   avg_2-20 9999988.0000 12471.3000"
+        )
+        sources = [
+            Source(name="out/flatfile.html", data=flatfile.encode()),
+            Source(TOTALS, name="out/totals.html"),
+        ]
+        [result] = parse_sources(sources)
+        # flatfile line 78 now says 12471.3 ops/s, totals line 18 still 11471: the flatfile's is kept
+        assert result["warnings"] == [
+            "RD=rd1: the reports disagree beyond rounding on iops: 12471.3 in flatfile.html line 78, "
+            "11471 in totals.html line 18 (the figure named first is kept)"
+        ]
+        assert runs_by_name(result)["rd1"]["points"][0]["iops"] == 12471.3
+
+    def test_a_report_that_cannot_be_read_fails_the_folder_naming_it(self):
+        sources = [Source(TOTALS, name="out/totals.html"), Source(ABORTED, name="out/summary.html")]
+        with pytest.raises(ParseError) as caught:
+            parse_sources(sources)
+        assert caught.value.file == "out/summary.html" and caught.value.line == 26
+
+
+class TestRequestedWorkloadOfARawDeviceRun:
+    """rdpct=100, seekpct=100, xfersize=8k: 100 % reads, 100 % random, 8 KiB transfers."""
+
+    def test_sd_flatfile_requested_columns(self):
+        # flatfile line 81: random_read_max_8k avg_2-10, xfersize 8192, threads 8, rdpct 100.0000,
+        # seekpct 100.0000 (the requested-workload columns of a raw-device flatfile)
+        run = runs_by_name(parse_one(SD_FLATFILE))["random_read_max_8k"]
+        assert run["workload"]["read_pct"] == 100.0 and run["workload"]["random_pct"] == 100.0
+        assert run["workload"]["transfer_sizes"] == [{"bytes": 8192, "pct": 100.0}]
+        assert "measured_workload" not in run["params"]
+
+    def test_rd_parameters_echoed_on_the_starting_rd_line(self, tmp_path):
+        # No sample echoes rdpct/seekpct/xfersize on a 'Starting RD' line: totals.html with only rd1's
+        # 'For loops' values changed (line 16) stands for a run whose RD sets them.
+        totals = tmp_path / "totals.html"
+        totals.write_text(
+            TOTALS.read_text().replace(
+                "Starting RD=rd1; elapsed=20; fwdrate=max. For loops: None",
+                "Starting RD=rd1; elapsed=20; fwdrate=max. For loops: rdpct=100 seekpct=100 xfersize=8k",
+            )
+        )
+        [result] = parse_paths([totals])
+        [run] = [run for run in result["runs"] if run["params"]["rd"] == "rd1"]
+        assert run["workload"]["read_pct"] == 100.0 and run["workload"]["random_pct"] == 100.0
+        assert run["workload"]["transfer_sizes"] == [{"bytes": 8192, "pct": 100.0}]
+        assert "measured_workload" not in run["params"]
+        # read with the real flatfile of the same folder, the echoed parameters still make the workload
+        (tmp_path / "flatfile.html").symlink_to(FSD_FLATFILE)
+        [together] = parse_paths([tmp_path])
+        [run] = [run for run in together["runs"] if run["params"]["rd"] == "rd1"]
+        assert run["workload"]["transfer_sizes"] == [{"bytes": 8192, "pct": 100.0}]
+        assert run["params"]["for_rdpct"] == "100"
