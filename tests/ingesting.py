@@ -1,6 +1,9 @@
 """Reading files the way ``manage.py ingest`` does, in the test's own process: receive, plan, run."""
 
+import io
 import os
+
+from django.core.management import call_command
 
 import ingest
 from portal.models import Upload
@@ -30,3 +33,14 @@ def run_job_of(upload):
     anchor = upload.read_with or upload
     anchor.refresh_from_db()
     return anchor
+
+
+def ingest_command(*args):
+    """``manage.py ingest`` with these arguments: (exit status, what it printed)."""
+    out = io.StringIO()
+    try:
+        call_command("ingest", *map(str, args), stdout=out)
+        status = 0
+    except SystemExit as exit:
+        status = exit.code
+    return status, out.getvalue()

@@ -1,5 +1,8 @@
 """The foundation: health endpoint, the schema's rules, the real Celery worker."""
 
+import hashlib
+import json
+
 import pytest
 from django.db import IntegrityError, transaction
 
@@ -54,11 +57,16 @@ def test_healthz_all_ok_with_a_running_worker(celery_worker_process, client):
 def test_config_identity_is_a_stable_hash_and_unique():
     system = SystemFactory(name="IBM DS4500")
     config = ConfigFactory(system=system, raid_level="RAID-5", drive_count=140, write_cache=True)
-    # Pinned: changing the identity recipe would duplicate every stored configuration.
-    expected = Config.identity_of(
-        system.id, {"raid_level": "RAID-5", "drive_count": 140, "drive_type": "HDD", "write_cache": True}
-    )
-    assert config.identity == expected
+    # Pinned: changing the identity recipe would duplicate every stored configuration. The recipe, written
+    # out here: SHA-256 of the canonical JSON of the system id and every property (text unknown as "").
+    properties = {
+        "drive_capacity_gb": None, "drive_count": 140, "drive_model": "", "drive_rpm": None, "drive_type": "HDD",
+        "drives_per_array": None, "extra": {}, "host_hba": "", "host_os": "", "host_server": "", "prefetch": None,
+        "raid_level": "RAID-5", "read_cache": None, "segment_kb": None, "stroke_pct": None, "system": system.id,
+        "write_cache": True, "write_cache_mirroring": None,
+    }  # fmt: skip
+    canonical = json.dumps(properties, sort_keys=True, separators=(",", ":"))
+    assert config.identity == hashlib.sha256(canonical.encode()).hexdigest()
     assert len(config.identity) == 64
     with pytest.raises(IntegrityError), transaction.atomic():
         ConfigFactory(system=system, raid_level="RAID-5", drive_count=140, write_cache=True)

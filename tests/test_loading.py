@@ -8,25 +8,15 @@ from django.core.management import call_command
 from portal import services
 from portal.models import Config, Point, Run, System, Upload
 from portal.uploads.services import upload_reingest
-from tests.ingesting import run_job_of, store_file
+from tests.ingesting import ingest_command, run_job_of, store_file
 from tests.samples import SAMPLES_DIR, data, sample
 
 pytestmark = pytest.mark.django_db
 
 
-def _ingest(*args):
-    out = io.StringIO()
-    try:
-        call_command("ingest", *map(str, args), stdout=out)
-        status = 0
-    except SystemExit as exit:
-        status = exit.code
-    return status, out.getvalue()
-
-
 def test_ingest_a_folder_then_again_stores_nothing_new():
     folder = SAMPLES_DIR / "iometer"
-    status, out = _ingest(folder, "--system", "Intel NVMe rig", "--config", "raid_level=JBOD")
+    status, out = ingest_command(folder, "--system", "Intel NVMe rig", "--config", "raid_level=JBOD")
     # The two .icf files are configurations, refused with their message; the two CSVs are stored.
     assert status == 1
     assert "failed     tpqemu_iometer_multi_4disks_2006.07.27.icf: this is an Iometer configuration file" in out
@@ -35,14 +25,14 @@ def test_ingest_a_folder_then_again_stores_nothing_new():
     runs, points = Run.objects.count(), Point.objects.count()
     assert Config.objects.get().raid_level == "JBOD"
 
-    status, out = _ingest(folder, "--system", "Intel NVMe rig", "--config", "raid_level=JBOD")
+    status, out = ingest_command(folder, "--system", "Intel NVMe rig", "--config", "raid_level=JBOD")
     assert "duplicate  quarchpy_an016_testfile_1.1.0_multitest.csv: already stored as upload #" in out
     assert (Run.objects.count(), Point.objects.count()) == (runs, points)
     assert Upload.objects.filter(status=Upload.Status.DONE).count() == 2
 
 
 def test_orion_files_of_one_test_are_stored_as_one_run():
-    status, out = _ingest(SAMPLES_DIR / "orion", "--system", "Test LUN")
+    status, out = ingest_command(SAMPLES_DIR / "orion", "--system", "Test LUN")
     assert status == 0
     run = Run.objects.get()
     # cnblogs-hftian_mytest_20190329_1057_iops.csv: seven cells with data in the three matrices.
@@ -53,7 +43,7 @@ def test_orion_files_of_one_test_are_stored_as_one_run():
 
 
 def test_an_array_profile_creates_its_system_with_the_profile():
-    status, out = _ingest(sample("profile", "supportbundle_storageArrayProfile9.txt"))
+    status, out = ingest_command(sample("profile", "supportbundle_storageArrayProfile9.txt"))
     assert status == 0, out
     system = System.objects.get()
     assert system.controllers == 2
@@ -64,7 +54,7 @@ def test_an_array_profile_creates_its_system_with_the_profile():
 
 def test_a_file_that_fails_to_parse_stores_nothing(settings):
     bad = data("iometer", "bad_row_2006.07.27.csv")
-    status, out = _ingest(bad, "--system", "IBM DS4500")
+    status, out = ingest_command(bad, "--system", "IBM DS4500")
     assert status == 1
     upload = Upload.objects.get()
     assert upload.status == Upload.Status.FAILED
@@ -113,7 +103,7 @@ def test_loaddemo_is_idempotent_and_keeps_the_papers_figures():
 
 
 def test_a_fio_queue_depth_sweep_is_stored_as_one_curve():
-    status, out = _ingest(data("fio", "sweep"), "--system", "Lab NVMe array")
+    status, out = ingest_command(data("fio", "sweep"), "--system", "Lab NVMe array")
     assert status == 0, out
     run = Run.objects.get()
     loads = list(run.points.values_list("outstanding_io", flat=True))
@@ -123,7 +113,7 @@ def test_a_fio_queue_depth_sweep_is_stored_as_one_curve():
 
 
 def test_files_read_together_point_at_the_upload_holding_their_runs_and_are_reread_together():
-    _ingest(data("fio", "sweep"), "--system", "Lab NVMe array")
+    ingest_command(data("fio", "sweep"), "--system", "Lab NVMe array")
     first, *others = Upload.objects.order_by("id")
     assert [u.read_with_id for u in others] == [first.id, first.id]
     assert Run.objects.get().upload_id == first.id

@@ -1,4 +1,4 @@
-"""Text from an uploaded file is shown as text everywhere, never as HTML (issue: Jetstress <script>)."""
+"""Text from an uploaded file is shown as text everywhere, never as HTML (a Jetstress report with <script>)."""
 
 import io
 

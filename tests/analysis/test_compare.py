@@ -46,7 +46,7 @@ def test_improvements_the_papers_print(a, b, adjust_b, expected_pct):
     assert improvement_pct(a, b, adjust_b=adjust_b) == pytest.approx(expected_pct, abs=0.05)
 
 
-def test_whole_percent_figures_as_the_issue_quotes_them():
+def test_whole_percent_figures_as_the_paper_quotes_them():
     # Seed 000 Charts 2, 8 and 9: 77 %, 83 % and 233 % once the DS4400 is boosted by 5 %.
     assert round(improvement_pct(722, 388, adjust_b=1.05)) == 77
     assert round(improvement_pct(728, 379, adjust_b=1.05)) == 83
