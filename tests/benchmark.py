@@ -1,72 +1,67 @@
-"""``make benchmark``: how fast large result files parse and store (a measurement, not a test).
+"""``make benchmark``: each performance goal as a ratio against its baseline (a measurement, not a test).
 
-Builds a ~50 MB Iometer results file by appending the shared 1.1.0 sample to itself (Iometer
-appends tests to one file the same way), times parsing it, then times storing the result in
-the database inside a transaction that is rolled back.
+Every figure is measured alternately with its baseline in one run (A B A B ...), and the ratio is the
+median of the pairwise ratios, so a machine whose speed drifts still gives a fair comparison. The
+data is generated on the fly: a 50 MB Iometer file, a 15 MB fio file, 2 M points / 100 k runs in a
+throw-away database. The databases (``arraybench_bench_*``) are created on the server
+``DATABASE_URL`` names, or on an embedded PostgreSQL in a temporary data dir, and dropped at the end.
+
+    .venv/bin/python -m tests.benchmark [--parts p1,p2,memory,p3] [--repeat 3]
+
+P4 (workers) and the bundle are not measured yet.
 """
 
+import argparse
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.samples import sample  # noqa: E402
-
-TARGET_BYTES = 50 * 1024 * 1024
+PARTS = ("p1", "p2", "memory", "p3")
 
 
-def build_iometer_file(directory):
-    chunk = sample("iometer", "quarchpy_an016_testfile_1.1.0_multitest.csv").read_bytes()
-    path = Path(directory) / "big_iometer.csv"
-    with path.open("wb") as out:
-        written = 0
-        while written < TARGET_BYTES:
-            out.write(chunk)
-            written += len(chunk)
-    return path
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated, of {', '.join(PARTS)}")
+    parser.add_argument("--repeat", type=int, default=3, help="alternating repetitions per figure")
+    args = parser.parse_args(argv)
+    parts = [part.strip() for part in args.parts.split(",") if part.strip()]
+    unknown = sorted(set(parts) - set(PARTS))
+    if unknown:
+        parser.error(f"unknown parts {', '.join(unknown)}; measured: {', '.join(PARTS)}")
+    from tests.bench import files, servers
+    from tests.bench.timing import Report
+
+    report = Report()
+    with tempfile.TemporaryDirectory(prefix="arraybench-bench-") as directory:
+        work = Path(directory)
+        if "p1" in parts:
+            files.bench_parse(report, work, repeat=args.repeat)
+        needs_db = [part for part in parts if part in ("p2", "memory", "p3")]
+        if needs_db:
+            with servers.throwaway(work) as server:
+                _database_parts(needs_db, server, report, work, repeat=args.repeat)
+    report.print()
 
 
-def timed(label, function):
-    start = time.perf_counter()
-    value = function()
-    seconds = time.perf_counter() - start
-    print(f"{label:<40} {seconds:7.2f} s")
-    return value, seconds
+def _database_parts(parts, server, report, work, *, repeat):
+    if "p2" in parts:
+        from tests.bench.store import bench_store
 
+        bench_store(report, server, work, repeat=repeat)
+    if "memory" in parts:
+        from tests.bench.files import bench_memory
 
-def main():
-    from ingest import parse_paths
+        bench_memory(report, server, work)
+    if "p3" in parts:
+        from tests.bench.pages import bench_pages
 
-    with tempfile.TemporaryDirectory() as directory:
-        path = build_iometer_file(directory)
-        size_mb = path.stat().st_size / 1e6
-        results, seconds = timed(f"parse Iometer CSV ({size_mb:.0f} MB)", lambda: parse_paths([path]))
-        runs = sum(len(r["runs"]) for r in results)
-        points = sum(len(run["points"]) for r in results for run in r["runs"])
-        print(f"{'':<40} {size_mb / seconds:7.1f} MB/s, {runs} runs, {points} points")
-
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
-        import django
-
-        django.setup()
-        from django.db import transaction
-
-        from portal.models import System, Upload
-        from portal.services import result_sets_store
-
-        with transaction.atomic():
-            system = System.objects.create(name="benchmark system")
-            upload = Upload.objects.create(original_name=path.name, size_bytes=1, sha256="0" * 64, stored_path="-")
-            timed(
-                f"store {runs} runs / {points} points",
-                lambda: result_sets_store(results=results, upload=upload, system=system),
-            )
-            transaction.set_rollback(True)
+        bench_pages(report, server, repeat=repeat, parts=parts)
 
 
 if __name__ == "__main__":
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
     main()

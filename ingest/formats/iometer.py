@@ -71,6 +71,9 @@ _MIB_MB_COLUMNS = {
     "read_mbps": "Read MiBps (Binary)",
     "write_mbps": "Write MiBps (Binary)",
 }
+_FIGURE_KEYS = (*_FIGURE_COLUMNS, "mbps", "read_mbps", "write_mbps")
+_MB_KEYS = ("mbps", "read_mbps", "write_mbps")
+_MEMBER_FIGURES = ("iops", "avg_response_ms", "max_response_ms")
 _COUNT_METRICS = (
     "managers",
     "disks",
@@ -162,6 +165,19 @@ def _number(text, line, column):
     return checked(value, file=None, line=line, field=column, negative=True, shown=text)
 
 
+def _cell(cells, i, line, column):
+    """``_number`` of ``cells[i]``, with the common case (a plain non-negative figure) inline: the
+    parser reads a million cells in a 50 MB file. NaN fails both comparisons and takes the slow path."""
+    text = cells[i]
+    try:
+        value = float(text)
+    except ValueError:
+        return _number(text, line, column)
+    if 0.0 <= value < _UINT64_MAX:
+        return value
+    return _number(text, line, column)
+
+
 def _whole(value):
     """A count read as a float (``4.0``) back to an int; other values unchanged."""
     return int(value) if value is not None and value.is_integer() else value
@@ -202,9 +218,18 @@ class _Table:
         self.time_index = self.index.get("TimeStamp", self.index.get("Time Stamp"))
         self.figures = {key: self.index.get(column) for key, column in _FIGURE_COLUMNS.items()}
         self.mb_columns, self.mb_binary = self._mb_columns(line)
+        # Column positions computed once per header: each row is converted in one pass over them.
+        self.figure_cells = self._present({**self.figures, **self.mb_columns})
+        self.member_cells = self._present({key: self.figures[key] for key in _MEMBER_FIGURES} | self.mb_columns)
+        self.metric_cells = self._present(
+            {key: self.index.get(column) for key, column in _TOTAL_METRIC_COLUMNS.items()}
+        )
         self.bins = [(i, name, bounds) for i, name in enumerate(self.columns) if (bounds := _histogram_bin(name))]
         # PROCESSOR rows stop before the latency bins; every other row fills the whole header.
         self.processor_width = self.bins[0][0] if self.bins else len(self.columns)
+
+    def _present(self, positions):
+        return [(key, i, self.columns[i]) for key, i in positions.items() if i is not None]
 
     def _mb_columns(self, line):
         for columns, binary in ((_DECIMAL_MB_COLUMNS, False), (_BINARY_MB_COLUMNS, True), (_MIB_MB_COLUMNS, True)):
@@ -220,12 +245,15 @@ class _Table:
         i = self.index.get(column)
         return "" if i is None or i >= len(cells) else cells[i].strip()
 
-    def figures_of(self, cells, line):
-        """The point figures of a row, in contract units (MB/s decimal, ms)."""
-        out = {key: None if i is None else _number(cells[i], line, self.columns[i]) for key, i in self.figures.items()}
-        for key, i in self.mb_columns.items():
-            value = None if i is None else _number(cells[i], line, self.columns[i])
-            out[key] = mib_to_mbps(value) if self.mb_binary else value
+    def figures_of(self, cells, line, *, member=False):
+        """The point figures of a full-width row, in contract units (MB/s decimal, ms); a WORKER or
+        target row (``member``) needs only the four a member shows."""
+        out = dict.fromkeys(_FIGURE_KEYS)
+        for key, i, column in self.member_cells if member else self.figure_cells:
+            out[key] = _cell(cells, i, line, column)
+        if self.mb_binary:
+            for key in _MB_KEYS:
+                out[key] = mib_to_mbps(out[key])
         # A response time of 0 where no I/O of that kind completed is "not measured".
         for count, times in (
             ("iops", ("avg_response_ms", "max_response_ms")),
@@ -275,13 +303,24 @@ class _Section:
     manager: str | None = None
 
 
+def _lines(stream, block_chars=1 << 13):
+    """The stream's lines, read a block at a time (a line at a time costs more than the parsing)."""
+    pending = ""
+    while block := stream.read(block_chars):
+        lines = (pending + block).split("\n")
+        pending = lines.pop()
+        yield from lines
+    if pending:
+        yield pending
+
+
 def _lines_with_last(stream):
     """``(line_number, text, is_last)`` for each line, so a cut final row can be told from a bad one."""
     previous = None
-    for number, text in enumerate(stream, start=1):
+    for number, text in enumerate(_lines(stream), start=1):
         if previous is not None:
             yield previous[0], previous[1], False
-        previous = (number, text.rstrip("\r\n"))
+        previous = (number, text.rstrip("\r"))
     if previous is not None:
         yield previous[0], previous[1], True
 
@@ -480,7 +519,7 @@ class _Reader:
 
     def member(self, cells, number, name, *, spec):
         table = self.section.table
-        figures = table.figures_of(cells, number)
+        figures = table.figures_of(cells, number, member=True)
         out = {"manager": self.section.manager, "name": name}
         if spec:
             out["access_specification"] = table.text(cells, "Access Specification Name")
@@ -500,7 +539,7 @@ class _Reader:
         figures["spec_name"] = table.text(cells, "Access Specification Name")
         figures["metrics"] = _total_metrics(table, cells, number, figures)
         figures["histogram"] = [
-            {"bin": name, "low_ms": low, "high_ms": high, "count": _whole(_number(cells[i], number, name))}
+            {"bin": name, "low_ms": low, "high_ms": high, "count": _whole(_cell(cells, i, number, name))}
             for i, name, (low, high) in table.bins
             if i < len(cells)
         ]
@@ -550,7 +589,9 @@ class _Reader:
 
 def _total_metrics(table, cells, number, figures):
     """The ALL row's figures beyond the point's own: errors, bytes, CPU split, network counters."""
-    metrics = {key: table.value(cells, column, number) for key, column in _TOTAL_METRIC_COLUMNS.items()}
+    metrics = dict.fromkeys(_TOTAL_METRIC_COLUMNS)
+    for key, i, column in table.metric_cells:
+        metrics[key] = _cell(cells, i, number, column)
     for key in _COUNT_METRICS:
         metrics[key] = _whole(metrics[key])
     for count, maximum in (("read_iops", "max_read_response_ms"), ("write_iops", "max_write_response_ms")):

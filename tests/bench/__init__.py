@@ -1,0 +1,1 @@
+"""The parts of ``make benchmark`` (``tests/benchmark.py``): files, servers, store, workers, pages."""

@@ -1,0 +1,107 @@
+"""P3: pages at 2 M points / 100 k runs against the same pages at 20 k points, with their query counts."""
+
+from urllib.parse import urlencode
+
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from tests.bench.servers import LARGE, SMALL
+from tests.bench.timing import alternate
+
+PAGE_GOAL = 1.5
+# (systems, runs of the first system, runs of every other system, points per run)
+SHAPES = {SMALL: (100, 100, 9, 20), LARGE: (1000, 10_000, 90, 20)}
+
+_SYSTEMS = """
+    INSERT INTO portal_system (name, vendor, model, firmware, host_interfaces, notes, profile, created_at, updated_at)
+    SELECT 'Array ' || lpad(g::text, 5, '0'), 'Vendor ' || g %% 20, 'Model ' || g %% 50, '', '', '', '{}', now(), now()
+    FROM generate_series(1, %(systems)s) AS g
+"""
+_CONFIGS = """
+    INSERT INTO portal_config (system_id, identity, raid_level, drive_count, drive_model, drive_type, host_server,
+                               host_os, host_hba, extra, created_at)
+    SELECT id, md5(id::text), 'RAID-5', 8 + id %% 8, '', 'HDD', '', '', '', '{}', now() FROM portal_system
+"""
+_RUNS = """
+    INSERT INTO portal_run (config_id, name, description, tool, tool_version, workload_name, transfer_sizes, params,
+                            verdict, measurement, origin, citation_document, citation_table, citation_note, tags, notes,
+                            summary, created_at)
+    SELECT config.id, 'run ' || r, '', (ARRAY['fio', 'Iometer', 'vdbench'])[r %% 3 + 1], '', 'Workload ' || r %% 10,
+           '[]', '{}', '', 'end_to_end', 'measured', '', '', '', '{}', '', '{}', now()
+    FROM portal_config AS config
+    CROSS JOIN LATERAL generate_series(1, CASE WHEN config.system_id = (SELECT min(id) FROM portal_system)
+                                               THEN %(first_runs)s ELSE %(runs)s END) AS r
+"""
+_POINTS = """
+    INSERT INTO portal_point (run_id, seq, outstanding_io, threads, load, iops, mbps, avg_response_ms, {extra_columns}
+                              metrics)
+    SELECT run.id, s, s + 1, 1, jsonb_build_object('outstanding_io', s + 1, 'threads', 1), 1000.0 * (s + 1),
+           8.0 * (s + 1), 0.5 + s * 1.5, {extra_values}
+           jsonb_build_object('usr_cpu_pct', 3.5, 'sys_cpu_pct', 9.25, 'note', repeat('x', 200))
+    FROM portal_run AS run CROSS JOIN generate_series(0, %(points)s - 1) AS s
+"""
+
+
+def generate(server, name):
+    """Fill database ``name`` with its shape of systems, runs and points, summaries and statistics."""
+    from portal.models import Point, Run
+    from portal.services import runs_summaries_recompute
+
+    systems, first_runs, runs, points = SHAPES[name]
+    server.use(name)
+    # JSON columns without a database default (added since) get an empty object.
+    extra = [f.column for f in Point._meta.concrete_fields if f.column == "latency_percentiles_ms"]
+    points_sql = _POINTS.format(extra_columns="".join(f"{c}, " for c in extra), extra_values="'{}', " * len(extra))
+    shape = {"systems": systems, "first_runs": first_runs, "runs": runs, "points": points}
+    with connection.cursor() as cursor:
+        for statement in (_SYSTEMS, _CONFIGS, _RUNS, points_sql):
+            cursor.execute(statement, shape)
+    runs_summaries_recompute(run_ids=list(Run.objects.values_list("id", flat=True)))
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+
+
+def _urls(server, name):
+    from portal.models import Run, System
+
+    server.use(name)
+    (first, first_name), (_, second_name) = System.objects.order_by("id").values_list("id", "name")[:2]
+    run = Run.objects.filter(config__system_id=first).order_by("id").values_list("id", flat=True).first()
+    return {
+        "run": f"/runs/{run}/",
+        "system": f"/systems/{first}/",
+        "systems list": "/",
+        "compare": "/compare/?" + urlencode({"a": first_name, "b": second_name}),
+    }
+
+
+def _get(server, name, url):
+    server.use(name)
+    with CaptureQueriesContext(connection) as queries:
+        response = Client().get(url)
+    if response.status_code != 200:
+        raise RuntimeError(f"{url} answered {response.status_code} on {name}")
+    return len(queries), len(response.content)
+
+
+def bench_pages(report, server, *, repeat, parts):
+    if "p3" not in parts:
+        return
+    for name in (SMALL, LARGE):
+        generate(server, name)
+    small_urls, large_urls = _urls(server, SMALL), _urls(server, LARGE)
+    for page, small_url in small_urls.items():
+        large_url = large_urls[page]
+        small_q, small_size = _get(server, SMALL, small_url)
+        large_q, large_size = _get(server, LARGE, large_url)
+        _, _, ratio = alternate(
+            lambda u=large_url: _get(server, LARGE, u), lambda u=small_url: _get(server, SMALL, u), repeat=repeat
+        )
+        report.add(
+            f"P3 {page} page",
+            f"{ratio:.2f}x",
+            f"<= {PAGE_GOAL}x, fixed queries",
+            ratio <= PAGE_GOAL and small_q == large_q,
+            f"queries {small_q} -> {large_q}, {small_size / 1024:.1f} -> {large_size / 1024:.1f} KiB",
+        )
