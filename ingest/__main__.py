@@ -1,6 +1,7 @@
 """``python -m ingest [--json] FILE [FILE ...]``: parse result files, print the normalised result.
 
 Exit status 0 on success; 2 with ``FILE:LINE: message`` on stderr when a file cannot be read.
+``python -m ingest push URL FILE ...`` sends files to a portal instead (see ``ingest/push.py``).
 """
 
 import argparse
@@ -12,6 +13,11 @@ from .registry import parse_paths
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["push"]:
+        from .push import main as push
+
+        return push(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m ingest", description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", help="result files, folders or .zip archives")
     parser.add_argument("--json", action="store_true", help="print the result sets as JSON")

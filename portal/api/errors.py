@@ -1,0 +1,54 @@
+"""One error shape for every API answer that is not a success:
+
+    {"error": {"status": 400, "message": "drive_count: Ensure this value is ...", "fields": {"drive_count": ["..."]}}}
+
+``fields`` names the parameters to correct (empty when the error is not about one).
+"""
+
+from rest_framework import exceptions, status
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request is too large."
+    default_code = "too_large"
+
+
+def error_body(*, status_code: int, message: str, fields: dict | None = None) -> dict:
+    return {"error": {"status": status_code, "message": message, "fields": fields or {}}}
+
+
+def _messages(detail) -> list[str]:
+    if isinstance(detail, dict):
+        return [text for value in detail.values() for text in _messages(value)]
+    if isinstance(detail, list):
+        return [text for value in detail for text in _messages(value)]
+    return [str(detail)]
+
+
+def _fields(detail) -> dict:
+    if not isinstance(detail, dict):
+        return {}
+    return {name: _messages(value) for name, value in detail.items() if name not in ("detail", "non_field_errors")}
+
+
+def _message(detail) -> str:
+    if isinstance(detail, dict):
+        parts = [
+            " ".join(_messages(value))
+            if name in ("detail", "non_field_errors")
+            else f"{name}: {' '.join(_messages(value))}"
+            for name, value in detail.items()
+        ]
+        return "; ".join(parts)
+    return " ".join(_messages(detail))
+
+
+def exception_handler(exc, context):
+    """DRF's handler (status, Retry-After and WWW-Authenticate headers) with the body in the one shape."""
+    response = drf_exception_handler(exc, context)
+    if response is not None:
+        detail = response.data
+        response.data = error_body(status_code=response.status_code, message=_message(detail), fields=_fields(detail))
+    return response

@@ -1,0 +1,148 @@
+"""Query-string filters of the API's lists (django-filter): system, vendor, RAID level, drive count,
+tool, workload, tag and dates, as the systems page filters them."""
+
+from django.db.models import Q, QuerySet
+from django_filters import rest_framework as filters
+
+from portal.analysis.vocabulary import raid_level_canonical
+from portal.models import Config, Point, Run, System, Upload
+from portal.selectors import named
+
+
+def _system_q(prefix: str, value: str) -> Q:
+    """A system given by id or by name (case-insensitive)."""
+    value = value.strip()
+    return Q(**{f"{prefix}id": int(value)}) if value.isdigit() else Q(**{f"{prefix}name__iexact": value})
+
+
+class SystemFilter(filters.FilterSet):
+    q = filters.CharFilter(method="search", label="Text in the name, vendor, model or notes.")
+    name = filters.CharFilter(lookup_expr="iexact")
+    vendor = filters.CharFilter(lookup_expr="iexact")
+    model = filters.CharFilter(lookup_expr="iexact")
+    raid_level = filters.CharFilter(
+        method="with_configs", label='Systems with a configuration at this RAID level ("RAID 5" or "RAID-5").'
+    )
+    drive_count = filters.NumberFilter(method="with_configs", label="Systems with a configuration of this many drives.")
+    tool = filters.CharFilter(method="with_runs", label="Systems with runs of this tool.")
+    workload = filters.CharFilter(method="with_runs", label="Systems with runs of this workload (any of its names).")
+    tag = filters.CharFilter(method="with_runs", label="Systems with runs carrying this tag.")
+
+    class Meta:
+        model = System
+        fields = []
+
+    def search(self, queryset, name, value):
+        return queryset.filter(
+            Q(name__icontains=value)
+            | Q(vendor__icontains=value)
+            | Q(model__icontains=value)
+            | Q(notes__icontains=value)
+        )
+
+    def with_configs(self, queryset, name, value):
+        value = raid_level_canonical(value) if name == "raid_level" else value
+        return queryset.filter(id__in=Config.objects.filter(**{name: value}).values("system_id"))
+
+    def with_runs(self, queryset, name, value):
+        runs = Run.objects.filter(run_q(name, value))
+        return queryset.filter(id__in=runs.values("config__system_id"))
+
+
+def run_q(name: str, value) -> Q:
+    """A condition on runs for the run filters that are not plain fields."""
+    if name == "tool":
+        return Q(tool__iexact=value)
+    if name == "workload":
+        return named(value)
+    if name == "tag":
+        return Q(tags__contains=[value])
+    raise ValueError(name)
+
+
+class ConfigFilter(filters.FilterSet):
+    system = filters.CharFilter(method="by_system", label="System id or name.")
+    vendor = filters.CharFilter(field_name="system__vendor", lookup_expr="iexact")
+    raid_level = filters.CharFilter(method="by_raid_level", label='RAID level, "RAID 5" or "RAID-5".')
+    drive_count = filters.NumberFilter()
+    drive_type = filters.ChoiceFilter(choices=Config._meta.get_field("drive_type").choices)
+    tool = filters.CharFilter(method="with_runs", label="Configurations with runs of this tool.")
+    workload = filters.CharFilter(method="with_runs", label="Configurations with runs of this workload.")
+    tag = filters.CharFilter(method="with_runs", label="Configurations with runs carrying this tag.")
+
+    class Meta:
+        model = Config
+        fields = []
+
+    def by_system(self, queryset, name, value):
+        return queryset.filter(_system_q("system__", value))
+
+    def by_raid_level(self, queryset, name, value):
+        return queryset.filter(raid_level=raid_level_canonical(value))
+
+    def with_runs(self, queryset, name, value):
+        return queryset.filter(id__in=Run.objects.filter(run_q(name, value)).values("config_id"))
+
+
+class RunFilter(filters.FilterSet):
+    system = filters.CharFilter(method="by_system", label="System id or name.")
+    vendor = filters.CharFilter(field_name="config__system__vendor", lookup_expr="iexact")
+    config = filters.NumberFilter(field_name="config_id")
+    raid_level = filters.CharFilter(method="by_raid_level", label='RAID level, "RAID 5" or "RAID-5".')
+    drive_count = filters.NumberFilter(field_name="config__drive_count")
+    tool = filters.CharFilter(lookup_expr="iexact")
+    workload = filters.CharFilter(method="by_workload", label="Workload: any name it was stored under.")
+    tag = filters.CharFilter(method="by_tag")
+    verdict = filters.ChoiceFilter(choices=Run.Verdict.choices)
+    measurement = filters.ChoiceFilter(choices=Run.Measurement.choices)
+    origin = filters.ChoiceFilter(choices=Run.Origin.choices)
+    upload = filters.NumberFilter(field_name="upload_id")
+    # stored_after / stored_before (when the run was stored), started_after / started_before (when measured)
+    stored = filters.DateFromToRangeFilter(field_name="created_at")
+    started = filters.DateFromToRangeFilter(field_name="started_at")
+
+    class Meta:
+        model = Run
+        fields = []
+
+    def by_system(self, queryset, name, value):
+        return queryset.filter(_system_q("config__system__", value))
+
+    def by_raid_level(self, queryset, name, value):
+        return queryset.filter(config__raid_level=raid_level_canonical(value))
+
+    def by_workload(self, queryset, name, value):
+        return queryset.filter(named(value))
+
+    def by_tag(self, queryset, name, value):
+        return queryset.filter(tags__contains=[value])
+
+
+class PointFilter(filters.FilterSet):
+    run = filters.NumberFilter(field_name="run_id")
+    system = filters.CharFilter(method="by_system", label="System id or name.")
+
+    class Meta:
+        model = Point
+        fields = []
+
+    def by_system(self, queryset, name, value):
+        return queryset.filter(_system_q("run__config__system__", value))
+
+
+class NumberInFilter(filters.BaseInFilter, filters.NumberFilter):
+    pass
+
+
+class UploadFilter(filters.FilterSet):
+    ids = NumberInFilter(field_name="id", label="Upload ids separated by commas (follow several at once).")
+    status = filters.ChoiceFilter(choices=Upload.Status.choices)
+    format = filters.CharFilter()
+    system = filters.CharFilter(method="by_system", label="System id or name.")
+
+    class Meta:
+        model = Upload
+        fields = []
+
+    def by_system(self, queryset: QuerySet, name, value):
+        return queryset.filter(_system_q("system__", value))

@@ -1,0 +1,43 @@
+"""What the API may show a user, one function per resource: every API read starts here, so a
+visibility rule (private systems, teams) is added in one place per resource."""
+
+from django.db.models import Count, Prefetch, QuerySet
+
+from portal.models import Config, Point, Run, System, Upload
+
+
+def systems_for(*, user) -> QuerySet[System]:
+    return System.objects.all()
+
+
+def configs_for(*, user) -> QuerySet[Config]:
+    return Config.objects.select_related("system")
+
+
+def runs_for(*, user) -> QuerySet[Run]:
+    return Run.objects.select_related("config__system", "workload")
+
+
+def runs_with_points_for(*, user) -> QuerySet[Run]:
+    """Runs with their points in load order, for curves and figures at a threshold."""
+    return runs_for(user=user).prefetch_related(Prefetch("points", queryset=Point.objects.order_by("seq")))
+
+
+def points_for(*, user) -> QuerySet[Point]:
+    return Point.objects.all()
+
+
+def uploads_for(*, user) -> QuerySet[Upload]:
+    return Upload.objects.select_related("system", "job").prefetch_related(
+        Prefetch("runs", queryset=Run.objects.order_by("id").only("id", "name", "upload_id"))
+    )
+
+
+def with_counts(systems: QuerySet[System]) -> QuerySet[System]:
+    return systems.annotate(
+        config_count=Count("configs", distinct=True), run_count=Count("configs__runs", distinct=True)
+    )
+
+
+def with_point_counts(runs: QuerySet[Run]) -> QuerySet[Run]:
+    return runs.annotate(point_count=Count("points"))

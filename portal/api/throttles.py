@@ -1,0 +1,45 @@
+"""Rate limits: uploads per user, requests per token (or signed-in user), anonymous requests per address.
+
+Rates come from ``settings.API_THROTTLE_RATES`` when a request is checked (not when this module is
+imported) and counters live in the ``api`` cache (Redis), shared by every web process.
+"""
+
+from django.conf import settings
+from django.core.cache import caches
+from rest_framework import throttling
+
+from portal.models import ApiToken
+
+
+class _Configured:
+    @property
+    def cache(self):
+        return caches["api"]
+
+    def get_rate(self):
+        return settings.API_THROTTLE_RATES[self.scope]
+
+
+class UserRateThrottle(_Configured, throttling.SimpleRateThrottle):
+    """Each token has its own budget; a browser session counts as its user."""
+
+    scope = "user"
+
+    def get_cache_key(self, request, view):
+        if isinstance(request.auth, ApiToken):
+            ident = f"token-{request.auth.id}"
+        elif request.user and request.user.is_authenticated:
+            ident = f"user-{request.user.pk}"
+        else:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class AnonRateThrottle(_Configured, throttling.AnonRateThrottle):
+    scope = "anon"
+
+
+class UploadRateThrottle(_Configured, throttling.UserRateThrottle):
+    """Upload requests (any number of files each) per user, whatever token or session sends them."""
+
+    scope = "uploads"

@@ -1,0 +1,25 @@
+"""``/api/v1/``: the OpenAPI document (``schema/``, JSON with ``?format=json``), its docs page
+(``docs/``, Swagger UI served from static files) and the endpoints it documents."""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from rest_framework.routers import SimpleRouter
+
+from . import views
+
+app_name = "api"
+
+router = SimpleRouter()
+router.register("systems", views.SystemViewSet, basename="system")
+router.register("configs", views.ConfigViewSet, basename="config")
+router.register("runs", views.RunViewSet, basename="run")
+router.register("points", views.PointViewSet, basename="point")
+router.register("uploads", views.UploadViewSet, basename="upload")
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    path("compare/", views.CompareView.as_view(), name="compare"),
+    path("tables/<str:preset>/", views.TablesView.as_view(), name="tables"),
+    *router.urls,
+]

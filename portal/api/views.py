@@ -1,0 +1,244 @@
+"""The API's views: thin, over the querysets of ``querysets.py`` and the pipeline and selectors the
+pages use. Parameters and answers are documented in the OpenAPI document (``/api/v1/schema/``)."""
+
+from django.utils.text import slugify
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, renderers, status, viewsets
+from rest_framework import serializers as drf_serializers
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from portal.selectors import run_curve, run_metric, run_threshold
+from portal.uploads import services as upload_services
+from portal.uploads.views import SizeLimitUploadHandler, too_large_message
+
+from . import filters, numbers, querysets, serializers
+from .errors import PayloadTooLarge
+from .labels import upload_labels
+from .pagination import PointCursorPagination
+from .renderers import EXPORT_RENDERERS
+from .throttles import UploadRateThrottle
+
+ERRORS = OpenApiResponse(description='{"error": {"status", "message", "fields"}}')
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Systems"), retrieve=extend_schema(summary="A system, with its array profile")
+)
+class SystemViewSet(viewsets.ReadOnlyModelViewSet):
+    filterset_class = filters.SystemFilter
+
+    def get_queryset(self):
+        return querysets.with_counts(querysets.systems_for(user=self.request.user)).order_by("name")
+
+    def get_serializer_class(self):
+        return serializers.SystemDetailSerializer if self.action == "retrieve" else serializers.SystemSerializer
+
+
+@extend_schema_view(list=extend_schema(summary="Configurations"), retrieve=extend_schema(summary="A configuration"))
+class ConfigViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = serializers.ConfigSerializer
+    filterset_class = filters.ConfigFilter
+
+    def get_queryset(self):
+        return querysets.configs_for(user=self.request.user).order_by("system__name", "raid_level", "drive_count", "id")
+
+
+THRESHOLD_MS = OpenApiParameter("threshold_ms", float, description="Average response time, ms (20).")
+METRIC = OpenApiParameter(
+    "metric", str, enum=["iops", "mbps"], description="IOPS when every point has them, else MB/s."
+)
+
+
+@extend_schema_view(list=extend_schema(summary="Runs"), retrieve=extend_schema(summary="A run"))
+class RunViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = serializers.RunSerializer
+    filterset_class = filters.RunFilter
+
+    def get_queryset(self):
+        if self.action in ("curve", "threshold"):
+            return querysets.runs_with_points_for(user=self.request.user)
+        return querysets.with_point_counts(querysets.runs_for(user=self.request.user)).order_by("id")
+
+    @extend_schema(summary="A run's response-time curve", parameters=[METRIC], responses=serializers.CurveSerializer)
+    @action(detail=True, filter_backends=[], pagination_class=None)
+    def curve(self, request, pk=None):
+        run = self.get_object()
+        metric = _choice(request.query_params, "metric", ("iops", "mbps")) or run_metric(run)
+        points = [vars(point) for point in run_curve(run, metric=metric)]
+        return Response({"run": run.id, "metric": metric, "points": points})
+
+    @extend_schema(
+        summary="A run's throughput at a response-time threshold",
+        parameters=[THRESHOLD_MS, METRIC],
+        responses=serializers.ThresholdSerializer,
+    )
+    @action(detail=True, filter_backends=[], pagination_class=None)
+    def threshold(self, request, pk=None):
+        run = self.get_object()
+        threshold_ms = _positive(request.query_params, "threshold_ms", 20.0)
+        metric, answer = run_threshold(
+            run, threshold_ms=threshold_ms, metric=_choice(request.query_params, "metric", ("iops", "mbps"))
+        )
+        return Response(
+            {
+                "run": run.id, "metric": metric, "threshold_ms": threshold_ms, "rule": str(answer.rule),
+                "value": answer.value, "reached": answer.reached, "status": str(answer.status),
+                "status_text": answer.status.words, "load": answer.load, "warnings": list(answer.warnings),
+            }
+        )  # fmt: skip
+
+
+@extend_schema_view(list=extend_schema(summary="Points (cursor pages)"), retrieve=extend_schema(summary="A point"))
+class PointViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = serializers.PointSerializer
+    filterset_class = filters.PointFilter
+    pagination_class = PointCursorPagination
+
+    def get_queryset(self):
+        return querysets.points_for(user=self.request.user)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Uploads, newest first (?ids=3,4,5 follows several)"),
+    retrieve=extend_schema(summary="An upload: status, progress, error (file and line), warnings, runs stored"),
+    create=extend_schema(
+        summary="Upload result files",
+        request={"multipart/form-data": serializers.UploadRequestSerializer},
+        responses={202: serializers.UploadsReceivedSerializer, 400: ERRORS, 401: ERRORS, 413: ERRORS, 429: ERRORS},
+    ),
+)
+class UploadViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Uploads go through the upload page's pipeline: kept, then read by a worker exactly once."""
+
+    serializer_class = serializers.UploadSerializer
+    filterset_class = filters.UploadFilter
+
+    def get_queryset(self):
+        return querysets.uploads_for(user=self.request.user).order_by("-id")
+
+    def get_permissions(self):
+        return [IsAuthenticated()] if self.action == "create" else super().get_permissions()
+
+    def get_throttles(self):
+        extra = [UploadRateThrottle()] if self.action == "create" else []
+        return [*super().get_throttles(), *extra]
+
+    def initial(self, request, *args, **kwargs):
+        # The size limit must be in place before anything reads the body (authentication's CSRF check does).
+        if self.action == "create":
+            self.size_limit = SizeLimitUploadHandler(request._request)
+            request._request.upload_handlers.insert(0, self.size_limit)
+        super().initial(request, *args, **kwargs)
+
+    def create(self, request, *args, **kwargs):
+        files = request.FILES.getlist("files")
+        refused = [{"name": name, "error": too_large_message(name)} for name in self.size_limit.refused]
+        system, new_system, labels = upload_labels(data=request.data, user=request.user)
+        if not files and refused:
+            raise PayloadTooLarge("; ".join(item["error"] for item in refused))
+        if not files:
+            raise ValidationError({"files": ["Choose at least one file."]})
+        uploads = upload_services.uploads_receive(
+            files=files, uploader=request.user, system=system, new_system=new_system, labels=labels
+        )
+        rows = self.get_serializer(
+            querysets.uploads_for(user=request.user).filter(id__in=[u.id for u in uploads]), many=True
+        )
+        order = {upload.id: index for index, upload in enumerate(uploads)}
+        received = sorted(rows.data, key=lambda row: order[row["id"]])
+        return Response({"uploads": received, "refused": refused}, status=status.HTTP_202_ACCEPTED)
+
+
+class CompareView(APIView):
+    @extend_schema(
+        summary="Systems compared with a baseline at a response-time threshold (the compare page's numbers)",
+        parameters=[numbers.CompareQuerySerializer],
+        responses={200: numbers.CompareSerializer, 400: ERRORS, 404: ERRORS},
+    )
+    def get(self, request):
+        query = numbers.CompareQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        baseline, *others = numbers.systems_named(user=request.user, text=query.validated_data["systems"])
+        results = numbers.comparisons(baseline=baseline, others=others, selection=query.selection())
+        return Response(
+            {
+                "baseline": {"id": baseline.id, "name": baseline.name},
+                "threshold_ms": query.validated_data["threshold_ms"],
+                "adjust": query.validated_data["adjust"],
+                "comparisons": [numbers.comparison_data(result) for result in results],
+            }
+        )
+
+
+TABLE_PARAMETERS = [
+    OpenApiParameter(
+        "preset",
+        str,
+        OpenApiParameter.PATH,
+        enum=[*numbers.SYSTEM_PRESETS, *numbers.COMPARISON_PRESETS],
+        description="whitepaper, pivot, stroke, jetstress, orion: one system's tables (system=); "
+        "all, comparison, summary, side_by_side: systems compared with a baseline (systems=, and compare's options).",
+    ),
+    OpenApiParameter("format", str, enum=["json", *(renderer.format for renderer in EXPORT_RENDERERS)]),
+    OpenApiParameter("system", str, description="A system preset's system (name or id)."),
+    OpenApiParameter("systems", str, description="A comparison preset's baseline, then the others."),
+    OpenApiParameter("raid_level", str),
+    OpenApiParameter("workloads", str, description="Comma-separated, in column order."),
+    OpenApiParameter("source_table", str, description='A paper\'s table, e.g. "Table 5".'),
+    OpenApiParameter("rows", str, description="pivot: two configuration attributes, comma-separated."),
+    THRESHOLD_MS,
+    OpenApiParameter("adjust", float, description="Comparison presets: the baseline's factor."),
+]
+
+
+class TablesView(APIView):
+    renderer_classes = [renderers.JSONRenderer, *EXPORT_RENDERERS]
+
+    @extend_schema(
+        summary="A white-paper table as JSON, or in an export format (Accept header or ?format=)",
+        parameters=TABLE_PARAMETERS,
+        responses={
+            (200, "application/json"): numbers.TablesSerializer,
+            **{(200, renderer.media_type): OpenApiTypes.BINARY for renderer in EXPORT_RENDERERS},
+            400: ERRORS,
+            404: ERRORS,
+        },
+    )
+    def get(self, request, preset):
+        if preset not in (*numbers.SYSTEM_PRESETS, *numbers.COMPARISON_PRESETS):
+            choices = ", ".join((*numbers.SYSTEM_PRESETS, *numbers.COMPARISON_PRESETS))
+            raise ValidationError({"preset": [f"must be one of {choices}; got {preset!r}"]})
+        tables, stem = numbers.tables_of(user=request.user, preset=preset, params=request.query_params)
+        response = Response({"tables": [numbers.table_data(table) for table in tables]})
+        response.tables = tables
+        renderer = request.accepted_renderer
+        if renderer.format != "json":
+            response["Content-Disposition"] = f'attachment; filename="{slugify(stem)}.{renderer.extension}"'
+        return response
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        # Errors are always JSON, in the one error shape, whatever format was asked for.
+        if response.status_code >= 400:
+            request.accepted_renderer, request.accepted_media_type = renderers.JSONRenderer(), "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+def _choice(params, name: str, choices: tuple) -> str | None:
+    value = params.get(name) or None
+    if value is not None and value not in choices:
+        raise ValidationError({name: [f"must be one of {', '.join(choices)}; got {value!r}"]})
+    return value
+
+
+def _positive(params, name: str, default: float) -> float:
+    field = drf_serializers.FloatField(min_value=0.001)
+    text = params.get(name, "").strip()
+    try:
+        return field.run_validation(text) if text else default
+    except ValidationError as error:
+        raise ValidationError({name: error.detail}) from None

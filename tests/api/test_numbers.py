@@ -1,0 +1,117 @@
+"""The compare page, ``manage.py compare`` and the API give the same numbers; tables as JSON and as exports.
+
+Seed 000 is 000_f52f16ce4c762121.txt (IBM DS4500 white paper); the demo data holds its tables.
+"""
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from tests.api.conftest import error_of
+
+RANDOM_READS = "Random Reads 8K"
+
+
+def api_rows(api, **params):
+    body = api.get("/api/v1/compare/", params).json()
+    return {
+        (w["workload"], row["configuration"]): row
+        for c in body["comparisons"]
+        for w in c["workloads"]
+        for row in w["rows"]
+    }
+
+
+def test_compare_endpoint_gives_seed_000s_improvement(demo, api):
+    # Seed 000 line 295: the DS4500 "approximately 30,020 8K IOPS. The DS4400 ... 26,640 8K IOPS ... approximately 13%
+    # better" (Table 4 line 272: RAID-5, 140 HDDs, All Caches Disabled). The DS4400 is the baseline.
+    body = api.get("/api/v1/compare/", {"systems": "IBM DS4400,IBM DS4500", "threshold_ms": "20"}).json()
+    assert body["baseline"] == {"id": demo["IBM DS4400"].id, "name": "IBM DS4400"}
+    (compared,) = body["comparisons"]
+    assert compared["system"] == {"id": demo["IBM DS4500"].id, "name": "IBM DS4500"}
+    workload = next(w for w in compared["workloads"] if w["workload"] == RANDOM_READS)
+    row = next(r for r in workload["rows"] if r["configuration"] == "RAID-5, 140 drives, All Caches Disabled")
+    assert (row["value"], row["baseline_value"], round(row["improvement_pct"], 1)) == (30020, 26640, 12.7)
+    assert "IBM DS4500 performs 13 % better than IBM DS4400 for RAID-5 Random Reads 8K" in workload["summaries"]
+    assert "OLTP 8K" in compared["only_system_workloads"]
+
+
+def test_several_systems_are_each_compared_with_the_first(demo, api):
+    body = api.get("/api/v1/compare/", {"systems": "IBM DS4400,IBM DS4500,HP EVA4400", "adjust": "1.05"}).json()
+    assert [c["system"]["name"] for c in body["comparisons"]] == ["IBM DS4500", "HP EVA4400"]
+    # Seed 000 line 201: streaming reads 64K, 722 vs 388 MBps with the DS4400 boosted 5 %: 722 / 407.4 = +77.2 %.
+    rows = api_rows(api, systems="IBM DS4400,IBM DS4500", adjust="1.05")
+    streaming = next(
+        row for (w, _), row in rows.items() if w == "Streaming Reads 64K" and row["raid_level"] == "RAID-5"
+    )
+    assert streaming["improvement_pct"] == pytest.approx(77.2, abs=0.05)
+
+
+def test_pages_command_and_api_give_the_same_numbers(demo, api):
+    """One selection, three ways in: the compare page (A = DS4500 against B = DS4400), the command, the API."""
+    options = {"threshold_ms": "25", "adjust_b": "1.05", "raid_level": "RAID-5"}
+    page = Client().get("/compare/", {"a": "IBM DS4500", "b": "IBM DS4400", **options}).context["result"]
+    on_page = {(w.workload, row.label): round(row.pct, 2) for w in page.workloads for row in w.rows}
+    out = io.StringIO()
+    call_command(
+        "compare", "IBM DS4500", "IBM DS4400", "--threshold-ms", "25", "--adjust-b", "1.05", "--raid-level", "RAID-5",
+        "--format", "json", stdout=out,
+    )  # fmt: skip
+    from_command = {
+        (row["workload"], row["configuration"]): row["improvement_pct"] for row in json.loads(out.getvalue())["rows"]
+    }
+    rows = api_rows(api, systems="IBM DS4400,IBM DS4500", threshold_ms="25", adjust="1.05", raid_level="RAID-5")
+    from_api = {key: round(row["improvement_pct"], 2) for key, row in rows.items()}
+    # 30,020 / (26,640 x 1.05): seed 000's 12.7 % with the DS4400 boosted for its older drives.
+    assert on_page[(RANDOM_READS, "RAID-5, 140 drives, All Caches Disabled")] == 7.32
+    assert len(on_page) == 3
+    assert on_page == from_command == from_api
+
+
+def test_compare_errors_name_the_parameter(demo, api):
+    missing = api.get("/api/v1/compare/", {"systems": "IBM DS4500"})
+    assert error_of(missing)["fields"] == {
+        "systems": ["name at least 2 systems separated by commas, the baseline first"]
+    }
+    unknown = api.get("/api/v1/compare/", {"systems": "IBM DS4500,IBM DS4501"})
+    assert unknown.status_code == 404
+    assert "no system named 'IBM DS4501'; did you mean" in error_of(unknown)["message"]
+    threshold = api.get("/api/v1/compare/", {"systems": "IBM DS4500,IBM DS4400", "threshold_ms": "-1"})
+    assert set(error_of(threshold)["fields"]) == {"threshold_ms"}
+
+
+def test_white_paper_table_as_json_and_in_every_export_format(demo, api):
+    params = {"system": "IBM DS4500", "raid_level": "RAID-5"}
+    tables = api.get("/api/v1/tables/whitepaper/", params).json()["tables"]
+    (table,) = tables
+    # Seed 000 Table 1 (lines 141-150): 140 HDDs, All Caches Disabled, OLTP 8K: 15,025 I/Os.
+    row = next(r for r in table["rows"] if r["headers"] == ["140 HDDs", "All Caches Disabled"])
+    oltp_8k = [g["label"] for g in table["column_groups"]].index("OLTP 8K")
+    assert row["cells"][2 * oltp_8k] == 15025
+    assert "15,025" in [cell for line in table["text"] for cell in line]
+
+    export = Client().get("/export/table/", {**params, "preset": "whitepaper", "format": "csv"})
+    as_csv = api.get("/api/v1/tables/whitepaper/", {**params, "format": "csv"})
+    negotiated = api.get("/api/v1/tables/whitepaper/", params, HTTP_ACCEPT="text/csv")
+    assert as_csv.content == negotiated.content == export.content
+    assert as_csv["Content-Type"] == "text/csv; charset=utf-8"
+    assert as_csv["Content-Disposition"] == 'attachment; filename="ibm-ds4500-whitepaper.csv"'
+    xlsx = api.get("/api/v1/tables/whitepaper/", {**params, "format": "xlsx"})
+    assert xlsx.content[:2] == b"PK" and xlsx["Content-Type"].startswith("application/vnd.openxmlformats")
+
+
+def test_comparison_table_and_table_errors(demo, api):
+    body = api.get("/api/v1/tables/comparison/", {"systems": "IBM DS4400,IBM DS4500", "raid_level": "RAID-5"}).json()
+    text = [cell for line in body["tables"][0]["text"] for cell in line]
+    assert "30,020" in text and "26,640" in text and "12.7" in text
+
+    unknown_preset = api.get("/api/v1/tables/colours/", {"system": "IBM DS4500", "format": "csv"})
+    assert unknown_preset.status_code == 400 and unknown_preset["Content-Type"] == "application/json"
+    assert "must be one of whitepaper" in error_of(unknown_preset)["fields"]["preset"][0]
+    no_system = api.get("/api/v1/tables/orion/")
+    assert error_of(no_system)["fields"] == {"system": ["required: a system's name or id"]}
+    bad_rows = api.get("/api/v1/tables/pivot/", {"system": "IBM DS4500", "rows": "colour,size"})
+    assert bad_rows.status_code == 400

@@ -1,0 +1,62 @@
+"""The OpenAPI document is valid, documents every endpoint, and every endpoint in it answers here."""
+
+import re
+
+from django.contrib.staticfiles import finders
+from openapi_spec_validator import validate
+from rest_framework.test import APIClient
+
+from tests.factories import PointFactory, RunFactory
+from tests.samples import sample
+
+FIO = sample("fio", "fioplot_fio-3.34_randread-1-1.json")
+
+
+def test_the_schema_validates_and_the_docs_page_works_offline(db):
+    client = APIClient()
+    schema = client.get("/api/v1/schema/", {"format": "json"})
+    assert schema["Content-Type"].startswith("application/vnd.oai.openapi+json")
+    validate(schema.json())
+    assert client.get("/api/v1/schema/").content.startswith(b"openapi: 3")
+
+    docs = client.get("/api/v1/docs/").content.decode()
+    sources = re.findall(r'(?:src|href)="([^"]+)"', docs)
+    # Swagger UI from the static files, its settings in a script of their own: nothing inline, nothing remote.
+    assert sources and all(source.startswith("/") for source in sources), sources
+    assert re.search(r"<script>\s*\S", docs) is None
+    script = next(source for source in sources if "script" in source and "static" not in source)
+    assert b"SwaggerUIBundle" in client.get(script).content
+    static = [source.split("?")[0].removeprefix("/static/") for source in sources if source.startswith("/static/")]
+    assert len(static) >= 3 and all(finders.find(path) for path in static), static
+
+
+def test_every_documented_endpoint_answers(demo, api, data_dir):
+    """A request per operation of the document: an endpoint added without a test here fails this test."""
+    run = RunFactory(config__system=demo["IBM DS4500"])
+    point = PointFactory(run=run, seq=0, outstanding_io=1, iops=1000, avg_response_ms=5)
+    system, config = demo["IBM DS4500"], run.config
+    with open(FIO, "rb") as file:
+        upload_id = api.post("/api/v1/uploads/", {"files": [file]}).json()["uploads"][0]["id"]
+    requests = {
+        ("get", "/api/v1/systems/"): ("/api/v1/systems/?vendor=IBM", 200),
+        ("get", "/api/v1/systems/{id}/"): (f"/api/v1/systems/{system.id}/", 200),
+        ("get", "/api/v1/configs/"): ("/api/v1/configs/?system=IBM DS4500", 200),
+        ("get", "/api/v1/configs/{id}/"): (f"/api/v1/configs/{config.id}/", 200),
+        ("get", "/api/v1/runs/"): ("/api/v1/runs/?tool=Iometer", 200),
+        ("get", "/api/v1/runs/{id}/"): (f"/api/v1/runs/{run.id}/", 200),
+        ("get", "/api/v1/runs/{id}/curve/"): (f"/api/v1/runs/{run.id}/curve/", 200),
+        ("get", "/api/v1/runs/{id}/threshold/"): (f"/api/v1/runs/{run.id}/threshold/?threshold_ms=20", 200),
+        ("get", "/api/v1/points/"): (f"/api/v1/points/?run={run.id}", 200),
+        ("get", "/api/v1/points/{id}/"): (f"/api/v1/points/{point.id}/", 200),
+        ("get", "/api/v1/uploads/"): (f"/api/v1/uploads/?ids={upload_id}", 200),
+        ("get", "/api/v1/uploads/{id}/"): (f"/api/v1/uploads/{upload_id}/", 200),
+        ("get", "/api/v1/compare/"): ("/api/v1/compare/?systems=IBM DS4400,IBM DS4500", 200),
+        ("get", "/api/v1/tables/{preset}/"): ("/api/v1/tables/stroke/?system=IBM DS4500", 200),
+    }
+    schema = APIClient().get("/api/v1/schema/", {"format": "json"}).json()
+    documented = {(method, path) for path, operations in schema["paths"].items() for method in operations}
+    assert documented == set(requests) | {("post", "/api/v1/uploads/")}
+    for url, expected in requests.values():
+        response = api.get(url)
+        assert response.status_code == expected, (url, response.content[:300])
+        assert response.json(), url
