@@ -5,11 +5,12 @@ is found without configuration). When either is missing :class:`ChartUnavailable
 callers ship the chart's data as CSV instead.
 """
 
-import csv
 import io
 from html import escape
 
 import plotly.graph_objects as go
+
+from portal.exports.formats import SpreadsheetCsvWriter
 
 CHART_FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
 
@@ -43,7 +44,7 @@ def comparison_figure(result, workload):
 
 def chart_data_csv(result, workload) -> bytes:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = SpreadsheetCsvWriter(out, lineterminator="\r\n")
     unit = "IOPS" if workload.metric == "iops" else "MB/s"
     writer.writerow(["Configuration", f"{result.a.name} {unit}", f"{result.b.name} {unit} x {result.adjust_b:g}"])
     writer.writerows([row.label, row.a_value, row.b_value * result.adjust_b] for row in workload.rows)

@@ -1,7 +1,8 @@
 """Exporters: one function per format from a list of tables (:class:`portal.analysis.tables.Table`) to bytes.
 
 Every format prints the cells of ``Table.text_grid()`` (XLSX keeps the numbers as numbers) and
-escapes what a user typed (system names, workloads): HTML and Markdown entities, LaTeX specials.
+escapes what a user typed (system names, workloads): HTML and Markdown entities, LaTeX specials,
+and in CSV and XLSX any text a spreadsheet program would run as a formula.
 """
 
 import csv
@@ -24,6 +25,41 @@ class Format:
     binary: bool = False
 
 
+# Spreadsheet programs run a cell beginning with one of these as a formula (OWASP "CSV injection"):
+# a system named "=HYPERLINK(...)" or "@SUM(...)" must reach the reader as text.
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+# A signed number alone ("-12.5", "+12.7 %", an improvement) cannot call anything: it stays readable as a number.
+SIGNED_NUMBER = re.compile(r"[+-]\d[\d,]*(?:\.\d+)?(?: ?%)?")
+
+
+def starts_formula(text: str) -> bool:
+    return text.startswith(FORMULA_TRIGGERS) and not SIGNED_NUMBER.fullmatch(text)
+
+
+def spreadsheet_text(text: str) -> str:
+    """User text for a CSV cell: a leading apostrophe makes a would-be formula plain text, as OWASP advises."""
+    return "'" + text if starts_formula(text) else text
+
+
+def csv_cell(value: object) -> object:
+    """A CSV cell: numbers are written as numbers, any text is neutralised."""
+    return spreadsheet_text(value) if isinstance(value, str) else value
+
+
+class SpreadsheetCsvWriter:
+    """``csv.writer`` for files a spreadsheet program opens: text cells neutralised, numbers left numbers."""
+
+    def __init__(self, out, **options):
+        self._writer = csv.writer(out, **options)
+
+    def writerow(self, row) -> None:
+        self._writer.writerow([csv_cell(value) for value in row])
+
+    def writerows(self, rows) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
 def render_csv(tables: list[Table]) -> bytes:
     """Title line, the two header lines, the body and the footnotes; a blank line between tables."""
     out = io.StringIO()
@@ -31,13 +67,26 @@ def render_csv(tables: list[Table]) -> bytes:
     for index, table in enumerate(tables):
         if index:
             writer.writerow([])
-        writer.writerow([table.title])
-        writer.writerows(table.text_grid())
+        writer.writerow([spreadsheet_text(table.title)])
+        writer.writerows(_csv_lines(table))
         if table.footnotes:
             writer.writerow([])
-            writer.writerows([footnote] for footnote in table.footnotes)
+            writer.writerows([spreadsheet_text(footnote)] for footnote in table.footnotes)
     # A byte-order mark so that spreadsheet programs read the names as UTF-8.
     return out.getvalue().encode("utf-8-sig")
+
+
+def _csv_lines(table: Table) -> list[list[str]]:
+    """The printed grid, every text cell neutralised; a measured number is printed as is ("-12.5")."""
+    width = table.row_header_width
+    lines = [[spreadsheet_text(cell) for cell in line] for line in table.header_rows()]
+    for row, printed in zip(table.rows, table.body_rows(), strict=True):
+        numbers = [
+            text if value is not None else spreadsheet_text(text)
+            for value, text in zip(row.cells, printed[width:], strict=True)
+        ]
+        lines.append([spreadsheet_text(cell) for cell in printed[:width]] + numbers)
+    return lines
 
 
 def render_text(tables: list[Table]) -> bytes:
@@ -207,26 +256,36 @@ def _xlsx_sheet(sheet, table: Table) -> None:
     from openpyxl.utils import get_column_letter
 
     bold, width = Font(bold=True), table.row_header_width
-    sheet.cell(row=1, column=1, value=table.title).font = Font(bold=True, size=12)
+    xlsx_text(sheet, 1, 1, table.title).font = Font(bold=True, size=12)
     header, labels = table.header_rows()
     for column, text in enumerate(header[:width] + [""] * len(table.columns), start=1):
-        sheet.cell(row=2, column=column, value=text or None).font = bold
+        xlsx_text(sheet, 2, column, text).font = bold
     for first, count, label in table.column_group_spans():
-        cell = sheet.cell(row=2, column=width + first + 1, value=label)
+        cell = xlsx_text(sheet, 2, width + first + 1, label)
         cell.font, cell.alignment = bold, Alignment(horizontal="center")
         if count > 1:
             sheet.merge_cells(start_row=2, start_column=width + first + 1, end_row=2, end_column=width + first + count)
     for column, text in enumerate(labels, start=1):
-        cell = sheet.cell(row=3, column=column, value=text or None)
+        cell = xlsx_text(sheet, 3, column, text)
         cell.font, cell.alignment = bold, Alignment(horizontal="left" if column <= width else "right")
     _xlsx_body(sheet, table, first_row=4)
     last = 4 + len(table.rows)
     for offset, footnote in enumerate(table.footnotes, start=1):
-        sheet.cell(row=last + offset, column=1, value=footnote).font = Font(italic=True)
+        xlsx_text(sheet, last + offset, 1, footnote).font = Font(italic=True)
     for column in range(1, width + len(table.columns) + 1):
         texts = [line[column - 1] for line in table.text_grid()]
         sheet.column_dimensions[get_column_letter(column)].width = max(8, max(len(t) for t in texts) + 2)
     sheet.freeze_panes = sheet.cell(row=4, column=width + 1)
+
+
+def xlsx_text(sheet, row: int, column: int, text: str):
+    """A text cell that stays text: openpyxl stores a string beginning with "=" as a formula, so a would-be
+    formula is typed as a string and given Excel's quote prefix (kept as text when the cell is edited)."""
+    cell = sheet.cell(row=row, column=column, value=text or None)
+    if text and starts_formula(text):
+        cell.data_type = "s"
+        cell.quotePrefix = True
+    return cell
 
 
 def _xlsx_body(sheet, table: Table, *, first_row: int) -> None:
@@ -235,12 +294,13 @@ def _xlsx_body(sheet, table: Table, *, first_row: int) -> None:
     width = table.row_header_width
     for i, row in enumerate(table.rows):
         for level, text in enumerate(row.headers):
-            sheet.cell(row=first_row + i, column=level + 1, value=text).font = Font(bold=level < width - 1)
+            xlsx_text(sheet, first_row + i, level + 1, text).font = Font(bold=level < width - 1)
         for j, (value, column) in enumerate(zip(row.cells, table.columns, strict=True)):
-            cell = sheet.cell(row=first_row + i, column=width + j + 1)
             if value is None:
-                cell.value, cell.alignment = column.number_format.na_text, Alignment(horizontal="right")
+                cell = xlsx_text(sheet, first_row + i, width + j + 1, column.number_format.na_text)
+                cell.alignment = Alignment(horizontal="right")
             else:
+                cell = sheet.cell(row=first_row + i, column=width + j + 1)
                 cell.value = printed_value(value, column.number_format)
                 cell.number_format = excel_number_format(column.number_format)
     for level in range(width - 1):

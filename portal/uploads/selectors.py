@@ -1,10 +1,14 @@
 """Reads for the upload pages: the list, one upload's row as the live status endpoint sends it."""
 
+import math
 from collections import defaultdict
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.urls import reverse
+from django.utils import timezone
 
 from portal.models import Point, Run, Upload
 
@@ -17,6 +21,10 @@ STATUS_TEXT = {
     Upload.Status.DUPLICATE: "duplicate",
 }
 FINISHED = {Upload.Status.DONE, Upload.Status.FAILED, Upload.Status.DUPLICATE}
+# What readers other than the uploader and staff are told of an internal error: its exception type and
+# reference are clues to the portal's code, and only those two can act on them.
+COULD_NOT_BE_READ = "could not be read"
+INTERNAL_ERROR_MARK = "because of an internal error ("
 RUN_LINKS_SHOWN = 10
 # Profile entries offered to pre-fill the labels, and the label each of their keys fills.
 PROFILE_KEYS = (
@@ -44,7 +52,7 @@ def _with_counts(uploads):
 
 def upload_list():
     """Every upload, newest first, with what the list shows."""
-    return _with_counts(Upload.objects.select_related("uploader", "system")).order_by("-created_at", "-id")
+    return _with_counts(Upload.objects.select_related("uploader", "system", "job")).order_by("-created_at", "-id")
 
 
 def upload_can_manage(*, user, upload):
@@ -54,11 +62,50 @@ def upload_can_manage(*, user, upload):
     return upload.uploader_id == user.id or user.has_perm("portal.change_upload")
 
 
-def upload_row(*, upload, runs=()):
+def upload_shows_internal_errors(*, user, upload) -> bool:
+    """The uploader (who quotes the reference) and staff (who look it up in the log) see internal errors."""
+    return user.is_authenticated and (user.is_staff or upload.uploader_id == user.id)
+
+
+def _internal_error(upload) -> bool:
+    # The job's reference marks a bug; the sentence itself is the mark when the job is gone.
+    return bool(upload.job_id and upload.job.error_ref) or INTERNAL_ERROR_MARK in upload.error
+
+
+def upload_error_text(*, user, upload) -> str:
+    """The upload's error as ``user`` may read it: an internal error's details only for the uploader and staff."""
+    if not upload.error or not _internal_error(upload) or upload_shows_internal_errors(user=user, upload=upload):
+        return upload.error
+    if upload.status == Upload.Status.DONE:
+        return f"re-ingest failed: {COULD_NOT_BE_READ}; the earlier results are kept"
+    return COULD_NOT_BE_READ
+
+
+def upload_rate_wait_seconds(*, user, file_count: int, now: datetime | None = None) -> int:
+    """Seconds before ``user`` may upload ``file_count`` more files, 0 when they may now.
+
+    At most UPLOAD_RATE_FILES uploads per UPLOAD_RATE_WINDOW_SECONDS (a sliding window), counted from
+    the uploads recorded, so every web process and the API share one count. A request larger than the
+    whole allowance waits a full window.
+    """
+    limit, window = settings.UPLOAD_RATE_FILES, timedelta(seconds=settings.UPLOAD_RATE_WINDOW_SECONDS)
+    now = now or timezone.now()
+    recent = Upload.objects.filter(uploader=user, created_at__gt=now - window).order_by("created_at")
+    excess = recent.count() + file_count - limit
+    if excess <= 0:
+        return 0
+    if file_count > limit:
+        return math.ceil(window.total_seconds())
+    # The request fits once its excess of the oldest uploads in the window have left it.
+    frees_at = recent.values_list("created_at", flat=True)[excess - 1] + window
+    return max(1, math.ceil((frees_at - now).total_seconds()))
+
+
+def upload_row(*, upload, user, runs=()):
     """One upload as the live status endpoint sends it (plain data; the page renders it as text).
 
     Counts come from :func:`upload_rows`' annotations (a new upload has none yet); ``runs`` are its
-    runs as ``{"id", "name"}``.
+    runs as ``{"id", "name"}``; the error is as ``user`` may read it.
     """
     row = {
         "id": upload.id,
@@ -68,7 +115,7 @@ def upload_row(*, upload, runs=()):
         "finished": upload.status in FINISHED,
         "progress_pct": upload.progress_pct,
         "format": upload.format,
-        "error": upload.error,
+        "error": upload_error_text(user=user, upload=upload),
         "warnings": len(upload.warnings),
         "url": reverse("uploads:detail", args=[upload.id]),
         "system": None,
@@ -91,14 +138,15 @@ def upload_row(*, upload, runs=()):
     return row
 
 
-def upload_rows(*, upload_ids):
+def upload_rows(*, upload_ids, user):
     """Rows for several uploads in three queries: uploads with counts, then their runs' links."""
-    uploads = list(_with_counts(Upload.objects.filter(id__in=upload_ids).select_related("system")).order_by("-id"))
+    uploads = Upload.objects.filter(id__in=upload_ids).select_related("system", "job")
+    uploads = list(_with_counts(uploads).order_by("-id"))
     done = [u.id for u in uploads if u.status == Upload.Status.DONE]
     runs = defaultdict(list)
     for run in Run.objects.filter(upload_id__in=done).order_by("id").values("id", "name", "upload_id"):
         runs[run["upload_id"]].append(run)
-    return [upload_row(upload=upload, runs=runs[upload.id]) for upload in uploads]
+    return [upload_row(upload=upload, user=user, runs=runs[upload.id]) for upload in uploads]
 
 
 def system_profile_choices(*, system):

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import TooManyFilesSent
 from django.core.files.uploadhandler import FileUploadHandler, SkipFile
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, JsonResponse
@@ -44,10 +45,26 @@ class SizeLimitUploadHandler(FileUploadHandler):
         return None
 
 
-def _too_large_message(name):
+def too_large_message(name):
     return (
         f"{name}: larger than {settings.MAX_UPLOAD_MB} MB, the largest file accepted here; "
         "split the results, or ask the administrator to raise MAX_UPLOAD_MB"
+    )
+
+
+def too_many_files_message():
+    return (
+        f"At most {settings.DATA_UPLOAD_MAX_NUMBER_FILES} files can be sent at once; send the others "
+        "in another upload, or put the files in a .zip archive"
+    )
+
+
+def rate_limited_message(wait_seconds):
+    minutes = max(1, round(wait_seconds / 60))
+    hours = settings.UPLOAD_RATE_WINDOW_SECONDS / 3600
+    return (
+        f"Upload limit reached: at most {settings.UPLOAD_RATE_FILES} files per user every {hours:g} hour(s). "
+        f"Try again in {minutes} minute{'s' if minutes != 1 else ''}, or send fewer files at once"
     )
 
 
@@ -66,6 +83,7 @@ def upload_list(request):
         "page": page,
         "form": UploadLabelsForm(),
         "max_upload_mb": settings.MAX_UPLOAD_MB,
+        "max_upload_files": settings.DATA_UPLOAD_MAX_NUMBER_FILES,
         "zip_limits": DEFAULT_ZIP_LIMITS,
         "known_formats": known_formats_sentence(),
     }
@@ -81,18 +99,27 @@ def upload_files(request):
         return redirect_to_login(request.get_full_path())
     limit = SizeLimitUploadHandler(request)
     request.upload_handlers.insert(0, limit)
+    # Read here, not first in the CSRF check, so that a request over the file-count limit gets a
+    # sentence rather than Django's SuspiciousOperation page.
+    try:
+        len(request.FILES)
+    except TooManyFilesSent:
+        return _upload_refused(request, too_many_files_message(), status=400)
     return _upload_files_checked(request, limit)
 
 
 @csrf_protect
 def _upload_files_checked(request, limit):
     form = UploadLabelsForm(request.POST)
-    refused = [{"name": name, "error": _too_large_message(name)} for name in limit.refused]
+    refused = [{"name": name, "error": too_large_message(name)} for name in limit.refused]
     if not form.is_valid():
         return _upload_answer(request, [], refused, errors=form.errors.get_json_data(), status=400)
     files = request.FILES.getlist("files")
     if not files and not refused:
         return _upload_answer(request, [], [], errors={"files": [{"message": "Choose at least one file."}]}, status=400)
+    wait_seconds = selectors.upload_rate_wait_seconds(user=request.user, file_count=len(files))
+    if wait_seconds:
+        return _upload_refused(request, rate_limited_message(wait_seconds), status=429, retry_after=wait_seconds)
     uploads = services.uploads_receive(
         files=files,
         uploader=request.user,
@@ -103,9 +130,17 @@ def _upload_files_checked(request, limit):
     return _upload_answer(request, uploads, refused, status=201 if uploads else 400)
 
 
+def _upload_refused(request, message, *, status, retry_after=None):
+    """The whole request refused with one sentence: JSON for the page's script, a message on the list otherwise."""
+    response = _upload_answer(request, [], [], errors={"__all__": [{"message": message}]}, status=status)
+    if retry_after:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
 def _upload_answer(request, uploads, refused, *, errors=None, status):
     if _wants_json(request):
-        rows = [selectors.upload_row(upload=upload) for upload in uploads]
+        rows = [selectors.upload_row(upload=upload, user=request.user) for upload in uploads]
         return JsonResponse({"uploads": rows, "refused": refused, "errors": errors or {}}, status=status)
     for item in refused:
         messages.error(request, item["error"])
@@ -124,7 +159,8 @@ def upload_status(request):
         upload_ids = [int(part) for part in request.GET.get("ids", "").split(",") if part.strip()]
     except ValueError:
         return JsonResponse({"error": "ids must be upload numbers separated by commas"}, status=400)
-    return JsonResponse({"uploads": selectors.upload_rows(upload_ids=upload_ids[:STATUS_IDS_MAX])})
+    rows = selectors.upload_rows(upload_ids=upload_ids[:STATUS_IDS_MAX], user=request.user)
+    return JsonResponse({"uploads": rows})
 
 
 @require_GET
@@ -132,8 +168,9 @@ def upload_detail(request, upload_id):
     upload = _upload_for_reading(upload_id)
     context = {
         "upload": upload,
-        "row": selectors.upload_rows(upload_ids=[upload.id])[0],
+        "row": selectors.upload_rows(upload_ids=[upload.id], user=request.user)[0],
         "can_manage": selectors.upload_can_manage(user=request.user, upload=upload),
+        "shows_internal_errors": selectors.upload_shows_internal_errors(user=request.user, upload=upload),
     }
     return render(request, "uploads/detail.html", context)
 

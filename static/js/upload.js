@@ -161,6 +161,13 @@
   // files that belong together (the files of one ORION test, a fio sweep).
   function sendBatch(files) {
     var maxBytes = Number(form.dataset.maxUploadBytes);
+    var maxFiles = Number(form.dataset.maxFiles);
+    if (files.length > maxFiles) {
+      // The server would refuse the whole request; say so before sending any of it.
+      showMessage("At most " + maxFiles + " files can be sent at once; send the others in another upload, " +
+        "or put the files in a .zip archive");
+      return Promise.resolve();
+    }
     var data = new FormData(form);
     data.delete("files");
     var accepted = 0;

@@ -1,0 +1,12 @@
+"""``{{ upload|error_for:user }}``: an upload's error as the signed-in reader may see it."""
+
+from django import template
+
+from portal.uploads.selectors import upload_error_text
+
+register = template.Library()
+
+
+@register.filter
+def error_for(upload, user) -> str:
+    return upload_error_text(user=user, upload=upload)
