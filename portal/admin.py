@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Config, IngestJob, Point, PublishedStrokeMultipliers, Run, System, Upload
+from .models import ApiToken, Config, IngestJob, Point, PublishedStrokeMultipliers, Run, System, Upload
 
 
 @admin.register(System)
@@ -62,3 +62,18 @@ class IngestJobAdmin(admin.ModelAdmin):
 class PublishedStrokeMultipliersAdmin(admin.ModelAdmin):
     list_display = ["system", "raid_level", "workload_name", "baseline_stroke_pct", "citation_table"]
     list_select_related = ["system"]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Tokens are created by their owner (the token page, ``manage.py apitoken``), where the secret is
+    shown once; here they are listed and revoked (deleted)."""
+
+    list_display = ["name", "user", "prefix", "created_at", "last_used_at"]
+    list_select_related = ["user"]
+    search_fields = ["name", "user__username", "prefix"]
+    readonly_fields = ["user", "name", "prefix", "created_at", "last_used_at"]
+    exclude = ["digest"]
+
+    def has_add_permission(self, request):
+        return False

@@ -3,9 +3,11 @@
 Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes are bytes.
 """
 
+import functools
 import hashlib
 import json
 
+import yaml
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
@@ -16,6 +18,17 @@ from django.db.models.functions import Lower
 from ingest.result import POINT_FIGURES
 
 from .analysis.vocabulary import raid_level_canonical
+
+
+@functools.cache
+def _document_titles():
+    fixture = yaml.load((settings.BASE_DIR / "fixtures" / "demo.yaml").read_text(), Loader=yaml.CSafeLoader)
+    return fixture.get("documents") or {}
+
+
+def document_title(document):
+    """A cited document's title, from the published studies' fixture; the file name when unknown."""
+    return _document_titles().get(document, document) if document else ""
 
 
 class System(models.Model):
@@ -361,6 +374,11 @@ class Run(models.Model):
     def __str__(self):
         return f"{self.name} ({self.workload_name})"
 
+    @property
+    def citation_title(self):
+        """The cited document by its title (the file name when no title is known)."""
+        return document_title(self.citation_document)
+
 
 class Point(models.Model):
     """One load level of a run."""
@@ -382,6 +400,8 @@ class Point(models.Model):
     avg_write_response_ms = models.FloatField(null=True, blank=True)
     max_response_ms = models.FloatField(null=True, blank=True)
     cpu_pct = models.FloatField(null=True, blank=True)
+    # Response-time percentiles of all I/O, ms: {"50": 0.1, "99": 0.18, ...} (ingest/latency.py).
+    latency_percentiles_ms = models.JSONField(default=dict, blank=True)
     metrics = models.JSONField(default=dict, blank=True)
 
     # The figures of a point, named as in the result contract.
@@ -419,3 +439,29 @@ class PublishedStrokeMultipliers(models.Model):
 
     def __str__(self):
         return f"{self.system} {self.raid_level} {self.workload_name} stroke multipliers"
+
+
+class ApiToken(models.Model):
+    """A named token a script sends as ``Authorization: Bearer <token>``; only its SHA-256 is kept.
+
+    The token is shown once when created. Its digest is unique, so a request finds its token with
+    one index lookup; a revoked token is deleted.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100, help_text='What the token is for, e.g. "lab 3 push script".')
+    # The first characters of the token, to recognise it in a list without revealing it.
+    prefix = models.CharField(max_length=16)
+    digest = models.CharField(max_length=64, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["user", "-created_at"]
+        constraints = [
+            # Also the index for "the token this request presents".
+            models.UniqueConstraint(fields=["digest"], name="apitoken_digest_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.prefix}...)"

@@ -5,7 +5,9 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Max, Prefetch, Q
+from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
+from django.db.models.functions import Coalesce
+from django.utils.text import slugify
 
 from portal.analysis.compare import compare_replicates, improvement_range, summary_sentence
 from portal.analysis.curves import CurvePoint, Status, throughput_at
@@ -13,9 +15,37 @@ from portal.analysis.stroke import StrokeRun, stroke_multipliers
 from portal.analysis.vocabulary import cache_setting_name, raid_level_canonical
 from portal.analysis.workloads import describe_family, signature
 
-from .models import Config, Point, Run, System, Upload
+from .models import Config, Point, Run, System, Upload, document_title
 
 METRICS = {"iops": "IOPS", "mbps": "MB/s"}
+# A point's figures and load axes as tables and charts head them.
+FIGURE_TITLES = {
+    "iops": "IOPS",
+    "read_iops": "Read IOPS",
+    "write_iops": "Write IOPS",
+    "mbps": "MB/s",
+    "read_mbps": "Read MB/s",
+    "write_mbps": "Write MB/s",
+    "avg_response_ms": "Average response time (ms)",
+    "avg_read_response_ms": "Average read response time (ms)",
+    "avg_write_response_ms": "Average write response time (ms)",
+    "max_response_ms": "Maximum response time (ms)",
+    "cpu_pct": "CPU %",
+}
+LOAD_TITLES = {
+    "outstanding_io": "Outstanding I/Os",
+    "threads": "Threads",
+    "small_outstanding": "Small I/Os outstanding",
+    "large_outstanding": "Large I/Os outstanding",
+    "iodepth": "I/O depth",
+    "numjobs": "Jobs",
+    "hosts": "Hosts",
+}
+
+
+def load_title(key):
+    """A load axis in words: known ones by name, others with their underscores as spaces."""
+    return LOAD_TITLES.get(key, key.replace("_", " ").capitalize())
 
 
 class SystemNotFound(LookupError):
@@ -44,29 +74,53 @@ def run_metric(run):
     return "iops" if points and all(p.iops is not None for p in points) else "mbps"
 
 
-def run_curve(run, *, metric):
+# What a response-time threshold applies to: the papers' average, or a percentile of all I/O.
+LATENCIES = {
+    "avg": "average",
+    "p50": "50th percentile",
+    "p90": "90th percentile",
+    "p95": "95th percentile",
+    "p99": "99th percentile",
+    "p99.9": "99.9th percentile",
+    "max": "maximum",
+}
+
+
+def response_ms(point, latency="avg"):
+    """A point's response time as ``latency`` asks: average, a percentile, or the maximum (None if unknown)."""
+    if latency == "avg":
+        return point.avg_response_ms
+    if latency == "max":
+        return point.max_response_ms
+    return (point.latency_percentiles_ms or {}).get(latency.removeprefix("p"))
+
+
+def run_curve(run, *, metric, latency="avg"):
     """The run's points as curve points (load, throughput, response time) in load order.
 
-    A published figure stated at a response time ("results correspond to an average response
-    time of 20 ms") without its own measured response time is placed at that stated time.
+    ``latency`` chooses the response time: the average (the papers' rule), a percentile ("p99")
+    or the maximum; points without it are left out. A published figure stated at a response time
+    ("results correspond to an average response time of 20 ms") without its own measured response
+    time is placed at that stated time, for the average only.
     """
-    stated_ms = run.published_at_ms if run.origin == Run.Origin.PUBLISHED else None
-    return [
-        CurvePoint(
-            load=p.outstanding_io if p.outstanding_io is not None else (p.threads if p.threads else p.seq),
-            throughput=getattr(p, metric),
-            response_ms=p.avg_response_ms if p.avg_response_ms is not None else stated_ms,
-        )
-        for p in run.points.all()
-        if getattr(p, metric) is not None
-    ]
+    stated_ms = run.published_at_ms if run.origin == Run.Origin.PUBLISHED and latency == "avg" else None
+    curve = []
+    for p in run.points.all():
+        response = response_ms(p, latency)
+        response = response if response is not None else stated_ms
+        if getattr(p, metric) is None or (latency != "avg" and response is None):
+            continue
+        load = p.outstanding_io if p.outstanding_io is not None else (p.threads if p.threads else p.seq)
+        curve.append(CurvePoint(load=load, throughput=getattr(p, metric), response_ms=response))
+    return curve
 
 
-def run_threshold(run, *, threshold_ms, metric=None):
-    """Throughput of a run at ``threshold_ms`` by the run's rule (published runs: their figure)."""
+def run_threshold(run, *, threshold_ms, metric=None, latency="avg"):
+    """Throughput of a run at ``threshold_ms`` of ``latency`` by the run's rule (published runs: their figure)."""
     metric = metric or run_metric(run)
     rule = (run.params or {}).get("threshold_rule") or "interpolate"
-    return metric, throughput_at(run_curve(run, metric=metric), threshold_ms=threshold_ms, rule=rule)
+    curve = run_curve(run, metric=metric, latency=latency)
+    return metric, throughput_at(curve, threshold_ms=threshold_ms, rule=rule)
 
 
 def runs_with_points(queryset):
@@ -105,8 +159,10 @@ def named(name):
     return Q(workload_name=name) | Q(workload__names__contains=[name])
 
 
-def threshold_figures(*, system, threshold_ms, workload=None, raid_level=None, drive_count=None, cache=None):
-    """Every run of a system at the threshold, optionally filtered."""
+def threshold_figures(
+    *, system, threshold_ms, workload=None, raid_level=None, drive_count=None, cache=None, latency="avg"
+):
+    """Every run of a system at the threshold (of ``latency``: the average, or a percentile), optionally filtered."""
     runs = Run.objects.filter(config__system=system)
     if workload:
         runs = runs.filter(named(workload))
@@ -118,7 +174,7 @@ def threshold_figures(*, system, threshold_ms, workload=None, raid_level=None, d
     for run in runs_with_points(runs.select_related("workload").order_by("workload_name", "config__drive_count", "id")):
         if cache and cache_setting(run.config) not in (cache, ""):
             continue  # a configuration whose cache setting is unknown stays comparable
-        metric, answer = run_threshold(run, threshold_ms=threshold_ms)
+        metric, answer = run_threshold(run, threshold_ms=threshold_ms, latency=latency)
         figures.append(Figure(run, metric, answer.value, answer.reached, str(answer.status), tuple(answer.warnings)))
     return figures
 
@@ -172,6 +228,7 @@ class Comparison:
     workloads: list
     only_a_workloads: list
     only_b_workloads: list
+    latency: str = "avg"
 
 
 def _groups(figures, metric, *, best=False):
@@ -387,6 +444,7 @@ def comparison(
     workload=None,
     pairs=(),
     best_of_sizes=False,
+    latency="avg",
 ):
     """System A against system B for every workload both have, at the threshold.
 
@@ -395,11 +453,13 @@ def comparison(
     ``pairs`` (``[(A's workload name, B's workload name), ...]``) compares named workloads by hand.
     Workloads only one side has are listed, not dropped; so are unmatched configurations.
     """
-    filters = {"raid_level": raid_level, "drive_count": drive_count, "cache": cache}
+    filters = {"raid_level": raid_level, "drive_count": drive_count, "cache": cache, "latency": latency}
     a_figures = threshold_figures(system=a, threshold_ms=threshold_ms, workload=workload, **filters)
     b_figures = threshold_figures(system=b, threshold_ms=threshold_ms, workload=workload, **filters)
     if pairs:
-        return _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms)
+        paired = _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms)
+        paired.latency = latency
+        return paired
     a_sides, b_sides = _sides(a_figures, family=best_of_sizes), _sides(b_figures, family=best_of_sizes)
     matched = _matched(a_sides, b_sides)
     compared = [
@@ -418,6 +478,7 @@ def comparison(
         workloads=sorted(compared, key=lambda w: w.workload),
         only_a_workloads=sorted(side.name for key, side in a_sides.items() if key not in a_done),
         only_b_workloads=sorted(side.name for key, side in b_sides.items() if key not in b_done),
+        latency=latency,
     )
 
 
@@ -448,6 +509,59 @@ def _run_names(run):
     return {run.workload_name, *(run.workload.names if run.workload_id else ())}
 
 
+def system_names(*, q="", limit=20):
+    """Names of systems matching ``q`` (name, vendor or model), for a picker: at most ``limit``."""
+    systems = System.objects.all()
+    if q.strip():
+        words = q.split()
+        for word in words:
+            systems = systems.filter(Q(name__icontains=word) | Q(vendor__icontains=word) | Q(model__icontains=word))
+    return list(systems.order_by("name").values_list("name", flat=True)[:limit])
+
+
+@dataclass
+class MultiRow:
+    """One configuration of one workload: the baseline's figure and each candidate's, with its improvement."""
+
+    label: str
+    baseline: float | None
+    # One (value, improvement %) per candidate, None where the candidate has no counterpart.
+    cells: list
+
+
+@dataclass
+class MultiWorkload:
+    workload: str
+    metric: str
+    rows: list
+
+
+@dataclass
+class MultiComparison:
+    baseline: System
+    candidates: list
+    threshold_ms: float
+    workloads: list
+    pairs: list = field(default_factory=list)
+
+
+def multi_comparison(*, candidates, baseline, **selection):
+    """Several systems each against one baseline (the papers' predecessor, a buyer's reference),
+    through :func:`comparison`, gathered into one table per workload: the same numbers as the
+    two-system comparisons."""
+    pairs = [comparison(a=candidate, b=baseline, **selection) for candidate in candidates]
+    tables = {}
+    for index, result in enumerate(pairs):
+        for workload in result.workloads:
+            table = tables.setdefault(workload.workload, (workload.metric, {}))[1]
+            for row in workload.rows:
+                found = table.setdefault(row.label, MultiRow(row.label, row.b_value, [None] * len(pairs)))
+                found.cells[index] = (row.a_value, row.pct)
+    workloads = [MultiWorkload(label, metric, list(rows.values())) for label, (metric, rows) in sorted(tables.items())]
+    threshold_ms = pairs[0].threshold_ms if pairs else selection.get("threshold_ms", 20.0)
+    return MultiComparison(baseline, list(candidates), threshold_ms, workloads, pairs)
+
+
 # Pages: the systems list, a system's runs, sweeps and stroke tables, one run.
 
 SWEEP_PARAMETERS = {
@@ -461,7 +575,10 @@ SWEEP_PARAMETERS = {
 def systems_overview(
     *, q="", vendor="", model="", raid_level="", drive_count=None, drive_type="", tool="", workload=""
 ):
-    """Systems with their numbers of configs and runs and latest upload, filtered; two queries at most.
+    """Systems with their numbers of configs and runs and latest upload, filtered, in name order.
+
+    The figures are per-system subqueries on indexed foreign keys, so a page of the list (a slice)
+    costs what its own systems hold, not what every system holds.
 
     Configuration and run filters select the systems that have at least one matching config or run.
     """
@@ -485,10 +602,18 @@ def systems_overview(
     if config_filters:
         systems = systems.filter(id__in=Config.objects.filter(**config_filters).values("system_id"))
     return systems.annotate(
-        config_count=Count("configs", distinct=True),
-        run_count=Count("configs__runs", distinct=True),
-        latest_upload_at=Max("uploads__created_at"),
+        config_count=_count_of(Config.objects.filter(system=OuterRef("pk")), "system"),
+        run_count=_count_of(Run.objects.filter(config__system=OuterRef("pk")), "config__system"),
+        latest_upload_at=Subquery(
+            Upload.objects.filter(system=OuterRef("pk")).order_by("-created_at").values("created_at")[:1]
+        ),
     ).order_by("name")
+
+
+def _count_of(rows, group):
+    """The number of ``rows`` (correlated to the outer system) as a scalar subquery, 0 when none."""
+    counted = rows.order_by().values(group).annotate(count=Count("*")).values("count")
+    return Coalesce(Subquery(counted), 0)
 
 
 def filter_choices():
@@ -557,7 +682,7 @@ def _sweep_series_label(figure, parameter):
     return ", ".join(part for part in parts if part)
 
 
-def sweep(*, system, parameter, threshold_ms, workload=None, raid_level=None, cache=None):
+def sweep(*, system, parameter, threshold_ms, workload=None, raid_level=None, cache=None, latency="avg"):
     """Throughput at the threshold against one parameter, one series per combination of the others.
 
     Returns {metric: {series label: [(x, value, run id), ...] in x order}}; runs without the
@@ -572,6 +697,7 @@ def sweep(*, system, parameter, threshold_ms, workload=None, raid_level=None, ca
         workload=None if by_size else workload,
         raid_level=raid_level,
         cache=cache,
+        latency=latency,
     )
     series = defaultdict(lambda: defaultdict(list))
     for figure in figures:
@@ -586,9 +712,9 @@ def sweep(*, system, parameter, threshold_ms, workload=None, raid_level=None, ca
 
 
 def run_detail(run_id):
-    """One run with its config, system, upload and points: two queries."""
+    """One run with its config, system, upload, workload and points: two queries."""
     return (
-        Run.objects.select_related("config__system", "upload")
+        Run.objects.select_related("config__system", "upload", "workload")
         .prefetch_related(Prefetch("points", queryset=Point.objects.order_by("seq")))
         .get(pk=run_id)
     )
@@ -605,6 +731,11 @@ class StrokeTable:
     baseline_throughput: float | None
     multipliers: dict
     citation: str = ""
+
+    @property
+    def key(self):
+        """The table's address on the stroke page: stable when tables are added ("raid-5-oltp-8k-published")."""
+        return slugify(f"{self.raid_level} {self.workload} {self.source}")
 
 
 def stroke_tables(*, system, threshold_ms, baseline_pct=8.0):
@@ -643,7 +774,7 @@ def stroke_tables(*, system, threshold_ms, baseline_pct=8.0):
                 published.baseline_stroke_pct,
                 None,
                 dict(sorted(multipliers.items())),
-                f"{published.citation_document}, {published.citation_table}",
+                f"{document_title(published.citation_document)}, {published.citation_table}",
             )
         )
     return tables

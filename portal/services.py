@@ -2,12 +2,14 @@
 
 import datetime
 
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, F, Func, Max, Min, Value
+from django.db import IntegrityError, connection, models, transaction
+from django.db.models import Count, Max, Min
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from psycopg.types.json import Jsonb
+
+from ingest.latency import point_percentiles
 
 from .analysis.vocabulary import raid_level_canonical
 from .analysis.workloads import Signature, signature
@@ -221,26 +223,49 @@ def _workload_row(sig, name):
     )
 
 
+_NAMES_ADD_SQL = f"""
+    UPDATE {Workload._meta.db_table} AS workload SET names = workload.names || added.names
+    FROM (SELECT pair.id, array_agg(pair.name ORDER BY pair.position) AS names
+          FROM unnest(%s::bigint[], %s::varchar[]) WITH ORDINALITY AS pair(id, name, position)
+          GROUP BY pair.id) AS added
+    WHERE workload.id = added.id
+"""
+
+
 def _workload_names_add(pairs, stored):
+    """Append the names each workload is not yet known by, in one statement whatever their number
+    (a 50 MB Iometer file names thousands of runs)."""
     by_id = {workload.id: workload for workload in stored.values()}
-    for workload_id, name in sorted(pairs):  # in id order: concurrent stores lock rows one way
-        if name[:200] not in by_id[workload_id].names:
-            Workload.objects.filter(id=workload_id).exclude(names__contains=[name[:200]]).update(
-                names=Func(F("names"), Value(name[:200]), function="array_append")
-            )
+    added = sorted(
+        (workload_id, name[:200]) for workload_id, name in pairs if name[:200] not in by_id[workload_id].names
+    )
+    if not added:
+        return
+    ids = sorted({workload_id for workload_id, _name in added})
+    with connection.cursor() as cursor:
+        # Locked in id order first: concurrent stores lock rows one way, and a name another
+        # transaction added meanwhile is not added twice.
+        cursor.execute(
+            f"SELECT id, names FROM {Workload._meta.db_table} WHERE id = ANY(%s) ORDER BY id FOR UPDATE", [ids]
+        )
+        current = {workload_id: set(names) for workload_id, names in cursor.fetchall()}
+        added = [(workload_id, name) for workload_id, name in added if name not in current[workload_id]]
+        if added:
+            cursor.execute(_NAMES_ADD_SQL, [[pair[0] for pair in added], [pair[1] for pair in added]])
 
 
 def _run_from(result, run, *, config, upload, labels, workload=None):
     workload_fields = run["workload"]
+    # Ids, not instances: the related-object descriptors cost more than the row for thousands of runs.
     return Run(
-        config=config,
-        upload=upload,
+        config_id=config.id,
+        upload_id=upload.id if upload is not None else None,
         name=run["name"][:300],
         description=run.get("description") or "",
         tool=result["tool"]["name"],
         tool_version=result["tool"].get("version") or "",
         workload_name=_workload_name(run, labels),
-        workload=workload,
+        workload_id=workload.id if workload is not None else None,
         read_pct=workload_fields.get("read_pct"),
         random_pct=workload_fields.get("random_pct"),
         transfer_sizes=workload_fields.get("transfer_sizes") or [],
@@ -264,37 +289,65 @@ def _aware(moment):
     return moment
 
 
-def _point_from(run, seq, point):
+def _point_row(run_id, seq, point):
+    """A point as the row COPY writes, in ``POINT_COPY_COLUMNS`` order (no model instance per point)."""
     load = point.get("load") or {}
-    figures = {name: point.get(name) for name in Point.FIGURES}
-    return Point(
-        run=run,
-        seq=seq,
-        outstanding_io=load.get("outstanding_io"),
-        threads=load.get("threads"),
-        load=load,
-        metrics=point.get("metrics") or {},
-        **figures,
+    metrics = point.get("metrics") or {}
+    return [
+        *(run_id, seq, load.get("outstanding_io"), load.get("threads"), Jsonb(load)),
+        *[point.get(name) for name in Point.FIGURES],
+        *(Jsonb(point_percentiles(metrics)), Jsonb(metrics)),
+    ]
+
+
+POINT_COPY_COLUMNS = (
+    *("run_id", "seq", "outstanding_io", "threads", "load"),
+    *Point.FIGURES,
+    *("latency_percentiles_ms", "metrics"),
+)
+
+
+def points_copy(rows):
+    """Insert point rows (from :func:`_point_row`) with PostgreSQL COPY: points carry kilobytes of
+    JSON metrics each, and COPY streams them without building (and quoting) one huge INSERT statement."""
+    _copy(Point._meta.db_table, POINT_COPY_COLUMNS, rows)
+
+
+def _copy(table, columns, rows):
+    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
+def runs_copy(runs):
+    """Insert runs with COPY, their ids reserved from the table's sequence in one query; sets each
+    run's id. One INSERT of thousands of runs binds hundreds of thousands of parameters."""
+    if not runs:
+        return runs
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+            [Run._meta.db_table, len(runs)],
+        )
+        for run, (run_id,) in zip(runs, cursor.fetchall(), strict=True):
+            run.id = run_id
+    fields = Run._meta.concrete_fields
+    # JSON columns need the adapter; every other value is written as the model holds it (Django's
+    # per-field preparation costs more than the COPY itself for thousands of runs).
+    json_columns = [isinstance(field, models.JSONField) for field in fields]
+    created_at = timezone.now()
+    for run in runs:
+        run.created_at = created_at
+    rows = (
+        [Jsonb(value) if is_json else value for value, is_json in zip(_values(run, fields), json_columns, strict=True)]
+        for run in runs
     )
+    _copy(Run._meta.db_table, [field.column for field in fields], rows)
+    return runs
 
 
-POINT_COPY_COLUMNS = ("run_id", "seq", "outstanding_io", "threads", "load", *Point.FIGURES, "metrics")
-
-
-def points_copy(points):
-    """Insert points with PostgreSQL COPY: points carry kilobytes of JSON metrics each, and COPY
-    streams them without building (and quoting) one huge INSERT statement."""
-    columns = ", ".join(POINT_COPY_COLUMNS)
-    with (
-        connection.cursor() as cursor,
-        cursor.cursor.copy(f"COPY {Point._meta.db_table} ({columns}) FROM STDIN") as copy,
-    ):
-        for point in points:
-            copy.write_row(
-                [point.run_id, point.seq, point.outstanding_io, point.threads, Jsonb(point.load)]
-                + [getattr(point, name) for name in Point.FIGURES]
-                + [Jsonb(point.metrics)]
-            )
+def _values(instance, fields):
+    return [getattr(instance, field.attname) for field in fields]
 
 
 def result_sets_store(*, results, upload, system=None, labels=None):
@@ -323,19 +376,19 @@ def result_sets_store(*, results, upload, system=None, labels=None):
         workloads = workloads_for(
             [(run_signature(run["workload"]), _workload_name(run, labels)) for run in result["runs"]]
         )
-        runs = Run.objects.bulk_create(
+        runs = runs_copy(
             [
                 _run_from(result, run, config=config, upload=upload, labels=labels, workload=workload)
                 for run, workload in zip(result["runs"], workloads, strict=True)
             ]
         )
-        points = [
-            _point_from(stored, seq, point)
+        points = sum(len(run["points"]) for run in result["runs"])
+        points_copy(
+            _point_row(stored.id, seq, point)
             for stored, run in zip(runs, result["runs"], strict=True)
             for seq, point in enumerate(run["points"])
-        ]
-        points_copy(points)
+        )
         runs_summaries_recompute(run_ids=[run.id for run in runs])
         counts["runs"] += len(runs)
-        counts["points"] += len(points)
+        counts["points"] += points
     return counts

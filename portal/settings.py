@@ -22,9 +22,31 @@ DEBUG = _flag("DEBUG", "true")
 TESTING = _flag("ARRAYBENCH_TESTING", "false")
 
 
+# Sessions and password-reset links are signed with the key, so production refuses one that can be
+# guessed: shorter than Django's deploy check asks, too few distinct characters, or a generated placeholder.
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_UNIQUE_CHARS = 5
+
+
+def _weak_secret_key(key):
+    if key.startswith("django-insecure-"):
+        return "it is Django's placeholder (django-insecure-...)"
+    if len(key) < SECRET_KEY_MIN_LENGTH:
+        return f"it has {len(key)} characters; use at least {SECRET_KEY_MIN_LENGTH}"
+    if len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARS:
+        return f"it uses fewer than {SECRET_KEY_MIN_UNIQUE_CHARS} different characters"
+    return None
+
+
 def _secret_key():
-    if os.environ.get("SECRET_KEY"):
-        return os.environ["SECRET_KEY"]
+    key = os.environ.get("SECRET_KEY", "")
+    if key and not DEBUG and (weakness := _weak_secret_key(key)):
+        raise RuntimeError(
+            f"SECRET_KEY is too weak for production: {weakness}. "
+            "Generate one with: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
+    if key:
+        return key
     if not DEBUG:
         raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
     key_file = DATA_DIR / "secret_key"
@@ -48,11 +70,18 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.postgres",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "csp",
+    "axes",
     "portal",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -60,6 +89,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lock-out page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "portal.urls"
@@ -109,6 +140,43 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "pages:home"
 LOGOUT_REDIRECT_URL = "pages:home"
 
+# Sign-in throttling (django-axes): LOGIN_FAILURE_LIMIT wrong passwords for one user name from one
+# address lock that pair out for LOGIN_LOCKOUT_MINUTES (another wrong try starts the wait again).
+# The address is REMOTE_ADDR: a client cannot choose it by sending X-Forwarded-For.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False  # its start-up banner would be printed by every manage.py command
+
+# Uploads per user through the upload page (files and archives) in a sliding window, counted from the
+# database so every web process sees the same number (uploads through the API count too).
+UPLOAD_RATE_FILES = int(os.environ.get("UPLOAD_RATE_FILES", "300"))
+UPLOAD_RATE_WINDOW_SECONDS = int(os.environ.get("UPLOAD_RATE_WINDOW_SECONDS", "3600"))
+
+# Content-Security-Policy on every response (django-csp). Scripts are static files only: no inline
+# script, no inline event handler, no eval. Styles allow 'unsafe-inline' because plotly.js inserts
+# <style> elements and style attributes while it draws; a style cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = False
@@ -129,6 +197,8 @@ STORAGES = {
 }
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# Files in one upload request; more are refused with a sentence (an archive counts as one file).
+DATA_UPLOAD_MAX_NUMBER_FILES = int(os.environ.get("MAX_UPLOAD_FILES", "100"))
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_TEMP_DIR = None
 
@@ -153,6 +223,46 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("ARRAYBENCH_QUEUE", "arraybench")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
 CELERY_RESULT_EXPIRES = 24 * 60 * 60
+
+# The REST API (/api/v1/). Throttle counters live in Redis, so every web process shares them.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "api": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "api"},
+}
+API_THROTTLE_RATES = {
+    "uploads": os.environ.get("API_UPLOAD_RATE", "120/hour"),
+    "user": os.environ.get("API_USER_RATE", "1200/minute"),
+    "anon": os.environ.get("API_ANON_RATE", "120/minute"),
+}
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "portal.api.auth.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_THROTTLE_CLASSES": ["portal.api.throttles.UserRateThrottle", "portal.api.throttles.AnonRateThrottle"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser", "rest_framework.parsers.MultiPartParser"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "portal.api.pagination.PageNumberPagination",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "portal.api.errors.exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "ArrayBench API",
+    "DESCRIPTION": "Storage benchmark results: upload result files, read systems, runs and points, "
+    "compare systems at a response-time threshold, export white-paper tables.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # The upload form's cache switches share one set of choices.
+    "ENUM_NAME_OVERRIDES": {"OnOffEnum": ["true", "false"]},
+}
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = _flag("SECURE_SSL_REDIRECT", "true")

@@ -6,7 +6,9 @@ from . import views
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("accounts/tokens/", include("portal.api.token_urls")),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("api/v1/", include("portal.api.urls")),
     path("uploads/", include("portal.uploads.urls")),
     path("export/", include("portal.exports.urls")),
     path("", include("portal.pages.urls")),

@@ -6,6 +6,7 @@ from django.http import HttpResponse, HttpResponseBadRequest
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from portal.pages.forms import CompareForm
 from portal.selectors import SystemNotFound, comparison, system_by_name
 
 from . import presets
@@ -74,8 +75,14 @@ def _tables_response(tables, params, stem):
 
 @_bad_requests
 def table(request):
-    params = request.GET
-    system = _system(params, "system")
+    system = _system(request.GET, "system")
+    tables, preset = system_tables(system, request.GET)
+    return _tables_response(tables, request.GET, f"{system.name} {preset}")
+
+
+def system_tables(system, params):
+    """One system's tables of the preset ``params`` name, read from the parameters of ``table/``
+    (the API reads the same ones); returns (tables, preset)."""
     preset = _choice(params, "preset", PRESETS, "whitepaper")
     threshold_ms = _number(params, "threshold_ms", 20.0)
     workloads = tuple(w.strip() for w in params.get("workloads", "").split(",") if w.strip()) or None
@@ -93,26 +100,15 @@ def table(request):
             system, raid_level=raid_level, workloads=workloads, source_table=params.get("source_table") or None
         )
         tables = [presets.whitepaper(system, threshold_ms=threshold_ms, selection=selection)]
-    return _tables_response(tables, params, f"{system.name} {preset}")
+    return tables, preset
 
 
 def _comparison(params):
-    return comparison(
-        a=_system(params, "a"),
-        b=_system(params, "b"),
-        threshold_ms=_number(params, "threshold_ms", 20.0),
-        adjust_b=_number(params, "adjust_b", 1.0),
-        workload=params.get("workload") or None,
-        pairs=[_pair(params["pair"])] if params.get("pair") else [],
-        best_of_sizes=params.get("best") in ("1", "on", "true"),
-    )
-
-
-def _pair(text):
-    names = [name.strip() for name in text.split("|")]
-    if len(names) != 2 or not all(names):
-        raise BadRequest("'pair' must be A's workload and B's workload separated by |")
-    return tuple(names)
+    """The comparison the compare page shows for these parameters (the page's own form reads them)."""
+    form = CompareForm(params)
+    if not form.is_valid():
+        raise BadRequest(form.errors_text())
+    return comparison(a=_system(params, "a"), b=_system(params, "b"), **form.selection())
 
 
 @_bad_requests

@@ -3,7 +3,7 @@
 from django import forms
 
 from portal.analysis.sizing import IOPS_PER_MAILBOX
-from portal.selectors import SWEEP_PARAMETERS
+from portal.selectors import LATENCIES, SWEEP_PARAMETERS
 
 DEFAULT_THRESHOLD_MS = 20.0
 
@@ -52,8 +52,16 @@ class SystemFilterForm(QueryForm):
     workload = forms.CharField(required=False, max_length=200)
 
 
+def latency_field():
+    """What the threshold applies to: the papers' average response time, a percentile, or the maximum."""
+    return forms.ChoiceField(
+        required=False, choices=list(LATENCIES.items()), initial="avg", label="Threshold applies to"
+    )
+
+
 class ThresholdForm(QueryForm):
     threshold_ms = ThresholdField(initial=DEFAULT_THRESHOLD_MS)
+    latency = latency_field()
 
 
 class RunForm(ThresholdForm):
@@ -70,7 +78,7 @@ class SweepForm(ThresholdForm):
 
 
 class StrokeForm(ThresholdForm):
-    table = forms.IntegerField(required=False, min_value=0, label="Multiplier table")
+    table = forms.SlugField(required=False, max_length=300, label="Multiplier table")
     base = forms.FloatField(required=False, min_value=0, label="Throughput at the baseline stroke")
     stroke_pct = forms.FloatField(required=False, min_value=0.001, max_value=100, initial=45.0, label="Stroke %")
 
@@ -93,6 +101,7 @@ class CompareForm(QueryForm):
         help_text="A's workload | B's workload, e.g. rd1 | Random Reads 8K",
     )
     best = forms.BooleanField(required=False, label="Best over transfer sizes")
+    latency = latency_field()
 
     def clean_pair(self):
         text = self.cleaned_data.get("pair") or ""
@@ -115,4 +124,5 @@ class CompareForm(QueryForm):
             "workload": self.value("workload") or None,
             "pairs": [pair] if pair else [],
             "best_of_sizes": bool(self.cleaned_data.get("best")),
+            "latency": self.value("latency"),
         }

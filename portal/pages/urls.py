@@ -27,5 +27,6 @@ urlpatterns = [
     path("runs/<int:run_id>/", views.run_detail, name="run"),
     path("runs/<int:run_id>/charts/<slug:chart>.<fmt:fmt>", views.run_chart, name="run_chart"),
     path("compare/", views.compare, name="compare"),
+    path("systems/search.json", views.system_search, name="system_search"),
     path("compare/chart.<fmt:fmt>", views.compare_chart, name="compare_chart"),
 ]

@@ -3,9 +3,11 @@
 import functools
 from urllib.parse import urlencode
 
+from django.core.paginator import Paginator
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.views.decorators.http import require_GET
 
 from portal import selectors
 from portal.analysis.sizing import per_drive
@@ -16,6 +18,8 @@ from . import charts, families
 from .forms import CompareForm, RunForm, StrokeForm, SweepForm, SystemFilterForm
 from .tools import tool_view
 
+# The systems list shows this many systems per page.
+SYSTEMS_PER_PAGE = 50
 # The points table shows this many rows; the CSV link has them all.
 POINTS_SHOWN = 500
 # A system page lists this many of an array profile's drives one by one (all are counted by model).
@@ -89,12 +93,16 @@ def _run(run_id):
 def home(request):
     form = _valid(SystemFilterForm(request.GET))
     filters = {name: form.cleaned_data[name] for name in form.fields}
+    systems = Paginator(selectors.systems_overview(**filters), SYSTEMS_PER_PAGE).get_page(request.GET.get("page"))
+    other_pages = request.GET.copy()
+    other_pages.pop("page", None)
     return render(
         request,
         "pages/home.html",
         {
             "form": form,
-            "systems": selectors.systems_overview(**filters),
+            "systems": systems,
+            "page_query": other_pages.urlencode(),
             "choices": selectors.filter_choices(),
             "filtered": any(value not in (None, "") for value in filters.values()),
             "uploads": selectors.recent_uploads(),
@@ -107,7 +115,7 @@ def system_detail(request, system_id):
     system = _system(system_id)
     form = _valid(SweepForm(request.GET))
     threshold_ms = form.value("threshold_ms")
-    figures = selectors.threshold_figures(system=system, threshold_ms=threshold_ms)
+    figures = selectors.threshold_figures(system=system, threshold_ms=threshold_ms, latency=form.value("latency"))
     for figure in figures:
         drives = figure.config.drive_count
         figure.per_drive = per_drive(figure.value, drives).per_drive if figure.value is not None and drives else None
@@ -188,6 +196,7 @@ def system_sweep(request, system_id):
         workload=form.value("workload") or None,
         raid_level=form.value("raid_level") or None,
         cache=form.value("cache") or None,
+        latency=form.value("latency"),
     )
     return charts.sweep_chart(series, system=system, parameter=parameter, threshold_ms=threshold_ms)
 
@@ -211,7 +220,7 @@ def run_detail(request, run_id):
     form = _valid(RunForm(request.GET))
     threshold_ms = form.value("threshold_ms")
     points = list(run.points.all())
-    metric, answer = selectors.run_threshold(run, threshold_ms=threshold_ms)
+    metric, answer = selectors.run_threshold(run, threshold_ms=threshold_ms, latency=form.value("latency"))
     columns = [name for name in run.points.model.FIGURES if any(getattr(p, name) is not None for p in points)]
     load_keys = sorted({key for p in points for key in (p.load or {})})
     context = {
@@ -229,10 +238,12 @@ def run_detail(request, run_id):
             for p in points[:POINTS_SHOWN]
         ],
         "points_hidden": max(len(points) - POINTS_SHOWN, 0),
-        "columns": columns,
-        "load_keys": load_keys,
+        "columns": [selectors.FIGURE_TITLES.get(name, name) for name in columns],
+        "load_keys": [selectors.load_title(key) for key in load_keys],
         "tool": tool_view(run, points, iops_per_mailbox=form.value("iops_per_mailbox")),
-        "threshold_query": f"threshold_ms={threshold_ms:g}",
+        "threshold_query": urlencode({"threshold_ms": f"{threshold_ms:g}", "latency": form.value("latency")}),
+        "latency_text": selectors.LATENCIES[form.value("latency")],
+        "latencies": selectors.LATENCIES,
     }
     return render(request, "pages/run.html", context)
 
@@ -247,7 +258,7 @@ def run_chart(request, run_id, chart):
     run = _run(run_id)
     form = _valid(RunForm(request.GET))
     if chart == "curve":
-        return charts.run_curve_chart(run, threshold_ms=form.value("threshold_ms"))
+        return charts.run_curve_chart(run, threshold_ms=form.value("threshold_ms"), latency=form.value("latency"))
     if chart == "load":
         return charts.run_load_chart(run)
     return charts.orion_heatmap(run, chart)
@@ -258,13 +269,14 @@ def stroke(request, system_id):
     system = _system(system_id)
     form = _valid(StrokeForm(request.GET))
     tables = selectors.stroke_tables(system=system, threshold_ms=form.value("threshold_ms"))
-    index = form.value("table") or 0
-    chosen = tables[index] if index < len(tables) else None
-    if tables and chosen is None:
-        raise PageError(f"There is no multiplier table #{index}; this system has {len(tables)}.", status=404)
+    wanted = form.value("table")
+    chosen = next((table for table in tables if table.key == wanted), None) if wanted else next(iter(tables), None)
+    if wanted and chosen is None:
+        known = ", ".join(table.key for table in tables) or "none"
+        raise PageError(f"This system has no multiplier table {wanted!r}; it has: {known}.", status=404)
     estimate = _stroke_estimate(chosen, form)
     baselines = _baseline_estimates(system, chosen, estimate.get("multiplier"), form.value("threshold_ms"))
-    context = {"system": system, "form": form, "tables": tables, "chosen": chosen, "index": index, **estimate}
+    context = {"system": system, "form": form, "tables": tables, "chosen": chosen, **estimate}
     return render(request, "pages/stroke.html", {**context, "baselines": baselines})
 
 
@@ -307,24 +319,68 @@ def _with(query, **changes):
     return f"?{changed.urlencode()}"
 
 
-def _comparison(form):
+COMPARE_PARAMETERS = ("a", "b", "threshold_ms", "adjust_b", "raid_level", "cache")
+COMPARE_PARAMETERS += ("drive_count", "workload", "pair", "best", "latency")
+
+
+def _selection_query(query):
+    """The comparison's selection as the exports take it: every export shows what the page shows."""
+    return {name: query[name] for name in COMPARE_PARAMETERS if query.get(name)}
+
+
+# Systems compared with one baseline on one page, and names the picker offers before typing.
+MAX_CANDIDATES = 5
+PICKER_CHOICES = 20
+
+
+def _first_candidate(query, candidates):
+    """The query with one system A, the first named: blank extra pickers are not a selection."""
+    data = query.copy()
+    data.setlist("a", candidates[:1])
+    return data
+
+
+def _found(name):
     try:
-        a = selectors.system_by_name(form.value("a"))
-        b = selectors.system_by_name(form.value("b"))
+        return selectors.system_by_name(name)
     except selectors.SystemNotFound as error:
         message = str(error)
         raise PageError(message[0].upper() + message[1:] + ("" if message.endswith("?") else "."), status=404) from None
-    return selectors.comparison(a=a, b=b, **form.selection())
+
+
+def _multi_comparison(form, candidates):
+    systems = [_found(name) for name in candidates]
+    return selectors.multi_comparison(candidates=systems, baseline=_found(form.value("b")), **form.selection())
+
+
+@require_GET
+def system_search(request):
+    """Names for the system picker: ``?q=`` matched against name, vendor and model, at most 20."""
+    return JsonResponse({"systems": selectors.system_names(q=request.GET.get("q", "")[:100], limit=PICKER_CHOICES)})
+
+
+def _comparison(form):
+    return selectors.comparison(a=_found(form.value("a")), b=_found(form.value("b")), **form.selection())
 
 
 @page
 def compare(request):
-    form = CompareForm(request.GET)
-    systems = list(System.objects.order_by("name").values_list("name", flat=True))
-    context = {"form": form, "systems": systems}
-    if not request.GET:
+    candidates = [name.strip() for name in request.GET.getlist("a") if name.strip()][:MAX_CANDIDATES]
+    form = CompareForm(_first_candidate(request.GET, candidates))
+    context = {
+        "form": form,
+        "candidates": candidates + [""] * (len(candidates) < MAX_CANDIDATES),
+        "system_choices": selectors.system_names(limit=PICKER_CHOICES),
+        "latencies": selectors.LATENCIES,
+    }
+    if not candidates or not request.GET.get("b"):
+        # Opened from a system's page (or bare): that system is chosen, the page asks for the other.
+        context["ask"] = "Choose the system to compare with." if candidates or request.GET.get("b") else ""
         return render(request, "pages/compare.html", context)
     try:
+        if len(candidates) > 1:
+            context["multi"] = _multi_comparison(_valid(form), candidates)
+            return render(request, "pages/compare.html", context)
         result = _comparison(_valid(form))
     except PageError as error:
         context["error"] = error.message
@@ -332,21 +388,28 @@ def compare(request):
     chart_url = reverse("pages:compare_chart", kwargs={"fmt": "json"})
     csv_url = reverse("pages:compare_chart", kwargs={"fmt": "csv"})
     for workload in result.workloads:
-        query = request.GET.copy()
+        query = form.data.copy()
         query["label"] = workload.workload
         workload.chart_url = f"{chart_url}?{query.urlencode()}"
         workload.csv_url = f"{csv_url}?{query.urlencode()}"
-        workload.cache_links = [(setting, _with(request.GET, cache=setting)) for setting in workload.cache_choices]
-    export = {"a": result.a.name, "b": result.b.name, "threshold_ms": result.threshold_ms, "adjust_b": result.adjust_b}
+        workload.cache_links = [(setting, _with(form.data, cache=setting)) for setting in workload.cache_choices]
+    export = _selection_query(form.data)
+    for workload in result.workloads:
+        workload.export_query = urlencode({**export, "label": workload.workload})
     context.update(
-        result=result, threshold_ms=result.threshold_ms, adjust_b=result.adjust_b, export_query=urlencode(export)
+        result=result,
+        threshold_ms=result.threshold_ms,
+        adjust_b=result.adjust_b,
+        export_query=urlencode(export),
+        latency_text=selectors.LATENCIES[result.latency],
     )
     return render(request, "pages/compare.html", context)
 
 
 @data
 def compare_chart(request):
-    form = _valid(CompareForm(request.GET))
+    candidates = [name.strip() for name in request.GET.getlist("a") if name.strip()]
+    form = _valid(CompareForm(_first_candidate(request.GET, candidates)))
     if not form.value("workload") and not request.GET.get("label"):
         raise PageError("Name the workload to chart (label=... or workload=...).", status=400)
     result = _comparison(form)
@@ -355,4 +418,6 @@ def compare_chart(request):
     if not matching:
         named = label or form.value("workload")
         raise PageError(f"Both systems need runs of {named!r} to chart them together.", status=404)
-    return charts.compare_chart(matching[0], a=result.a, b=result.b, threshold_ms=result.threshold_ms)
+    return charts.compare_chart(
+        matching[0], a=result.a, b=result.b, threshold_ms=result.threshold_ms, latency=result.latency
+    )

@@ -1,12 +1,15 @@
 """A real Chromium opens the compare page, sees both systems' curves and the table, and changes the threshold."""
 
+import io
 from urllib.parse import urlencode
 
 import pytest
+from django.core.management import call_command
 from playwright.sync_api import expect
 
 from portal.models import System
 from tests.factories import ConfigFactory, PointFactory, RunFactory
+from tests.samples import data
 
 
 def add_sweep(system, scale):
@@ -46,4 +49,39 @@ def test_compare_page_in_a_browser(transactional_db, demo, live_server, browser_
     expect(row.locator("td").nth(1)).to_have_text("7,600.0")
     expect(chart).to_have_attribute("data-drawn", "true", timeout=20_000)
     assert "threshold 16 ms" in chart.evaluate("element => element.data.map(trace => trace.name)")
+    assert problems == []
+
+
+@pytest.mark.browser
+def test_from_a_system_page_to_three_systems_bars_and_p99_in_a_browser(
+    transactional_db, demo, data_dir, live_server, browser_page
+):
+    page, problems = browser_page.page, browser_page.problems
+    ds4500 = System.objects.get(name="IBM DS4500")
+    call_command("ingest", str(data("fio", "sweep")), "--system", "Lab NVMe array", stdout=io.StringIO())
+    page.goto(f"{live_server.url}/systems/{ds4500.id}/")
+    page.get_by_role("link", name="Compare IBM DS4500 with another system").click()
+    expect(page.get_by_role("status")).to_have_text("Choose the system to compare with.")
+    expect(page.get_by_label("System A")).to_have_value("IBM DS4500")
+    page.get_by_label("and system").fill("HP EVA4400")
+    page.get_by_label("against B").fill("IBM DS4400")
+    page.get_by_role("button", name="Compare").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("IBM DS4500, HP EVA4400 against IBM DS4400")
+
+    # Two systems: published figures are grouped bars, A and B in their own colours.
+    query = urlencode({"a": "IBM DS4500", "b": "IBM DS4400", "workload": "Random Reads 8K", "raid_level": "RAID-5"})
+    page.goto(f"{live_server.url}/compare/?{query}")
+    chart = page.locator("section.workload [data-chart]").first
+    expect(chart).to_have_attribute("data-drawn", "true", timeout=20_000)
+    traces = chart.evaluate("element => element.data.map(t => [t.type, t.name, t.marker.color])")
+    assert [t[:2] for t in traces] == [["bar", "A: IBM DS4500"], ["bar", "B: IBM DS4400"]]
+    assert traces[0][2] != traces[1][2]
+
+    # A fio sweep read at p99 <= 1 ms: 21,397.3 IOPS (tests/pages/test_percentile_latency.py works it out).
+    run_id = System.objects.get(name="Lab NVMe array").configs.get().runs.get().id
+    page.goto(f"{live_server.url}/runs/{run_id}/?threshold_ms=1")
+    expect(page.locator("#at-threshold strong")).to_have_text("32,000.0 IOPS")
+    page.get_by_label("applies to").select_option("p99")
+    page.get_by_role("button", name="Apply").click()
+    expect(page.locator("#at-threshold strong")).to_have_text("21,397.3 IOPS")
     assert problems == []

@@ -108,3 +108,32 @@ def test_pages_say_how_a_figure_was_read_in_words_and_mark_figures_published_at_
     assert "IBM DS4500: published at 20 ms, shown as published; IBM DS4400: published at 20 ms" in page
     exported = client.get("/export/comparison/", {**query, "format": "csv"}).content.decode()
     assert "IBM DS4500: published at 20 ms, shown as published" in exported
+
+
+def test_run_pages_name_the_paper_by_its_title_and_head_columns_in_words(demo, client, data_dir):
+    published = Run.objects.filter(citation_document="000_f52f16ce4c762121.txt", points__avg_response_ms__isnull=False)
+    page = client.get(f"/runs/{published.first().id}/").content.decode()
+    # 000_f52f16ce4c762121.txt line 5, the paper's heading.
+    title = "Comparison of the Performance of the DS4500 (FAStT900) and DS4400 (FAStT700) Storage Servers"
+    assert f"<cite>{title} (IBM white paper)</cite>" in page
+    assert '<th scope="col" class="num">Average response time (ms)</th>' in page
+    lab = System.objects.create(name="Lab array")
+    measured = store_file(FIO, system=lab)
+    page = client.get(f"/runs/{measured.runs.get().id}/").content.decode()
+    assert '<th scope="col">Outstanding I/Os</th>' in page and '<th scope="col">Threads</th>' in page
+    assert "avg_response_ms" not in page and "outstanding_io" not in page
+
+
+def test_a_vdbench_8k_random_read_meets_the_ds4500s_random_reads_8k(demo, data_dir, client):
+    # vdbenchexplorer_flatfile_kstat.html line 81: rd random_read_max_8k, xfersize 8192, rdpct 100, seekpct 100.
+    path = sample("vdbench", "vdbenchexplorer_flatfile_kstat.html")
+    lab = System.objects.create(name="Lab array")
+    upload = store_file(path, system=lab, labels={"raid_level": "RAID 5", "drive_count": 140})
+    assert upload.status == "done", upload.error
+    result = comparison(a=lab, b=demo["IBM DS4500"], threshold_ms=20, raid_level="RAID-5")
+    (random_reads,) = [w for w in result.workloads if w.workload == "Random Reads 8K"]
+    assert random_reads.matched_by == "same workload: read %, random % and transfer sizes"
+    run = Run.objects.get(upload=upload, name__contains="random_read_max_8k")
+    page = " ".join(client.get(f"/runs/{run.id}/").content.decode().split())
+    assert "<dd>100 % read, 100 % random</dd>" in page
+    assert "<dd>Random Reads 8K (also stored as " in page

@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import re
 
 import pytest
 
@@ -101,7 +102,8 @@ def test_published_run_shows_citation(demo, client):
         config__system=demo["IBM DS4400"], workload_name="Random Reads 8K", config__raid_level="RAID-5"
     )
     body = text(client.get(f"/runs/{run.id}/"))
-    assert "000_f52f16ce4c762121.txt" in body
+    # Named by the paper's title (000_f52f16ce4c762121.txt line 5), not by the seed file's name.
+    assert "Comparison of the Performance of the DS4500 (FAStT900) and DS4400 (FAStT700) Storage Servers" in body
     assert "<strong>26,640.0 IOPS</strong> at 20 ms" in body
 
 
@@ -128,14 +130,16 @@ def test_orion_view_shows_maxima(demo, client):
 
 def test_stroke_page_estimates_45_percent_of_the_100_drive_figure(demo, client, django_assert_max_num_queries):
     system = demo["IBM DS4500"]
-    tables = text(client.get(f"/systems/{system.id}/stroke/")).split("Use #")[1:]
-    index = next(i for i, row in enumerate(tables) if "RAID-5</td><td>OLTP 8K" in row)
+    page = text(client.get(f"/systems/{system.id}/stroke/"))
+    # Tables are addressed by what they are, not by their position in the list.
+    key = re.search(r'\?table=([\w-]+)&amp;stroke_pct=[\d.]+">Use</a></td>\s*<td>RAID-5</td><td>OLTP 8K</td>', page)[1]
+    assert key == "raid-5-oltp-8k-published"
     with django_assert_max_num_queries(8):
-        response = client.get(f"/systems/{system.id}/stroke/?table={index}&stroke_pct=45&base=14320")
+        response = client.get(f"/systems/{system.id}/stroke/?table={key}&stroke_pct=45&base=14320")
     # Seed 000 line 170: 14,320 x 0.74 = 10,597 (the paper prints 10,595).
     assert "= <strong>10,597</strong>" in text(response)
     assert '<td class="num">14,320</td><td class="num">10,597</td>' in text(response)
-    assert client.get(f"/systems/{system.id}/stroke/?table=99").status_code == 404
+    assert client.get(f"/systems/{system.id}/stroke/?table=raid-9-nothing").status_code == 404
 
 
 def test_compare_page_numbers_and_summaries(demo, client, django_assert_max_num_queries):
@@ -150,16 +154,23 @@ def test_compare_page_numbers_and_summaries(demo, client, django_assert_max_num_
     assert '<td class="num pct">77.2 %</td>' in boosted
 
 
-def test_compare_chart_overlays_both_systems(demo, client, django_assert_max_num_queries):
+def test_published_figures_are_compared_as_grouped_bars_with_the_improvement(
+    demo, client, django_assert_max_num_queries
+):
     with django_assert_max_num_queries(10):
         figure = client.get("/compare/chart.json?a=IBM+DS4500&b=IBM+DS4400&workload=Random+Reads+8K").json()
-    names = [trace["name"] for trace in figure["data"]]
-    assert "A: IBM DS4500, RAID-5, 140 drives, All Caches Disabled" in names
-    assert "B: IBM DS4400, RAID-5, 140 drives" in names
-    dashes = {trace["name"][0]: trace["line"]["dash"] for trace in figure["data"]}
-    assert dashes["A"] == "solid" and dashes["B"] == "dash"
+    bars = {trace["name"]: trace for trace in figure["data"]}
+    assert set(bars) == {"A: IBM DS4500", "B: IBM DS4400"}
+    assert {trace["type"] for trace in bars.values()} == {"bar"}
+    assert bars["A: IBM DS4500"]["marker"]["color"] != bars["B: IBM DS4400"]["marker"]["color"]
+    # Seed 000 line 295: RAID-5, 140 HDDs, 30,020 vs 26,640 8K IOPS, +12.7 %; RAID-10 (Chart 12 text) +12.6 %.
+    categories = bars["A: IBM DS4500"]["x"]
+    raid5 = categories.index("RAID-5, 140 drives, All Caches Disabled")
+    assert (bars["A: IBM DS4500"]["y"][raid5], bars["B: IBM DS4400"]["y"][raid5]) == (30020, 26640)
+    notes = {note["x"]: note["text"] for note in figure["layout"]["annotations"]}
+    assert notes["RAID-5, 140 drives, All Caches Disabled"] == "+12.7 %"
     rows = text(client.get("/compare/chart.csv?a=IBM+DS4500&b=IBM+DS4400&workload=Random+Reads+8K")).splitlines()
-    assert '"A: IBM DS4500, RAID-5, 140 drives, All Caches Disabled",30020.0,20.0' in rows
+    assert '"RAID-5, 140 drives, All Caches Disabled",30020.0,26640.0,+12.7 %' in rows
 
 
 @pytest.mark.parametrize(
@@ -187,7 +198,7 @@ def test_compare_unknown_system_names_close_matches(demo, client):
 def test_compare_without_selection_shows_the_form(demo, client):
     response = client.get("/compare/")
     assert response.status_code == 200
-    assert '<label for="id_a">System A</label>' in text(response)
+    assert '<label for="id_a1">System A</label>' in text(response)
 
 
 def test_compare_queries_stay_bounded_as_runs_grow(db, client, django_assert_max_num_queries):
@@ -204,3 +215,28 @@ def test_user_text_is_escaped(db, client):
     body = text(client.get(f"/systems/{system.id}/"))
     assert "<script>alert(1)</script>" not in body and "&lt;script&gt;alert(1)&lt;/script&gt;" in body
     assert "<b>bold</b>" not in body
+
+
+@pytest.mark.django_db
+def test_home_pages_systems_with_the_same_queries_whatever_their_number(client, django_assert_max_num_queries):
+    from portal.pages.views import SYSTEMS_PER_PAGE
+
+    systems = [SystemFactory(name=f"Array {n:03}", vendor="Acme") for n in range(SYSTEMS_PER_PAGE + 5)]
+    for run in range(3):
+        RunFactory(config=ConfigFactory(system=systems[0], drive_count=8 + run), tool="fio", workload_name=f"w{run}")
+    with django_assert_max_num_queries(12):
+        first = text(client.get("/", {"vendor": "Acme"}))
+    assert first.count('href="/systems/') == SYSTEMS_PER_PAGE
+    assert "Array 000" in first and f"Array {SYSTEMS_PER_PAGE:03}" not in first
+    assert f"{SYSTEMS_PER_PAGE + 5} systems" in first and "Page 1 of 2" in first
+    next_page = re.search(r'rel="next" href="\?([^"]+)"', first).group(1).replace("&amp;", "&")
+    assert "vendor=Acme" in next_page
+    with django_assert_max_num_queries(12):
+        second = text(client.get(f"/?{next_page}"))
+    assert second.count('href="/systems/') == 5
+    assert f"Array {SYSTEMS_PER_PAGE + 4:03}" in second and "Array 000" not in second
+    assert re.search(
+        r"<th scope=\"row\"><a [^>]+>Array 000</a>.*?<td class=\"num\">(\d+)</td><td class=\"num\">(\d+)</td>",
+        first,
+        re.S,
+    ).groups() == ("3", "3")

@@ -120,14 +120,16 @@ def test_a_failed_reingest_keeps_the_earlier_runs_and_says_so(data_dir, monkeypa
 
 
 @pytest.mark.django_db
-def test_an_internal_error_is_recorded_with_a_reference_and_stores_nothing(data_dir, monkeypatch, caplog, client):
+def test_an_internal_error_is_recorded_with_a_reference_and_stores_nothing(
+    data_dir, monkeypatch, caplog, client, engineer
+):
     from ingest.formats import fio
 
     def crash(sources):
         return {}["a parser bug"]
 
     monkeypatch.setattr(fio, "parse_group", crash)
-    upload = store_file(FIO, system=SystemFactory())
+    upload = store_file(FIO, system=SystemFactory(), uploader=engineer)
     reference = upload.job.error_ref
     assert len(reference) == 12
     assert upload.status == Upload.Status.FAILED
@@ -137,6 +139,9 @@ def test_an_internal_error_is_recorded_with_a_reference_and_stores_nothing(data_
     )
     assert f"reference {reference}" in caplog.text and "KeyError" in caplog.text
     assert not Run.objects.exists()
+    # The uploader quotes the reference; others are told only that the file could not be read.
+    assert reference not in client.get(f"/uploads/{upload.id}/").content.decode()
+    client.force_login(engineer)
     page = client.get(f"/uploads/{upload.id}/").content.decode()
     assert f"attempt 1 by <code>test</code>, error reference <code>{reference}</code>" in page
 

@@ -6,7 +6,8 @@ import json
 
 from django.core.management import BaseCommand, CommandError
 
-from portal.selectors import SystemNotFound, comparison, config_key_label, system_by_name
+from portal.exports.formats import csv_cell
+from portal.selectors import LATENCIES, SystemNotFound, comparison, config_key_label, system_by_name
 
 COLUMNS = ("workload", "configuration", "metric", "a", "b", "adjust_b", "improvement_pct", "notes")
 
@@ -35,6 +36,12 @@ class Command(BaseCommand):
             action="store_true",
             help="Compare each side's best figure over the transfer sizes of one read %% and random %%.",
         )
+        parser.add_argument(
+            "--latency",
+            choices=tuple(LATENCIES),
+            default="avg",
+            help="What the threshold applies to: the average response time (avg), a percentile (p99) or max.",
+        )
         parser.add_argument("--format", choices=("text", "csv", "json", "markdown"), default="text")
 
     def handle(self, *args, **options):
@@ -57,6 +64,7 @@ class Command(BaseCommand):
             drive_count=options["drive_count"],
             pairs=[_pair(text) for text in options["pair"]],
             best_of_sizes=options["best_of_transfer_sizes"],
+            latency=options["latency"],
         )
         self.stdout.write(FORMATS[options["format"]](result), ending="")
 
@@ -95,8 +103,9 @@ def _unmatched(result):
 
 
 def _heading(result):
+    latency = "" if result.latency == "avg" else f" ({LATENCIES[result.latency]})"
     return (
-        f"{result.a.name} (A) vs {result.b.name} (B) at {result.threshold_ms:g} ms"
+        f"{result.a.name} (A) vs {result.b.name} (B) at {result.threshold_ms:g} ms{latency}"
         f"{f', B x {result.adjust_b:g}' if result.adjust_b != 1 else ''}"
     )
 
@@ -121,7 +130,7 @@ def as_csv(result):
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(_rows(result))
+    writer.writerows({key: csv_cell(value) for key, value in row.items()} for row in _rows(result))
     return out.getvalue()
 
 
