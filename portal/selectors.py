@@ -130,6 +130,27 @@ def runs_with_points(queryset):
     )
 
 
+# The point columns a threshold figure reads; ``metrics`` and ``load`` can be large and are not needed.
+CURVE_POINT_FIELDS = (
+    "run_id",
+    "seq",
+    "outstanding_io",
+    "threads",
+    "iops",
+    "mbps",
+    "avg_response_ms",
+    "max_response_ms",
+)
+
+
+def runs_with_curve_points(queryset, *, latency: str = "avg"):
+    """Runs with their config, system and only the point columns ``run_threshold`` reads at ``latency``."""
+    fields = CURVE_POINT_FIELDS if latency in ("avg", "max") else (*CURVE_POINT_FIELDS, "latency_percentiles_ms")
+    return queryset.select_related("config__system").prefetch_related(
+        Prefetch("points", queryset=Point.objects.only(*fields).order_by("seq"))
+    )
+
+
 @dataclass
 class Figure:
     """A run's throughput at the threshold, with what identifies its configuration."""
@@ -174,9 +195,14 @@ def threshold_figures(
     for run in runs_with_points(runs.select_related("workload").order_by("workload_name", "config__drive_count", "id")):
         if cache and cache_setting(run.config) not in (cache, ""):
             continue  # a configuration whose cache setting is unknown stays comparable
-        metric, answer = run_threshold(run, threshold_ms=threshold_ms, latency=latency)
-        figures.append(Figure(run, metric, answer.value, answer.reached, str(answer.status), tuple(answer.warnings)))
+        figures.append(run_figure(run, threshold_ms=threshold_ms, latency=latency))
     return figures
+
+
+def run_figure(run, *, threshold_ms, latency="avg") -> Figure:
+    """The run's throughput at the threshold as a :class:`Figure` (its points prefetched)."""
+    metric, answer = run_threshold(run, threshold_ms=threshold_ms, latency=latency)
+    return Figure(run, metric, answer.value, answer.reached, str(answer.status), tuple(answer.warnings))
 
 
 @dataclass
@@ -640,14 +666,6 @@ def recent_uploads(*, limit=10):
 def system_configs(system):
     """A system's configurations with their run counts, one query."""
     return list(system.configs.annotate(run_count=Count("runs")).order_by("raid_level", "drive_count", "id"))
-
-
-def figures_by_workload(figures):
-    """Figures grouped by workload name, in name order."""
-    grouped = defaultdict(list)
-    for figure in figures:
-        grouped[figure.run.workload_name].append(figure)
-    return dict(sorted(grouped.items()))
 
 
 def transfer_bytes(run):

@@ -12,8 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from statistics import fmean
 
-from portal.models import Config, Run, System
-from portal.selectors import cache_setting, runs_with_points
+from django.db.models import Prefetch
+
+from portal.models import Config, Point, Run, System
+from portal.selectors import cache_setting
 
 from .charts import DASHES, Chart, Series
 
@@ -140,7 +142,10 @@ def _family_title(run: Run) -> str:
 def transfer_size_families(*, system: System) -> list[Family]:
     """The system's thread-count x transfer-size sweeps, by title; runs of one size each."""
     families: dict[str, Family] = {}
-    for run in runs_with_points(Run.objects.filter(config__system=system).order_by("id")):
+    # Only runs of one transfer size can be on a size axis; their points without the metrics JSON.
+    runs = Run.objects.filter(config__system=system, transfer_sizes__0__isnull=False, transfer_sizes__1__isnull=True)
+    points = Point.objects.only("id", "run_id", "seq", "threads", "load", "mbps", "iops").order_by("seq")
+    for run in runs.select_related("config").prefetch_related(Prefetch("points", queryset=points)).order_by("id"):
         size = _single_size(run)
         if size is None:
             continue

@@ -5,6 +5,8 @@ from django import forms
 from portal.analysis.sizing import IOPS_PER_MAILBOX
 from portal.selectors import LATENCIES, SWEEP_PARAMETERS
 
+from .system_runs import DEFAULT_SORT, RUN_SORTS
+
 DEFAULT_THRESHOLD_MS = 20.0
 
 
@@ -75,6 +77,18 @@ class SweepForm(ThresholdForm):
     workload = forms.CharField(required=False, max_length=200)
     raid_level = forms.CharField(required=False, label="RAID level", max_length=20)
     cache = forms.CharField(required=False, label="Cache setting", max_length=100)
+
+
+class SystemPageForm(SweepForm):
+    runs = forms.CharField(required=False, label="Runs of workload", max_length=200)
+    # Left to the paginator, which answers a bad page number with the first or last page.
+    page = forms.CharField(required=False, max_length=20)
+    sort = forms.ChoiceField(
+        required=False,
+        choices=[(key, label) for key, (label, _) in RUN_SORTS.items()],
+        initial=DEFAULT_SORT,
+        label="Order runs by",
+    )
 
 
 class StrokeForm(ThresholdForm):

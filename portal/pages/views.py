@@ -14,8 +14,8 @@ from portal.analysis.sizing import per_drive
 from portal.analysis.stroke import estimate_throughput
 from portal.models import Run, System
 
-from . import charts, families
-from .forms import CompareForm, RunForm, StrokeForm, SweepForm, SystemFilterForm
+from . import charts, families, system_runs
+from .forms import CompareForm, RunForm, StrokeForm, SweepForm, SystemFilterForm, SystemPageForm
 from .tools import tool_view
 
 # The systems list shows this many systems per page.
@@ -113,16 +113,14 @@ def home(request):
 @page
 def system_detail(request, system_id):
     system = _system(system_id)
-    form = _valid(SweepForm(request.GET))
+    form = _valid(SystemPageForm(request.GET))
     threshold_ms = form.value("threshold_ms")
-    figures = selectors.threshold_figures(system=system, threshold_ms=threshold_ms, latency=form.value("latency"))
-    for figure in figures:
-        drives = figure.config.drive_count
-        figure.per_drive = per_drive(figure.value, drives).per_drive if figure.value is not None and drives else None
-    by_workload = selectors.figures_by_workload(figures)
+    counts = system_runs.workload_run_counts(system=system)
     sweep_query = request.GET.copy()
-    if not sweep_query.get("workload") and by_workload:
-        sweep_query["workload"] = next(iter(by_workload))
+    for name in ("runs", "page", "sort"):
+        sweep_query.pop(name, None)
+    if not sweep_query.get("workload") and counts:
+        sweep_query["workload"] = counts[0][0]
     context = {
         "system": system,
         "form": form,
@@ -130,14 +128,74 @@ def system_detail(request, system_id):
         "configs": selectors.system_configs(system),
         "profile": _profile_tables(system.profile or {}),
         "profile_drives": _profile_drives(system.profile or {}),
-        "by_workload": by_workload,
-        "workloads": list(by_workload),
+        "workloads": [name for name, _ in counts],
         "sweep_query": sweep_query.urlencode(),
-        "sweep_workload": sweep_query["workload"] if by_workload else "",
+        "sweep_workload": sweep_query["workload"] if counts else "",
         "has_stroke_tables": system.stroke_tables.exists(),
         "families": _family_charts(families.transfer_size_families(system=system)),
+        **_system_runs(request, form, system=system, counts=counts),
     }
     return render(request, "pages/system.html", context)
+
+
+def _system_runs(request, form, *, system, counts):
+    """The runs section: a page of workloads with their first runs, or one workload's runs page by page."""
+    read = {"system": system, "threshold_ms": form.value("threshold_ms"), "latency": form.value("latency")}
+    read["sort"] = form.value("sort")
+    if form.value("runs"):
+        page, sections = _one_workload_runs(form.value("runs"), counts, number=form.value("page"), read=read)
+    else:
+        page = system_runs.workloads_page(counts, number=form.value("page"))
+        figures = system_runs.workload_figures(workloads=[name for name, _ in page], **read)
+        sections = [(name, count, figures[name]) for name, count in page]
+    for _, _, shown in sections:
+        _add_per_drive(shown)
+    link = functools.partial(_runs_link, request.GET, runs=form.value("runs"), sort=read["sort"])
+    return {
+        "runs_of": form.value("runs"),
+        "run_sections": [(name, count, shown, link(runs=name)) for name, count, shown in sections],
+        "runs_page": page,
+        "previous_url": link(page=page.previous_page_number()) if page.has_previous() else "",
+        "next_url": link(page=page.next_page_number()) if page.has_next() else "",
+        "every_workload_url": link(runs=""),
+        "sort_links": [(label, link(sort=key) if key != read["sort"] else "") for key, (label, _) in _SORTS],
+        "run_count": sum(count for _, count in counts),
+        "runs_per_workload": system_runs.RUNS_PER_WORKLOAD,
+        "runs_per_page": system_runs.RUNS_PER_PAGE,
+        "workloads_per_page": system_runs.WORKLOADS_PER_PAGE,
+    }
+
+
+_SORTS = system_runs.RUN_SORTS.items()
+
+
+def _runs_link(query, *, runs, sort, **changes):
+    """The system page's address with the runs section changed, the rest of the query (threshold, sweep) kept."""
+    kept = query.copy()
+    for name in ("runs", "page", "sort"):
+        kept.pop(name, None)
+    chosen = {"runs": runs, "sort": sort, "page": None} | changes
+    for name, value in chosen.items():
+        if value and not (name == "sort" and value == system_runs.DEFAULT_SORT):
+            kept[name] = value
+    return f"?{kept.urlencode()}#runs"
+
+
+def _one_workload_runs(workload, counts, *, number, read):
+    """One workload's page ``number`` of runs as the only section; a workload the system lacks is a 404."""
+    count = dict(counts).get(workload)
+    if count is None:
+        raise PageError(f"{read['system'].name} has no runs of workload {workload!r}.", status=404)
+    page = system_runs.runs_page(count, number=number)
+    first = page.start_index() - 1
+    figures = system_runs.workload_figures(workloads=[workload], first=first, limit=system_runs.RUNS_PER_PAGE, **read)
+    return page, [(workload, count, figures[workload])]
+
+
+def _add_per_drive(figures):
+    for figure in figures:
+        drives = figure.config.drive_count
+        figure.per_drive = per_drive(figure.value, drives).per_drive if figure.value is not None and drives else None
 
 
 def _family_charts(found):

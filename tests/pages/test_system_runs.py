@@ -1,0 +1,106 @@
+"""The system page stays bounded: a page of workloads with their first runs, one workload's runs page by page."""
+
+import re
+
+import pytest
+
+from portal.models import Point
+from portal.pages.system_runs import RUNS_PER_PAGE, RUNS_PER_WORKLOAD, WORKLOADS_PER_PAGE
+from tests.factories import ConfigFactory, RunFactory, SystemFactory
+
+WORKLOADS = ("OLTP 8K", "Random Reads 8K", "Sequential Reads 64K")
+# Whatever the system holds: the system, configurations, workload counts, runs, points, stroke
+# tables, families (runs and points), session and user.
+PAGE_QUERIES = 12
+RUN_ROW = re.compile(r'<tr><td><a href="/runs/(\d+)/">')
+
+
+def system_with_runs(total):
+    """A system with ``total`` runs spread over three workloads and two configurations, two points each."""
+    system = SystemFactory(name="Acme 9000")
+    configs = [ConfigFactory(system=system, drive_count=8), ConfigFactory(system=system, drive_count=16)]
+    runs = [
+        RunFactory(config=configs[n % 2], workload_name=WORKLOADS[n % 3], tool="fio", transfer_sizes=[])
+        for n in range(total)
+    ]
+    # 1,000 IOPS at 10 ms and 2,000 at 30 ms: 1,500 IOPS at 20 ms.
+    Point.objects.bulk_create(
+        Point(run=run, seq=seq, outstanding_io=seq + 1, iops=iops, avg_response_ms=ms)
+        for run in runs
+        for seq, (iops, ms) in enumerate(((1000, 10), (2000, 30)))
+    )
+    return system
+
+
+def run_ids(body):
+    return [int(run_id) for run_id in RUN_ROW.findall(body)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("total", [30, 300])
+def test_the_system_page_shows_a_bounded_number_of_runs_with_fixed_queries(
+    client, django_assert_max_num_queries, total
+):
+    system = system_with_runs(total)
+    with django_assert_max_num_queries(PAGE_QUERIES):
+        body = client.get(f"/systems/{system.id}/").content.decode()
+    per_workload = total // 3
+    assert f"3 workloads, {total} runs" in body
+    for workload in WORKLOADS:
+        assert f'{workload} <span class="muted">({per_workload} runs)</span>' in body
+    assert len(run_ids(body)) == 3 * min(per_workload, RUNS_PER_WORKLOAD)
+    assert body.count('<td class="num">1,500.0 IOPS</td>') == len(run_ids(body))
+    # 1,500 IOPS over 8 drives (runs by configuration: the 8-drive runs come first).
+    assert '<td class="num">187.5</td>' in body
+    assert ("All 100 runs of OLTP 8K" in body) == (per_workload > RUNS_PER_WORKLOAD)
+
+
+@pytest.mark.django_db
+def test_all_runs_of_a_workload_page_by_page(client, django_assert_max_num_queries):
+    system = system_with_runs(300)
+    overview = client.get(f"/systems/{system.id}/").content.decode()
+    link = re.search(r'<a href="\?([^"]+)#runs">All 100 runs of Random Reads 8K</a>', overview).group(1)
+    assert link == "runs=Random+Reads+8K"
+    with django_assert_max_num_queries(PAGE_QUERIES):
+        first = client.get(f"/systems/{system.id}/?{link}").content.decode()
+    assert "Page 1 of 2" in first and "OLTP 8K <span" not in first
+    next_page = re.search(r'rel="next" href="\?([^"]+)#runs"', first).group(1).replace("&amp;", "&")
+    second = client.get(f"/systems/{system.id}/?{next_page}").content.decode()
+    assert "Page 2 of 2" in second
+    shown = run_ids(first) + run_ids(second)
+    assert len(run_ids(first)) == RUNS_PER_PAGE and len(shown) == 100
+    expected = system.configs.filter(runs__workload_name="Random Reads 8K").values_list("runs", flat=True)
+    assert sorted(shown) == sorted(expected)
+    # By configuration: the 8-drive runs first, then the 16-drive runs.
+    first_rows, second_rows = (
+        page.split('id="runs"')[1].split("<tbody>")[1].split("</tbody>")[0] for page in (first, second)
+    )
+    assert "8 drives" in first_rows.split("</tr>")[0] and "16 drives" in second_rows.rsplit("<tr>", 1)[1]
+
+
+@pytest.mark.django_db
+def test_runs_sorted_newest_first_and_an_unknown_workload_is_a_404(client):
+    system = system_with_runs(30)
+    body = client.get(f"/systems/{system.id}/", {"runs": "OLTP 8K", "sort": "newest"}).content.decode()
+    newest = system.configs.filter(runs__workload_name="OLTP 8K").order_by("-runs").values_list("runs", flat=True)
+    assert run_ids(body) == list(newest)
+    assert "<strong>newest first</strong>" in body
+    missing = client.get(f"/systems/{system.id}/", {"runs": "nothing"})
+    assert (
+        missing.status_code == 404
+        and "Acme 9000 has no runs of workload &#x27;nothing&#x27;." in missing.content.decode()
+    )
+    assert client.get(f"/systems/{system.id}/", {"sort": "size"}).status_code == 400
+
+
+@pytest.mark.django_db
+def test_workloads_are_paged(client):
+    system = SystemFactory(name="Many workloads")
+    config = ConfigFactory(system=system)
+    for n in range(WORKLOADS_PER_PAGE + 2):
+        RunFactory(config=config, workload_name=f"Workload {n:02}", transfer_sizes=[])
+    first = client.get(f"/systems/{system.id}/").content.decode()
+    assert "Workload 00" in first and f"Workload {WORKLOADS_PER_PAGE:02} <span" not in first
+    assert f"Page 1 of 2 ({WORKLOADS_PER_PAGE} workloads a page)" in first
+    second = client.get(f"/systems/{system.id}/", {"page": "2"}).content.decode()
+    assert f"Workload {WORKLOADS_PER_PAGE + 1:02} <span" in second and "Workload 00 <span" not in second
