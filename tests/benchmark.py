@@ -6,9 +6,9 @@ data is generated on the fly: a 50 MB Iometer file, a 15 MB fio file, 2 M points
 throw-away database. The databases (``arraybench_bench_*``) are created on the server
 ``DATABASE_URL`` names, or on an embedded PostgreSQL in a temporary data dir, and dropped at the end.
 
-    .venv/bin/python -m tests.benchmark [--parts p1,p2,memory,p3] [--repeat 3]
+    .venv/bin/python -m tests.benchmark [--parts p1,p2,memory,p3,bundle] [--repeat 3]
 
-P4 (workers) and the bundle are not measured yet.
+P4 (workers) is not measured yet.
 """
 
 import argparse
@@ -20,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-PARTS = ("p1", "p2", "memory", "p3")
+PARTS = ("p1", "p2", "memory", "p3", "bundle")
 
 
 def main(argv=None):
@@ -40,7 +40,7 @@ def main(argv=None):
         work = Path(directory)
         if "p1" in parts:
             files.bench_parse(report, work, repeat=args.repeat)
-        needs_db = [part for part in parts if part in ("p2", "memory", "p3")]
+        needs_db = [part for part in parts if part in ("p2", "memory", "p3", "bundle")]
         if needs_db:
             with servers.throwaway(work) as server:
                 _database_parts(needs_db, server, report, work, repeat=args.repeat)
@@ -60,6 +60,10 @@ def _database_parts(parts, server, report, work, *, repeat):
         from tests.bench.pages import bench_pages
 
         bench_pages(report, server, repeat=repeat, parts=parts)
+    if "bundle" in parts:
+        from tests.bench.bundle import bench_bundle
+
+        bench_bundle(report, server, repeat=repeat)
 
 
 if __name__ == "__main__":

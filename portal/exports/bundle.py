@@ -4,6 +4,7 @@ import io
 import json
 import re
 import zipfile
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from django.utils import timezone
 
@@ -12,10 +13,11 @@ from portal.models import Run
 from portal.selectors import comparison
 
 from . import presets
-from .charts import ChartUnavailable, chart_data_csv, comparison_figure, render_chart
+from .charts import ChartUnavailable, chart_data_csv, comparison_figure, render_charts
 from .formats import FORMATS, export
 
 SINGLE_FILE_FORMATS = ("xlsx", "docx")
+IMAGE_FORMATS = ("svg", "png")
 
 
 def slug(text: str) -> str:
@@ -38,10 +40,13 @@ def comparison_bundle(*, a, b, threshold_ms=20.0, adjust_b=1.0, charts=True) -> 
             runs.extend(presets.selected_runs(system, selection))
         except presets.PresetError:
             continue  # a system without drive counts or runs has no white-paper table; the comparison stands
+    workloads = [workload for workload in result.workloads if workload.rows] if charts else []
     out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+    with ThreadPoolExecutor(max_workers=1) as pool, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        # The browser takes seconds to start: the tables are written meanwhile.
+        images = pool.submit(_chart_images, result, workloads)
         _add_tables(archive, tables)
-        chart_notes = _add_charts(archive, result) if charts else ["charts not requested"]
+        chart_notes = _add_charts(archive, result, workloads, images) if charts else ["charts not requested"]
         provenance = comparison_provenance(result, runs=runs, chart_notes=chart_notes)
         archive.writestr("provenance.json", json.dumps(provenance, indent=2, ensure_ascii=False))
     return out.getvalue()
@@ -56,20 +61,27 @@ def _add_tables(archive, tables):
             archive.writestr(f"tables/{index:02d}-{slug(table.title)}.{exporter.extension}", export([table], name))
 
 
-def _add_charts(archive, result):
-    notes = []
-    for workload in result.workloads:
-        if not workload.rows:
-            continue
-        name = f"charts/{slug(workload.workload)}"
+def _chart_images(result, workloads) -> list[bytes]:
+    """SVG and PNG of each workload's chart, in that order, asked for at once so they are rendered in one
+    browser session (or read from the chart cache)."""
+    figures = [comparison_figure(result, workload) for workload in workloads]
+    return render_charts([(figure, image_format) for figure in figures for image_format in IMAGE_FORMATS])
+
+
+def _add_charts(archive, result, workloads, images: Future) -> list[str]:
+    """Each workload's chart data as CSV and its images; returns the notes for provenance."""
+    names = [f"charts/{slug(workload.workload)}" for workload in workloads]
+    for workload, name in zip(workloads, names, strict=True):
         archive.writestr(f"{name}.csv", chart_data_csv(result, workload))
-        figure = comparison_figure(result, workload)
-        try:
-            for image_format in ("svg", "png"):
-                archive.writestr(f"{name}.{image_format}", render_chart(figure, image_format))
-        except ChartUnavailable as error:
-            notes.append(f"{workload.workload}: {error}; the chart's data is in {name}.csv")
-    return notes
+    try:
+        rendered = iter(images.result())
+    except ChartUnavailable as error:
+        pairs = zip(workloads, names, strict=True)
+        return [f"{workload.workload}: {error}; the chart's data is in {name}.csv" for workload, name in pairs]
+    for name in names:
+        for image_format in IMAGE_FORMATS:
+            archive.writestr(f"{name}.{image_format}", next(rendered))
+    return []
 
 
 def comparison_provenance(result, *, runs, chart_notes=()):

@@ -3,16 +3,34 @@
 Rendering needs the ``kaleido`` package and a Chromium or Chrome binary (Debian's ``/usr/bin/chromium``
 is found without configuration). When either is missing :class:`ChartUnavailable` says so, and
 callers ship the chart's data as CSV instead.
+
+Starting Chromium takes seconds, so the images asked for together are rendered in one browser session,
+and every image is kept in a content-addressed cache under ``DATA_DIR/chart-cache``: the same figure in
+the same format is rendered once, and served from the cache byte for byte afterwards.
 """
 
+import asyncio
+import hashlib
 import io
+import os
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from html import escape
+from pathlib import Path
 
+import plotly
 import plotly.graph_objects as go
+import plotly.io as pio
+from django.conf import settings
 
 from portal.exports.formats import SpreadsheetCsvWriter
 
 CHART_FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
+# Least recently used images are removed beyond this size (a bundle's six images weigh about 60 KB).
+CHART_CACHE_MAX_BYTES = 64 * 1024 * 1024
+
+ChartRequest = tuple[go.Figure, str]
 
 
 class ChartUnavailable(RuntimeError):
@@ -51,15 +69,105 @@ def chart_data_csv(result, workload) -> bytes:
     return out.getvalue().encode("utf-8-sig")
 
 
-def render_chart(figure, image_format: str) -> bytes:
+def render_chart(figure: go.Figure, image_format: str) -> bytes:
     """The figure as SVG or PNG bytes, or :class:`ChartUnavailable`."""
-    if image_format not in CHART_FORMATS:
-        raise ValueError(f"unknown chart format {image_format!r}; choose one of {', '.join(CHART_FORMATS)}")
+    return render_charts([(figure, image_format)])[0]
+
+
+def render_charts(requests: Sequence[ChartRequest]) -> list[bytes]:
+    """Images for (figure, format) pairs, in their order: cached ones read back, the others rendered in
+    one browser session and cached. :class:`ChartUnavailable` when any must be rendered and cannot be."""
+    for _, image_format in requests:
+        if image_format not in CHART_FORMATS:
+            raise ValueError(f"unknown chart format {image_format!r}; choose one of {', '.join(CHART_FORMATS)}")
+    keys = [chart_cache_key(figure, image_format) for figure, image_format in requests]
+    images = {key: _cached(key) for key in keys}
+    missing = {key: request for key, request in zip(keys, requests, strict=True) if images[key] is None}
+    if missing:
+        for key, image in zip(missing, _render_in_one_session(list(missing.values())), strict=True):
+            _store(key, image)
+            images[key] = image
+        _trim_cache()
+    return [images[key] for key in keys]
+
+
+def chart_cache_key(figure: go.Figure, image_format: str) -> str:
+    """sha256 of what decides the image: the figure's JSON, the format, and plotly's version (whose
+    plotly.js draws it)."""
+    material = f"{image_format}\n{plotly.__version__}\n{figure.to_json()}"
+    return f"{hashlib.sha256(material.encode()).hexdigest()}.{image_format}"
+
+
+def chart_cache_dir() -> Path:
+    return Path(settings.DATA_DIR) / "chart-cache"
+
+
+def _cached(key: str) -> bytes | None:
+    path = chart_cache_dir() / key
     try:
-        import kaleido  # noqa: F401  (plotly imports it lazily; a clear message beats its own)
+        image = path.read_bytes()
+        path.touch()  # recently used images are the last to be trimmed
+    except FileNotFoundError:  # not rendered yet, or trimmed by another worker
+        return None
+    return image
+
+
+def _store(key: str, image: bytes) -> None:
+    directory = chart_cache_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    # Written aside and renamed, so a worker reading the same key never sees half an image.
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".partial-")
+    with os.fdopen(handle, "wb") as out:
+        out.write(image)
+    os.replace(temporary, directory / key)
+
+
+def _trim_cache() -> None:
+    """Remove the least recently used images until the cache is within :data:`CHART_CACHE_MAX_BYTES`."""
+    entries = []
+    for path in chart_cache_dir().iterdir():
+        if path.name.startswith(".partial-"):
+            continue  # another worker is writing it
+        try:
+            stat = path.stat()
+        except FileNotFoundError:  # trimmed by another worker meanwhile
+            continue
+        entries.append((stat.st_mtime, stat.st_size, path))
+    total = sum(size for _, size, _ in entries)
+    for _, size, path in sorted(entries):
+        if total <= CHART_CACHE_MAX_BYTES:
+            break
+        path.unlink(missing_ok=True)
+        total -= size
+
+
+def _render_in_one_session(requests: Sequence[ChartRequest]) -> list[bytes]:
+    try:
+        import kaleido  # noqa: F401  (imported here so a missing package gives a clear message)
     except ImportError:
         raise ChartUnavailable("kaleido is not installed, so charts cannot be rendered to images") from None
-    try:
-        return figure.to_image(format=image_format)
-    except Exception as error:  # kaleido raises several types when Chromium cannot start
-        raise ChartUnavailable(f"Chromium could not render the chart: {error}") from error
+    # kaleido is asynchronous; its own event loop in a thread of its own works whether or not the
+    # caller's thread already runs one (ASGI, async tests).
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        try:
+            return executor.submit(asyncio.run, _render_all(requests)).result()
+        except Exception as error:  # kaleido raises several types when Chromium cannot start
+            raise ChartUnavailable(f"Chromium could not render the chart: {error}") from error
+
+
+async def _render_all(requests: Sequence[ChartRequest]) -> list[bytes]:
+    import kaleido
+
+    # The charts carry no LaTeX, and MathJax would be fetched from a CDN at every browser start.
+    async with kaleido.Kaleido(n=1, mathjax=False) as browser:
+        return [await browser.calc_fig(figure.to_dict(), opts=_opts(figure, fmt)) for figure, fmt in requests]
+
+
+def _opts(figure: go.Figure, image_format: str) -> dict:
+    """The size plotly's own ``to_image`` would use: the figure's, else plotly's defaults."""
+    return {
+        "format": image_format,
+        "width": figure.layout.width or pio.defaults.default_width,
+        "height": figure.layout.height or pio.defaults.default_height,
+        "scale": pio.defaults.default_scale,
+    }

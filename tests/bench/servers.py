@@ -4,7 +4,8 @@ import contextlib
 import os
 from dataclasses import dataclass
 
-SMALL, LARGE = "arraybench_bench_small", "arraybench_bench_large"
+# Named per process: two benchmarks on one server never drop each other's databases.
+SMALL, LARGE = f"arraybench_bench_small_{os.getpid()}", f"arraybench_bench_large_{os.getpid()}"
 
 
 @dataclass
