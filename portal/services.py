@@ -47,14 +47,6 @@ def runs_summaries_recompute(*, run_ids):
         cursor.execute(_SUMMARIES_SQL, [list(run_ids)])
 
 
-def run_summary_schedule(*, run_ids):
-    """Recompute the summaries in the background once the current transaction commits."""
-    from .tasks import run_summary_task
-
-    ids = list(run_ids)
-    transaction.on_commit(lambda: [run_summary_task.delay(run_id) for run_id in ids])
-
-
 # --- Labels: configuration and run properties given with an upload ---------------------------------
 
 CONFIG_LABELS = tuple(name for name in Config.IDENTITY_FIELDS if name != "extra")

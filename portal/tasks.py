@@ -30,7 +30,7 @@ def run_summary_task(run_id):
     return services.run_summary_recompute(run_id=run_id)
 
 
-@shared_task(name="portal.ingest_job", bind=True, **RETRY_POLICY)
+@shared_task(name=uploads.INGEST_JOB_TASK, bind=True, **RETRY_POLICY)
 def ingest_job_task(self, job_id):
     """Read the files of one ingest job and store their results; safe to run twice or at once in two
     workers (the claim is a conditional update, the store checks the lease)."""

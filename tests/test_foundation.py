@@ -7,7 +7,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from portal.models import Config, Run
-from portal.services import run_summary_schedule
+from portal.tasks import run_summary_task
 from tests.conftest import wait_until
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 
@@ -94,8 +94,7 @@ def test_a_real_worker_recomputes_a_run_summary(celery_worker_process):
     run = RunFactory()
     for seq, (iops, response_ms) in enumerate([(5000, 4.0), (9000, 11.0), (11000, 22.0)]):
         PointFactory(run=run, seq=seq, iops=iops, avg_response_ms=response_ms)
-    with transaction.atomic():
-        run_summary_schedule(run_ids=[run.id])
+    run_summary_task.delay(run.id)
     summary = wait_until(lambda: Run.objects.get(id=run.id).summary)
     assert summary == {
         "points": 3,

@@ -28,11 +28,14 @@ from django.utils import timezone
 import ingest
 from ingest import ParseError, Source
 from ingest.source import ProgressMeter
+from portal.celery import app
 from portal.models import IngestJob, Run, System, Upload
 from portal.services import LabelError, StoreError, result_sets_store, system_get_or_create
 
 logger = logging.getLogger(__name__)
 
+# The Celery task that runs a job (portal/tasks.py).
+INGEST_JOB_TASK = "portal.ingest_job"
 LIVE_STATUSES = (Upload.Status.QUEUED, Upload.Status.PARSING, Upload.Status.DONE)
 # Files given together in one request are grouped as if they were in one folder of this name.
 GIVEN_TOGETHER = "given-together"
@@ -189,11 +192,14 @@ def job_create(
 
 def job_enqueue(*, job: IngestJob) -> None:
     """Send the job to a worker once the current transaction commits (nothing is sent on rollback)."""
-    from portal.tasks import ingest_job_task
-
     IngestJob.objects.filter(id=job.id).update(sent_at=Now())
     # robust: with the broker down the rows are kept and recovery sends the job later
-    transaction.on_commit(lambda: ingest_job_task.delay(job.id), robust=True)
+    transaction.on_commit(lambda: _send(job.id), robust=True)
+
+
+def _send(job_id: int) -> None:
+    """Hand a job to the workers by the task's name: the tasks module imports this one, not the reverse."""
+    app.send_task(INGEST_JOB_TASK, args=[job_id])
 
 
 def upload_reingest(*, upload: Upload, requested_by=None) -> bool:
@@ -432,8 +438,6 @@ def jobs_recover() -> list[int]:
     Rows are taken with ``SKIP LOCKED``: several workers recovering at once send each job once.
     Returns the ids sent.
     """
-    from portal.tasks import ingest_job_task
-
     dead = Q(status=IngestJob.Status.RUNNING, heartbeat_at__lt=_ago(settings.INGEST_STALE_SECONDS))
     lost = Q(status=IngestJob.Status.QUEUED) & (
         Q(sent_at__lt=_ago(settings.INGEST_LOST_SECONDS)) | Q(sent_at__isnull=True)
@@ -451,7 +455,7 @@ def jobs_recover() -> list[int]:
             _finish_failed(job, message=_exhausted_message(job))
         resend = [job.id for job in jobs if job not in exhausted]
         IngestJob.objects.filter(id__in=resend).update(sent_at=Now(), resends=F("resends") + 1)
-        transaction.on_commit(lambda: [ingest_job_task.delay(job_id) for job_id in resend], robust=True)
+        transaction.on_commit(lambda: [_send(job_id) for job_id in resend], robust=True)
     return resend
 
 
