@@ -29,9 +29,12 @@ test-tools:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && $(APT_INSTALL) chromium >/dev/null; }
 	@command -v pdflatex >/dev/null 2>&1 || { apt-get update -qq && $(APT_INSTALL) --no-install-recommends texlive-latex-recommended >/dev/null; }
 
+# mypy reads its settings from pyproject.toml; its django-stubs plugin imports
+# portal.settings_typecheck, which starts no server and needs no DATABASE_URL.
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 test: install test-tools lint
 	$(BIN)/python manage.py makemigrations --check --dry-run

@@ -8,10 +8,13 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import BinaryIO
+from typing import IO, TYPE_CHECKING, BinaryIO
 
 from .errors import ParseError
 from .source import HEAD_BYTES, Source
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 ZIP_MAGIC = b"PK\x03\x04"
 
@@ -101,7 +104,7 @@ class _MemberReader(io.RawIOBase):
     Seeking is zipfile's: forward by decompressing, backward by decompressing from the start.
     """
 
-    def __init__(self, member: BinaryIO, archive_stream: BinaryIO, info: zipfile.ZipInfo, archive_name: str) -> None:
+    def __init__(self, member: IO[bytes], archive_stream: BinaryIO, info: zipfile.ZipInfo, archive_name: str) -> None:
         self._member = member
         self._archive_stream = archive_stream
         self._info = info
@@ -121,14 +124,15 @@ class _MemberReader(io.RawIOBase):
     def tell(self) -> int:
         return self._position
 
-    def readinto(self, buffer: memoryview) -> int:
-        data = _read_member(self._member, len(buffer), self._info.filename, self._archive_name)
+    def readinto(self, buffer: "Buffer") -> int:
+        view = memoryview(buffer)
+        data = _read_member(self._member, len(view), self._info.filename, self._archive_name)
         self._position += len(data)
         if self._position > self._info.file_size:
             raise ParseError(
                 f"archive member {self._info.filename!r} is larger than its header says", file=self._archive_name
             )
-        buffer[: len(data)] = data
+        view[: len(data)] = data
         return len(data)
 
     def close(self) -> None:
@@ -138,7 +142,7 @@ class _MemberReader(io.RawIOBase):
         super().close()
 
 
-def _read_member(member: BinaryIO, size: int, name: str, archive_name: str) -> bytes:
+def _read_member(member: IO[bytes], size: int, name: str, archive_name: str) -> bytes:
     try:
         return member.read(size)
     except (zipfile.BadZipFile, zlib.error, EOFError) as error:
@@ -158,7 +162,7 @@ def _open_zip(stream: BinaryIO, archive_name: str) -> zipfile.ZipFile:
         raise ParseError(f"not a readable zip archive ({error})", file=archive_name) from None
 
 
-def _open_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, archive_name: str) -> BinaryIO:
+def _open_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, archive_name: str) -> IO[bytes]:
     try:
         return archive.open(info)
     except zipfile.BadZipFile as error:
@@ -209,7 +213,8 @@ def _check_readable(info: zipfile.ZipInfo, archive_name: str) -> None:
             f"archive member {info.filename!r} is encrypted; upload an archive without a password", file=archive_name
         )
     if info.compress_type not in STREAMED_METHODS:
-        method = zipfile.compressor_names.get(info.compress_type, f"method {info.compress_type}")
+        names = zipfile.compressor_names  # type: ignore[attr-defined]  # zipfile's own table; typeshed leaves it out
+        method = names.get(info.compress_type, f"method {info.compress_type}")
         raise ParseError(
             f"archive member {info.filename!r} is compressed with {method}; ArrayBench reads stored and deflated "
             "members (the usual zip compression): make the archive again with it",

@@ -26,10 +26,10 @@ def _combined(by_direction: dict) -> dict[str, float]:
         tables = [by_direction["total"]]
     else:
         tables = [table for table in by_direction.values() if isinstance(table, dict) and table]
-    found = {}
+    found: dict[str, float] = {}
     for pct in PERCENTILES:
-        values = [_at(table, pct) for table in tables]
-        if values and all(value is not None for value in values):
+        values = [value for table in tables if (value := _at(table, pct)) is not None]
+        if values and len(values) == len(tables):
             found[pct] = max(values)
     return found
 

@@ -169,7 +169,7 @@ def _multipart(out, boundary: str, fields: list[tuple[str, str]], files: list[Pa
     for path in files:
         out.write(header(f'name="files"; filename="{_quoted(path.name)}"', "application/octet-stream"))
         with path.open("rb") as source:
-            for block in iter(lambda source=source: source.read(BLOCK_BYTES), b""):
+            while block := source.read(BLOCK_BYTES):
                 out.write(block)
         out.write(b"\r\n")
     out.write(f"--{boundary}--\r\n".encode())

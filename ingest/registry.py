@@ -166,7 +166,7 @@ def parse_archive(source, *, zip_limits=DEFAULT_ZIP_LIMITS):
 
 def sources_under(paths) -> list[Source]:
     """The files given: files as they are, folders walked (hidden files passed over), in name order."""
-    sources = []
+    sources: list[Source] = []
     for path in map(Path, paths):
         files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
         sources.extend(Source(file) for file in files if not file.name.startswith("."))

@@ -436,6 +436,7 @@ def _merged(matched: list[tuple], warnings: list[str]) -> "_Definition":
 
 def _merge_average(merged: "_Definition", matched: list[tuple]) -> list[str]:
     """Fill the merged average figure by figure, noting each one's file; return the disagreements."""
+    assert merged.average is not None, "_merged starts the average empty"
     disagreements = []
     for key in dict.fromkeys(key for _, definition in matched for key in definition.average):
         kept, others = _preferred(key, matched)
@@ -474,6 +475,7 @@ def _compared(key: str, definition: "_Definition") -> tuple[float, float]:
     flatfile prints both.
     """
     values, rounding = definition.average, definition.rounding
+    assert values is not None, "only definitions that state the figure are compared"
     if key == "cpu_pct" and values.get("cpu_user") is not None and values.get("cpu_kernel") is not None:
         return values["cpu_user"] + values["cpu_kernel"], rounding["cpu_user"] + rounding["cpu_kernel"]
     return values[key], rounding.get(key, 0.0)
@@ -498,7 +500,7 @@ def _rounding(token: str) -> float:
 
 
 def _result_set(source: dict, version: str | None, definitions: list, warnings: list[str]) -> ResultSet:
-    runs = {}
+    runs: dict[tuple, Run] = {}
     for definition in definitions:
         key, run, point = _run_and_point(definition)
         kept = runs.setdefault(key, run)

@@ -102,9 +102,10 @@ def summary_sentence(
 ) -> str:
     """The papers' summary, e.g. "IBM DS4500 performs 5 % to 30 % better than IBM DS4400 for RAID-5
     OLTP 8K depending on the number of drives"; whole percentages, "worse" when A is behind."""
-    if not improvements.matched:
+    low_pct, high_pct = improvements.low_pct, improvements.high_pct
+    if low_pct is None or high_pct is None:
         return f"{a_name} and {b_name} have no matching configuration for {subject}"
-    low, high = round(improvements.low_pct), round(improvements.high_pct)
+    low, high = round(low_pct), round(high_pct)
     if low >= 0:
         how = _pct_span(low, high) + " better than"
     elif high <= 0:

@@ -18,6 +18,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import cast
 
 
 class Rule(StrEnum):
@@ -110,7 +111,7 @@ def curve(points: Iterable[CurvePoint]) -> Curve:
     """The points in increasing load order; the given order is kept when any load is unknown."""
     points = tuple(points)
     if all(p.load is not None for p in points):
-        points = tuple(sorted(points, key=lambda p: p.load))
+        points = tuple(sorted(points, key=lambda p: cast(float, p.load)))
     return Curve(points)
 
 
@@ -173,43 +174,43 @@ def _single_point(answer: _Answer, point: CurvePoint) -> ThroughputAtThreshold:
 
 def _interpolate(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtThreshold:
     threshold_ms = answer.threshold_ms
-    first_over = next((i for i, p in enumerate(points) if p.response_ms > threshold_ms), None)
+    first_over = next((i for i, p in enumerate(points) if _response_ms(p) > threshold_ms), None)
     if first_over == 0:
         answer.warn(_first_point_over_message(points[0], threshold_ms))
         return answer.result(Status.FIRST_POINT_OVER, value=None, reached=True, above=points[0])
     if first_over is None:
-        at_threshold = next((p for p in points if p.response_ms == threshold_ms), None)
+        at_threshold = next((p for p in points if _response_ms(p) == threshold_ms), None)
         if at_threshold is not None:
             return answer.result(
                 Status.MEASURED, value=at_threshold.throughput, reached=True, below=at_threshold, load=at_threshold.load
             )
         return _not_reached(answer, points)
     below, above = points[first_over - 1], points[first_over]
-    if below.response_ms == threshold_ms:
+    if _response_ms(below) == threshold_ms:
         return answer.result(
             Status.MEASURED, value=below.throughput, reached=True, below=below, above=above, load=below.load
         )
-    share = (threshold_ms - below.response_ms) / (above.response_ms - below.response_ms)
+    share = (threshold_ms - _response_ms(below)) / (_response_ms(above) - _response_ms(below))
     return answer.result(
         Status.INTERPOLATED,
         value=below.throughput + share * (above.throughput - below.throughput),
         reached=True,
         below=below,
         above=above,
-        load=None if below.load is None else below.load + share * (above.load - below.load),
+        load=None if below.load is None or above.load is None else below.load + share * (above.load - below.load),
     )
 
 
 def _at_or_below(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtThreshold:
     threshold_ms = answer.threshold_ms
-    candidates = [i for i, p in enumerate(points) if p.response_ms <= threshold_ms]
+    candidates = [i for i, p in enumerate(points) if _response_ms(p) <= threshold_ms]
     if not candidates:
         answer.warn(_first_point_over_message(points[0], threshold_ms))
         return answer.result(Status.FIRST_POINT_OVER, value=None, reached=True, above=points[0])
-    if all(p.response_ms < threshold_ms for p in points):
+    if all(_response_ms(p) < threshold_ms for p in points):
         return _not_reached(answer, points)
     best = max(candidates, key=lambda i: points[i].throughput)
-    above = next((p for p in points[best + 1 :] if p.response_ms > threshold_ms), None)
+    above = next((p for p in points[best + 1 :] if _response_ms(p) > threshold_ms), None)
     below = points[best]
     return answer.result(
         Status.MEASURED, value=below.throughput, reached=True, below=below, above=above, load=below.load
@@ -218,7 +219,7 @@ def _at_or_below(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtT
 
 def _not_reached(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtThreshold:
     best = max(points, key=lambda p: p.throughput)
-    highest_ms = max(p.response_ms for p in points)
+    highest_ms = max(_response_ms(p) for p in points)
     answer.warn(
         f"the threshold of {_ms(answer.threshold_ms)} ms was not reached (highest response time "
         f"{_ms(highest_ms)} ms): the best measured point is reported"
@@ -228,20 +229,26 @@ def _not_reached(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtT
 
 def _warn_if_not_monotonic(answer: _Answer, points: Sequence[CurvePoint]) -> None:
     for before, after in zip(points, points[1:], strict=False):
-        if after.response_ms < before.response_ms:
+        if _response_ms(after) < _response_ms(before):
             where = "" if after.load is None else f" at load {_ms(after.load)}"
             used = "the first crossing of the threshold" if answer.rule is Rule.INTERPOLATE else "the best point"
             answer.warn(
-                f"response times fall as the load rises ({_ms(after.response_ms)} ms{where} after "
-                f"{_ms(before.response_ms)} ms); {used} is used"
+                f"response times fall as the load rises ({_ms(_response_ms(after))} ms{where} after "
+                f"{_ms(_response_ms(before))} ms); {used} is used"
             )
             return
+
+
+def _response_ms(point: CurvePoint) -> float:
+    """The response time of a point the threshold rules weigh (``throughput_at`` passes only those)."""
+    assert point.response_ms is not None
+    return point.response_ms
 
 
 def _first_point_over_message(point: CurvePoint, threshold_ms: float) -> str:
     where = "" if point.load is None else f" at load {_ms(point.load)}"
     return (
-        f"the first point{where} is already over the threshold ({_ms(point.response_ms)} ms > "
+        f"the first point{where} is already over the threshold ({_ms(_response_ms(point))} ms > "
         f"{_ms(threshold_ms)} ms): there is no throughput at the threshold"
     )
 

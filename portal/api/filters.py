@@ -30,7 +30,7 @@ class SystemFilter(filters.FilterSet):
 
     class Meta:
         model = System
-        fields = []
+        fields: list[str] = []
 
     def search(self, queryset, name, value):
         return queryset.filter(
@@ -72,7 +72,7 @@ class ConfigFilter(filters.FilterSet):
 
     class Meta:
         model = Config
-        fields = []
+        fields: list[str] = []
 
     def by_system(self, queryset, name, value):
         return queryset.filter(_system_q("system__", value))
@@ -103,7 +103,7 @@ class RunFilter(filters.FilterSet):
 
     class Meta:
         model = Run
-        fields = []
+        fields: list[str] = []
 
     def by_system(self, queryset, name, value):
         return queryset.filter(_system_q("config__system__", value))
@@ -124,7 +124,7 @@ class PointFilter(filters.FilterSet):
 
     class Meta:
         model = Point
-        fields = []
+        fields: list[str] = []
 
     def by_system(self, queryset, name, value):
         return queryset.filter(_system_q("run__config__system__", value))
@@ -142,7 +142,7 @@ class UploadFilter(filters.FilterSet):
 
     class Meta:
         model = Upload
-        fields = []
+        fields: list[str] = []
 
     def by_system(self, queryset: QuerySet, name, value):
         return queryset.filter(_system_q("system__", value))

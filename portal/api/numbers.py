@@ -212,7 +212,8 @@ def table_data(table: Table) -> dict:
 
 
 class TableColumnGroupSerializer(serializers.Serializer):
-    label = serializers.CharField()
+    # A declared field, which DRF's metaclass takes off the class; the stubs see Field.label instead.
+    label = serializers.CharField()  # type: ignore[assignment]
     columns = serializers.ListField(child=serializers.CharField())
 
 

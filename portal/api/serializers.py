@@ -4,9 +4,11 @@ Units as everywhere in ArrayBench: MB/s are 10^6 bytes per second, times millise
 """
 
 import re
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from portal.models import Config, Point, Run, System, Upload, Workload
@@ -102,7 +104,8 @@ class RunSerializer(serializers.ModelSerializer):
     def get_page_url(self, run) -> str:
         return reverse("pages:run", args=[run.id])
 
-    def get_citation(self, run) -> CitationSerializer(allow_null=True):
+    @extend_schema_field(CitationSerializer(allow_null=True))
+    def get_citation(self, run) -> dict[str, Any] | None:
         return CitationSerializer(run).data if run.origin == Run.Origin.PUBLISHED else None
 
 
@@ -185,7 +188,8 @@ class UploadSerializer(serializers.ModelSerializer):
     def get_finished(self, upload) -> bool:
         return upload.status in (Upload.Status.DONE, Upload.Status.FAILED, Upload.Status.DUPLICATE)
 
-    def get_error(self, upload) -> UploadErrorSerializer(allow_null=True):
+    @extend_schema_field(UploadErrorSerializer(allow_null=True))
+    def get_error(self, upload) -> dict[str, Any] | None:
         # An internal error's details (exception, reference) only for the uploader and staff, as on the pages.
         request = self.context.get("request")
         text = upload_error_text(user=getattr(request, "user", None) or AnonymousUser(), upload=upload)
@@ -217,12 +221,15 @@ def extra_labels() -> list[str]:
 
 def _documented(form_field) -> serializers.Field:
     """A serializer field describing one of the upload form's fields."""
-    options = {"required": False, "help_text": form_field.help_text or form_field.label or ""}
+    options: dict[str, Any] = {"required": False, "help_text": form_field.help_text or form_field.label or ""}
     if hasattr(form_field, "queryset"):
         return serializers.CharField(**{**options, "help_text": "Id or name of an existing system."})
     if hasattr(form_field, "choices"):
         return serializers.ChoiceField(choices=[value for value, _ in form_field.choices if value], **options)
-    kind = {"IntegerField": serializers.IntegerField, "FloatField": serializers.FloatField}
+    kind: dict[str, type[serializers.Field]] = {
+        "IntegerField": serializers.IntegerField,
+        "FloatField": serializers.FloatField,
+    }
     return kind.get(type(form_field).__name__, serializers.CharField)(**options)
 
 

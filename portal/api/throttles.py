@@ -11,7 +11,7 @@ from rest_framework import throttling
 from portal.models import ApiToken
 
 
-class _Configured:
+class _Configured(throttling.SimpleRateThrottle):
     @property
     def cache(self):
         return caches["api"]
@@ -20,7 +20,7 @@ class _Configured:
         return settings.API_THROTTLE_RATES[self.scope]
 
 
-class UserRateThrottle(_Configured, throttling.SimpleRateThrottle):
+class UserRateThrottle(_Configured):
     """Each token has its own budget; a browser session counts as its user."""
 
     scope = "user"

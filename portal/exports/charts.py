@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from html import escape
 from pathlib import Path
+from typing import cast
 
 import plotly
 import plotly.graph_objects as go
@@ -88,7 +89,7 @@ def render_charts(requests: Sequence[ChartRequest]) -> list[bytes]:
             _store(key, image)
             images[key] = image
         _trim_cache()
-    return [images[key] for key in keys]
+    return [cast(bytes, images[key]) for key in keys]  # every missing one was rendered above
 
 
 def chart_cache_key(figure: go.Figure, image_format: str) -> str:

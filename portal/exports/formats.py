@@ -8,6 +8,7 @@ and in CSV and XLSX any text a spreadsheet program would run as a formula.
 import csv
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -21,7 +22,7 @@ class Format:
     name: str
     extension: str
     content_type: str
-    render: object
+    render: Callable[[list[Table]], bytes]
     binary: bool = False
 
 

@@ -94,7 +94,10 @@ def family_curves(points: Iterable[SweepPoint], *, metric: str) -> list[Curve]:
     Repeated measurements of one size, thread count and cache setting are averaged, so a curve
     has one value per size.
     """
-    values = defaultdict(lambda: defaultdict(list))
+    # (cache, threads) -> transfer size -> [(figure, run id)]
+    values: defaultdict[tuple[str, int], defaultdict[int, list[tuple[float, int]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
     for point in points:
         value = getattr(point, metric)
         if value is not None:

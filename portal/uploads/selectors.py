@@ -184,8 +184,9 @@ def _drive_kind(drives: list[dict]) -> dict:
     if len(types) == 1 and types <= {"HDD", "SSD", "NVMe"}:
         kind["drive_type"] = types.pop()
     speeds = {drive.get("speed_rpm") for drive in drives}
-    if len(speeds) == 1 and all(isinstance(speed, int | float) and not isinstance(speed, bool) for speed in speeds):
-        kind["drive_rpm"] = round(speeds.pop())
+    speed = speeds.pop() if len(speeds) == 1 else None
+    if isinstance(speed, int | float) and not isinstance(speed, bool):
+        kind["drive_rpm"] = round(speed)
     return kind
 
 

@@ -202,6 +202,11 @@ def _send(job_id: int) -> None:
     app.send_task(INGEST_JOB_TASK, args=[job_id])
 
 
+def _send_each(job_ids: list[int]) -> None:
+    for job_id in job_ids:
+        _send(job_id)
+
+
 def upload_reingest(*, upload: Upload, requested_by=None) -> bool:
     """Queue a finished upload (and the files read with it) to be read again with the current parser.
 
@@ -455,7 +460,7 @@ def jobs_recover() -> list[int]:
             _finish_failed(job, message=_exhausted_message(job))
         resend = [job.id for job in jobs if job not in exhausted]
         IngestJob.objects.filter(id__in=resend).update(sent_at=Now(), resends=F("resends") + 1)
-        transaction.on_commit(lambda: [_send(job_id) for job_id in resend], robust=True)
+        transaction.on_commit(lambda: _send_each(resend), robust=True)
     return resend
 
 

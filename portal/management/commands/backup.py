@@ -15,7 +15,7 @@ import subprocess
 import tarfile
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.core.management import BaseCommand, CommandError
@@ -23,6 +23,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from portal.models import Point, Run, System, Upload
+
+if TYPE_CHECKING:
+    from django.db.backends.postgresql.base import DatabaseWrapper
 
 BACKUP_FORMAT = "arraybench-backup"
 BACKUP_VERSION = 1
@@ -76,7 +79,7 @@ def pg_client(name: str, *, at_least: int) -> Path:
 
 def server_major() -> int:
     connection.ensure_connection()
-    return connection.pg_version // 10000
+    return cast("DatabaseWrapper", connection).pg_version // 10000
 
 
 def pg_environment() -> dict[str, str]:

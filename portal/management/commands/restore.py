@@ -36,9 +36,17 @@ def open_backup(path: Path) -> tarfile.TarFile:
         raise CommandError(f"{path.name}: not an ArrayBench backup (not a tar archive)") from None
 
 
+def extract_file(archive: tarfile.TarFile, member: str) -> IO[bytes]:
+    """A file in the backup; KeyError, as for a missing member, when ``member`` is not a regular file."""
+    file = archive.extractfile(member)
+    if file is None:
+        raise KeyError(f"{member} is not a file")
+    return file
+
+
 def read_manifest(archive: tarfile.TarFile, name: str) -> dict[str, Any]:
     try:
-        manifest = json.load(archive.extractfile(MANIFEST))
+        manifest = json.load(extract_file(archive, MANIFEST))
     except (KeyError, ValueError):
         raise CommandError(f"{name}: not an ArrayBench backup (no readable {MANIFEST})") from None
     if manifest.get("format") != BACKUP_FORMAT:
@@ -118,7 +126,7 @@ class Command(BaseCommand):
             staged = self._stage_originals(archive, manifest, Path(work), name)
             dump = Path(work) / DUMP
             with dump.open("wb") as out:
-                shutil.copyfileobj(archive.extractfile(DUMP), out)
+                shutil.copyfileobj(extract_file(archive, DUMP), out)
             self._restore_database(dump, manifest)
             for relative in staged:
                 final = settings.UPLOADS_DIR / relative
@@ -134,7 +142,7 @@ class Command(BaseCommand):
             if relative.is_absolute() or ".." in relative.parts:
                 raise CommandError(f"{name}: original path {original['path']!r} leaves the uploads folder")
             try:
-                source = archive.extractfile(f"{ORIGINALS}/{relative}")
+                source = extract_file(archive, f"{ORIGINALS}/{relative}")
             except KeyError:
                 raise CommandError(f"{name}: original {relative} is listed but not in the backup") from None
             destination = work / ORIGINALS / relative
