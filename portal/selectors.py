@@ -5,8 +5,10 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
-from django.db.models.functions import Coalesce
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, FloatField, OuterRef, Prefetch, Q, Subquery
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
 from django.utils.text import slugify
 
 from portal.analysis.compare import compare_replicates, improvement_range, summary_sentence
@@ -143,11 +145,16 @@ CURVE_POINT_FIELDS = (
 )
 
 
+def curve_points(*, latency: str = "avg"):
+    """Points in load order with only the columns ``run_threshold`` reads at ``latency``."""
+    fields = CURVE_POINT_FIELDS if latency in ("avg", "max") else (*CURVE_POINT_FIELDS, "latency_percentiles_ms")
+    return Point.objects.only(*fields).order_by("seq")
+
+
 def runs_with_curve_points(queryset, *, latency: str = "avg"):
     """Runs with their config, system and only the point columns ``run_threshold`` reads at ``latency``."""
-    fields = CURVE_POINT_FIELDS if latency in ("avg", "max") else (*CURVE_POINT_FIELDS, "latency_percentiles_ms")
     return queryset.select_related("config__system").prefetch_related(
-        Prefetch("points", queryset=Point.objects.only(*fields).order_by("seq"))
+        Prefetch("points", queryset=curve_points(latency=latency))
     )
 
 
@@ -180,10 +187,8 @@ def named(name):
     return Q(workload_name=name) | Q(workload__names__contains=[name])
 
 
-def threshold_figures(
-    *, system, threshold_ms, workload=None, raid_level=None, drive_count=None, cache=None, latency="avg"
-):
-    """Every run of a system at the threshold (of ``latency``: the average, or a percentile), optionally filtered."""
+def _filtered_runs(*, system, workload=None, raid_level=None, drive_count=None, cache=None):
+    """A system's runs narrowed by workload name, RAID level, drive count and cache setting, in SQL."""
     runs = Run.objects.filter(config__system=system)
     if workload:
         runs = runs.filter(named(workload))
@@ -191,12 +196,34 @@ def threshold_figures(
         runs = runs.filter(config__raid_level=raid_level_canonical(raid_level))
     if drive_count:
         runs = runs.filter(config__drive_count=drive_count)
-    figures = []
-    for run in runs_with_points(runs.select_related("workload").order_by("workload_name", "config__drive_count", "id")):
-        if cache and cache_setting(run.config) not in (cache, ""):
-            continue  # a configuration whose cache setting is unknown stays comparable
-        figures.append(run_figure(run, threshold_ms=threshold_ms, latency=latency))
-    return figures
+    if cache:
+        runs = runs.filter(_cache_comparable(cache))
+    return runs
+
+
+def _cache_comparable(cache: str) -> Q:
+    """Configurations whose cache setting is ``cache`` or unknown (an unknown one stays comparable),
+    as the flag combinations :func:`cache_setting` names so."""
+    flags = (True, False, None)
+    allowed = Q(pk__in=[])
+    for read_cache in flags:
+        for write_cache in flags:
+            if cache_setting_name(read_cache=read_cache, write_cache=write_cache) in (cache, ""):
+                allowed |= Q(config__read_cache=read_cache, config__write_cache=write_cache)
+    return allowed
+
+
+def threshold_figures(
+    *, system, threshold_ms, workload=None, raid_level=None, drive_count=None, cache=None, latency="avg"
+):
+    """Every run of a system at the threshold (of ``latency``: the average, or a percentile), optionally filtered."""
+    runs = _filtered_runs(system=system, workload=workload, raid_level=raid_level, drive_count=drive_count, cache=cache)
+    runs = runs_with_points(runs.select_related("workload").order_by(*FIGURE_ORDER))
+    return [run_figure(run, threshold_ms=threshold_ms, latency=latency) for run in runs]
+
+
+# The order of a system's figures: replicates keep it within a configuration (the best of ties is the first).
+FIGURE_ORDER = ("workload_name", "config__drive_count", "id")
 
 
 def run_figure(run, *, threshold_ms, latency="avg") -> Figure:
@@ -255,6 +282,8 @@ class Comparison:
     only_a_workloads: list
     only_b_workloads: list
     latency: str = "avg"
+    # The compared workloads' page among all both systems have (None: every one, as pairs compare).
+    page: Page | None = None
 
 
 def _groups(figures, metric, *, best=False):
@@ -344,7 +373,7 @@ def _published_at(figure, threshold_ms):
 
 def _as_published(figure):
     """A note giving a published MB/s figure as the paper printed it, when that was binary."""
-    printed = [p.metrics.get("published_mbps_binary") for p in figure.run.points.all()]
+    printed = [p.published_mbps_binary for p in figure.run.points.all()]
     if figure.metric != "mbps" or len(printed) != 1 or printed[0] is None:
         return ""
     return f"{figure.run.config.system.name} published {printed[0]:g} MBps (2^20 bytes/s)"
@@ -375,9 +404,12 @@ def _ambiguities(a_left, b_left):
 
 @dataclass
 class _Side:
-    """One side's figures for one compared workload, and what it is called there."""
+    """One side's figures for one compared workload, what it is called there, the names it is known
+    by, and the condition that selects its runs."""
 
     name: str
+    names: set = field(default_factory=set)
+    runs: Q = field(default_factory=lambda: Q(pk__in=[]))
     figures: list = field(default_factory=list)
 
 
@@ -405,27 +437,66 @@ def _key_order(key):
 def workload_key(run, *, family=False):
     """What makes two runs the same workload: its identity when the file said what it does (or, for
     ``family``, its read % and random % whatever the transfer size), else its name."""
-    if family and run.read_pct is not None and run.random_pct is not None:
-        sig = signature(read_pct=run.read_pct, random_pct=run.random_pct, transfer_sizes=[], sizes_required=False)
+    return _key_of(run.workload_id, run.workload_name, run.read_pct, run.random_pct, family=family)
+
+
+def _key_of(workload_id, workload_name, read_pct, random_pct, *, family):
+    if family and read_pct is not None and random_pct is not None:
+        sig = signature(read_pct=read_pct, random_pct=random_pct, transfer_sizes=[], sizes_required=False)
         return ("family", sig.family)
-    if run.workload_id:
-        return ("workload", run.workload_id)
-    return ("name", run.workload_name)
+    if workload_id:
+        return ("workload", workload_id)
+    return ("name", workload_name)
 
 
-def _sides(figures, *, family):
-    sides = {}
-    for figure in figures:
-        side = sides.setdefault(workload_key(figure.run, family=family), _Side(name=_side_name(figure.run, family)))
-        side.figures.append(figure)
+# The run columns a workload key is made of, then its workload's name and names.
+_KEY_COLUMNS = ("workload_id", "workload_name", "read_pct", "random_pct")
+_SIDE_COLUMNS = (*_KEY_COLUMNS, "workload__name", "workload__names")
+
+
+def _sides(runs, *, family) -> dict:
+    """The workloads of ``runs`` by key, without their figures: one query over the distinct key
+    columns, so its rows grow with the workloads and names a system has, not with its runs."""
+    sides: dict = {}
+    for *columns, stored_name, names in runs.order_by().values_list(*_SIDE_COLUMNS).distinct():
+        key = _key_of(*columns, family=family)
+        side = sides.setdefault(key, _Side(name=_side_name(key, stored_name), names=_side_names(key, names)))
+        # Equal to None is IS NULL in a filter, so a run without a workload or mix is found too.
+        side.runs |= Q(**dict(zip(_KEY_COLUMNS, columns, strict=True)))
     return sides
 
 
-def _side_name(run, family):
-    if family and run.read_pct is not None and run.random_pct is not None:
-        key = workload_key(run, family=True)[1]
-        return describe_family(key)
-    return run.workload.name if run.workload_id else run.workload_name
+def _side_name(key, stored_name):
+    if key[0] == "family":
+        return describe_family(key[1])
+    return stored_name if key[0] == "workload" else key[1]
+
+
+def _side_names(key, names):
+    """The names a side is found by: every name of its workload, else the one it was stored under."""
+    return set(names) if key[0] == "workload" else {key[1]}
+
+
+def comparison_runs(runs, *, latency: str = "avg"):
+    """Runs as a comparison reads them: configuration, system and workload joined, points with only
+    the columns a threshold figure needs (and a published figure's MB/s as the paper printed it)."""
+    printed = Cast(KT("metrics__published_mbps_binary"), FloatField())
+    points = curve_points(latency=latency).annotate(published_mbps_binary=printed)
+    return (
+        runs.select_related("config__system", "workload")
+        .order_by(*FIGURE_ORDER)
+        .prefetch_related(Prefetch("points", queryset=points))
+    )
+
+
+def _fill(sides, keys, runs, *, family, threshold_ms, latency):
+    """Give the sides ``keys`` their figures: one query for their runs, one for their points."""
+    wanted = Q(pk__in=[])
+    for key in dict.fromkeys(keys):
+        wanted |= sides[key].runs
+    for run in comparison_runs(runs.filter(wanted), latency=latency):
+        figure = run_figure(run, threshold_ms=threshold_ms, latency=latency)
+        sides[workload_key(run, family=family)].figures.append(figure)
 
 
 MATCHED_BY = {
@@ -445,17 +516,12 @@ def _matched(a_sides, b_sides):
     and the other as one of a workload's names."""
     pairs = [(key, key) for key in a_sides if key in b_sides]
     for a_key in [key for key in a_sides if key[0] == "name" and key not in b_sides]:
-        found = [k for k, side in b_sides.items() if k[0] == "workload" and a_key[1] in _names(side)]
+        found = [k for k, side in b_sides.items() if k[0] == "workload" and a_key[1] in side.names]
         pairs += [(a_key, found[0])] if len(found) == 1 else []
     for b_key in [key for key in b_sides if key[0] == "name" and key not in a_sides]:
-        found = [k for k, side in a_sides.items() if k[0] == "workload" and b_key[1] in _names(side)]
+        found = [k for k, side in a_sides.items() if k[0] == "workload" and b_key[1] in side.names]
         pairs += [(found[0], b_key)] if len(found) == 1 else []
     return pairs
-
-
-def _names(side):
-    run = side.figures[0].run
-    return set(run.workload.names) if run.workload_id else {run.workload_name}
 
 
 def comparison(
@@ -471,6 +537,9 @@ def comparison(
     pairs=(),
     best_of_sizes=False,
     latency="avg",
+    label: str | None = None,
+    workloads_per_page: int | None = None,
+    workload_page: int | str = 1,
 ):
     """System A against system B for every workload both have, at the threshold.
 
@@ -478,22 +547,32 @@ def comparison(
     were called; ``best_of_sizes`` compares the best figure over transfer sizes of each family;
     ``pairs`` (``[(A's workload name, B's workload name), ...]``) compares named workloads by hand.
     Workloads only one side has are listed, not dropped; so are unmatched configurations.
+
+    The workloads both sides have are found first from their key columns, and points are read only
+    for the runs of those compared: ``label`` keeps one workload, ``workloads_per_page`` compares
+    page ``workload_page`` of them in label order (the rest stay counted in ``page``).
     """
-    filters = {"raid_level": raid_level, "drive_count": drive_count, "cache": cache, "latency": latency}
-    a_figures = threshold_figures(system=a, threshold_ms=threshold_ms, workload=workload, **filters)
-    b_figures = threshold_figures(system=b, threshold_ms=threshold_ms, workload=workload, **filters)
+    filters = {"workload": workload, "raid_level": raid_level, "drive_count": drive_count, "cache": cache}
+    a_runs, b_runs = _filtered_runs(system=a, **filters), _filtered_runs(system=b, **filters)
+    figures = {"threshold_ms": threshold_ms, "latency": latency}
     if pairs:
+        a_figures = _figures(a_runs.filter(_named_any(a_name for a_name, _ in pairs)), **figures)
+        b_figures = _figures(b_runs.filter(_named_any(b_name for _, b_name in pairs)), **figures)
         paired = _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms)
         paired.latency = latency
         return paired
-    a_sides, b_sides = _sides(a_figures, family=best_of_sizes), _sides(b_figures, family=best_of_sizes)
-    matched = _matched(a_sides, b_sides)
+    a_sides, b_sides = _sides(a_runs, family=best_of_sizes), _sides(b_runs, family=best_of_sizes)
+    matched = sorted(_matched(a_sides, b_sides), key=lambda keys: _label(a_sides[keys[0]], b_sides[keys[1]]))
+    shown = [keys for keys in matched if label is None or _label(a_sides[keys[0]], b_sides[keys[1]]) == label]
+    page = Paginator(shown, workloads_per_page or max(len(shown), 1)).get_page(workload_page)
+    _fill(a_sides, [ak for ak, _ in page], a_runs, family=best_of_sizes, **figures)
+    _fill(b_sides, [bk for _, bk in page], b_runs, family=best_of_sizes, **figures)
     compared = [
         _workload_comparison(
             a, b, _label(a_sides[ak], b_sides[bk]), a_sides[ak].figures, b_sides[bk].figures, adjust_b, threshold_ms,
             matched_by=MATCHED_BY["name" if "name" in (ak[0], bk[0]) else ak[0]], best=best_of_sizes,
         )
-        for ak, bk in matched
+        for ak, bk in page
     ]  # fmt: skip
     a_done, b_done = {ak for ak, _ in matched}, {bk for _, bk in matched}
     return Comparison(
@@ -501,11 +580,25 @@ def comparison(
         b=b,
         threshold_ms=threshold_ms,
         adjust_b=adjust_b,
-        workloads=sorted(compared, key=lambda w: w.workload),
+        workloads=compared,
         only_a_workloads=sorted(side.name for key, side in a_sides.items() if key not in a_done),
         only_b_workloads=sorted(side.name for key, side in b_sides.items() if key not in b_done),
         latency=latency,
+        page=page,
     )
+
+
+def _figures(runs, *, threshold_ms, latency):
+    runs = comparison_runs(runs, latency=latency)
+    return [run_figure(run, threshold_ms=threshold_ms, latency=latency) for run in runs]
+
+
+def _named_any(names) -> Q:
+    """Runs stored under, or of a workload known by, any of ``names``."""
+    found = Q(pk__in=[])
+    for name in names:
+        found |= named(name)
+    return found
 
 
 def _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms):
@@ -583,7 +676,9 @@ def multi_comparison(*, candidates, baseline, **selection):
             for row in workload.rows:
                 found = table.setdefault(row.label, MultiRow(row.label, row.b_value, [None] * len(pairs)))
                 found.cells[index] = (row.a_value, row.pct)
-    workloads = [MultiWorkload(label, metric, list(rows.values())) for label, (metric, rows) in sorted(tables.items())]
+    # A workload none of the candidates could be paired in (no rows) is left out of the table.
+    shown = sorted((label, metric, rows) for label, (metric, rows) in tables.items() if rows)
+    workloads = [MultiWorkload(label, metric, list(rows.values())) for label, metric, rows in shown]
     threshold_ms = pairs[0].threshold_ms if pairs else selection.get("threshold_ms", 20.0)
     return MultiComparison(baseline, list(candidates), threshold_ms, workloads, pairs)
 

@@ -377,7 +377,7 @@ def _with(query, **changes):
     return f"?{changed.urlencode()}"
 
 
-COMPARE_PARAMETERS = ("a", "b", "threshold_ms", "adjust_b", "raid_level", "cache")
+COMPARE_PARAMETERS: tuple[str, ...] = ("a", "b", "threshold_ms", "adjust_b", "raid_level", "cache")
 COMPARE_PARAMETERS += ("drive_count", "workload", "pair", "best", "latency")
 
 
@@ -417,8 +417,25 @@ def system_search(request):
     return JsonResponse({"systems": selectors.system_names(q=request.GET.get("q", "")[:100], limit=PICKER_CHOICES)})
 
 
-def _comparison(form):
-    return selectors.comparison(a=_found(form.value("a")), b=_found(form.value("b")), **form.selection())
+# The compare page compares this many workloads a page and names at most this many only one side has.
+COMPARED_PER_PAGE = 10
+ONLY_ONE_SIDE_SHOWN = 50
+
+
+def _comparison(form, **paging):
+    return selectors.comparison(a=_found(form.value("a")), b=_found(form.value("b")), **form.selection(), **paging)
+
+
+def _workload_pages(query, page):
+    """Links to the previous and next pages of compared workloads (``wpage=``), None where there is none."""
+    previous = _with(query, wpage=page.previous_page_number()) if page.has_previous() else None
+    following = _with(query, wpage=page.next_page_number()) if page.has_next() else None
+    return previous, following
+
+
+def _first_names(names):
+    """The first names of a list only one side has, and how many are not shown."""
+    return names[:ONLY_ONE_SIDE_SHOWN], max(len(names) - ONLY_ONE_SIDE_SHOWN, 0)
 
 
 @page
@@ -439,7 +456,8 @@ def compare(request):
         if len(candidates) > 1:
             context["multi"] = _multi_comparison(_valid(form), candidates)
             return render(request, "pages/compare.html", context)
-        result = _comparison(_valid(form))
+        paging = {"workloads_per_page": COMPARED_PER_PAGE, "workload_page": request.GET.get("wpage") or 1}
+        result = _comparison(_valid(form), **paging)
     except PageError as error:
         context["error"] = error.message
         return render(request, "pages/compare.html", context, status=error.status)
@@ -460,6 +478,9 @@ def compare(request):
         adjust_b=result.adjust_b,
         export_query=urlencode(export),
         latency_text=selectors.LATENCIES[result.latency],
+        workload_pages=_workload_pages(form.data, result.page) if result.page else (None, None),
+        only_a=_first_names(result.only_a_workloads),
+        only_b=_first_names(result.only_b_workloads),
     )
     return render(request, "pages/compare.html", context)
 
@@ -470,8 +491,8 @@ def compare_chart(request):
     form = _valid(CompareForm(_first_candidate(request.GET, candidates)))
     if not form.value("workload") and not request.GET.get("label"):
         raise PageError("Name the workload to chart (label=... or workload=...).", status=400)
-    result = _comparison(form)
     label = request.GET.get("label")
+    result = _comparison(form, label=label)
     matching = [w for w in result.workloads if label in (None, w.workload)]
     if not matching:
         named = label or form.value("workload")
