@@ -4,6 +4,7 @@ Units are fixed whatever the tool printed: MB/s fields are 10^6 bytes per second
 milliseconds, sizes are bytes, percentages are 0-100. Unknown values are ``None``, never 0.
 """
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field, fields, is_dataclass
@@ -148,9 +149,24 @@ class ResultSet:
         return _plain(self)
 
 
+# Values ``_plain`` hands over as they are; checking the type first spares a call per field.
+_LEAF_TYPES = frozenset((str, int, float, bool, dict, type(None)))
+
+
+@functools.cache
+def _field_names(cls):
+    """A dataclass's field names, ``None`` for other types: looked up once per class, not per value."""
+    return tuple(f.name for f in fields(cls)) if is_dataclass(cls) else None
+
+
 def _plain(value):
-    if is_dataclass(value):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    names = _field_names(type(value))
+    if names is not None:
+        out = {}
+        for name in names:
+            item = getattr(value, name)
+            out[name] = item if type(item) in _LEAF_TYPES else _plain(item)
+        return out
     if isinstance(value, list) and value and is_dataclass(value[0]):
         return [_plain(item) for item in value]
     return value

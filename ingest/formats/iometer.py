@@ -74,6 +74,14 @@ _MIB_MB_COLUMNS = {
 _FIGURE_KEYS = (*_FIGURE_COLUMNS, "mbps", "read_mbps", "write_mbps")
 _MB_KEYS = ("mbps", "read_mbps", "write_mbps")
 _MEMBER_FIGURES = ("iops", "avg_response_ms", "max_response_ms")
+# A member's figures, in the order its dict shows them.
+_MEMBER_KEYS = ("iops", "mbps", "avg_response_ms", "max_response_ms")
+_MEMBER_FIGURES_UNSET = dict.fromkeys(_MEMBER_KEYS)
+_TIMES_OF_COUNTS = (
+    ("iops", ("avg_response_ms", "max_response_ms")),
+    ("read_iops", ("avg_read_response_ms",)),
+    ("write_iops", ("avg_write_response_ms",)),
+)
 _COUNT_METRICS = (
     "managers",
     "disks",
@@ -178,6 +186,30 @@ def _cell(cells, i, line, column):
     return _number(text, line, column)
 
 
+def _fill(out, cells, positions, line):
+    """``out[key]`` = ``_cell`` of each ``(key, index, column)`` position, with ``_cell`` inline: this
+    loop converts nearly every cell the parser reads."""
+    for key, i, column in positions:
+        text = cells[i]
+        try:
+            value = float(text)
+        except ValueError:
+            value = _number(text, line, column)
+        else:
+            if not 0.0 <= value < _UINT64_MAX:
+                value = _number(text, line, column)
+        out[key] = value
+
+
+def _optional(cells, i, line, column):
+    """``_cell`` of a column the header may lack or a short (PROCESSOR) row may stop before."""
+    return None if i is None or i >= len(cells) else _cell(cells, i, line, column)
+
+
+def _text(cells, i):
+    return "" if i is None or i >= len(cells) else cells[i].strip()
+
+
 def _whole(value):
     """A count read as a float (``4.0``) back to an int; other values unchanged."""
     return int(value) if value is not None and value.is_integer() else value
@@ -214,17 +246,27 @@ class _Table:
         self.index = {name: i for i, name in enumerate(self.columns) if name}
         if "Target Type" not in self.index or "IOps" not in self.index:
             raise ParseError("a results header must name 'Target Type' and 'IOps' columns", line=line)
+        self.width = len(self.columns)
         self.type_index = self.index["Target Type"]
+        self.name_index = self.type_index + 1
         self.time_index = self.index.get("TimeStamp", self.index.get("Time Stamp"))
+        self.spec_index = self.index.get("Access Specification Name")
+        self.workers_index = self.index.get("# Workers")
+        self.cpu_index = self.index.get("% CPU Utilization")
+        self.queue_depth_index = self.index.get("Queue Depth")
         self.figures = {key: self.index.get(column) for key, column in _FIGURE_COLUMNS.items()}
         self.mb_columns, self.mb_binary = self._mb_columns(line)
         # Column positions computed once per header: each row is converted in one pass over them.
         self.figure_cells = self._present({**self.figures, **self.mb_columns})
+        # A member keeps four figures; its read and write MBps are converted only to refuse a damaged cell.
         self.member_cells = self._present({key: self.figures[key] for key in _MEMBER_FIGURES} | self.mb_columns)
+        self.member_kept = [cell for cell in self.member_cells if cell[0] in _MEMBER_KEYS]
+        self.member_checked = [cell for cell in self.member_cells if cell[0] not in _MEMBER_KEYS]
         self.metric_cells = self._present(
             {key: self.index.get(column) for key, column in _TOTAL_METRIC_COLUMNS.items()}
         )
         self.bins = [(i, name, bounds) for i, name in enumerate(self.columns) if (bounds := _histogram_bin(name))]
+        self.bin_cells = [(i, i, name) for i, name, _bounds in self.bins]
         # PROCESSOR rows stop before the latency bins; every other row fills the whole header.
         self.processor_width = self.bins[0][0] if self.bins else len(self.columns)
 
@@ -237,32 +279,29 @@ class _Table:
                 return {key: self.index.get(column) for key, column in columns.items()}, binary
         raise ParseError("the results header has no MBps column ('MBps' or 'MBps (Decimal)')", line=line)
 
-    def value(self, cells, column, line):
-        i = self.index.get(column)
-        return None if i is None or i >= len(cells) else _number(cells[i], line, column)
-
-    def text(self, cells, column):
-        i = self.index.get(column)
-        return "" if i is None or i >= len(cells) else cells[i].strip()
-
-    def figures_of(self, cells, line, *, member=False):
-        """The point figures of a full-width row, in contract units (MB/s decimal, ms); a WORKER or
-        target row (``member``) needs only the four a member shows."""
+    def figures_of(self, cells, line):
+        """The point figures of an ALL row, in contract units (MB/s decimal, ms)."""
         out = dict.fromkeys(_FIGURE_KEYS)
-        for key, i, column in self.member_cells if member else self.figure_cells:
-            out[key] = _cell(cells, i, line, column)
+        _fill(out, cells, self.figure_cells, line)
         if self.mb_binary:
             for key in _MB_KEYS:
                 out[key] = mib_to_mbps(out[key])
         # A response time of 0 where no I/O of that kind completed is "not measured".
-        for count, times in (
-            ("iops", ("avg_response_ms", "max_response_ms")),
-            ("read_iops", ("avg_read_response_ms",)),
-            ("write_iops", ("avg_write_response_ms",)),
-        ):
+        for count, times in _TIMES_OF_COUNTS:
             if not out[count]:
-                out.update(dict.fromkeys(times))
+                for key in times:
+                    out[key] = None
         return out
+
+    def member_of(self, cells, line, out):
+        """A WORKER or target row's four figures, added to ``out`` in contract units."""
+        out.update(_MEMBER_FIGURES_UNSET)
+        _fill(out, cells, self.member_kept, line)
+        _fill({}, cells, self.member_checked, line)
+        if self.mb_binary:
+            out["mbps"] = mib_to_mbps(out["mbps"])
+        if not out["iops"]:
+            out["avg_response_ms"] = out["max_response_ms"] = None
 
 
 @dataclass
@@ -303,26 +342,19 @@ class _Section:
     manager: str | None = None
 
 
-def _lines(stream, block_chars=1 << 13):
-    """The stream's lines, read a block at a time (a line at a time costs more than the parsing)."""
+def _lines(stream, block_chars=1 << 14):
+    """The stream's lines without their line ends, read a block at a time (a line at a time costs
+    more than the parsing)."""
     pending = ""
     while block := stream.read(block_chars):
-        lines = (pending + block).split("\n")
+        text = pending + block
+        lines = text.split("\n")
         pending = lines.pop()
+        if "\r" in text:
+            lines = [line.rstrip("\r") for line in lines]
         yield from lines
     if pending:
-        yield pending
-
-
-def _lines_with_last(stream):
-    """``(line_number, text, is_last)`` for each line, so a cut final row can be told from a bad one."""
-    previous = None
-    for number, text in enumerate(_lines(stream), start=1):
-        if previous is not None:
-            yield previous[0], previous[1], False
-        previous = (number, text.rstrip("\r"))
-    if previous is not None:
-        yield previous[0], previous[1], True
+        yield pending.rstrip("\r")
 
 
 class _Reader:
@@ -340,6 +372,7 @@ class _Reader:
         self.stray_lines = []
         self.last_line = 0
         self.tables = {}
+        self.remaining = iter(())
 
     @property
     def test(self):
@@ -348,22 +381,31 @@ class _Reader:
         return self.tests[-1]
 
     def read(self, stream):
-        for number, text, is_last in _lines_with_last(stream):
-            self.last_line = number
-            self.line(number, text, is_last)
+        # Kept to tell a cut final row from a bad one (``at_last_line``).
+        self.remaining = lines = _lines(stream)
+        line = self.line
+        for self.last_line, text in enumerate(lines, start=1):
+            line(self.last_line, text)
         self.finish()
 
-    def line(self, number, text, is_last):
+    def at_last_line(self):
+        """Whether the line being read is the file's last; only asked before raising, as it reads on."""
+        return next(self.remaining, None) is None
+
+    def line(self, number, text):
         stripped = text.strip()
         if not stripped:
             return
-        if self.awaiting:
+        if self.in_rows and stripped[0] != "'":
+            # The common line first: a results row. Nothing is awaited inside a table (markers end it).
+            self.row(text, number)
+        elif self.awaiting:
             handler, self.awaiting = self.awaiting, None
             handler(stripped, number)
         elif stripped.startswith("'") and not _is_results_header(stripped):
             self.marker(stripped, number)
         elif self.in_rows:
-            self.row(text, number, is_last)
+            self.row(text, number)
         elif self.spec_mode:
             self.spec_line(stripped, number)
         elif _is_results_header(stripped):
@@ -475,38 +517,46 @@ class _Reader:
         self.section.table, self.section.header_line = table, number
         self.in_rows = True
 
-    def row(self, text, number, is_last):
+    def row(self, text, number):
         table = self.section.table
         cells = text.split(",")
-        while len(cells) > len(table.columns) and not cells[-1].strip():
+        if len(cells) > table.width:
+            self.trim(cells, table, number)
+        kind = cells[table.type_index].strip().upper() if table.type_index < len(cells) else ""
+        if len(cells) < (table.processor_width if kind == "PROCESSOR" else table.width):
+            self.short_row(kind, cells, table, number)
+        self.dispatch_row(kind, cells, number)
+
+    def trim(self, cells, table, number):
+        """Drops empty cells past the header's width (trailing commas); other extra cells are an error."""
+        while len(cells) > table.width and not cells[-1].strip():
             cells.pop()
-        if len(cells) > len(table.columns):
+        if len(cells) > table.width:
             raise ParseError(
-                f"expected {len(table.columns)} columns after 'Target Type' (header line {self.section.header_line}), "
+                f"expected {table.width} columns after 'Target Type' (header line {self.section.header_line}), "
                 f"found {len(cells)}; is there a comma inside a name?",
                 line=number,
             )
-        kind = cells[table.type_index].strip().upper() if table.type_index < len(cells) else ""
-        width = table.processor_width if kind == "PROCESSOR" else len(table.columns)
-        if len(cells) < width:
-            cut = "; the file looks truncated" if is_last else ""
-            raise ParseError(
-                f"the {kind or 'unnamed'} row has {len(cells)} of the {width} columns the header on line "
-                f"{self.section.header_line} announces{cut}",
-                line=number,
-            )
-        self.dispatch_row(kind, cells, number)
+
+    def short_row(self, kind, cells, table, number):
+        width = table.processor_width if kind == "PROCESSOR" else table.width
+        cut = "; the file looks truncated" if self.at_last_line() else ""
+        raise ParseError(
+            f"the {kind or 'unnamed'} row has {len(cells)} of the {width} columns the header on line "
+            f"{self.section.header_line} announces{cut}",
+            line=number,
+        )
 
     def dispatch_row(self, kind, cells, number):
         section, table = self.section, self.section.table
-        name = cells[table.type_index + 1].strip() if table.type_index + 1 < len(cells) else ""
-        if kind == "ALL":
+        name = cells[table.name_index].strip() if table.name_index < len(cells) else ""
+        if kind == "PROCESSOR":
+            cpu_pct = _optional(cells, table.cpu_index, number, "% CPU Utilization")
+            section.processors.append({"manager": section.manager, "name": name, "cpu_pct": cpu_pct})
+        elif kind == "ALL":
             self.total_row(cells, number)
         elif kind == "MANAGER":
             section.manager = name
-        elif kind == "PROCESSOR":
-            cpu_pct = table.value(cells, "% CPU Utilization", number)
-            section.processors.append({"manager": section.manager, "name": name, "cpu_pct": cpu_pct})
         elif kind == "WORKER":
             section.workers.append(self.member(cells, number, name, spec=True))
         elif kind:
@@ -519,12 +569,11 @@ class _Reader:
 
     def member(self, cells, number, name, *, spec):
         table = self.section.table
-        figures = table.figures_of(cells, number, member=True)
         out = {"manager": self.section.manager, "name": name}
         if spec:
-            out["access_specification"] = table.text(cells, "Access Specification Name")
-        out.update({key: figures[key] for key in ("iops", "mbps", "avg_response_ms", "max_response_ms")})
-        out["queue_depth"] = _whole(table.value(cells, "Queue Depth", number))
+            out["access_specification"] = _text(cells, table.spec_index)
+        table.member_of(cells, number, out)
+        out["queue_depth"] = _whole(_optional(cells, table.queue_depth_index, number, "Queue Depth"))
         return out
 
     def total_row(self, cells, number):
@@ -534,15 +583,11 @@ class _Reader:
             section.time_series.append(_second(section.total))
             section.workers, section.targets, section.processors = [], [], []
         figures = table.figures_of(cells, number)
-        figures["workers"] = _whole(table.value(cells, "# Workers", number))
-        figures["cpu_pct"] = table.value(cells, "% CPU Utilization", number)
-        figures["spec_name"] = table.text(cells, "Access Specification Name")
+        figures["workers"] = _whole(_optional(cells, table.workers_index, number, "# Workers"))
+        figures["cpu_pct"] = _optional(cells, table.cpu_index, number, "% CPU Utilization")
+        figures["spec_name"] = _text(cells, table.spec_index)
         figures["metrics"] = _total_metrics(table, cells, number, figures)
-        figures["histogram"] = [
-            {"bin": name, "low_ms": low, "high_ms": high, "count": _whole(_cell(cells, i, number, name))}
-            for i, name, (low, high) in table.bins
-            if i < len(cells)
-        ]
+        figures["histogram"] = _histogram(table, cells, number)
         if table.time_index is not None:
             figures["time"] = _iso_timestamp(cells[table.time_index]) or cells[table.time_index].strip()
         section.total, section.total_line = figures, number
@@ -590,14 +635,22 @@ class _Reader:
 def _total_metrics(table, cells, number, figures):
     """The ALL row's figures beyond the point's own: errors, bytes, CPU split, network counters."""
     metrics = dict.fromkeys(_TOTAL_METRIC_COLUMNS)
-    for key, i, column in table.metric_cells:
-        metrics[key] = _cell(cells, i, number, column)
+    _fill(metrics, cells, table.metric_cells, number)
     for key in _COUNT_METRICS:
         metrics[key] = _whole(metrics[key])
     for count, maximum in (("read_iops", "max_read_response_ms"), ("write_iops", "max_write_response_ms")):
         if not figures[count]:
             metrics[maximum] = None
     return metrics
+
+
+def _histogram(table, cells, number):
+    """The ALL row's latency bins; the row is full width, so every bin column is there."""
+    counts = {}
+    _fill(counts, cells, table.bin_cells, number)
+    return [
+        {"bin": name, "low_ms": low, "high_ms": high, "count": _whole(counts[i])} for i, name, (low, high) in table.bins
+    ]
 
 
 def _second(total):
