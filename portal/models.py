@@ -369,6 +369,8 @@ class Run(models.Model):
             models.Index(fields=["workload_name", "tool"], name="run_workload_tool"),
             # Runs of one workload, whatever their names (compare, tables, sweeps).
             models.Index(fields=["workload", "config"], name="run_workload_config"),
+            # The tools the systems list can be filtered by (a loose index scan, one probe per tool).
+            models.Index(fields=["tool"], name="run_tool"),
         ]
 
     def __str__(self):

@@ -7,6 +7,7 @@ from django.core.management import call_command
 
 from portal.models import Run
 from portal.selectors import comparison, run_curve, system_by_name
+from tests.factories import ConfigFactory, RunFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -79,3 +80,17 @@ def test_the_compare_command_says_what_it_could_not_compare(ds4500_vs_ds4400):
         "not compared: File Server: B's RAID-5, 140 drives could match A's 'All Caches Disabled' or "
         "'Write Cache Enabled': choose a cache setting to compare them"
     ) in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_the_systems_list_offers_each_tool_and_workload_once_in_order():
+    from portal.selectors import filter_choices
+
+    config = ConfigFactory()
+    for tool, workload in [("vdbench", "rd1"), ("fio", "randread"), ("Iometer", "OLTP 8K"), ("fio", "rd1")] * 3:
+        RunFactory(config=config, tool=tool, workload_name=workload)
+    choices = filter_choices()
+    # PostgreSQL's order for text, as the index keeps it.
+    assert sorted(choices["tool"], key=str.casefold) == ["fio", "Iometer", "vdbench"]
+    assert len(choices["tool"]) == 3
+    assert sorted(choices["workload"]) == ["OLTP 8K", "randread", "rd1"]

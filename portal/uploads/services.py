@@ -118,8 +118,9 @@ def uploads_receive(
         uploads = [recorded[index] for index in range(len(kept))]
         fresh = [upload for upload in uploads if upload.status == Upload.Status.QUEUED]
         jobs_create(uploads=fresh, system=system, new_system=new_system, requested_by=uploader)
-    for upload in uploads:
-        upload.refresh_from_db()
+        # As received (queued, failed or duplicate): read before the commit lets a worker start on them.
+        for upload in uploads:
+            upload.refresh_from_db()
     return uploads
 
 
