@@ -559,9 +559,7 @@ def comparison(
     if pairs:
         a_figures = _figures(a_runs.filter(_named_any(a_name for a_name, _ in pairs)), **figures)
         b_figures = _figures(b_runs.filter(_named_any(b_name for _, b_name in pairs)), **figures)
-        paired = _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms)
-        paired.latency = latency
-        return paired
+        return _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms, latency)
     a_sides, b_sides = _sides(a_runs, family=best_of_sizes), _sides(b_runs, family=best_of_sizes)
     matched = sorted(_matched(a_sides, b_sides), key=lambda keys: _label(a_sides[keys[0]], b_sides[keys[1]]))
     shown = [keys for keys in matched if label is None or _label(a_sides[keys[0]], b_sides[keys[1]]) == label]
@@ -602,7 +600,7 @@ def _named_any(names) -> Q:
     return found
 
 
-def _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms):
+def _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms, latency):
     compared = []
     for a_name, b_name in pairs:
         a_found = [f for f in a_figures if a_name in _run_names(f.run)]
@@ -622,6 +620,7 @@ def _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms
         workloads=compared,
         only_a_workloads=[a_name for a_name, _ in pairs if not any(a_name in _run_names(f.run) for f in a_figures)],
         only_b_workloads=[b_name for _, b_name in pairs if not any(b_name in _run_names(f.run) for f in b_figures)],
+        latency=latency,
     )
 
 

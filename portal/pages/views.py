@@ -391,6 +391,11 @@ MAX_CANDIDATES = 5
 PICKER_CHOICES = 20
 
 
+def _candidates(query):
+    """The systems named as A (several against one baseline), blank pickers left out."""
+    return [name.strip() for name in query.getlist("a") if name.strip()]
+
+
 def _first_candidate(query, candidates):
     """The query with one system A, the first named: blank extra pickers are not a selection."""
     data = query.copy()
@@ -440,7 +445,7 @@ def _first_names(names):
 
 @page
 def compare(request):
-    candidates = [name.strip() for name in request.GET.getlist("a") if name.strip()][:MAX_CANDIDATES]
+    candidates = _candidates(request.GET)[:MAX_CANDIDATES]
     form = CompareForm(_first_candidate(request.GET, candidates))
     context = {
         "form": form,
@@ -487,7 +492,7 @@ def compare(request):
 
 @data
 def compare_chart(request):
-    candidates = [name.strip() for name in request.GET.getlist("a") if name.strip()]
+    candidates = _candidates(request.GET)
     form = _valid(CompareForm(_first_candidate(request.GET, candidates)))
     if not form.value("workload") and not request.GET.get("label"):
         raise PageError("Name the workload to chart (label=... or workload=...).", status=400)
