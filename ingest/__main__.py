@@ -1,5 +1,7 @@
 """``python -m ingest [--json] FILE [FILE ...]``: parse result files, print the normalised result.
 
+``python -m ingest --schema`` prints the result contract as a JSON Schema instead.
+
 Exit status 0 on success; 2 with ``FILE:LINE: message`` on stderr when a file cannot be read.
 ``python -m ingest push URL FILE ...`` sends files to a portal instead (see ``ingest/push.py``).
 """
@@ -10,18 +12,26 @@ import sys
 
 from .errors import ParseError
 from .registry import parse_paths
+from .result import json_schema
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["push"]:
         from .push import main as push
 
         return push(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m ingest", description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="+", help="result files, folders or .zip archives")
+    parser.add_argument("files", nargs="*", help="result files, folders or .zip archives")
     parser.add_argument("--json", action="store_true", help="print the result sets as JSON")
+    parser.add_argument("--schema", action="store_true", help="print the result contract as a JSON Schema")
     args = parser.parse_args(argv)
+    if args.schema:
+        json.dump(json_schema(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    if not args.files:
+        parser.error("give result files, folders or .zip archives (or --schema)")
     try:
         results = parse_paths(args.files)
     except ParseError as error:

@@ -2,6 +2,7 @@
 no links or archives inside, and members streamed from the archive, never held whole in memory."""
 
 import io
+import logging
 import re
 import stat
 import zipfile
@@ -15,6 +16,8 @@ from .source import HEAD_BYTES, Source
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
+
+logger = logging.getLogger(__name__)
 
 ZIP_MAGIC = b"PK\x03\x04"
 
@@ -75,8 +78,9 @@ class ZipMember(Source):
         self._head = head
 
     def head(self, size: int = HEAD_BYTES) -> bytes:
-        if len(self._head) >= min(size, self.info.file_size):
-            return self._head[:size]
+        head = self._head
+        if head is not None and len(head) >= min(size, self.info.file_size):
+            return head[:size]
         return super().head(size)
 
     def _open_raw(self) -> BinaryIO:
@@ -129,6 +133,9 @@ class _MemberReader(io.RawIOBase):
         data = _read_member(self._member, len(view), self._info.filename, self._archive_name)
         self._position += len(data)
         if self._position > self._info.file_size:
+            logger.warning(
+                "%s: archive member %r is larger than its header says", self._archive_name, self._info.filename
+            )
             raise ParseError(
                 f"archive member {self._info.filename!r} is larger than its header says", file=self._archive_name
             )
@@ -146,6 +153,7 @@ def _read_member(member: IO[bytes], size: int, name: str, archive_name: str) -> 
     try:
         return member.read(size)
     except (zipfile.BadZipFile, zlib.error, EOFError) as error:
+        logger.warning("%s: archive member %r is damaged: %s", archive_name, name, error)
         # zipfile stops at the size the header declares and then checks the CRC: a member
         # holding more than declared fails here too.
         raise ParseError(
@@ -248,6 +256,15 @@ def zip_members(source: Source, limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[
     encrypted, compressed other than stored or deflated, or breaks the limits. Members are
     read from the archive when parsed; only their first bytes are read here.
     """
+    try:
+        return _safe_members(source, limits)
+    except ParseError as error:
+        # Refusals worth an operator's eye: a bomb, a link or a path out of the archive may be an attack.
+        logger.warning("%s: archive refused: %s", source.name, error.message)
+        raise
+
+
+def _safe_members(source: Source, limits: ZipLimits) -> list[Source]:
     with source.open_binary() as stream:
         archive = _open_zip(stream, source.name)
         infos = [info for info in archive.infolist() if not info.is_dir()]
@@ -258,4 +275,5 @@ def zip_members(source: Source, limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[
                 continue
             _check_readable(info, source.name)
             members.append(ZipMember(source, info, head=_read_head(archive, info, source.name)))
+        logger.debug("%s: %d members to read of %d files", source.name, len(members), len(infos))
         return members

@@ -8,7 +8,15 @@ class ParseError(Exception):
     act on. ``str(error)`` is ``FILE:LINE: message`` (line omitted when unknown).
     """
 
-    def __init__(self, message, *, file=None, line=None, column=None, field=None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        field: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.file = file
@@ -16,13 +24,13 @@ class ParseError(Exception):
         self.column = column
         self.field = field
 
-    def located(self, file):
+    def located(self, file: str) -> "ParseError":
         """Return this error with ``file`` filled in when the parser did not know it."""
         if self.file is None:
             self.file = file
         return self
 
-    def __str__(self):
+    def __str__(self) -> str:
         where = self.file or "<input>"
         if self.line is not None:
             where = f"{where}:{self.line}"

@@ -1,4 +1,4 @@
-"""``python -m ingest push URL FILE [FILE ...] --token TOKEN [--system NAME] [--config KEY=VALUE ...]``
+"""``python -m ingest push URL FILE [FILE ...] --token TOKEN [--system NAME] [--team TEAM] [--config KEY=VALUE ...]``
 
 Sends result files to an ArrayBench portal's API and follows them until they are read: one line
 per file (the runs stored, or the error), exit status 1 if any file failed. Standard library only,
@@ -36,7 +36,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         client = Client(args.url, token=args.token, timeout_s=args.timeout)
-        received = client.upload(files=files_under(args.files), fields=label_fields(args.system, args.config))
+        received = client.upload(
+            files=files_under(args.files), fields=label_fields(args.system, args.config, team=args.team)
+        )
         uploads = client.follow([row["id"] for row in received["uploads"]], wait_s=args.wait)
     except PushError as error:
         print(f"push: {error}", file=sys.stderr)
@@ -55,6 +57,7 @@ def _arguments() -> argparse.ArgumentParser:
     parser.add_argument("files", nargs="+", help="result files, folders (walked) or .zip archives, sent together")
     parser.add_argument("--token", default=os.environ.get("ARRAYBENCH_TOKEN"), help="an API token ($ARRAYBENCH_TOKEN)")
     parser.add_argument("--system", help='the system measured, e.g. "IBM DS4500" (created when new)')
+    parser.add_argument("--team", help="the team the results belong to (needed when the token's user is in several)")
     parser.add_argument(
         "--config",
         action="append",
@@ -83,9 +86,9 @@ def files_under(paths: list[str]) -> list[Path]:
     return found
 
 
-def label_fields(system: str | None, config: list[str]) -> list[tuple[str, str]]:
-    """The form fields of the upload: the system (used if it exists, else created) and the labels."""
-    fields = []
+def label_fields(system: str | None, config: list[str], *, team: str | None = None) -> list[tuple[str, str]]:
+    """The form fields of the upload: the team, the system (used if it exists, else created) and the labels."""
+    fields = [("team", team.strip())] if team and team.strip() else []
     if system and system.strip():
         vendor, _, model = system.strip().partition(" ")
         fields += [

@@ -1,72 +1,82 @@
 """The formats ArrayBench reads, format detection, and parsing of files and folders.
 
-A format is a module under ``ingest/formats/`` with:
-
-- ``FORMAT`` (its id), ``TOOL`` (the tool's name), ``READS`` (one line for the README table);
-- ``sniff(head: bytes, name: str) -> bool``: does this content look like the format?
-- ``parse(source) -> ResultSet`` (or a list of them, for files holding several systems' results);
-- optionally ``refuse(head: bytes, name: str) -> str | None``: a message for files of the tool
-  that are not results (configuration files), which are then refused with that message;
-- optionally ``group_key(source) -> str | None`` and ``parse_group(sources) -> ResultSet`` for
-  results split over several files (an ORION test, a fio queue-depth sweep).
+A format is a module under ``ingest/formats/`` providing what :class:`~ingest.formats.base.FormatModule`
+states (``FORMAT``, ``TOOL``, ``READS``, ``sniff``, ``parse``), and the hooks of
+:class:`~ingest.formats.base.RefusingFormat` (``refuse``) and :class:`~ingest.formats.base.GroupedFormat`
+(``group_key``, ``parse_group``) where it needs them. README "Adding a format" lists the steps.
 """
 
-import importlib
+import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
-from types import ModuleType
 
 from . import result as contract
 from .archive import DEFAULT_ZIP_LIMITS, ZipLimits, is_zip, zip_members
+from .cycles import cycle_collection_paused
 from .errors import ParseError
+from .formats import array_profile, diskspd, elbencho, ffsb, fio, iometer, jetstress, orion, vdbench
+from .formats.base import FormatModule, GroupedFormat, RefusingFormat
+from .result import ResultSet
 from .source import Source
 
+logger = logging.getLogger(__name__)
+
 # Detection tries formats in this order; the first whose sniff matches wins.
-FORMAT_MODULES = (
-    "iometer",
-    "orion",
-    "jetstress",
-    "ffsb",
-    "array_profile",
-    "fio",
-    "diskspd",
-    "vdbench",
-    "elbencho",
+FORMAT_MODULES: tuple[FormatModule, ...] = (
+    iometer,
+    orion,
+    jetstress,
+    ffsb,
+    array_profile,
+    fio,
+    diskspd,
+    vdbench,
+    elbencho,
 )
-FORMATS = {name: importlib.import_module(f"ingest.formats.{name}") for name in FORMAT_MODULES}
+FORMATS: dict[str, FormatModule] = {module.FORMAT: module for module in FORMAT_MODULES}
+# The formats with a refuse hook, asked about every file before any format sniffs it.
+_REFUSING: tuple[RefusingFormat, ...] = tuple(module for module in FORMAT_MODULES if isinstance(module, RefusingFormat))
 
 
-def known_formats_sentence():
+def known_formats_sentence() -> str:
     return ", ".join(f"{module.TOOL} ({module.FORMAT})" for module in FORMATS.values())
 
 
-def detect(source):
+def detect(source: Source) -> FormatModule:
     """The format module for ``source``; :class:`ParseError` for refused or unknown content."""
     head = source.head()
-    for module in FORMATS.values():
-        refuse = getattr(module, "refuse", None)
-        message = refuse(head, source.name) if refuse else None
+    for refusing in _REFUSING:
+        message = refusing.refuse(head, source.name)
         if message:
+            logger.info("%s: refused by the %s format: %s", source.name, refusing.FORMAT, message)
             raise ParseError(message, file=source.name)
     for module in FORMATS.values():
         if module.sniff(head, source.name):
             return module
+    logger.info("%s: no format recognises it (%d bytes read)", source.name, len(head))
     raise ParseError(
         f"not a recognised result file; ArrayBench reads: {known_formats_sentence()}",
         file=source.name,
     )
 
 
-def _finish(result_set, file):
+def _finish(result_set: ResultSet | dict, file: str, *, metrics_checked: bool = False) -> dict:
     """The result set in dict form, points in load order, checked against the contract; figures
     the contract refuses (negative, infinite, a run without points) are the file's damage, so they
-    are reported as a :class:`ParseError` naming the run and point."""
-    data = result_set.to_dict() if hasattr(result_set, "to_dict") else result_set
+    are reported as a :class:`ParseError` naming the run and point.
+
+    Points are put in load order here, whatever order a parser found them in: this is the one
+    place that enforces it (the contract's check of the order is for results made elsewhere).
+    ``metrics_checked``: the format states that its points' metrics hold only numbers it checked."""
+    data = result_set.to_dict() if isinstance(result_set, ResultSet) else result_set
     for run in data["runs"]:
         run["points"].sort(key=contract.point_load_key)
     try:
-        return contract.check(data)
+        return contract.check(data, metrics_checked=metrics_checked)
     except contract.ContractError as error:
+        logger.info("%s: refused by the result contract: %s", file, error)
         raise ParseError(contract.problem_sentence(data, error.problems[0]), file=file) from None
 
 
@@ -79,7 +89,7 @@ class Group:
     """
 
     sources: list[Source]
-    module: ModuleType | None = None
+    module: FormatModule | None = None
     error: ParseError | None = None
 
     @property
@@ -108,8 +118,7 @@ def plan(sources: list[Source], *, archives: bool = True) -> list[Group]:
         except ParseError as error:
             groups.append(Group([source], error=error))
             continue
-        key = getattr(module, "group_key", None)
-        group_key = key(source) if key else None
+        group_key = module.group_key(source) if isinstance(module, GroupedFormat) else None
         if group_key is None:
             groups.append(Group([source], module))
         elif (module.FORMAT, group_key) in keyed:
@@ -130,14 +139,16 @@ def read(group: Group, *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[di
     return parse_group(group.module, group.sources)
 
 
-def parse_group(module, members):
+def parse_group(module: FormatModule, members: list[Source]) -> list[dict]:
     """Parse files of one format read together; return result sets in dict form, contract-checked."""
-    try:
-        parse_together = getattr(module, "parse_group", None)
-        parsed = parse_together(members) if parse_together else module.parse(members[0])
-    except ParseError as error:
-        raise error.located(members[0].name) from None
-    return [_finish(item, members[0].name) for item in (parsed if isinstance(parsed, list) else [parsed])]
+    metrics_checked = getattr(module, "METRICS_CHECKED", False) is True
+    with cycle_collection_paused():
+        try:
+            parsed = module.parse_group(members) if isinstance(module, GroupedFormat) else module.parse(members[0])
+        except ParseError as error:
+            raise error.located(members[0].name) from None
+        items = parsed if isinstance(parsed, list) else [parsed]
+        return [_finish(item, members[0].name, metrics_checked=metrics_checked) for item in items]
 
 
 def parse_sources(sources: list[Source], *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[dict]:
@@ -148,7 +159,7 @@ def parse_sources(sources: list[Source], *, zip_limits: ZipLimits = DEFAULT_ZIP_
     return [result for group in plan(sources) for result in read(group, zip_limits=zip_limits)]
 
 
-def parse_archive(source, *, zip_limits=DEFAULT_ZIP_LIMITS):
+def parse_archive(source: Source, *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[dict]:
     """Parse the result files inside a zip archive; members that are not results are passed
     over with a warning (a result folder holds logs and pages of other kinds too)."""
     groups = plan(zip_members(source, zip_limits), archives=False)
@@ -160,11 +171,12 @@ def parse_archive(source, *, zip_limits=DEFAULT_ZIP_LIMITS):
         )
     results = [result for group in readable for result in read(group, zip_limits=zip_limits)]
     if skipped:
+        logger.info("%s: %d members passed over: %s", source.name, len(skipped), "; ".join(skipped[:5]))
         results[0]["warnings"].extend(skipped)
     return results
 
 
-def sources_under(paths) -> list[Source]:
+def sources_under(paths: Iterable[str | PathLike[str]]) -> list[Source]:
     """The files given: files as they are, folders walked (hidden files passed over), in name order."""
     sources: list[Source] = []
     for path in map(Path, paths):
@@ -173,6 +185,6 @@ def sources_under(paths) -> list[Source]:
     return sources
 
 
-def parse_paths(paths, *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[dict]:
+def parse_paths(paths: Iterable[str | PathLike[str]], *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[dict]:
     """Parse files, folders (walked) and zip archives given together."""
     return parse_sources(sources_under(paths), zip_limits=zip_limits)

@@ -4,7 +4,10 @@ import codecs
 import hashlib
 import io
 import re
+from collections.abc import Callable
+from os import PathLike
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import ParseError
 
@@ -19,7 +22,7 @@ _BOMS = (
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset=["']?([A-Za-z0-9_\-]+)""", re.IGNORECASE)
 
 
-def sniff_encoding(head):
+def sniff_encoding(head: bytes) -> tuple[str, int]:
     """The text encoding of a file from its first bytes: byte-order mark, then HTML meta charset.
 
     Returns ``(encoding, bom_length)``; UTF-8 when nothing says otherwise.
@@ -47,14 +50,14 @@ class ProgressMeter:
     a parser is finished only when it returns.
     """
 
-    def __init__(self, total_bytes, report, *, step_pct=5):
+    def __init__(self, total_bytes: int, report: Callable[[int], object], *, step_pct: int = 5) -> None:
         self.total_bytes = max(total_bytes, 1)
         self.report = report
         self.step_pct = step_pct
         self.read_bytes = 0
         self.reported_pct = 0
 
-    def advance(self, count):
+    def advance(self, count: int) -> None:
         self.read_bytes += count
         pct = min(99, 100 * self.read_bytes // self.total_bytes)
         if pct >= self.reported_pct + self.step_pct:
@@ -98,41 +101,45 @@ class Source:
     Set ``meter`` to a :class:`ProgressMeter` to have the parser's reading reported.
     """
 
-    meter = None
+    meter: ProgressMeter | None = None
 
-    def __init__(self, path=None, *, name=None, data=None):
+    def __init__(
+        self, path: str | PathLike[str] | None = None, *, name: str | None = None, data: bytes | None = None
+    ) -> None:
         if path is None and data is None:
             raise ValueError("a Source needs a path or data")
         self.path = Path(path) if path is not None else None
-        self.name = name or self.path.name
+        self.name: str = name or (self.path.name if self.path is not None else "")
         self._data = data
-        self._sha256 = None
-        self._head = None
+        self._sha256: str | None = None
+        self._head: bytes | None = None
 
-    def _open_raw(self):
+    def _open_raw(self) -> BinaryIO:
         if self._data is not None:
             return io.BytesIO(self._data)
+        assert self.path is not None  # one of the two is given, checked in __init__
         return self.path.open("rb")
 
-    def open_binary(self):
+    def open_binary(self) -> BinaryIO:
         """The file's bytes as a stream (what parsers read is counted when a meter is set)."""
         if self.meter is None:
             return self._open_raw()
         return io.BufferedReader(_CountedReader(self._open_raw(), self.meter))
 
-    def head(self, size=HEAD_BYTES):
+    def head(self, size: int = HEAD_BYTES) -> bytes:
         """The first bytes of the file, for format detection."""
-        if self._head is None or len(self._head) < size:
+        head = self._head
+        if head is None or len(head) < size:
             with self._open_raw() as stream:
-                self._head = stream.read(max(size, HEAD_BYTES))
-        return self._head[:size]
+                head = self._head = stream.read(max(size, HEAD_BYTES))
+        return head[:size]
 
-    def head_text(self, size=HEAD_BYTES):
+    def head_text(self, size: int = HEAD_BYTES) -> str:
         """The first bytes decoded as text (by BOM / meta charset), bad bytes replaced."""
         encoding, bom_length = sniff_encoding(self.head(size))
         return self.head(size)[bom_length:].decode(encoding, errors="replace")
 
-    def open_text(self, encoding=None, errors="strict"):
+    def open_text(self, encoding: str | None = None, errors: str = "strict") -> "TextStream":
         """A text stream with universal newlines (CRLF and LF read alike).
 
         The encoding comes from the byte-order mark or an HTML meta charset unless given.
@@ -145,7 +152,7 @@ class Source:
         return TextStream(stream, encoding=encoding, errors=errors, newline=None, source=self, skip=bom_length)
 
     @property
-    def sha256(self):
+    def sha256(self) -> str:
         if self._sha256 is None:
             digest = hashlib.sha256()
             with self._open_raw() as stream:
@@ -154,7 +161,7 @@ class Source:
             self._sha256 = digest.hexdigest()
         return self._sha256
 
-    def describe(self):
+    def describe(self) -> dict:
         """The ``source`` member of a result set."""
         return {"name": self.name, "sha256": self.sha256}
 
@@ -168,7 +175,8 @@ class TextStream(io.TextIOWrapper):
         super().__init__(buffer, **options)
         self._source = source
         self._skip = skip
-        self._line = 1  # the line the next character returned is on
+        self._options = options
+        self._returned = 0  # characters returned so far
 
     def _checked(self, call, *args):
         try:
@@ -177,15 +185,22 @@ class TextStream(io.TextIOWrapper):
             raise decoding_error(self._source, self.encoding, self._skip, error) from None
         nul = text.find("\x00")
         if nul >= 0:
-            line = self._line + text.count("\n", 0, nul)
             raise ParseError(
                 "NUL byte in the text: the file is damaged (or UTF-16 without a byte-order mark); "
                 "export or copy the result file again",
                 file=self._source.name,
-                line=line,
+                line=self._line_of(self._returned + nul),
             )
-        self._line += text.count("\n")
+        self._returned += len(text)
         return text
+
+    def _line_of(self, offset):
+        """The line of the text's ``offset``-th character, counted by reading the text again: only a
+        message needs it, so the clean reading counts nothing."""
+        with self._source._open_raw() as raw:
+            raw.read(self._skip)
+            with io.TextIOWrapper(raw, **self._options) as text:
+                return 1 + text.read(offset).count("\n")
 
     def read(self, size=-1):
         return self._checked(super().read, size)
@@ -203,7 +218,7 @@ class TextStream(io.TextIOWrapper):
         return line
 
 
-def decoding_error(source, encoding, skip, error):
+def decoding_error(source: "Source", encoding: str, skip: int, error: UnicodeDecodeError) -> ParseError:
     """A :class:`ParseError` for ``error`` (raised somewhere in ``source``): the offending byte's
     offset in the file, its line, and the encoding the user should save the file in."""
     offset, line = _locate_decoding_error(source, encoding, skip)
@@ -250,7 +265,7 @@ def _locate_decoding_error(source, encoding, skip):
             offset += len(block)
 
 
-def describe_group(sources):
+def describe_group(sources: list["Source"]) -> dict:
     """The ``source`` member for a result set read from several files (e.g. one ORION test)."""
     ordered = sorted(sources, key=lambda s: s.name)
     digest = hashlib.sha256("".join(s.sha256 for s in ordered).encode("ascii")).hexdigest()

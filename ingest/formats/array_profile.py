@@ -23,7 +23,10 @@ import re
 from collections import Counter
 
 from ..errors import ParseError
+from ..numbers import Printed, as_printed, read_number
 from ..result import Array, Drive, ResultSet, System, Volume
+from ..source import Source
+from ..units import GIB, size_in
 
 FORMAT = "array_profile"
 TOOL = "Storage Manager profile"
@@ -45,11 +48,9 @@ _DRIVE_REFERENCE = re.compile(rf"^(\d+\s*,?\s+(\d+\s*,?\s+)?\d+\b|(Drive at )?{_
 _POOL_RAID_LEVELS = ("ddp", "dynamic disk pool", "disk pool")
 _ARRAY_TITLE = re.compile(r"^(?:VOLUME GROUP|ARRAY)\s+(\S.*?)\s+\(RAID (\w+)\)$", re.IGNORECASE)
 _SIZE = re.compile(r"^([\d,]+(?:\.\d+)?)\s*(KB|MB|GB|TB)\b", re.IGNORECASE)
-_NUMBER = re.compile(r"^([\d,]+(?:\.\d+)?)")
 _SLOT = re.compile(r"\bslot\s+(\w+)", re.IGNORECASE)
 _COLUMN = re.compile(r"\S+(?: \S+)*")
 _TABLE_CELL_GAP = re.compile(r"\S\s{2,}\S")
-_GB_PER_UNIT = {"KB": 1 / 1024**2, "MB": 1 / 1024, "GB": 1.0, "TB": 1024.0}
 
 _SECTIONS = {
     "SUMMARY": "summary",
@@ -117,13 +118,18 @@ _INTERFACES = {"fibre channel": "FC", "fibre": "FC", "serial ata": "SATA", "sata
 # Storage Manager prints the same company several ways ("VN LSILOGIC" on tray parts).
 _VENDOR_NAMES = {"LSILOGIC": "LSI", "LSI LOGIC": "LSI", "NETAPP": "NetApp", "DELL": "Dell", "ENGENIO": "Engenio"}
 _UNKNOWN = ("not available", "unknown", "none", "")
+# Figures are printed before their unit ("15,015 RPM", "4 KB"), with thousands separators.
+_PRINTED = Printed(leading=True, refusal="expected a number, found {text!r}", one_refusal=True)
+_PRINTED_OR_UNKNOWN = Printed(
+    missing=frozenset(_UNKNOWN), leading=True, refusal="expected a number, found {text!r}", one_refusal=True
+)
 
 
-def sniff(head, name):
+def sniff(head: bytes, name: str) -> bool:
     return bool(_SNIFF.search(head))
 
 
-def parse(source):
+def parse(source: Source) -> ResultSet:
     reader = _ProfileReader()
     with source.open_text(errors="replace") as stream:
         for number, raw in enumerate(stream, 1):
@@ -143,15 +149,11 @@ def _size_gb(text, number, field):
     match = _SIZE.match(text)
     if not match:
         raise ParseError(f"expected a capacity such as '557.791 GB', found {text!r}", line=number, field=field)
-    return float(match.group(1).replace(",", "")) * _GB_PER_UNIT[match.group(2).upper()]
+    return size_in(_number(match.group(1), number, field), match.group(2), per=GIB)
 
 
 def _number(text, number, field):
-    match = _NUMBER.match(text)
-    if not match:
-        raise ParseError(f"expected a number, found {text!r}", line=number, field=field)
-    value = float(match.group(1).replace(",", ""))
-    return int(value) if value.is_integer() else value
+    return as_printed(read_number(text, file=None, line=number, field=field, printed=_PRINTED))
 
 
 def _enabled(text):
@@ -167,7 +169,7 @@ def _raid_level(text):
 
 def _optional_number(text, number, field):
     """A figure that SSDs and absent parts print as 'Not Available' (a drive's speed)."""
-    return None if text.strip().lower() in _UNKNOWN else _number(text, number, field)
+    return as_printed(read_number(text, file=None, line=number, field=field, printed=_PRINTED_OR_UNKNOWN))
 
 
 def _vendor(text):

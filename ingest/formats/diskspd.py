@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..errors import ParseError
-from ..numbers import checked, whole
-from ..result import MB, Point, ResultSet, Run, TransferSize, Workload
-from ..source import sniff_encoding
+from ..numbers import Printed, read_number, whole
+from ..result import Point, ResultSet, Run, TransferSize, Workload
+from ..source import Source, sniff_encoding
+from ..units import MB, size_multiplier
 
 FORMAT = "diskspd"
 TOOL = "DiskSpd"
@@ -26,30 +27,37 @@ READS = (
 
 # Windows code page assumed for text lines that are not UTF-8 (a console redirected to a file).
 LEGACY_CODE_PAGE = "cp1251"
-SIZE_SUFFIXES = {"": 1, "B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4}
 PERCENTILE_ROWS = {"min": "0", "max": "100", "25th": "25", "50th": "50", "75th": "75", "90th": "90"}
 PERCENTILE_ROWS |= {"95th": "95", "99th": "99"}
 PERCENTILE_ROWS |= {f"{n}-nines": "99." + "9" * (n - 2) for n in range(3, 10)}
 CPU_HEADER = re.compile(r"^(Group \| |Core \| )?CPU \|")
 FILE_SIZE_SUFFIX = re.compile(r"\s+\(\d+(?:[KMGT]i?)?B\)$")
-GROUPING_SPACES = str.maketrans("", "", "\u00a0\u202f\u2009 ")
+# Text output as a Windows locale prints it: grouping spaces, a decimal comma, "N/A", "12%".
+PRINTED_TEXT = Printed(
+    missing=frozenset({"n/a"}),
+    units=("%",),
+    decimal_comma=True,
+    grouping_spaces=True,
+    refusal="expected a number in {field!r}, found {stripped!r}",
+)
+PRINTED_XML = Printed(refusal="<{field}> holds {stripped!r}, not a number")
 
 
-def sniff(head, name):
+def sniff(head: bytes, name: str) -> bool:
     text = _head_text(head)
     if "<Results>" in text and ("<System>" in text or "<Profile>" in text):
         return True
     return "Command Line:" in text and ("Input parameters:" in text or "diskspd" in text.lower())
 
 
-def refuse(head, name):
+def refuse(head: bytes, name: str) -> str | None:
     text = _head_text(head).lstrip()
     if text.startswith("<Profile>") and "<TimeSpans>" in text and "<Results>" not in text:
         return "this is a DiskSpd profile (the -X input), not results; upload the output of diskspd -Rxml instead"
     return None
 
 
-def parse(source):
+def parse(source: Source) -> ResultSet:
     text = _head_text(source.head())
     if text.lstrip().startswith(("<?xml", "<Results")):
         return _parse_xml(source)
@@ -364,14 +372,7 @@ def _is_setting(element):
 
 
 def _xml_number(element, path, source):
-    text = element.findtext(path)
-    if text is None or not text.strip():
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise ParseError(f"<{path}> holds {text.strip()!r}, not a number", file=source.name, field=path) from None
-    return checked(value, file=source.name, field=path, shown=text)
+    return read_number(element.findtext(path) or "", file=source.name, field=path, printed=PRINTED_XML)
 
 
 def _xml_count(element, path, source):
@@ -741,36 +742,16 @@ def _cells(text):
 
 def _number(text, number, column, source):
     """A number as DiskSpd printed it, also with a locale's grouping spaces and decimal comma."""
-    if text is None:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = _localised_number(text, number, column, source)
-    if value is None:
-        return None
-    return checked(value, file=source.name, line=number, field=column, shown=text)
-
-
-def _localised_number(text, number, column, source):
-    cleaned = text.strip().rstrip("%").translate(GROUPING_SPACES)
-    if cleaned in ("", "N/A"):
-        return None
-    if "," in cleaned and "." not in cleaned:
-        cleaned = cleaned.replace(",", ".")
-    try:
-        return float(cleaned)
-    except ValueError:
-        raise ParseError(
-            f"expected a number in {column!r}, found {text.strip()!r}", file=source.name, line=number, field=column
-        ) from None
+    return (
+        None if text is None else read_number(text, file=source.name, line=number, field=column, printed=PRINTED_TEXT)
+    )
 
 
 def _size_bytes(text, number, source, field="block size"):
     match = re.fullmatch(r"\s*(\d+)\s*([KMGT]iB|B)?\s*", text)
     if not match:
         raise ParseError(f"{field} {text.strip()!r} is not a size", file=source.name, line=number, field=field)
-    return int(match.group(1)) * SIZE_SUFFIXES[match.group(2) or ""]
+    return int(match.group(1)) * size_multiplier(match.group(2) or "")
 
 
 def _write_pct(stripped):

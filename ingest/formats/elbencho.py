@@ -19,8 +19,10 @@ import shlex
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
-from ..numbers import size_or_none
-from ..result import MB, Point, ResultSet, Run, TransferSize, Workload, mib_to_mbps
+from ..numbers import Printed, read_number, size_or_none
+from ..result import Point, ResultSet, Run, TransferSize, Workload
+from ..source import Source
+from ..units import MB, binary_prefix, convert_time, mib_to_mbps
 
 FORMAT = "elbencho"
 TOOL = "elbencho"
@@ -72,7 +74,8 @@ _RES_ENTRY_COUNT = re.compile(r"^\w+ (total|write|read)$")
 _RES_LATENCY = re.compile(r"min=(\S+)\s+avg=(\S+)\s+max=(\S+)")
 _HUMAN_LATENCY = re.compile(r"^([\d.]+)(us|ms|s)$")
 _HUMAN_ELAPSED = re.compile(r"^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:([\d.]+)s)?(?:(\d+)ms)?$")
-_LATENCY_US = {"us": 1, "ms": 1000, "s": 1_000_000}
+# Every figure stands in its cell alone; an empty one where a figure belongs is damage.
+_PRINTED = Printed(required=True)
 _READ_PHASES = {"READ"}
 _WRITE_PHASES = {"WRITE"}
 # elbencho options that name the workload or the load, long and short spellings.
@@ -91,7 +94,7 @@ _OPTIONS = {
 _FLAGS = {"--rand": "random", "--randalign": "random_aligned", "--direct": "direct", "--hostsfile": "hostsfile"}
 
 
-def sniff(head, name):
+def sniff(head: bytes, name: str) -> bool:
     return bool(_RESULT_CSV.match(head) or _LIVE_CSV.match(head) or _RESFILE.search(head))
 
 
@@ -107,9 +110,9 @@ class _Phase:
     setup: dict = field(default_factory=dict)
 
 
-def parse(source):
+def parse(source: Source) -> ResultSet:
     head = source.head()
-    warnings = []
+    warnings: list[str] = []
     if _LIVE_CSV.match(head):
         runs = _live_runs(source, warnings)
         version = None
@@ -546,17 +549,15 @@ def _size_bytes(text):
 
 
 def _human_size(size_bytes):
-    for suffix, shift in (("g", 30), ("m", 20), ("k", 10)):
-        if size_bytes % (1 << shift) == 0:
-            return f"{size_bytes >> shift}{suffix}"
-    return str(size_bytes)
+    count, prefix = binary_prefix(size_bytes, largest="G")
+    return f"{count}{prefix.lower()}" if prefix else str(size_bytes)
 
 
 def _human_latency_us(text, number):
     match = _HUMAN_LATENCY.match(text)
     if match is None:
         raise ParseError(f"latency {text!r} is not like '455us', '4.55ms' or '1.20s'", line=number)
-    return float(match.group(1)) * _LATENCY_US[match.group(2)]
+    return convert_time(float(match.group(1)), match.group(2), "us")
 
 
 def _human_elapsed_ms(text, number):
@@ -568,7 +569,4 @@ def _human_elapsed_ms(text, number):
 
 
 def _number(text, number, column):
-    try:
-        return float(text)
-    except ValueError:
-        raise ParseError(f"{text!r} is not a number", line=number, field=column) from None
+    return read_number(text, file=None, line=number, field=column, printed=_PRINTED)

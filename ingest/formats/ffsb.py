@@ -33,7 +33,9 @@ from datetime import datetime
 
 from ..errors import ParseError
 from ..numbers import read_number, whole
-from ..result import MB, Point, ResultSet, Run, TransferSize, Workload
+from ..result import Point, ResultSet, Run, TransferSize, Workload
+from ..source import Source
+from ..units import MB, binary_prefix, size_in
 
 FORMAT = "ffsb"
 TOOL = "FFSB"
@@ -59,7 +61,6 @@ _THROUGHPUT_LINE = re.compile(r"^(Read|Write) Throughput:\s*(\S+)\s*$")
 _THROUGHPUT = re.compile(r"^([\d.]+)(B|KB|MB|GB|TB)/sec$")
 _SYSCALL = re.compile(r"^\[\s*(\w+)\]\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)\s*$")
 _CPU = re.compile(r"^([\d.]+)% (User|System) +Time\s*$|^([\d.]+)% CPU Utilization\s*$")
-_BINARY_POWER = {"B": 0, "KB": 1, "MB": 2, "GB": 3, "TB": 4}
 _READ_OPS = ("read", "readall")
 _WRITE_OPS = ("write", "create", "append", "writeall", "writeall_fsync", "write_fsync", "create_fsync", "append_fsync")
 # (direction, its data ops, the ops among them that seek at random when <direction>_random is on)
@@ -67,11 +68,11 @@ _DIRECTIONS = (("read", _READ_OPS, ("read",)), ("write", _WRITE_OPS, ("write", "
 _ALIGNED_IO_BYTES = 4096
 
 
-def sniff(head, name):
+def sniff(head: bytes, name: str) -> bool:
     return bool(_SNIFF.search(head))
 
 
-def refuse(head, name):
+def refuse(head: bytes, name: str) -> str | None:
     """FFSB profiles (all three syntaxes) are configuration files, not results."""
     if _SNIFF.search(head):
         return None
@@ -120,7 +121,7 @@ class _Invocation:
         return self.total is not None and self.total.trans_per_sec is not None
 
 
-def parse(source):
+def parse(source: Source) -> ResultSet:
     invocations = _read_invocations(source)
     if not invocations:
         raise ParseError("no 'FFSB version ... started' line; this does not look like FFSB output", line=1)
@@ -293,7 +294,7 @@ def _bytes_per_s(text, number, what):
             line=number,
             field=what,
         )
-    return float(match.group(1)) * 1024 ** _BINARY_POWER[match.group(2)]
+    return size_in(float(match.group(1)), match.group(2))
 
 
 def _total_threads(inv):
@@ -441,10 +442,8 @@ def _workload_label(workload):
 
 
 def _size_label(size_bytes):
-    for unit, power in (("MB", 2), ("KB", 1)):
-        if size_bytes % 1024**power == 0:
-            return f"{size_bytes // 1024**power} {unit}"
-    return f"{size_bytes} B"
+    count, prefix = binary_prefix(size_bytes, largest="M")
+    return f"{count} {prefix}B"
 
 
 def _ops_sentence(inv):

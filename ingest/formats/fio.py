@@ -7,10 +7,12 @@ workload (rw, mix, block sizes) with one point per file, in load order.
 """
 
 import json
+import math
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from operator import itemgetter
 from pathlib import PurePosixPath
 
 from ..errors import ParseError
@@ -24,6 +26,8 @@ READS = (
     "fio `--output-format=json` / `json+` (2.x µs and 3.x ns fields); a folder of fio-plot "
     "`<rw>-<iodepth>-<numjobs>.json` files becomes one curve per workload"
 )
+# Every number in a point's metrics is read through ``_Where.number`` or summed by ``_Where.total``.
+METRICS_CHECKED = True
 
 SWEEP_FILE_NAME = re.compile(
     r"^(read|write|trim|randread|randwrite|randtrim|rw|readwrite|randrw|trimwrite)-(\d+)-(\d+)\.json$",
@@ -49,6 +53,11 @@ DIRECTIONS = ("read", "write", "trim")
 PREAMBLE_SHOWN = 3
 MAX_DIGITS = 9  # iodepth and numjobs beyond a billion are no fio job
 LATEST_TIMESTAMP_S = 2**32  # year 2106
+LARGEST_PLAIN_INT = 2**63  # whole figures below this are read as floats without more checks
+_NUMBER_TYPES = frozenset((int, float))
+_TEXT = frozenset((str,))
+# The objects holding the options a job file gave, where an option may be given twice.
+OPTIONS_OBJECT = re.compile(r'"(?:global|job) options"\s*:\s*(?=\{)')
 
 
 def sniff(head, name):
@@ -100,11 +109,21 @@ def parse_group(sources):
 # Reading the document -------------------------------------------------------------------------
 
 
-@dataclass
 class _Document:
-    data: dict
-    job_lines: list  # line number of each job's "jobname", in order
-    preamble: list  # text fio printed before the JSON
+    """The JSON object of one file, the text fio printed before it, and where each job starts."""
+
+    def __init__(self, data, preamble, text, first_line):
+        self.data = data
+        self.preamble = preamble
+        self._text, self._first_line = text, first_line
+        self._job_lines = None
+
+    def job_line(self, index):
+        """The line of the ``index``-th ``"jobname"`` key; ``None`` past the last. Counted through the
+        text when first asked (for a message), not for every file."""
+        if self._job_lines is None:
+            self._job_lines = _job_lines(self._text, self._first_line)
+        return self._job_lines[index] if index < len(self._job_lines) else None
 
 
 def _read_document(source, warnings):
@@ -124,7 +143,50 @@ def _read_document(source, warnings):
         shown = " | ".join(preamble[:PREAMBLE_SHOWN]) + (" | ..." if len(preamble) > PREAMBLE_SHOWN else "")
         warnings.append(f"{source.name}: skipped {len(preamble)} lines of text before the JSON: {shown}")
     data = _decode(text, source, first_line, warnings)
-    return _Document(data=data, job_lines=_job_lines(text, first_line), preamble=preamble)
+    return _Document(data, preamble, text, first_line)
+
+
+def _options_given_twice(text, end):
+    """Options given twice with different values in the option objects (a job file may repeat an
+    option; JSON keeps the last). Only these objects are decoded again to see the pairs: fio writes
+    every other key once, and a hook on every object of a large file costs as much as the decoding."""
+    duplicates = []
+
+    def keep_last(pairs):
+        options = dict(pairs)
+        if len(options) != len(pairs):
+            first_values = {}
+            for key, value in pairs:
+                if first_values.setdefault(key, value) != value:
+                    duplicates.append(key)
+        return options
+
+    decoder = json.JSONDecoder(object_pairs_hook=keep_last)
+    for match in OPTIONS_OBJECT.finditer(text, 0, end):
+        pairs = _plain_pairs(text, match.end())
+        if pairs is None:
+            decoder.raw_decode(text, match.end())
+        else:
+            keep_last(pairs)
+    return list(dict.fromkeys(duplicates))
+
+
+def _plain_pairs(text, start):
+    """The (key, value) pairs of the JSON object at ``text[start]`` when it holds only text values
+    without escapes, as fio writes options, read by splitting at its quotes (a few microseconds where
+    decoding it costs several times that, for each of thousands of jobs); ``None`` for any other
+    object, which is decoded."""
+    end = text.find("}", start)
+    inner = text[start + 1 : end]
+    if end < 0 or "\\" in inner:
+        return None
+    # '{' "key" ':' "value" ',' "key" ':' "value" '}': every fourth part is a separator.
+    parts = inner.split('"')
+    if len(parts) % 4 != 1 or parts[0].strip() or parts[-1].strip():
+        return None
+    if any(part.strip() != ":" for part in parts[2::4]) or any(part.strip() != "," for part in parts[4:-1:4]):
+        return None
+    return list(zip(parts[1::4], parts[3::4], strict=True))
 
 
 def _job_lines(text, first_line):
@@ -138,20 +200,8 @@ def _job_lines(text, first_line):
 
 
 def _decode(text, source, first_line, warnings):
-    duplicates = []
-
-    def keep_last(pairs):
-        obj = dict(pairs)
-        if len(obj) != len(pairs):
-            first_values = {}
-            for key, value in pairs:
-                if first_values.setdefault(key, value) != value:
-                    duplicates.append(key)
-        return obj
-
-    decoder = json.JSONDecoder(object_pairs_hook=keep_last)
     try:
-        data, end = decoder.raw_decode(text)
+        data, end = json.JSONDecoder().raw_decode(text)
     except json.JSONDecodeError as error:
         raise ParseError(
             f"not valid JSON ({error.msg}); the fio output may be truncated",
@@ -159,7 +209,7 @@ def _decode(text, source, first_line, warnings):
             line=first_line + error.lineno - 1,
             column=error.colno,
         ) from None
-    for key in dict.fromkeys(duplicates):
+    for key in _options_given_twice(text, end):
         warnings.append(f"{source.name}: key {key!r} appears twice with different values; the last one was kept")
     if text[end:].strip():
         line = first_line + text.count("\n", 0, end)
@@ -194,22 +244,28 @@ class _Job:
 
 
 def _job_groups(document, source, warnings):
-    groups, lines = {}, {}
+    groups, first_index = {}, {}
     failures = []
     for index, job in enumerate(document.data["jobs"]):
-        line = document.job_lines[index] if index < len(document.job_lines) else None
+        if not isinstance(job, dict):
+            raise ParseError(
+                f"job {index + 1} is {str(job)[:40]!r}, not an object", file=source.name, line=document.job_line(index)
+            )
         name = str(job.get("jobname", f"job {index + 1}"))
         if job.get("error", 0):
-            failures.append(_Failure(source.name, line, _failure_sentence(name, job["error"], document.preamble)))
+            sentence = _failure_sentence(name, job["error"], document.preamble)
+            failures.append(_Failure(source.name, document.job_line(index), sentence))
             continue
         key = (name, job.get("groupid", 0))
         groups.setdefault(key, []).append(job)
-        lines.setdefault(key, line)
+        first_index.setdefault(key, index)
+    known = _Known()
     jobs = []
     for (name, groupid), entries in groups.items():
-        job = _job(document.data, name, groupid, entries, source, lines[(name, groupid)], warnings)
+        where = _Where(source.name, document, first_index[(name, groupid)], known)
+        job = _job(document.data, name, groupid, entries, where, warnings)
         if job.point.iops is None:
-            failures.append(_Failure(source.name, lines[(name, groupid)], f"job {name!r} did no I/O"))
+            failures.append(_Failure(source.name, where.line, f"job {name!r} did no I/O"))
         else:
             jobs.append(job)
     return jobs, failures
@@ -223,63 +279,101 @@ def _failure_sentence(name, code, preamble):
     return sentence
 
 
-def _job(data, name, groupid, entries, source, line, warnings):
-    global_options, job_options = data.get("global options") or {}, entries[0].get("job options") or {}
+def _job(data, name, groupid, entries, where, warnings):
+    global_options, job_options = _object(data, "global options", where), _object(entries[0], "job options", where)
     options = {**global_options, **job_options}
-    iodepth = _whole_number(options.get("iodepth", 1), "iodepth", source, line)
-    numjobs = _whole_number(options.get("numjobs", len(entries)), "numjobs", source, line)
-    point = _point(entries, _Where(source.name, line))
+    iodepth = _whole_number(options.get("iodepth", 1), "iodepth", where)
+    numjobs = _whole_number(options.get("numjobs", len(entries)), "numjobs", where)
+    point = _point(entries, where)
     point.load = {"outstanding_io": iodepth * numjobs, "threads": numjobs}
     if len(entries) > 1:
         point.metrics["job_entries_summed"] = len(entries)
         warnings.append(
-            f"{source.name}:{line}: job {name!r}: {len(entries)} job entries (no group_reporting) summed into "
+            f"{where.file}:{where.line}: job {name!r}: {len(entries)} job entries (no group_reporting) summed into "
             "one point; their clat percentiles cannot be combined and are left out"
         )
-    workload_options = {**_canonical(global_options), **_canonical(job_options)}
-    rw = _rw_mode(workload_options, source, line)
+    rw, workload = _stated_workload(global_options, job_options, where)
     if rw in ("trim", "randtrim"):
         warnings.append(
-            f"{source.name}:{line}: job {name!r}: rw={rw} trims, which are neither reads nor writes; "
+            f"{where.file}:{where.line}: job {name!r}: rw={rw} trims, which are neither reads nor writes; "
             "its read % is left unknown"
         )
-    version = str(data.get("fio version", "")).removeprefix("fio-") or None
     return _Job(
         name=name,
         rw=rw,
-        workload=_workload(rw, workload_options, _Where(source.name, line)),
+        workload=workload,
         point=point,
         options={**options, "groupid": groupid},
-        version=version,
-        started_at=_started_at(data, entries[0], _Where(source.name, line)),
-        file=source.name,
+        version=str(data.get("fio version", "")).removeprefix("fio-") or None,
+        started_at=_started_at(data, entries[0], where),
+        file=where.file,
     )
 
 
-def _whole_number(value, option, source, line):
+def _whole_number(value, option, where):
     number = str(value).strip()
     if not number.isdigit() or len(number) > MAX_DIGITS:
         raise ParseError(
-            f"job option {option}={str(value)[:40]!r} is not a whole number", file=source.name, line=line, field=option
+            f"job option {option}={str(value)[:40]!r} is not a whole number",
+            file=where.file,
+            line=where.line,
+            field=option,
         )
     return int(number)
 
 
 @dataclass
-class _Where:
-    """The file and line (of the job's name) a figure is read from, for errors."""
+class _Known:
+    """What is worked out once per file: the jobs of a large file share their options, start time
+    and percentile names."""
 
-    file: str
-    line: int | None
+    workloads: dict = field(default_factory=dict)  # (global, job options) -> (rw, Workload)
+    started_at: dict = field(default_factory=dict)  # seconds -> ISO 8601
+    percentile_layouts: dict = field(default_factory=dict)  # a table's keys -> _percentile_layout
+
+
+class _Where:
+    """Where a job's figures are read from, for messages: the file and the line of the job's name
+    (counted only when a message needs it)."""
+
+    def __init__(self, file, document, index, known):
+        self.file = file
+        self.known = known
+        self._document, self._index = document, index
+
+    @property
+    def line(self):
+        return self._document.job_line(self._index)
 
     def number(self, stats, key, default=None):
         """``stats[key]`` as a finite, non-negative number; ``default`` when absent."""
         value = stats.get(key)
+        kind = type(value)
+        # The common cases first: a large file holds a few hundred thousand figures.
+        if kind is float and 0.0 <= value < math.inf:
+            return value
+        if kind is int and 0 <= value < LARGEST_PLAIN_INT:
+            return float(value)
         if value is None:
             return default
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ParseError(f"{str(value)[:40]!r} is not a number", file=self.file, line=self.line, field=key)
         return checked(value, file=self.file, line=self.line, field=key, shown=value)
+
+    def total(self, values, key):
+        """The sum of figures read by ``number``, refused when the job entries' figures add up to
+        more than a float holds (every number in a point's metrics is finite, METRICS_CHECKED)."""
+        total = sum(values)
+        return total if total < math.inf else checked(total, file=self.file, line=self.line, field=key)
+
+    def read(self, reader, text, field, **options):
+        """``reader(text)`` (``read_number``, ``read_size``) with this place in its errors; the line is
+        counted only for an error."""
+        try:
+            return reader(text, file=self.file, field=field, **options)
+        except ParseError as error:
+            error.line = self.line
+            raise
 
 
 def _started_at(data, job, where):
@@ -294,7 +388,10 @@ def _started_at(data, job, where):
         raise ParseError(
             f"the time stamp {seconds:.0f} s is no date fio ran on", file=where.file, line=where.line, field="timestamp"
         )
-    return datetime.fromtimestamp(seconds, UTC).isoformat()
+    known = where.known.started_at
+    if seconds not in known:
+        known[seconds] = datetime.fromtimestamp(seconds, UTC).isoformat()
+    return known[seconds]
 
 
 # Figures --------------------------------------------------------------------------------------
@@ -345,14 +442,60 @@ def _object(data, key, where):
 def _clat_percentiles_ms(stats, where):
     clat, to_ms = ("clat_ns", 1e-6) if "clat_ns" in stats else ("clat", 1e-3)
     table = _object(_object(stats, clat, where), "percentile", where)
-    # fio pads the table with "0.00" entries for unused slots.
-    return {
-        key.rstrip("0").rstrip("."): where.number(table, key) * to_ms for key in table if _percentile(key, where) > 0
-    }
+    layout = _percentile_layout(table, where)
+    if layout is not None:
+        names, values_of = layout
+        values = values_of(table)
+        if _plain_numbers(values):
+            return dict(zip(names, map(to_ms.__mul__, values), strict=True))
+    percentiles = {}
+    for key in table:
+        # fio pads the table with "0.00" entries for unused slots.
+        if _percentile(key, where) > 0:
+            value = where.number(table, key)
+            if value is None:
+                raise ParseError(f"clat percentile {key!r} has no value", file=where.file, line=where.line, field=key)
+            percentiles[key.rstrip("0").rstrip(".")] = value * to_ms
+    return percentiles
+
+
+def _percentile_layout(table, where):
+    """``(names, values_of)`` of a percentile table's entries above 0, worked out once per set of
+    keys in a file (``values_of(table)`` gives their values); ``None`` when a key is no percentile,
+    for the careful reading to name it."""
+    keys = tuple(table)
+    layouts = where.known.percentile_layouts
+    if keys not in layouts:
+        try:
+            kept = [key for key in keys if _percentile(key, where) > 0]
+        except ParseError:
+            return None
+        names = tuple(key.rstrip("0").rstrip(".") for key in kept)
+        layouts[keys] = names, _values_getter(kept)
+    return layouts[keys]
+
+
+def _values_getter(keys):
+    """A function giving the values at ``keys`` as a tuple (``itemgetter`` of one key gives the value)."""
+    if len(keys) == 1:
+        return lambda table: (table[keys[0]],)
+    return itemgetter(*keys) if keys else lambda table: ()
+
+
+def _plain_numbers(values):
+    """Whether every value is a finite, non-negative int or float (what ``_Where.number`` accepts as
+    it is), checked in one pass over a percentile table."""
+    if not values:
+        return True
+    try:
+        # NaN fails ``>=`` when min() returns it and makes the sum NaN otherwise.
+        return _NUMBER_TYPES.issuperset(map(type, values)) and min(values) >= 0 and sum(values, 0.0) < math.inf
+    except OverflowError:  # an int too large for a float
+        return False
 
 
 def _percentile(key, where):
-    value = read_number(key, file=where.file, line=where.line, field="percentile")
+    value = where.read(read_number, key, "percentile")
     if value is None:
         raise ParseError("a clat percentile has no name", file=where.file, line=where.line, field="percentile")
     return value
@@ -373,8 +516,8 @@ def _point(entries, where):
         maxima = [d.max_ms for d in active if d.max_ms is not None]
         point.max_response_ms = max(maxima) if maxima else None
     if all("usr_cpu" in entry and "sys_cpu" in entry for entry in entries):
-        usr = sum(where.number(entry, "usr_cpu") for entry in entries)
-        sys = sum(where.number(entry, "sys_cpu") for entry in entries)
+        usr = where.total([where.number(entry, "usr_cpu") for entry in entries], "usr_cpu")
+        sys = where.total([where.number(entry, "sys_cpu") for entry in entries], "sys_cpu")
         # Percent of one CPU, as fio reports it; clones of a job add up.
         point.cpu_pct = usr + sys
         point.metrics = {"usr_cpu_pct": usr, "sys_cpu_pct": sys}
@@ -382,7 +525,7 @@ def _point(entries, where):
     if percentiles:
         point.metrics["clat_percentiles_ms"] = percentiles
     if trim.ios:
-        point.metrics["trim_iops"] = trim.iops
+        point.metrics["trim_iops"] = where.total([trim.iops], "iops")
     return point
 
 
@@ -397,18 +540,35 @@ def _figures(direction):
 # Workload -------------------------------------------------------------------------------------
 
 
+def _stated_workload(global_options, job_options, where):
+    """``(rw, Workload)`` of the options, worked out once per distinct set of options in a file."""
+    # Options as fio writes them, all text, are shared; others (1 and True are equal keys) are not.
+    shared = _TEXT.issuperset(map(type, global_options.values())) and _TEXT.issuperset(map(type, job_options.values()))
+    key = (tuple(global_options.items()), tuple(job_options.items())) if shared else None
+    known = where.known.workloads.get(key)
+    if known is None:
+        workload_options = {**_canonical(global_options), **_canonical(job_options)}
+        rw = _rw_mode(workload_options, where)
+        known = rw, _workload(rw, workload_options, where)
+        if key is not None:
+            where.known.workloads[key] = known
+    rw, workload = known
+    # Each run gets its own list: a caller may change one run's sizes.
+    return rw, replace(workload, transfer_sizes=list(workload.transfer_sizes))
+
+
 def _canonical(options):
     """Job options under one name each (``readwrite`` is ``rw``, ``blocksize`` is ``bs``, ...)."""
     return {OPTION_ALIASES.get(key, key): value for key, value in (options or {}).items()}
 
 
-def _rw_mode(options, source, line):
+def _rw_mode(options, where):
     given = options.get("rw")
     if given is None:
         return None
     rw = str(given).split(":")[0].strip().lower()
     if rw not in RW_MODES:
-        raise ParseError(f"unknown rw mode {rw!r}", file=source.name, line=line, field="rw")
+        raise ParseError(f"unknown rw mode {rw!r}", file=where.file, line=where.line, field="rw")
     return rw
 
 
@@ -469,7 +629,7 @@ def _mix(per_direction, shares):
 
 
 def _percent(value, option, where):
-    pct = read_number(value, file=where.file, line=where.line, field=option)
+    pct = where.read(read_number, value, option)
     if pct is None or pct > 100:
         raise ParseError(f"{option}={value!r} is not a percentage", file=where.file, line=where.line, field=option)
     return pct
@@ -529,7 +689,7 @@ def _range_size(spec, kilo, where):
 
 
 def _size(text, option, kilo, where):
-    return read_size(text, file=where.file, line=where.line, field=option, kilo=kilo)
+    return where.read(read_size, text, option, kilo=kilo)
 
 
 def _alignment_bytes(options, kilo, where):

@@ -26,6 +26,7 @@ Rows are split on commas, never read with CSV quoting: Iometer writes target nam
 
 import re
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from ..errors import ParseError
 from ..numbers import checked
@@ -40,15 +41,23 @@ READS = (
     "layout; .icf configurations refused"
 )
 
+# Every number in a point's metrics is a cell read by ``_plain_figures``, ``_plain_counts`` or
+# ``_number`` (finite, below 2^64-1), or one converted from MiB/s.
+METRICS_CHECKED = True
 # Iometer prints -1 for an ambiguous value and 2^64-1 for an unset sector count.
 _UINT64_MAX = float(2**64 - 1)
+# Whole numbers below this are exact as floats: a count read as an int equals the float read of it.
+_EXACT_WHOLE = 2**53
 _RESULT_MARKERS = ("'Test Type", "'Version", "'Time Stamp", "'Access specifications", "'Results")
 _ICF_SECTIONS = ("'TEST SETUP", "'ACCESS SPECIFICATIONS", "'MANAGER LIST", "'RESULTS DISPLAY")
 _TIMESTAMP = re.compile(r"^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?::(\d{1,3}))?$")
 _HISTOGRAM_BIN = re.compile(r"^(?:(>=)\s*)?([\d.]+)(?:\s+to\s+([\d.]+))?\s*(uS|mS|S|s)$")
 _BIN_UNIT_MS = {"uS": 0.001, "mS": 1.0, "S": 1000.0, "s": 1000.0}
 _SPEC_FIELDS = ("bytes", "pct", "read_pct", "random_pct", "delay_ms", "burst", "align_bytes", "reply_bytes")
+_SPEC_CELLS = itemgetter(slice(len(_SPEC_FIELDS)))
 _ROW_KINDS_NOT_TARGETS = ("ALL", "MANAGER", "PROCESSOR", "WORKER")
+# Target Type cells as Iometer writes them, taken as they are (any other cell is stripped and upper-cased).
+_ROW_KINDS = frozenset((*_ROW_KINDS_NOT_TARGETS, "DISK", "NETWORK"))
 
 # Point figure -> header column, per MB/s flavour. Iometer prints response times in ms.
 _FIGURE_COLUMNS = {
@@ -201,6 +210,47 @@ def _fill(out, cells, positions, line):
         out[key] = value
 
 
+def _cells_getter(indices):
+    """A function giving the cells at ``indices`` as a sequence (``itemgetter`` of one index gives the
+    bare cell); ``None`` for no index."""
+    if not indices:
+        return None
+    if len(indices) == 1:
+        return itemgetter(slice(indices[0], indices[0] + 1))
+    return itemgetter(*indices)
+
+
+def _plain_figures(cells, getter):
+    """The cells ``getter`` picks as floats, in one pass, when every one is a plain figure (from 0 to
+    below 2^64-1), as in nearly every row; ``None`` when any is not (empty, -1, NaN, a word), so that
+    ``_fill`` reads them one by one and names the cell that is an error."""
+    if getter is None:
+        return []
+    try:
+        values = list(map(float, getter(cells)))
+        # NaN fails ``>=`` when min() returns it and makes the sum NaN otherwise; with no value below
+        # 0, a sum below 2^64-1 keeps each value below it.
+        if min(values) >= 0.0 and sum(values) < _UINT64_MAX:
+            return values
+    except ValueError:  # a cell float() does not read
+        pass
+    return None
+
+
+def _plain_counts(cells, getter):
+    """The cells ``getter`` picks as ints when every one is a plain whole count below 2^53 (where
+    ``_whole`` of the float read gives the same int); ``None`` otherwise, as ``_plain_figures``."""
+    if getter is None:
+        return []
+    try:
+        counts = list(map(int, getter(cells)))
+        if min(counts) >= 0 and max(counts) < _EXACT_WHOLE:
+            return counts
+    except ValueError:  # a cell int() does not read ("1.5", "")
+        pass
+    return None
+
+
 def _optional(cells, i, line, column):
     """``_cell`` of a column the header may lack or a short (PROCESSOR) row may stop before."""
     return None if i is None or i >= len(cells) else _cell(cells, i, line, column)
@@ -267,8 +317,26 @@ class _Table:
         )
         self.bins = [(i, name, bounds) for i, name in enumerate(self.columns) if (bounds := _histogram_bin(name))]
         self.bin_cells = [(i, i, name) for i, name, _bounds in self.bins]
+        self._plain_readers()
         # PROCESSOR rows stop before the latency bins; every other row fills the whole header.
         self.processor_width = self.bins[0][0] if self.bins else len(self.columns)
+
+    def _plain_readers(self):
+        """Keys and cell getters of each row kind's figures, for ``_plain_figures`` / ``_plain_counts``."""
+        self.figure_keys = [key for key, _i, _column in self.figure_cells]
+        self.figure_get = _cells_getter([i for _key, i, _column in self.figure_cells])
+        # A member's four figures, those only checked, then its Queue Depth: when a column is missing,
+        # every member row is read cell by cell.
+        kept = {key: i for key, i, _column in self.member_kept}
+        self.member_get = None
+        if len(kept) == len(_MEMBER_KEYS) and self.queue_depth_index is not None:
+            checked = [i for _key, i, _column in self.member_checked]
+            self.member_get = _cells_getter([*(kept[key] for key in _MEMBER_KEYS), *checked, self.queue_depth_index])
+        self.metric_keys = [key for key, _i, _column in self.metric_cells]
+        self.metric_get = _cells_getter([i for _key, i, _column in self.metric_cells])
+        self.metric_count_keys = [key for key in self.metric_keys if key in _COUNT_METRICS]
+        self.bin_bounds = [(name, low, high) for _i, name, (low, high) in self.bins]
+        self.bin_get = _cells_getter([i for i, _name, _bounds in self.bins])
 
     def _present(self, positions):
         return [(key, i, self.columns[i]) for key, i in positions.items() if i is not None]
@@ -282,7 +350,11 @@ class _Table:
     def figures_of(self, cells, line):
         """The point figures of an ALL row, in contract units (MB/s decimal, ms)."""
         out = dict.fromkeys(_FIGURE_KEYS)
-        _fill(out, cells, self.figure_cells, line)
+        values = _plain_figures(cells, self.figure_get)
+        if values is None:
+            _fill(out, cells, self.figure_cells, line)
+        else:
+            out.update(zip(self.figure_keys, values, strict=True))
         if self.mb_binary:
             for key in _MB_KEYS:
                 out[key] = mib_to_mbps(out[key])
@@ -293,15 +365,27 @@ class _Table:
                     out[key] = None
         return out
 
-    def member_of(self, cells, line, out):
-        """A WORKER or target row's four figures, added to ``out`` in contract units."""
-        out.update(_MEMBER_FIGURES_UNSET)
-        _fill(out, cells, self.member_kept, line)
-        _fill({}, cells, self.member_checked, line)
-        if self.mb_binary:
-            out["mbps"] = mib_to_mbps(out["mbps"])
-        if not out["iops"]:
-            out["avg_response_ms"] = out["max_response_ms"] = None
+    def member(self, cells, line, out):
+        """``out`` (a WORKER or target row's names) with the row's four figures and Queue Depth, in
+        contract units."""
+        values = None if self.member_get is None else _plain_figures(cells, self.member_get)
+        if values is None:
+            out.update(_MEMBER_FIGURES_UNSET)
+            _fill(out, cells, self.member_kept, line)
+            _fill({}, cells, self.member_checked, line)
+            iops, mbps = out["iops"], out["mbps"]
+            response_ms, max_response_ms = out["avg_response_ms"], out["max_response_ms"]
+            queue_depth = _optional(cells, self.queue_depth_index, line, "Queue Depth")
+        else:
+            iops, mbps, response_ms, max_response_ms = values[:4]
+            queue_depth = values[-1]
+        out["iops"] = iops
+        out["mbps"] = mib_to_mbps(mbps) if self.mb_binary else mbps
+        # As for the ALL row: no I/O, no response time.
+        out["avg_response_ms"] = response_ms if iops else None
+        out["max_response_ms"] = max_response_ms if iops else None
+        out["queue_depth"] = _whole(queue_depth)
+        return out
 
 
 @dataclass
@@ -342,9 +426,9 @@ class _Section:
     manager: str | None = None
 
 
-def _lines(stream, block_chars=1 << 14):
-    """The stream's lines without their line ends, read a block at a time (a line at a time costs
-    more than the parsing)."""
+def _line_blocks(stream, block_chars=1 << 18):
+    """The stream's lines without their line ends, as lists of whole lines read a block at a time (a
+    line at a time costs more than the parsing). No list is empty."""
     pending = ""
     while block := stream.read(block_chars):
         text = pending + block
@@ -352,9 +436,19 @@ def _lines(stream, block_chars=1 << 14):
         pending = lines.pop()
         if "\r" in text:
             lines = [line.rstrip("\r") for line in lines]
-        yield from lines
+        if lines:
+            yield lines
     if pending:
-        yield pending.rstrip("\r")
+        yield [pending.rstrip("\r")]
+
+
+def _row_run_end(lines, start):
+    """The index of the first line from ``start`` on that does not start with a letter (a Target Type)."""
+    end = start
+    for end in range(start, len(lines)):
+        if not lines[end][:1].isalpha():
+            return end
+    return end + 1
 
 
 class _Reader:
@@ -372,7 +466,8 @@ class _Reader:
         self.stray_lines = []
         self.last_line = 0
         self.tables = {}
-        self.remaining = iter(())
+        self.blocks = iter(())
+        self.block_last_line = 0
 
     @property
     def test(self):
@@ -382,30 +477,54 @@ class _Reader:
 
     def read(self, stream):
         # Kept to tell a cut final row from a bad one (``at_last_line``).
-        self.remaining = lines = _lines(stream)
-        line = self.line
-        for self.last_line, text in enumerate(lines, start=1):
-            line(self.last_line, text)
+        self.blocks = _line_blocks(stream)
+        number = 0  # lines before the block
+        for lines in self.blocks:
+            self.block_last_line = number + len(lines)
+            self.read_block(lines, number)
+            number = self.block_last_line
+        self.last_line = number
         self.finish()
 
-    def at_last_line(self):
-        """Whether the line being read is the file's last; only asked before raising, as it reads on."""
-        return next(self.remaining, None) is None
+    def read_block(self, lines, before):
+        """Reads a block's lines, the line at index ``i`` being line ``before + i + 1``. A run of results
+        rows (lines starting with a letter, up to the next marker) is read at once; a marker line as
+        Iometer writes it is looked up whole."""
+        i, count = 0, len(lines)
+        while i < count:
+            text = lines[i]
+            if self.in_rows and text[:1].isalpha():
+                end = _row_run_end(lines, i + 1)
+                self.rows(lines[i:end], before + i + 1)
+                i = end
+                continue
+            handler = None if self.awaiting else _MARKER_LINES.get(text)
+            if handler is None:
+                self.line(before + i + 1, text)
+            else:
+                self.in_rows = False
+                handler(self, before + i + 1)
+            i += 1
+
+    def at_last_line(self, number):
+        """Whether line ``number`` is the file's last; only asked before raising, as it reads on."""
+        return number == self.block_last_line and next(self.blocks, None) is None
 
     def line(self, number, text):
         stripped = text.strip()
         if not stripped:
             return
         if self.in_rows and stripped[0] != "'":
-            # The common line first: a results row. Nothing is awaited inside a table (markers end it).
-            self.row(text, number)
+            # A results row not starting with a letter (``read`` takes the others). Nothing is awaited
+            # inside a table.
+            self.rows([text], number)
         elif self.awaiting:
             handler, self.awaiting = self.awaiting, None
             handler(stripped, number)
-        elif stripped.startswith("'") and not _is_results_header(stripped):
+        elif stripped.startswith("'") and ("Target Type" not in stripped or not _is_results_header(stripped)):
             self.marker(stripped, number)
         elif self.in_rows:
-            self.row(text, number)
+            self.rows([text], number)
         elif self.spec_mode:
             self.spec_line(stripped, number)
         elif _is_results_header(stripped):
@@ -417,29 +536,38 @@ class _Reader:
     def marker(self, text, number):
         keyword = text.split(",", 1)[0].rstrip()
         self.in_rows = False
-        if keyword == "'Test Type":
-            self.start_test(number)
-        elif keyword == "'Version":
-            self.awaiting = self.version
-        elif keyword == "'Time Stamp":
-            self.awaiting = self.time_stamp
-        elif keyword == "'Access specifications":
-            self.open_section(number)
-            self.spec_mode = "block"
-        elif keyword == "'Access specification name":
-            self.awaiting = self.spec_name
-        elif keyword == "'size":
-            self.spec_mode = "lines"
-        elif keyword == "'End access specifications":
-            self.spec_mode = None
-        elif keyword == "'Results":
-            self.open_results(number)
-            self.awaiting = self.header
-        elif keyword == "'End Test":
-            self.close_section()
-            self.test.ended = True
-        else:
+        handler = _MARKERS.get(keyword)
+        if handler is None:
             self.warnings.append(f"line {number}: unknown Iometer marker {keyword!r} ignored")
+        else:
+            handler(self, number)
+
+    def access_specifications(self, number):
+        self.open_section(number)
+        self.spec_mode = "block"
+
+    def await_version(self, number):
+        self.awaiting = self.version
+
+    def await_time_stamp(self, number):
+        self.awaiting = self.time_stamp
+
+    def await_spec_name(self, number):
+        self.awaiting = self.spec_name
+
+    def spec_lines(self, number):
+        self.spec_mode = "lines"
+
+    def end_specs(self, number):
+        self.spec_mode = None
+
+    def results(self, number):
+        self.open_results(number)
+        self.awaiting = self.header
+
+    def end_test(self, number):
+        self.close_section()
+        self.test.ended = True
 
     def start_test(self, number):
         self.close_section()
@@ -504,7 +632,9 @@ class _Reader:
                 f"access specification line {text!r} needs at least size, % of size, % reads and % random",
                 line=number,
             )
-        values = [_number(cell, number, name) for cell, name in zip(cells, _SPEC_FIELDS, strict=False)]
+        values = _plain_figures(cells, _SPEC_CELLS)
+        if values is None:
+            values = [_number(cell, number, name) for cell, name in zip(cells, _SPEC_FIELDS, strict=False)]
         line = dict(zip(_SPEC_FIELDS, values, strict=False))
         line["bytes"] = int(line["bytes"] or 0)
         self.section.specs[-1].lines.append(line)
@@ -517,18 +647,57 @@ class _Reader:
         self.section.table, self.section.header_line = table, number
         self.in_rows = True
 
-    def row(self, text, number):
-        table = self.section.table
-        cells = text.split(",")
-        if len(cells) > table.width:
-            self.trim(cells, table, number)
-        kind = cells[table.type_index].strip().upper() if table.type_index < len(cells) else ""
-        if len(cells) < (table.processor_width if kind == "PROCESSOR" else table.width):
-            self.short_row(kind, cells, table, number)
-        self.dispatch_row(kind, cells, number)
+    def rows(self, numbered, number, text):
+        """Reads results rows from ``text`` on, taking the next lines from ``numbered`` while they start
+        with a letter (Target Type); returns the first other line, ``(number, None)`` at the end. One
+        loop with the layout at hand: rows are most of a file."""
+        section = self.section
+        table = section.table
+        width, processor_width, type_index, name_index = (
+            table.width,
+            table.processor_width,
+            table.type_index,
+            table.name_index,
+        )
+        cpu_index, spec_index = table.cpu_index, table.spec_index
+        processors, workers, targets = section.processors, section.workers, section.targets
+        while True:
+            cells = text.split(",")
+            count = len(cells)
+            if count > width:
+                count = self.trim(cells, table, number)
+            kind = cells[type_index] if type_index < count else ""
+            if kind not in _ROW_KINDS:
+                kind = kind.strip().upper()
+            if count < (processor_width if kind == "PROCESSOR" else width):
+                self.short_row(kind, cells, table, number)
+            name = cells[name_index].strip() if name_index < count else ""
+            if kind == "PROCESSOR":
+                cpu_pct = _optional(cells, cpu_index, number, "% CPU Utilization")
+                processors.append({"manager": section.manager, "name": name, "cpu_pct": cpu_pct})
+            elif kind == "WORKER":
+                worker = {"manager": section.manager, "name": name, "access_specification": _text(cells, spec_index)}
+                workers.append(table.member(cells, number, worker))
+            elif kind == "ALL":
+                self.total_row(cells, number)
+                # The per-second layout starts new lists at each ALL row.
+                processors, workers, targets = section.processors, section.workers, section.targets
+            elif kind == "MANAGER":
+                section.manager = name
+            elif kind:
+                target = table.member(cells, number, {"manager": section.manager, "name": name})
+                target["type"] = kind
+                target["worker"] = workers[-1]["name"] if workers else None
+                targets.append(target)
+            else:
+                raise ParseError("the row has no Target Type (ALL, MANAGER, WORKER, DISK ...)", line=number)
+            number, text = next(numbered, (number, None))
+            if text is None or not text[:1].isalpha():
+                return number, text
 
     def trim(self, cells, table, number):
-        """Drops empty cells past the header's width (trailing commas); other extra cells are an error."""
+        """Drops empty cells past the header's width (trailing commas); other extra cells are an error.
+        Returns how many cells are left."""
         while len(cells) > table.width and not cells[-1].strip():
             cells.pop()
         if len(cells) > table.width:
@@ -537,6 +706,7 @@ class _Reader:
                 f"found {len(cells)}; is there a comma inside a name?",
                 line=number,
             )
+        return len(cells)
 
     def short_row(self, kind, cells, table, number):
         width = table.processor_width if kind == "PROCESSOR" else table.width
@@ -546,35 +716,6 @@ class _Reader:
             f"{self.section.header_line} announces{cut}",
             line=number,
         )
-
-    def dispatch_row(self, kind, cells, number):
-        section, table = self.section, self.section.table
-        name = cells[table.name_index].strip() if table.name_index < len(cells) else ""
-        if kind == "PROCESSOR":
-            cpu_pct = _optional(cells, table.cpu_index, number, "% CPU Utilization")
-            section.processors.append({"manager": section.manager, "name": name, "cpu_pct": cpu_pct})
-        elif kind == "ALL":
-            self.total_row(cells, number)
-        elif kind == "MANAGER":
-            section.manager = name
-        elif kind == "WORKER":
-            section.workers.append(self.member(cells, number, name, spec=True))
-        elif kind:
-            target = self.member(cells, number, name, spec=False)
-            target["type"] = kind
-            target["worker"] = section.workers[-1]["name"] if section.workers else None
-            section.targets.append(target)
-        else:
-            raise ParseError("the row has no Target Type (ALL, MANAGER, WORKER, DISK ...)", line=number)
-
-    def member(self, cells, number, name, *, spec):
-        table = self.section.table
-        out = {"manager": self.section.manager, "name": name}
-        if spec:
-            out["access_specification"] = _text(cells, table.spec_index)
-        table.member_of(cells, number, out)
-        out["queue_depth"] = _whole(_optional(cells, table.queue_depth_index, number, "Queue Depth"))
-        return out
 
     def total_row(self, cells, number):
         section, table = self.section, self.section.table
@@ -598,15 +739,16 @@ class _Reader:
         self.in_rows = False
         if section is None:
             return
-        where = f"line {section.line} (test {section.test.number})"
         if section.total is None:
             if section.specs or section.table:
                 names = ", ".join(repr(spec.name) for spec in section.specs) or "no access specification"
-                self.warnings.append(f"{where}: section for {names} has no ALL results row (test stopped?); skipped")
+                self.warnings.append(
+                    f"{_where(section)}: section for {names} has no ALL results row (test stopped?); skipped"
+                )
             return
         if section.total["workers"] == 0 or not section.total["iops"]:
             self.warnings.append(
-                f"{where}: section has {section.total['workers'] or 0:g} workers and "
+                f"{_where(section)}: section has {section.total['workers'] or 0:g} workers and "
                 f"{section.total['iops'] or 0:g} IOPS (an empty run); skipped"
             )
             return
@@ -632,12 +774,37 @@ class _Reader:
             )
 
 
+# What each marker line (its first cell) starts.
+_MARKERS = {
+    "'Test Type": _Reader.start_test,
+    "'Version": _Reader.await_version,
+    "'Time Stamp": _Reader.await_time_stamp,
+    "'Access specifications": _Reader.access_specifications,
+    "'Access specification name": _Reader.await_spec_name,
+    "'size": _Reader.spec_lines,
+    "'End access specifications": _Reader.end_specs,
+    "'Results": _Reader.results,
+    "'End Test": _Reader.end_test,
+}
+
+
+def _where(section):
+    return f"line {section.line} (test {section.test.number})"
+
+
 def _total_metrics(table, cells, number, figures):
     """The ALL row's figures beyond the point's own: errors, bytes, CPU split, network counters."""
     metrics = dict.fromkeys(_TOTAL_METRIC_COLUMNS)
-    _fill(metrics, cells, table.metric_cells, number)
-    for key in _COUNT_METRICS:
-        metrics[key] = _whole(metrics[key])
+    values = _plain_figures(cells, table.metric_get)
+    if values is None:
+        _fill(metrics, cells, table.metric_cells, number)
+        for key in _COUNT_METRICS:
+            metrics[key] = _whole(metrics[key])
+    else:
+        metrics.update(zip(table.metric_keys, values, strict=True))
+        for key in table.metric_count_keys:
+            if metrics[key].is_integer():
+                metrics[key] = int(metrics[key])
     for count, maximum in (("read_iops", "max_read_response_ms"), ("write_iops", "max_write_response_ms")):
         if not figures[count]:
             metrics[maximum] = None
@@ -646,10 +813,14 @@ def _total_metrics(table, cells, number, figures):
 
 def _histogram(table, cells, number):
     """The ALL row's latency bins; the row is full width, so every bin column is there."""
-    counts = {}
-    _fill(counts, cells, table.bin_cells, number)
+    counts = _plain_counts(cells, table.bin_get)
+    if counts is None:
+        read = {}
+        _fill(read, cells, table.bin_cells, number)
+        counts = [_whole(read[i]) for i, _name, _bounds in table.bins]
     return [
-        {"bin": name, "low_ms": low, "high_ms": high, "count": _whole(counts[i])} for i, name, (low, high) in table.bins
+        {"bin": name, "low_ms": low, "high_ms": high, "count": count}
+        for (name, low, high), count in zip(table.bin_bounds, counts, strict=True)
     ]
 
 
@@ -750,7 +921,8 @@ def _runs(sections):
             runs[key] = _new_run(section, _unique_name(name, section.test.number, used_names))
         runs[key].points.append(_point(section))
     for run in runs.values():
-        run.points.sort(key=lambda p: point_load_key({"load": p.load}))
+        if len(run.points) > 1:
+            run.points.sort(key=lambda p: point_load_key({"load": p.load}))
     return list(runs.values())
 
 

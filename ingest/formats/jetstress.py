@@ -30,9 +30,10 @@ from datetime import datetime
 from html.parser import HTMLParser
 
 from ..errors import ParseError
-from ..numbers import read_number
+from ..numbers import Printed, read_number
 from ..result import Point, ResultSet, Run, Workload
-from ..source import sniff_encoding
+from ..source import Source, sniff_encoding
+from ..units import convert_time
 
 FORMAT = "jetstress"
 TOOL = "Microsoft Exchange Jetstress"
@@ -64,7 +65,12 @@ _SECTIONS = (
     "test log",
 )
 _LONGEST_SECTION_TITLE = 60
-_NOT_A_NUMBER = {"", "n/a", "(n/a)", "-", "na"}
+_PRINTED = Printed(
+    missing=frozenset({"", "n/a", "(n/a)", "-", "na"}),
+    units=("%", "mb", "bytes"),
+    refusal="expected a number, found {text!r}",
+    one_refusal=True,
+)
 # Fields that become the run's name, verdict, load or point figures rather than params.
 _FIELDS_ELSEWHERE = (
     "overall_test_result",
@@ -81,7 +87,7 @@ def _head_text(head):
     return head[bom_length:].decode(encoding, errors="replace").lower()
 
 
-def refuse(head, name):
+def refuse(head: bytes, name: str) -> str | None:
     text = _head_text(head)
     if "<configuration" in text and ("jetstressversiongenerated" in text or "<exchangeprofile" in text):
         return (
@@ -91,7 +97,7 @@ def refuse(head, name):
     return None
 
 
-def sniff(head, name):
+def sniff(head: bytes, name: str) -> bool:
     text = _head_text(head)
     return "jetstress" in text and ("<html" in text or "<table" in text)
 
@@ -323,14 +329,7 @@ def _add_field(report, section, texts, line):
 
 def _number(text, *, line, field):
     """A figure as printed ('1,101.114', '40%', '32.0 MB'); None for '(n/a)' and blanks."""
-    value = text.strip().lower()
-    if value in _NOT_A_NUMBER:
-        return None
-    value = re.sub(r"\s*(%|mb|bytes)$", "", value)
-    try:
-        return read_number(value, file=None, line=line, field=field)
-    except ParseError:
-        raise ParseError(f"expected a number, found {text!r}", line=line, field=field) from None
+    return read_number(text, file=None, line=line, field=field, printed=_PRINTED)
 
 
 def _field(report, *keys):
@@ -346,17 +345,18 @@ def _field_number(report, *keys):
 
 
 def _column_role(label, line):
-    """``(target, direction, measure, to_ms)`` of a grid column; None where the label does not say."""
+    """``(target, direction, measure, unit)`` of a grid column (``unit`` the time unit of a latency);
+    None where the label does not say."""
     text = label.lower()
     direction = "read" if "read" in text else "write" if "write" in text else None
     target = "log" if re.search(r"\blog\b", text) else "db" if "database" in text else None
-    to_ms = None
+    unit = None
     if "latency" in text or re.search(r"sec/(read|write)", text):
         measure = "latency"
         if re.search(r"msec|\(ms\)", text):
-            to_ms = 1.0
+            unit = "ms"
         elif re.search(r"sec/(read|write)|\(sec\)|\(s\)", text):
-            to_ms = 1000.0
+            unit = "s"
         else:
             raise ParseError(
                 "cannot tell whether this latency column is in seconds ('sec/Read') or milliseconds ('(msec)')",
@@ -369,7 +369,7 @@ def _column_role(label, line):
         measure = "bytes"
     else:
         measure = None
-    return target, direction, measure, to_ms
+    return target, direction, measure, unit
 
 
 def _row_target(name):
@@ -400,13 +400,15 @@ def _instance_rows(header_line, header, rows, warnings):
         row_target = _row_target(name)
         instance = {"name": name}
         for label, role, text in zip(header[1:], roles, cells[1:], strict=False):
-            target, direction, measure, to_ms = role
+            target, direction, measure, unit = role
             target = target or row_target
             if not (target and direction and measure):
                 instance[label] = _value_or_text(text)
                 continue
             value = _number(text, line=line, field=label)
-            instance[_metric_key(target, direction, measure)] = value * to_ms if to_ms and value is not None else value
+            instance[_metric_key(target, direction, measure)] = (
+                convert_time(value, unit) if unit and value is not None else value
+            )
         if not (row_target or any(role[0] for role in roles)):
             warnings.append(f"line {line}: {name!r} is neither a database nor a log volume; not counted in the totals")
         instances.append(instance)
@@ -551,7 +553,7 @@ def _point(report, achieved_iops, threads):
     )
 
 
-def parse(source):
+def parse(source: Source) -> ResultSet:
     reader = _read_items(source)
     report = _collect(reader.items)
     report.warnings.extend(_cut_short_warning(reader))

@@ -26,14 +26,15 @@ the rest of the test is missing; a matrix without a measured row, or one that st
 of a line (ORION ends every line), is refused as cut short.
 """
 
-import math
 import re
 from datetime import datetime
 from pathlib import PurePosixPath
 
 from ..errors import ParseError
+from ..numbers import Printed, read_number
 from ..result import Point, ResultSet, Run, TransferSize, Workload
-from ..source import describe_group, sniff_encoding
+from ..source import Source, describe_group, sniff_encoding
+from ..units import convert_time, size_multiplier
 
 FORMAT = "orion"
 TOOL = "Oracle ORION"
@@ -47,7 +48,8 @@ MATRIX_KINDS = ("iops", "mbps", "lat")
 _KIND_SUFFIX = re.compile(r"^(?P<prefix>.*?)[_-]?(?P<kind>summary\.txt|iops\.csv|mbps\.csv|lat\.csv)$", re.IGNORECASE)
 _MATRIX_HEADER = "large/small"
 _IO_TYPE = re.compile(r"\b(small|large)\s+(random|sequential)\b")
-_SIZE_UNITS = {"b": 1, "bytes": 1, "kb": 1024, "k": 1024, "mb": 1024**2, "m": 1024**2, "gb": 1024**3, "g": 1024**3}
+# A matrix cell holds one plain figure; anything else (NaN, a negative) is no measured value.
+_PRINTED = Printed(required=True, refusal="expected a number, found {text!r}", one_refusal=True)
 _MAXIMUM = re.compile(
     r"^(?P<what>maximum large mbps|maximum small iops|minimum small latency)\s*=\s*(?P<value>[\d.]+)\s*"
     r"(?P<unit>[a-z]+)?\s*@\s*small\s*=\s*(?P<small>\d+)\s*and\s*large\s*=\s*(?P<large>\d+)",
@@ -85,7 +87,7 @@ def _is_matrix(text):
     return first.strip().lower().startswith(_MATRIX_HEADER + ",")
 
 
-def sniff(head, name):
+def sniff(head: bytes, name: str) -> bool:
     text = _head_text(head)
     return _is_summary(text) or _is_matrix(text)
 
@@ -100,19 +102,19 @@ def _split_name(name):
     return str(path.parent / match["prefix"]), kind
 
 
-def group_key(source):
+def group_key(source: Source) -> str | None:
     """Files of one test share the name prefix before ``_summary.txt`` / ``_iops.csv`` / ..."""
     return _split_name(source.name)[0]
 
 
-def parse(source):
+def parse(source: Source) -> ResultSet:
     return parse_group([source])
 
 
-def parse_group(sources):
+def parse_group(sources: list[Source]) -> ResultSet:
     """One result set from the files of one ORION test (any subset of summary and matrices)."""
     summary_source, matrix_sources = _classify(sources)
-    warnings = []
+    warnings: list[str] = []
     summary = _parse_summary(summary_source, warnings) if summary_source else None
     latency_in_us = summary["latency_in_us"] if summary else False
     matrices = {
@@ -175,15 +177,7 @@ def _warn_missing(summary_source, matrix_sources, warnings):
 
 
 def _number(text, source, line_number, column):
-    try:
-        value = float(text)
-    except ValueError:
-        value = None
-    if value is None or not math.isfinite(value) or value < 0:
-        raise ParseError(
-            f"expected a number, found {text!r}", file=source.name, line=line_number, column=column
-        ) from None
-    return value
+    return read_number(text, file=source.name, line=line_number, column=column, printed=_PRINTED)
 
 
 def _parse_matrix(source, *, divisor):
@@ -266,7 +260,7 @@ def _parse_summary(source, warnings):
     latency_in_us = state.get("latency_unit_us", version is not None and version >= (11, 2))
     params = state["params"]
     if "min_small_latency_ms" in params and latency_in_us:
-        params["min_small_latency_ms"] /= 1000
+        params["min_small_latency_ms"] = convert_time(params["min_small_latency_ms"], "us")
     if not any(key in params for key in _MAXIMA_KEYS.values()):
         warnings.append(f"{source.name}: no Maximum/Minimum result lines; the test may not have finished")
     return {"version": state["version"], "latency_in_us": latency_in_us, "params": params}
@@ -315,10 +309,10 @@ def _maximum(match, state):
 def _latency_detail(match):
     return {
         "direction": match["direction"].lower(),
-        "avg_ms": float(match["avg"]) / 1000,
-        "min_ms": float(match["min"]) / 1000,
-        "max_ms": float(match["max"]) / 1000,
-        "std_dev_ms": float(match["std"]) / 1000,
+        "avg_ms": convert_time(float(match["avg"]), "us"),
+        "min_ms": convert_time(float(match["min"]), "us"),
+        "max_ms": convert_time(float(match["max"]), "us"),
+        "std_dev_ms": convert_time(float(match["std"]), "us"),
         "small_outstanding": int(match["small"]),
         "large_outstanding": int(match["large"]),
     }
@@ -330,8 +324,8 @@ def _histogram_bucket(match, state, warnings, source, line_number):
         return
     state["histogram"]["buckets"].append(
         {
-            "from_ms": int(match["low"]) / 1000,
-            "to_ms": int(match["high"]) / 1000 if match["high"] else None,
+            "from_ms": convert_time(int(match["low"]), "us"),
+            "to_ms": convert_time(int(match["high"]), "us") if match["high"] else None,
             "reads": int(match["reads"]),
             "writes": int(match["writes"]),
         }
@@ -344,7 +338,7 @@ def _size_bytes(text):
     match = re.fullmatch(r"(\d{1,15}(?:\.\d{1,15})?)\s*([a-z]*)", text.strip().lower())
     if not match:
         return None
-    multiplier = _SIZE_UNITS.get(match[2] or "b")
+    multiplier = size_multiplier(match[2])
     return None if multiplier is None else round(float(match[1]) * multiplier)
 
 

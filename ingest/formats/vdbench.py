@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from ..errors import ParseError
-from ..numbers import size_or_none
-from ..result import Point, ResultSet, Run, TransferSize, Workload, mib_to_mbps
-from ..source import describe_group
+from ..numbers import Printed, read_number, size_or_none
+from ..result import Point, ResultSet, Run, TransferSize, Workload
+from ..source import Source, describe_group
+from ..units import mib_to_mbps
 
 FORMAT = "vdbench"
 TOOL = "vdbench"
@@ -58,8 +59,9 @@ _FLAT_TIMESTAMP = re.compile(r"^(\d\d)/(\d\d)/(\d{4})-(\d\d:\d\d:\d\d)")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _REQUESTED_RATE = re.compile(r"(?:I/O rate: |fwdrate=)(\d+(?:\.\d+)?)(?![\d.%])")
 _INFINITY = float("inf")
-# vdbench formats numbers with the JVM's locale, so some reports print 0,598 for 0.598.
-_DECIMAL_COMMA = re.compile(r"^(-?\d+),(\d+)$")
+# vdbench formats numbers with the JVM's locale, so some reports print 0,598 for 0.598; it prints
+# NaN (and old versions n/a) where it has no figure.
+_PRINTED = Printed(missing=frozenset({"n/a", "nan"}), decimal_comma=True, refusal="{text!r} ({place}) is not a number")
 
 # Column names of the summary tables (``group sub-title``, dots stripped) and of the flatfile,
 # mapped to one vocabulary. Columns not named here are kept in the point's metrics.
@@ -157,7 +159,7 @@ _FIGURE_NAMES = {
 }
 
 
-def sniff(head, name):
+def sniff(head: bytes, name: str) -> bool:
     return any(pattern.search(head) for pattern in _SNIFF_PATTERNS)
 
 
@@ -343,12 +345,12 @@ class _Reader:
         return "summary" if any(d.intervals for d in self.complete) else "totals"
 
 
-def parse(source):
+def parse(source: Source) -> ResultSet:
     reader = _Reader(source).read().finish()
     return _result_set(reader.source.describe(), reader.version, reader.complete, reader.warnings)
 
 
-def group_key(source) -> str | None:
+def group_key(source: Source) -> str | None:
     """Reports of one vdbench output folder share a key: their folder and the name around vdbench's
     own ``summary`` / ``totals`` / ``flatfile`` (``run1_totals.html`` goes with ``run1_summary.html``,
     not with another run's reports saved in the same folder); other names are read alone."""
@@ -367,7 +369,7 @@ def _folder(source, name: PurePosixPath) -> str:
     return str(source.path.parent.resolve())
 
 
-def parse_group(sources) -> ResultSet:
+def parse_group(sources: list[Source]) -> ResultSet:
     """One result set from the reports of one run: each RD once, each figure from the report that
     prints it with the most detail, and a warning where two reports disagree beyond rounding."""
     if len(sources) == 1:
@@ -570,37 +572,21 @@ def _numbers(columns, tokens, number, *, offset):
     try:
         figures = [float(token) for token in tokens]
     except ValueError:
+        figures = []
+    if len(figures) != len(tokens) or _INFINITY in figures or -_INFINITY in figures:
+        # A decimal comma, 'n/a' or damage: each figure read on its own, the first bad one named.
         figures = [
             _value(token, number, column, position)
             for position, ((column, _), token) in enumerate(zip(columns, tokens, strict=True), start=offset + 1)
         ]
-    if _INFINITY in figures or -_INFINITY in figures:
-        _refuse_infinite(columns, tokens, figures, number, offset)
     # vdbench prints NaN where it has no figure (a CPU it could not read); NaN is the value unequal to itself.
     return {key: figure if figure == figure else None for (_, key), figure in zip(columns, figures, strict=True)}
 
 
-def _refuse_infinite(columns, tokens, figures, number, offset):
-    """A figure too large for a float (or 'inf') is damage: thread counts and sizes made of it have no value."""
-    position = next(index for index, figure in enumerate(figures) if figure in (_INFINITY, -_INFINITY))
-    raise ParseError(
-        f"{tokens[position][:40]!r} (value {offset + position + 1} of the line) is not a finite number",
-        line=number,
-        field=columns[position][0],
-    )
-
-
 def _value(token, number, column, position):
-    """A figure, also written with a decimal comma; None for 'n/a'."""
-    try:
-        return float(token)
-    except ValueError:
-        comma = _DECIMAL_COMMA.match(token)
-    if comma:
-        return float(f"{comma.group(1)}.{comma.group(2)}")
-    if token.lower() in ("n/a", "nan"):
-        return None
-    raise ParseError(f"{token!r} (value {position} of the line) is not a number", line=number, field=column)
+    """A figure, also written with a decimal comma; None for 'n/a' and NaN."""
+    place = f"value {position} of the line"
+    return read_number(token, file=None, line=number, field=column, negative=True, printed=_PRINTED, place=place)
 
 
 def _run_and_point(definition):

@@ -6,11 +6,13 @@ A format's test module subclasses :class:`FormatContract`, names its format id a
 
 import json
 
+import jsonschema
 import pytest
 
 from ingest import parse_paths
+from ingest.formats.base import format_problems
 from ingest.registry import FORMATS
-from ingest.result import POINT_FIGURES
+from ingest.result import POINT_FIGURES, json_schema
 
 
 class FormatContract:
@@ -27,15 +29,17 @@ class FormatContract:
         assert self.format_id in FORMATS
         module = FORMATS[self.format_id]
         assert self.format_id == module.FORMAT and module.TOOL and module.READS
+        assert format_problems(module) == []
 
-    def test_every_input_follows_the_contract(self, parsed):
+    def test_every_input_follows_the_published_schema(self, parsed):
         assert parsed, "a format is tested on at least one file"
+        validator = jsonschema.Draft202012Validator(json_schema())
         for result_sets in parsed:
             for result in result_sets:
-                # Reading a sample raised no ParseError, so the result passed the contract at the
-                # registry's boundary; what is left to check is that it is plain JSON.
                 assert result["format"] == self.format_id
-                assert json.loads(json.dumps(result)) == result
+                # Plain JSON, without NaN or infinity, as it is stored and served.
+                assert json.loads(json.dumps(result, allow_nan=False)) == result
+                assert [error.message for error in validator.iter_errors(result)] == []
 
     def test_unknown_values_are_null_not_zero_strings(self, parsed):
         for result_sets in parsed:

@@ -373,3 +373,18 @@ class TestWorkloadSignature:
         with pytest.raises(ParseError) as caught:
             parse_sources([Source(name="bad.json", data=document(rw="randread", **options))])
         assert caught.value.field == field and caught.value.line == 1
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        '{"rw": "read", "bs": "4k", "rw": "write"}',
+        '{"rw" : "read",\n "name": "a \\"quoted\\" job", "rw": "write"}',  # escapes: decoded
+        '{"rw": "read", "iodepth": 4, "rw": "write"}',  # a value that is no text: decoded
+        '{"rw": "read", "name": "x}y", "rw": "write"}',  # a brace inside a value: decoded
+    ],
+)
+def test_an_option_given_twice_is_found_however_its_object_is_written(options):
+    text = f'{{"global options": {options}, "jobs": []}}'
+    assert fio._options_given_twice(text, len(text)) == ["rw"]
+    assert fio._options_given_twice(text.replace('"write"', '"read"'), len(text)) == []

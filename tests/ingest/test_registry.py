@@ -1,10 +1,13 @@
-"""The registry is where points are put in load order and results meet the contract, whatever a parser returns."""
+"""The registry is where points are put in load order and results meet the contract, whatever a parser
+returns; every format it holds provides the interface it reads."""
 
 import types
 
 import pytest
 
-from ingest import ParseError, Source, parse_group
+from ingest import ParseError, Source, parse_group, validate
+from ingest.formats.base import FormatModule, GroupedFormat, RefusingFormat, format_problems
+from ingest.registry import FORMATS
 from ingest.result import Point, ResultSet, Run, Workload
 
 
@@ -40,3 +43,58 @@ def test_a_run_without_points_is_refused():
     assert str(raised.value) == (
         "empty.txt: run 'rd1' holds no measured point; the file may be cut short or miss the tables holding its figures"
     )
+
+
+def test_the_contract_reports_points_out_of_load_order_in_results_made_elsewhere():
+    # The registry sorts what parsers return (above); a result built by hand and checked with
+    # validate() alone is told its points are out of order.
+    run = {
+        "name": "rd1",
+        "workload": {"transfer_sizes": []},
+        "points": [{"load": {"outstanding_io": qd}} for qd in (4, 1)],
+    }
+    result = {
+        "format": "test",
+        "tool": {"name": "test"},
+        "source": {"name": "f", "sha256": "0" * 64},
+        "runs": [run],
+        "warnings": [],
+    }
+    assert validate(result) == ["runs[0].points: not in increasing load order"]
+
+
+@pytest.mark.parametrize("format_id", sorted(FORMATS))
+def test_every_registered_format_provides_what_the_registry_reads(format_id):
+    module = FORMATS[format_id]
+    assert format_problems(module) == []
+    assert isinstance(module, FormatModule)
+    assert format_id == module.FORMAT
+
+
+def test_the_optional_hooks_are_where_the_readme_says():
+    refusing = {module.FORMAT for module in FORMATS.values() if isinstance(module, RefusingFormat)}
+    grouped = {module.FORMAT for module in FORMATS.values() if isinstance(module, GroupedFormat)}
+    # Configuration files refused: Iometer .icf, Jetstress XML, FFSB profiles, DiskSpd -X profiles.
+    assert refusing == {"iometer", "jetstress", "ffsb", "diskspd"}
+    # Read together: an ORION test, a fio-plot folder, a vdbench output folder.
+    assert grouped == {"orion", "fio", "vdbench"}
+
+
+def test_a_module_missing_part_of_the_interface_is_told_what():
+    def sniff(head):
+        return True
+
+    broken = types.SimpleNamespace(FORMAT="Bad-Id", TOOL="", sniff=sniff, group_key=lambda source: None)
+    assert format_problems(broken) == [
+        "TOOL must be a non-empty string",
+        "READS must be a non-empty string",
+        "sniff() must take 2 positional arguments",
+        "parse() is missing",
+        "group_key and parse_group go together: files grouped by one are read by the other",
+    ]
+    assert not isinstance(broken, FormatModule)
+
+
+def test_a_format_id_is_lower_case():
+    module = types.SimpleNamespace(FORMAT="Bad-Id", TOOL="t", READS="r", sniff=lambda h, n: False, parse=lambda s: None)
+    assert format_problems(module) == ["FORMAT must be lower case letters, digits and underscores"]

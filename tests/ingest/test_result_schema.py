@@ -1,0 +1,100 @@
+"""The result contract published as a JSON Schema: generated from the result types, met by real
+results (every format's contract tests validate its samples against it), failed by broken ones."""
+
+import copy
+
+import jsonschema
+import pytest
+
+from ingest.result import json_schema, validate
+from tests.ingest.helpers import parse_one
+from tests.samples import sample
+
+VALIDATOR = jsonschema.Draft202012Validator(json_schema())
+# A real result: elbencho's --csvfile output of a 4-thread run (samples/elbencho).
+CSV = sample("elbencho") / "glennklockwood_cgpu_bw-direct.04threads.2798687.csv"
+
+
+@pytest.fixture(scope="module")
+def result():
+    return parse_one(CSV)
+
+
+def problems(result):
+    return sorted(f"{error.json_path}: {error.validator}" for error in VALIDATOR.iter_errors(result))
+
+
+def test_the_schema_is_a_valid_draft_2020_12_schema():
+    jsonschema.Draft202012Validator.check_schema(json_schema())
+    assert json_schema()["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+def test_the_schema_states_the_contracts_units_and_bounds():
+    definitions = json_schema()["$defs"]
+    assert definitions["Point"]["properties"]["cpu_pct"] == {
+        "type": ["number", "null"],
+        "minimum": 0,
+        "maximum": 102400,
+    }
+    assert definitions["Workload"]["properties"]["read_pct"] == {
+        "type": ["number", "null"],
+        "minimum": 0,
+        "maximum": 100,
+    }
+    assert definitions["Workload"]["properties"]["streams"] == {"type": ["integer", "null"], "exclusiveMinimum": 0}
+    assert definitions["Run"]["properties"]["verdict"]["enum"] == ["pass", "fail", None]
+    assert definitions["Run"]["properties"]["points"]["minItems"] == 1
+    assert definitions["Point"]["additionalProperties"] is False
+
+
+def test_a_real_result_meets_it(result):
+    assert result["format"] == "elbencho"
+    assert problems(result) == []
+
+
+@pytest.mark.parametrize(
+    ("damage", "problem"),
+    [
+        (lambda r: r["runs"][0]["points"][0].update(iops=-5.0), "$.runs[0].points[0].iops: minimum"),
+        (lambda r: r["runs"][0]["points"][0].update(iops="3486"), "$.runs[0].points[0].iops: type"),
+        (lambda r: r["runs"][0]["points"][0].update(cpu_pct=200_000.0), "$.runs[0].points[0].cpu_pct: maximum"),
+        (lambda r: r["runs"][0]["workload"].update(read_pct=101.0), "$.runs[0].workload.read_pct: maximum"),
+        (lambda r: r["runs"][0].update(points=[]), "$.runs[0].points: minItems"),
+        (lambda r: r["runs"][0].update(verdict="maybe"), "$.runs[0].verdict: enum"),
+        (lambda r: r["runs"][0].update(name=" "), "$.runs[0].name: pattern"),
+        (lambda r: r["source"].update(sha256="abc"), "$.source.sha256: pattern"),
+        (lambda r: r["runs"][0]["points"][0].update(iops_per_drive=1.0), "$.runs[0].points[0]: additionalProperties"),
+        (lambda r: r.pop("warnings"), "$: required"),
+    ],
+)
+def test_a_broken_result_fails_it(result, damage, problem):
+    broken = copy.deepcopy(result)
+    damage(broken)
+    assert problems(broken) == [problem]
+
+
+@pytest.mark.parametrize(
+    ("figures", "problem"),
+    [
+        ({"iops": float("nan")}, "runs[0].points[0].iops: expected a number or null, got nan"),
+        ({"iops": float("inf")}, "runs[0].points[0].iops: infinite value inf"),
+        ({"mbps": -1.0}, "runs[0].points[0].mbps: -1.0 is below 0"),
+        ({"cpu_pct": 102_401.0}, "runs[0].points[0].cpu_pct: 102401.0 is above 102400"),
+        ({"max_response_ms": True}, "runs[0].points[0].max_response_ms: expected a number or null, got True"),
+        ({"iops": 1e308, "mbps": 1e308}, None),  # a sum too large for a float, each figure finite
+    ],
+)
+def test_point_figures_checked_together_give_each_problem_by_name(result, figures, problem):
+    broken = copy.deepcopy(result)
+    broken["runs"][0]["points"][0].update(figures)
+    assert validate(broken) == ([problem] if problem else [])
+
+
+def test_metrics_a_format_checked_are_not_walked_again(result):
+    broken = copy.deepcopy(result)
+    broken["runs"][0]["points"][0]["metrics"]["made_up"] = [{"ms": float("inf")}]
+    assert validate(broken) == ["runs[0].points[0].metrics.made_up[0].ms: inf is not a finite number"]
+    assert validate(broken, metrics_checked=True) == []
+    # Everything but the metrics is checked whatever the format says.
+    broken["runs"][0]["points"][0]["load"]["threads"] = float("nan")
+    assert validate(broken, metrics_checked=True) == ["runs[0].points[0].load.threads: nan is not a finite number"]
