@@ -6,6 +6,7 @@ commands all print what these functions compute.
 - ``curves``: response-time curves and throughput at a response-time threshold.
 - ``compare``: percentage improvement, ranges over matched configurations, replicates and
   Welch's t-test (``stats`` holds Student's t distribution).
+- ``pairing``: which configurations and workloads of two systems are compared with each other.
 - ``stroke``: disk-stroke multipliers and the estimator.
 - ``sizing``: per-drive figures, Jetstress mailboxes and verdict, ORION summary.
 - ``tables``: the table model and the white-paper layouts.

@@ -39,14 +39,19 @@ class NumberFormat:
     na_text: str = "N/A"
 
 
+def round_half_up(value: float, decimals: int) -> Decimal:
+    """``value`` rounded half up to ``decimals`` digits, as the papers round (98.45 -> 98.5)."""
+    # str() of a float is its shortest round-tripping form, so 98.45 rounds half up to 98.5, not 98.4.
+    return Decimal(str(value)).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+
+
 def format_number(value: float | None, number_format: NumberFormat = NumberFormat()) -> str:
     """The text of one cell as the paper prints it."""
     if value is None:
         return number_format.na_text
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"a table cell must be a finite number or None, got {value!r}")
-    # str() of a float is its shortest round-tripping form, so 98.45 rounds half up to 98.5, not 98.4.
-    rounded = Decimal(str(value)).quantize(Decimal(1).scaleb(-number_format.decimals), rounding=ROUND_HALF_UP)
+    rounded = round_half_up(value, number_format.decimals)
     if rounded == 0:
         rounded = abs(rounded)
     grouped = number_format.group_from is not None and abs(rounded) >= number_format.group_from

@@ -14,25 +14,20 @@ objects:
   the summary sentences ("5 % to 30 % ...") of the paper's Summary section. MB/s is decimal here.
 - ``side_by_side``: seed 002 Table 1 (workload, RAID level, array A, array B).
 - ``jetstress`` and ``orion``: seed 001's application summaries.
+
+The comparison's tables are laid out in ``comparison_tables.py``, the tools' summaries in
+``tool_tables.py``; the runs they show are read here.
 """
 
-import operator
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import reduce
 from statistics import fmean
 
 from ingest.formats import jetstress as jetstress_format
 from ingest.formats import orion as orion_format
 from ingest.result import MB, MIB
-from portal.analysis.sizing import (
-    EXCHANGE_IOPS_PER_DRIVE,
-    IOPS_PER_MAILBOX,
-    OrionPoint,
-    jetstress_sizing,
-    orion_summary,
-)
+from portal.analysis.sizing import IOPS_PER_MAILBOX
 from portal.analysis.stroke import BASELINE_STROKE_PCT, StrokeMultipliers, StrokeRun, stroke_multipliers
 from portal.analysis.tables import (
     IOPS,
@@ -47,16 +42,21 @@ from portal.analysis.tables import (
     whitepaper_table,
 )
 from portal.analysis.vocabulary import raid_level_canonical
-from portal.models import PublishedStrokeMultipliers, Run
-from portal.selectors import (
+from portal.comparisons.selectors import comparison
+from portal.errors import ApplicationError
+from portal.results.selectors import (
     cache_setting,
-    comparison,
-    config_key_label,
-    named,
+    run_citation_tables,
     run_metric,
+    run_raid_levels,
     run_threshold,
+    runs_filtered,
     runs_with_points,
 )
+from portal.systems.selectors import published_stroke_multipliers
+
+from .comparison_tables import comparison_table, side_by_side_table, summary_table
+from .tool_tables import jetstress_table, orion_table
 
 METRIC_FIELDS = {IOPS: "iops", MBPS: "mbps"}
 PAPER_METRIC_LABELS = {IOPS: "I/Os", MBPS: "MBps"}
@@ -78,7 +78,7 @@ ROW_ATTRIBUTES = {
 }
 
 
-class PresetError(ValueError):
+class PresetError(ApplicationError):
     """A table that cannot be built from what was asked; the message says what to change."""
 
 
@@ -106,30 +106,27 @@ def default_selection(system, *, raid_level=None, workloads=None, source_table=N
     raid_level = raid_level_canonical(raid_level)
     if raid_level or workloads or source_table:
         return Selection(raid_level or _only_raid_level(system, source_table), workloads, source_table)
-    cited = Run.objects.filter(config__system=system, origin=Run.Origin.PUBLISHED, citation_table__startswith="Table")
-    tables = sorted(set(cited.values_list("citation_table", flat=True)), key=natural_key)
+    tables = sorted(run_citation_tables(system=system, prefix="Table"), key=natural_key)
     if tables:
         return Selection(_only_raid_level(system, tables[0]), None, tables[0])
-    levels = sorted(set(Run.objects.filter(config__system=system).values_list("config__raid_level", flat=True)))
+    levels = sorted(run_raid_levels(system=system))
     return Selection(levels[0] if levels else None, None, None)
 
 
 def _only_raid_level(system, source_table):
     if not source_table:
         return None
-    levels = set(_runs(system, Selection(source_table=source_table)).values_list("config__raid_level", flat=True))
+    levels = run_raid_levels(system=system, source_table=source_table)
     return levels.pop() if len(levels) == 1 else None
 
 
 def _runs(system, selection):
-    runs = Run.objects.filter(config__system=system)
-    if selection.raid_level:
-        runs = runs.filter(config__raid_level=selection.raid_level)
-    if selection.workloads:
-        runs = runs.filter(reduce(operator.or_, (named(name) for name in selection.workloads)))
-    if selection.source_table:
-        runs = runs.filter(origin=Run.Origin.PUBLISHED, citation_table=selection.source_table)
-    return runs
+    return runs_filtered(
+        system=system,
+        raid_level=selection.raid_level or None,
+        workloads=selection.workloads or (),
+        source_table=selection.source_table,
+    )
 
 
 def workload_order(run):
@@ -141,7 +138,7 @@ def workload_order(run):
 
 def threshold_value(run, metric, *, threshold_ms, binary_mbps):
     """A run's IOPS or MB/s at the threshold; MB/s in 2^20 bytes/s when ``binary_mbps``."""
-    _, answer = run_threshold(run, threshold_ms=threshold_ms, metric=METRIC_FIELDS[metric])
+    _, answer = run_threshold(run=run, threshold_ms=threshold_ms, metric=METRIC_FIELDS[metric])
     if answer.value is None or metric != MBPS or not binary_mbps:
         return answer.value
     return answer.value * MB / MIB
@@ -159,7 +156,7 @@ def _mean_cells(keyed_values):
 
 
 def selected_runs(system, selection):
-    runs = list(runs_with_points(_runs(system, selection)))
+    runs = list(runs_with_points(runs=_runs(system, selection)))
     if not runs:
         raise PresetError(f"{system.name} has no runs for {_describe(selection)}")
     return sorted(runs, key=workload_order)
@@ -180,7 +177,12 @@ def whitepaper(system, *, threshold_ms=20.0, selection=None, metrics=(IOPS, MBPS
         if run.config.drive_count is None:
             continue
         for metric in metrics:
-            key = (run.config.drive_count, cache_setting(run.config) or "Cache unknown", run.workload_name, metric)
+            key = (
+                run.config.drive_count,
+                cache_setting(config=run.config) or "Cache unknown",
+                run.workload_name,
+                metric,
+            )
             values[key].append(threshold_value(run, metric, threshold_ms=threshold_ms, binary_mbps=True))
     cells, averaged = _mean_cells(values)
     records = [ResultRecord(*key, value) for key, value in cells.items()]
@@ -245,7 +247,7 @@ def pivot(system, *, rows=("drive_count", "cache_setting"), threshold_ms=20.0, s
 
 
 def _attribute(config, name):
-    value = cache_setting(config) if name == "cache_setting" else getattr(config, name)
+    value = cache_setting(config=config) if name == "cache_setting" else getattr(config, name)
     return value if value not in ("", None) else None
 
 
@@ -259,13 +261,11 @@ def stroke(system, *, raid_level=None, baseline_pct=BASELINE_STROKE_PCT, thresho
     Published multiplier tables are used when the system has them; otherwise runs whose
     configurations differ only in stroke percentage, at the threshold.
     """
-    published = PublishedStrokeMultipliers.objects.filter(system=system)
     raid_level = raid_level_canonical(raid_level)
-    if raid_level:
-        published = published.filter(raid_level=raid_level)
+    published = published_stroke_multipliers(system=system, raid_level=raid_level)
     by_raid = (
         _published_stroke_rows(published)
-        if published.exists()
+        if published
         else _measured_stroke_rows(system, raid_level, baseline_pct, threshold_ms)
     )
     if not by_raid:
@@ -311,14 +311,17 @@ def _join_workloads(names):
 
 def _measured_stroke_rows(system, raid_level, baseline_pct, threshold_ms):
     """Runs grouped by everything but the stroke: each group with two strokes or more is one row."""
-    runs = Run.objects.filter(config__system=system, config__stroke_pct__isnull=False)
-    if raid_level:
-        runs = runs.filter(config__raid_level=raid_level)
+    runs = runs_filtered(system=system, raid_level=raid_level or None, stroke_stated=True)
     groups = defaultdict(lambda: defaultdict(list))
-    for run in runs_with_points(runs):
+    for run in runs_with_points(runs=runs):
         properties = {k: v for k, v in run.config.properties().items() if k != "stroke_pct"}
-        key = (run.config.raid_level, run.workload_name, repr(sorted(properties.items())), cache_setting(run.config))
-        _, answer = run_threshold(run, threshold_ms=threshold_ms, metric=run_metric(run))
+        key = (
+            run.config.raid_level,
+            run.workload_name,
+            repr(sorted(properties.items())),
+            cache_setting(config=run.config),
+        )
+        _, answer = run_threshold(run=run, threshold_ms=threshold_ms, metric=run_metric(run=run))
         if answer.value is not None:
             groups[key][run.config.stroke_pct].append((answer.value, run.config.drive_count))
     by_raid = defaultdict(list)
@@ -330,11 +333,6 @@ def _measured_stroke_rows(system, raid_level, baseline_pct, threshold_ms):
         label = ", ".join(p for p in (f"{raid} {workload}", f"{drives} drives" if drives else "", cache) if p)
         by_raid[raid].append((label, stroke_multipliers(strokes, baseline_pct=baseline_pct)))
     return by_raid
-
-
-COMPARISON_NUMBERS = NumberFormat(decimals=1)
-PCT_NUMBERS = NumberFormat(decimals=1, trim_zeros=False, group_from=None)
-METRIC_UNITS = {"iops": "IOPS", "mbps": "MB/s"}
 
 
 def comparison_tables(*, a, b, threshold_ms=20.0, adjust_b=1.0, workload=None):
@@ -350,202 +348,17 @@ def comparison_tables_from(result):
     return [comparison_table(result), summary_table(result), side_by_side_table(result)]
 
 
-def comparison_table(result):
-    """Per workload and matched configuration: A, B (and B adjusted), and the improvement of A over B."""
-    adjusted = result.adjust_b != 1
-    columns = [Column(result.a.name, COMPARISON_NUMBERS), Column(result.b.name, COMPARISON_NUMBERS)]
-    if adjusted:
-        columns.append(Column(f"{result.b.name} x {result.adjust_b:g}", COMPARISON_NUMBERS))
-    groups = (
-        ColumnGroup(f"At {result.threshold_ms:g} ms", tuple(columns)),
-        ColumnGroup("Improvement", (Column("%", PCT_NUMBERS),)),
-    )
-    rows, notes = [], []
-    for workload in result.workloads:
-        name = f"{workload.workload} ({METRIC_UNITS[workload.metric]})"
-        for row in workload.rows:
-            b_cells = (row.b_value, row.b_value * result.adjust_b) if adjusted else (row.b_value,)
-            rows.append(Row((name, row.label), (row.a_value, *b_cells, row.pct)))
-            notes.extend(f"{workload.workload}, {row.label}: {note}." for note in row.notes)
-        notes.extend(_unmatched(workload, result))
-    footnotes = [
-        f"Throughput at an average response time of {result.threshold_ms:g} ms; MB/s = 10^6 bytes/s.",
-        "Improvement = (A - B x k) / (B x k) x 100" + (f", k = {result.adjust_b:g}." if adjusted else ", k = 1."),
-    ]
-    return Table(
-        title=f"{result.a.name} compared with {result.b.name}",
-        corner=(("", ""), ("Workload", "Matched configuration")),
-        column_groups=groups,
-        rows=tuple(rows),
-        footnotes=tuple(footnotes + notes),
-    )
-
-
-def _unmatched(workload, result):
-    for system, keys in ((result.a, workload.only_a), (result.b, workload.only_b)):
-        if keys:
-            configurations = "; ".join(config_key_label(key) for key in keys)
-            yield f"{workload.workload}: only {system.name} has {configurations}."
-
-
-def summary_table(result):
-    """The paper's Summary list: one sentence per workload and RAID level, then what only one side has."""
-    sentences = [sentence for workload in result.workloads for sentence in workload.summaries]
-    for system, names in ((result.a, result.only_a_workloads), (result.b, result.only_b_workloads)):
-        if names:
-            sentences.append(f"Only {system.name} was measured with {', '.join(names)}.")
-    return Table(
-        title=f"Summary: {result.a.name} compared with {result.b.name}",
-        corner=(("",), ("Summary",)),
-        column_groups=(),
-        rows=tuple(Row((sentence,), ()) for sentence in sentences),
-    )
-
-
-def side_by_side_table(result):
-    """Seed 002 Table 1: workload, RAID level ("Any" when not stated), array A, array B."""
-    numbers = NumberFormat(decimals=1, group_from=1_000)
-    rows = [
-        Row(
-            (f"{workload.workload} {METRIC_UNITS[workload.metric]}", row.raid_level or "Any"),
-            (row.a_value, row.b_value),
-        )
-        for workload in result.workloads
-        for row in workload.rows
-    ]
-    all_rows = [row for workload in result.workloads for row in workload.rows]
-    columns = (
-        Column(_system_label(result.a, {row.drive_count_a for row in all_rows}), numbers),
-        Column(_system_label(result.b, {row.drive_count_b for row in all_rows}), numbers),
-    )
-    return Table(
-        title=f"End-to-end performance @ <= {result.threshold_ms:g} ms average response time",
-        corner=(("", ""), ("Workload", "RAID level")),
-        column_groups=(ColumnGroup(f"At {result.threshold_ms:g} ms", columns),),
-        rows=tuple(rows),
-        footnotes=("MB/s = 10^6 bytes/s.",),
-    )
-
-
-def _system_label(system, drive_counts):
-    """ "EVA4100 (56 drives)" when every row has the same drive count."""
-    return (
-        f"{system.name} ({drive_counts.pop()} drives)"
-        if len(drive_counts) == 1 and None not in drive_counts
-        else system.name
-    )
-
-
 def jetstress(system, *, iops_per_mailbox=IOPS_PER_MAILBOX):
     """Seed 001's Exchange figures: achieved IOPS, per drive, mailboxes at ``iops_per_mailbox``, latencies."""
-    runs = list(runs_with_points(Run.objects.filter(config__system=system, tool=jetstress_format.TOOL)))
+    runs = list(runs_with_points(runs=runs_filtered(system=system, tool=jetstress_format.TOOL)))
     if not runs:
         raise PresetError(f"{system.name} has no Jetstress runs")
-    whole = NumberFormat(decimals=0, group_from=1_000)
-    latency = NumberFormat(decimals=2)
-    columns = (
-        Column("Achieved IOPS", whole),
-        Column("Drives", whole),
-        Column("IOPS per drive", whole),
-        Column(f"Mailboxes at {iops_per_mailbox:g} IOPS", whole),
-        Column("DB read ms", latency),
-        Column("Log write ms", latency),
-    )
-    rows = tuple(_jetstress_row(run, iops_per_mailbox) for run in runs)
-    return Table(
-        title=f"{system.name} Microsoft Exchange Jetstress results",
-        corner=(("", ""), ("Test", "Result")),
-        column_groups=(ColumnGroup("Jetstress", columns),),
-        rows=rows,
-        footnotes=(
-            f"Mailboxes = achieved IOPS / {iops_per_mailbox:g} IOPS per mailbox; guideline "
-            f"{EXCHANGE_IOPS_PER_DRIVE:g} IOPS per drive; goals 20 ms database reads, 5 ms log writes.",
-        ),
-    )
-
-
-def _jetstress_row(run, iops_per_mailbox):
-    point = run.points.all()[0] if run.points.all() else None
-    iops = point.iops if point else None
-    db_read_ms = point.avg_read_response_ms if point else None
-    log_write_ms = _log_write_ms(point)
-    drives = run.config.drive_count or (run.params or {}).get("drive_count")
-    sizing = None
-    if iops is not None:
-        sizing = jetstress_sizing(
-            achieved_iops=iops, db_read_ms=db_read_ms, log_write_ms=log_write_ms, iops_per_mailbox=iops_per_mailbox
-        )
-    verdict = run.verdict or ({True: "pass", False: "fail"}.get(sizing.passed) if sizing else None) or ""
-    cells = (
-        iops,
-        drives,
-        iops / drives if iops is not None and drives else None,
-        sizing.mailboxes if sizing else None,
-        db_read_ms,
-        log_write_ms,
-    )
-    return Row((_run_label(run), verdict.capitalize()), cells)
-
-
-def _log_write_ms(point):
-    if point is None:
-        return None
-    metrics = point.metrics or {}
-    return metrics.get("log_write_latency_ms", metrics.get("log_write_response_ms"))
-
-
-def _run_label(run):
-    config, params = run.config, run.params or {}
-    parts = [config.raid_level, f"{config.drive_count} drives" if config.drive_count else "", params.get("machine")]
-    if params.get("tiles"):
-        parts.append(f"{params['tiles']} tiles")
-    if run.origin == Run.Origin.PUBLISHED:
-        parts.append(run.citation_table)
-    elif run.upload_id:
-        parts.append(f"upload #{run.upload_id}")
-    return ", ".join(str(p) for p in parts if p)
+    return jetstress_table(system, runs, iops_per_mailbox=iops_per_mailbox)
 
 
 def orion(system):
     """Seed 001's Oracle figures: ORION's maxima, per drive, and the Oracle sizing class of the small IOPS."""
-    runs = list(runs_with_points(Run.objects.filter(config__system=system, tool=orion_format.TOOL)))
+    runs = list(runs_with_points(runs=runs_filtered(system=system, tool=orion_format.TOOL)))
     if not runs:
         raise PresetError(f"{system.name} has no ORION runs")
-    tests = defaultdict(list)
-    for run in runs:
-        tests[(run.config_id, run.upload_id, run.citation_document, run.citation_table)].append(run)
-    whole = NumberFormat(decimals=0, group_from=1_000)
-    columns = (
-        Column("Max small IOPS", whole),
-        Column("Small IOPS per drive", whole),
-        Column("Max large MB/s", NumberFormat(decimals=2)),
-        Column("Min small latency ms", NumberFormat(decimals=2)),
-    )
-    return Table(
-        title=f"{system.name} Oracle ORION results",
-        corner=(("", ""), ("Test", "Oracle sizing class")),
-        column_groups=(ColumnGroup("ORION", columns),),
-        rows=tuple(_orion_row(group) for group in tests.values()),
-        footnotes=("Sizing classes: low 1,000, medium 5,000, high 10,000 small IOPS; MB/s = 10^6 bytes/s.",),
-    )
-
-
-def _orion_row(runs):
-    summary = orion_summary(_orion_point(point) for run in runs for point in run.points.all())
-    iops = summary.max_small_iops.value if summary.max_small_iops else None
-    drives = runs[0].config.drive_count or (runs[0].params or {}).get("drive_count")
-    cells = (
-        iops,
-        iops / drives if iops is not None and drives else None,
-        summary.max_large_mbps.value if summary.max_large_mbps else None,
-        summary.min_small_latency_ms.value if summary.min_small_latency_ms else None,
-    )
-    return Row((_run_label(runs[0]), summary.sizing_class.name if summary.sizing_class else ""), cells)
-
-
-def _orion_point(point):
-    """A published figure without its matrix position counts where it applies (small or large I/Os)."""
-    load = point.load or {}
-    small = load.get("small_outstanding", 1 if point.iops is not None or point.avg_response_ms is not None else 0)
-    large = load.get("large_outstanding", 1 if point.mbps is not None else 0)
-    return OrionPoint(small, large, point.iops, point.mbps, point.avg_response_ms)
+    return orion_table(system, runs)

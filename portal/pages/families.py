@@ -15,7 +15,7 @@ from statistics import fmean
 from django.db.models import Prefetch
 
 from portal.models import Config, Point, Run, System
-from portal.selectors import cache_setting
+from portal.results.selectors import cache_setting
 
 from .charts import DASHES, Chart, Series
 
@@ -79,7 +79,7 @@ def cache_label(config: Config) -> str:
         return "cache on" if gateway else "cache off"
     if config.read_cache is not None and config.read_cache == config.write_cache:
         return "cache on" if config.read_cache else "cache off"
-    return cache_setting(config)
+    return cache_setting(config=config)
 
 
 def is_family(points: Iterable[SweepPoint]) -> bool:

@@ -3,7 +3,8 @@
 from django import forms
 
 from portal.analysis.sizing import IOPS_PER_MAILBOX
-from portal.selectors import LATENCIES, SWEEP_PARAMETERS
+from portal.comparisons.sweeps import SWEEP_PARAMETERS
+from portal.results.selectors import LATENCIES
 
 from .system_runs import DEFAULT_SORT, RUN_SORTS
 
@@ -35,12 +36,6 @@ class QueryForm(forms.Form):
     def value(self, name):
         value = self.cleaned_data.get(name)
         return self.fields[name].initial if value in (None, "") else value
-
-    def errors_text(self):
-        return "; ".join(
-            f"{self.fields[name].label if name in self.fields else name}: {' '.join(messages)}"
-            for name, messages in self.errors.items()
-        )
 
 
 class SystemFilterForm(QueryForm):
@@ -127,7 +122,7 @@ class CompareForm(QueryForm):
         return tuple(names)
 
     def selection(self):
-        """The keyword arguments of :func:`portal.selectors.comparison` (without the systems)."""
+        """The keyword arguments of :func:`portal.comparisons.selectors.comparison` (without the systems)."""
         pair = self.cleaned_data.get("pair")
         return {
             "threshold_ms": self.value("threshold_ms"),

@@ -9,7 +9,7 @@ from django.db.models import Count, F, Window
 from django.db.models.functions import RowNumber
 
 from portal.models import Run, System
-from portal.selectors import Figure, run_figure, runs_with_curve_points
+from portal.results.selectors import Figure, run_figure, runs_with_curve_points
 
 # The overview shows this many workloads a page and the first runs of each.
 WORKLOADS_PER_PAGE = 10
@@ -66,6 +66,6 @@ def workload_figures(
         .order_by("workload_name", *order)
     )
     by_workload: dict[str, list[Figure]] = {name: [] for name in workloads}
-    for run in runs_with_curve_points(runs, latency=latency):
-        by_workload[run.workload_name].append(run_figure(run, threshold_ms=threshold_ms, latency=latency))
+    for run in runs_with_curve_points(runs=runs, latency=latency):
+        by_workload[run.workload_name].append(run_figure(run=run, threshold_ms=threshold_ms, latency=latency))
     return by_workload

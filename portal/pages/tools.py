@@ -3,7 +3,7 @@
 from ingest.formats import ffsb, iometer, jetstress, orion
 from portal.analysis.sizing import jetstress_sizing, orion_summary
 
-from .charts import ORION_FIGURES, orion_points
+from .run_charts import ORION_FIGURES, orion_points
 
 
 def tool_view(run, points, *, iops_per_mailbox):

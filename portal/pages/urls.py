@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from . import views
+from . import compare, runs, views
 
 
 class ChartFormat:
@@ -24,9 +24,9 @@ urlpatterns = [
     path("systems/<int:system_id>/sweep.<fmt:fmt>", views.system_sweep, name="system_sweep"),
     path("systems/<int:system_id>/family.<fmt:fmt>", views.system_family, name="system_family"),
     path("systems/<int:system_id>/stroke/", views.stroke, name="stroke"),
-    path("runs/<int:run_id>/", views.run_detail, name="run"),
-    path("runs/<int:run_id>/charts/<slug:chart>.<fmt:fmt>", views.run_chart, name="run_chart"),
-    path("compare/", views.compare, name="compare"),
-    path("systems/search.json", views.system_search, name="system_search"),
-    path("compare/chart.<fmt:fmt>", views.compare_chart, name="compare_chart"),
+    path("runs/<int:run_id>/", runs.run_detail, name="run"),
+    path("runs/<int:run_id>/charts/<slug:chart>.<fmt:fmt>", runs.run_chart, name="run_chart"),
+    path("compare/", compare.compare, name="compare"),
+    path("systems/search.json", compare.system_search, name="system_search"),
+    path("compare/chart.<fmt:fmt>", compare.compare_chart, name="compare_chart"),
 ]

@@ -1,22 +1,22 @@
-"""Services: everything that changes state goes through these functions."""
+"""Services of results: result sets stored in bulk (COPY), their configurations, workloads and summaries."""
 
 import datetime
+from collections.abc import Iterable
 
-from django.db import IntegrityError, connection, models, transaction
+from django.db import connection, models
 from django.db.models import Count, Max, Min
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from psycopg.types.json import Jsonb
 
 from ingest.latency import point_percentiles
+from portal.analysis.vocabulary import raid_level_canonical
+from portal.analysis.workloads import Signature, describe, signature
+from portal.models import Config, Point, Run, System, Upload, Workload
+from portal.systems.services import CONFIG_LABELS, system_get_or_create, systems_facets_recompute
 
-from .analysis.vocabulary import raid_level_canonical
-from .analysis.workloads import Signature, signature
-from .models import Config, Point, Run, System, Workload
 
-
-def run_summary_recompute(*, run_id):
+def run_summary_recompute(*, run_id: int) -> dict:
     """Recompute a run's derived figures (peak IOPS and MB/s, lowest response time, points)."""
     figures = Point.objects.filter(run_id=run_id).aggregate(
         points=Count("id"),
@@ -41,94 +41,35 @@ _SUMMARIES_SQL = f"""
 """
 
 
-def runs_summaries_recompute(*, run_ids):
+def runs_summaries_recompute(*, run_ids: Iterable[int]) -> None:
     """Recompute the summaries of runs in one statement, inside the caller's transaction."""
     with connection.cursor() as cursor:
         cursor.execute(_SUMMARIES_SQL, [list(run_ids)])
-
-
-# --- Labels: configuration and run properties given with an upload ---------------------------------
-
-CONFIG_LABELS = tuple(name for name in Config.IDENTITY_FIELDS if name != "extra")
-BOOLEAN_LABELS = {"read_cache", "write_cache", "write_cache_mirroring", "prefetch"}
-INTEGER_LABELS = {"drive_count", "drives_per_array", "drive_rpm"}
-FLOAT_LABELS = {"drive_capacity_gb", "segment_kb", "stroke_pct"}
-RUN_LABELS = ("workload_name", "measurement", "tags", "notes")
-
-
-class LabelError(ValueError):
-    """A configuration or run label that cannot be used (unknown name, bad value)."""
-
-
-def label_parse(name, text):
-    """A label given as text (``--config write_cache=on``) converted to its field's type."""
-    if name not in CONFIG_LABELS and name not in RUN_LABELS:
-        raise LabelError(f"unknown label {name!r}; known: {', '.join(CONFIG_LABELS + RUN_LABELS)}")
-    text = text.strip()
-    try:
-        if name in BOOLEAN_LABELS:
-            return {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}[text.lower()]
-        if name in INTEGER_LABELS:
-            return int(text)
-        if name in FLOAT_LABELS:
-            return float(text.rstrip("%"))
-    except (KeyError, ValueError):
-        raise LabelError(f"{name}={text!r} is not a valid value") from None
-    if name == "tags":
-        return [tag.strip() for tag in text.split(",") if tag.strip()]
-    if name == "raid_level":
-        return raid_level_canonical(text)
-    if name == "measurement" and text not in Run.Measurement.values:
-        raise LabelError(f"measurement must be one of {', '.join(Run.Measurement.values)}")
-    return text
 
 
 class StoreError(ValueError):
     """Results that parse but cannot be stored as asked (no system named, ...)."""
 
 
-def system_get_or_create(*, name, vendor="", model=""):
-    """The system with this name (case-insensitive), created from vendor and model when new.
-
-    Race-safe: two requests or workers creating the same system at once get the same row (the
-    insert runs in a savepoint; the loser of the race reads the winner's row).
-    """
-    name = " ".join((name or "").split()) or " ".join(f"{vendor} {model}".split())
-    if not name:
-        raise LabelError("a new system needs a name, or a vendor and model")
-    # Matched as the unique constraint compares names: lower-cased (``iexact`` upper-cases, which
-    # differs for a few letters).
-    same_name = System.objects.alias(lower_name=Lower("name")).filter(lower_name=name.lower())
-    found = same_name.first()
-    if found is not None:
-        return found
-    try:
-        with transaction.atomic():
-            return System.objects.create(name=name, vendor=(vendor or "").strip(), model=(model or "").strip())
-    except IntegrityError:  # created a moment ago by another transaction, now committed
-        return same_name.get()
-
-
-def _systems_for(results, system):
-    """The system each result set goes to (the given one, else the one it names), created in name order."""
+def _systems_for(results, system, team):
+    """The system each result set goes to (the given one, else the one it names, of ``team``), created
+    in name order."""
     if system is not None:
         return [system] * len(results)
     order = sorted(range(len(results)), key=lambda i: ((results[i].get("system") or {}).get("name") or "").lower())
-    found = {index: _system_for(results[index], None) for index in order}
+    found = {index: _system_for(results[index], team) for index in order}
     return [found[index] for index in range(len(results))]
 
 
-def _system_for(result, system):
+def _system_for(result, team):
     described = result.get("system") or {}
-    if system is not None:
-        return system
     if not described.get("name"):
         raise StoreError(
             f"{result['source']['name']}: the file does not say which system it measured; "
             "choose a system when uploading (or --system on the command line)"
         )
     return system_get_or_create(
-        name=described["name"], vendor=described.get("vendor") or "", model=described.get("model") or ""
+        name=described["name"], vendor=described.get("vendor") or "", model=described.get("model") or "", team=team
     )
 
 
@@ -151,12 +92,12 @@ def _config_properties(labels):
     return properties
 
 
-def config_for(*, system, labels):
+def config_for(*, system: System, labels: dict) -> Config:
     """The stored configuration with these properties (created once, found by identity)."""
-    return configs_for([(system, labels)])[0]
+    return configs_for(wanted=[(system, labels)])[0]
 
 
-def configs_for(wanted):
+def configs_for(*, wanted: list[tuple[System, dict]]) -> list[Config]:
     """Stored configurations for ``[(system, labels), ...]``, in order.
 
     Race-safe: missing ones are inserted with ``ON CONFLICT DO NOTHING`` (in identity order, so two
@@ -175,7 +116,7 @@ def configs_for(wanted):
     return [existing[c.identity] for c in built]
 
 
-def run_signature(workload: dict) -> Signature | None:
+def run_signature(*, workload: dict) -> Signature | None:
     """The signature of a run's workload as the result contract gives it (None when not known)."""
     return signature(
         read_pct=workload.get("read_pct"),
@@ -186,23 +127,41 @@ def run_signature(workload: dict) -> Signature | None:
     )
 
 
-def workloads_for(wanted: list[tuple[Signature | None, str]]) -> list[Workload | None]:
+def workloads_for(*, wanted: list[tuple[Signature | None, str]], public: bool = True) -> list[Workload | None]:
     """Stored workloads for ``[(signature, name), ...]``, in order (None where the signature is unknown).
 
     Created race-free like configurations (``ON CONFLICT DO NOTHING``, then read back); each name a
-    workload is stored under is added to its names, so it can be asked for by any of them.
+    workload is stored under is added to its names, so it can be asked for by any of them. Workloads
+    are shared by every system: the names of a private system's runs (not ``public``) are not added,
+    and a workload it is the first to store is named by its description, until the system is published.
     """
     known = {sig.identity: (sig, name) for sig, name in wanted if sig is not None}
     stored = Workload.objects.in_bulk(known, field_name="identity")
     missing = sorted(identity for identity in known if identity not in stored)
     if missing:
-        Workload.objects.bulk_create([_workload_row(*known[identity]) for identity in missing], ignore_conflicts=True)
+        rows = [_workload_row(*known[identity], public=public) for identity in missing]
+        Workload.objects.bulk_create(rows, ignore_conflicts=True)
         stored = Workload.objects.in_bulk(known, field_name="identity")
-    _workload_names_add({(stored[sig.identity].id, name) for sig, name in wanted if sig is not None}, stored)
+    if public:
+        _workload_names_add({(stored[sig.identity].id, name) for sig, name in wanted if sig is not None}, stored)
     return [stored[sig.identity] if sig is not None else None for sig, _name in wanted]
 
 
-def _workload_row(sig, name):
+def workload_names_publish(*, system_id: int) -> None:
+    """Add the names a system's runs were stored under to their workloads (the system is published)."""
+    pairs = set(
+        Run.objects.filter(config__system_id=system_id, workload__isnull=False)
+        .values_list("workload_id", "workload_name")
+        .distinct()
+    )
+    if pairs:
+        stored = Workload.objects.in_bulk({workload_id for workload_id, _name in pairs})
+        _workload_names_add({pair for pair in pairs if pair[1]}, stored)
+
+
+def _workload_row(sig, name, *, public):
+    if not public:
+        name = describe(sig)
     return Workload(
         identity=sig.identity,
         read_pct=sig.read_pct,
@@ -211,12 +170,14 @@ def _workload_row(sig, name):
         alignment_bytes=sig.alignment_bytes,
         streams=sig.streams,
         name=name[:200],
-        names=[name[:200]],
+        names=[name[:200]] if public else [],
     )
 
 
 _NAMES_ADD_SQL = f"""
-    UPDATE {Workload._meta.db_table} AS workload SET names = workload.names || added.names
+    UPDATE {Workload._meta.db_table} AS workload SET names = workload.names || added.names,
+        -- A workload first stored for a private system is named by its first published name.
+        name = CASE WHEN cardinality(workload.names) = 0 THEN added.names[1] ELSE workload.name END
     FROM (SELECT pair.id, array_agg(pair.name ORDER BY pair.position) AS names
           FROM unnest(%s::bigint[], %s::varchar[]) WITH ORDINALITY AS pair(id, name, position)
           GROUP BY pair.id) AS added
@@ -299,7 +260,7 @@ POINT_COPY_COLUMNS = (
 )
 
 
-def points_copy(rows):
+def points_copy(*, rows: Iterable[list]) -> None:
     """Insert point rows (from :func:`_point_row`) with PostgreSQL COPY: points carry kilobytes of
     JSON metrics each, and COPY streams them without building (and quoting) one huge INSERT statement."""
     _copy(Point._meta.db_table, POINT_COPY_COLUMNS, rows)
@@ -311,7 +272,7 @@ def _copy(table, columns, rows):
             copy.write_row(row)
 
 
-def runs_copy(runs):
+def runs_copy(*, runs: list[Run]) -> list[Run]:
     """Insert runs with COPY, their ids reserved from the table's sequence in one query; sets each
     run's id. One INSERT of thousands of runs binds hundreds of thousands of parameters."""
     if not runs:
@@ -342,22 +303,25 @@ def _values(instance, fields):
     return [getattr(instance, field.attname) for field in fields]
 
 
-def result_sets_store(*, results, upload, system=None, labels=None):
+def result_sets_store(
+    *, results: list[dict], upload: Upload | None, system: System | None = None, labels: dict | None = None
+) -> dict:
     """Store result sets (from :func:`ingest.read`, which checked them against the contract) in bulk;
     return what was stored.
 
-    Array profiles create or update their system; runs go to the configuration given by the
-    labels; run summaries are computed in the same transaction. Must run inside a transaction:
-    the caller decides what is stored together.
+    Systems the results name are the upload's team's (created private to it when new). Array
+    profiles create or update their system; runs go to the configuration given by the labels; run
+    summaries are computed in the same transaction. Must run inside a transaction: the caller
+    decides what is stored together.
     """
     labels = labels or {}
-    counts = {"system": None, "runs": 0, "points": 0}
+    counts: dict = {"system": None, "runs": 0, "points": 0}
     # Systems and configurations are created first, in one order (names, identities), so two
     # transactions storing results of the same arrays never wait on each other crosswise.
-    targets = _systems_for(results, system)
+    targets = _systems_for(results, system, upload.team if upload is not None else None)
     measured = {target.id: target for target, result in zip(targets, results, strict=True) if result["runs"]}
     with_runs = [measured[system_id] for system_id in sorted(measured)]
-    config_of = dict(zip((t.id for t in with_runs), configs_for([(t, labels) for t in with_runs]), strict=True))
+    config_of = dict(zip((t.id for t in with_runs), configs_for(wanted=[(t, labels) for t in with_runs]), strict=True))
     for target, result in zip(targets, results, strict=True):
         counts["system"] = target
         if result["format"] == "array_profile":
@@ -366,21 +330,25 @@ def result_sets_store(*, results, upload, system=None, labels=None):
             continue
         config = config_of[target.id]
         workloads = workloads_for(
-            [(run_signature(run["workload"]), _workload_name(run, labels)) for run in result["runs"]]
+            wanted=[(run_signature(workload=run["workload"]), _workload_name(run, labels)) for run in result["runs"]],
+            public=target.published,
         )
         runs = runs_copy(
-            [
+            runs=[
                 _run_from(result, run, config=config, upload=upload, labels=labels, workload=workload)
                 for run, workload in zip(result["runs"], workloads, strict=True)
             ]
         )
         points = sum(len(run["points"]) for run in result["runs"])
         points_copy(
-            _point_row(stored.id, seq, point)
-            for stored, run in zip(runs, result["runs"], strict=True)
-            for seq, point in enumerate(run["points"])
+            rows=(
+                _point_row(stored.id, seq, point)
+                for stored, run in zip(runs, result["runs"], strict=True)
+                for seq, point in enumerate(run["points"])
+            )
         )
         runs_summaries_recompute(run_ids=[run.id for run in runs])
         counts["runs"] += len(runs)
         counts["points"] += points
+    systems_facets_recompute(system_ids=measured)
     return counts

@@ -1,0 +1,1 @@
+"""Comparisons: systems against each other, and one system against one parameter."""

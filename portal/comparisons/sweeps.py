@@ -1,0 +1,155 @@
+"""Selectors of one system against one parameter: throughput at the threshold swept over drive
+count, stroke %, read % or transfer size, and disk-stroke multiplier tables."""
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.utils.text import slugify
+
+from portal.analysis.stroke import StrokeRun, stroke_multipliers
+from portal.models import Run, System, document_title
+from portal.results.selectors import Figure, threshold_figures
+from portal.systems.selectors import published_stroke_multipliers
+
+SWEEP_PARAMETERS = {
+    "drive_count": "Drive count",
+    "stroke_pct": "Stroke %",
+    "read_pct": "Read %",
+    "transfer_bytes": "Transfer size (bytes)",
+}
+
+
+def _transfer_bytes(run: Run) -> int | None:
+    """The run's single transfer size in bytes, or None for a mix or an unknown size."""
+    sizes = run.transfer_sizes or []
+    return sizes[0].get("bytes") if len(sizes) == 1 else None
+
+
+def _sweep_x(figure: Figure, parameter: str):
+    if parameter == "transfer_bytes":
+        return _transfer_bytes(figure.run)
+    if parameter == "read_pct":
+        return figure.run.read_pct
+    return getattr(figure.config, parameter)
+
+
+def _sweep_series_label(figure: Figure, parameter: str) -> str:
+    """What stays fixed along one sweep line: everything but the swept parameter."""
+    run, config = figure.run, figure.config
+    if parameter in ("transfer_bytes", "read_pct"):
+        threads = (run.params or {}).get("threads")
+        mix = f"{run.read_pct:g} % read" if run.read_pct is not None and parameter != "read_pct" else ""
+        random = f"{run.random_pct:g} % random" if run.random_pct is not None else ""
+        parts = [mix, random, f"{threads} threads" if threads else ""]
+    else:
+        parts = [run.workload_name]
+    parts += [config.raid_level, figure.cache_setting]
+    if parameter != "drive_count" and config.drive_count:
+        parts.append(f"{config.drive_count} drives")
+    if parameter != "stroke_pct" and config.stroke_pct:
+        parts.append(f"{config.stroke_pct:g} % stroke")
+    return ", ".join(part for part in parts if part)
+
+
+def sweep(
+    *,
+    system: System,
+    parameter: str,
+    threshold_ms: float,
+    workload: str | None = None,
+    raid_level: str | None = None,
+    cache: str | None = None,
+    latency: str = "avg",
+) -> dict[str, dict[str, list[tuple[float, float, int]]]]:
+    """Throughput at the threshold against one parameter, one series per combination of the others.
+
+    Returns {metric: {series label: [(x, value, run id), ...] in x order}}; runs without the
+    parameter or without a figure are left out.
+    """
+    if parameter not in SWEEP_PARAMETERS:
+        raise ValueError(f"unknown sweep parameter {parameter!r}; choose one of: {', '.join(SWEEP_PARAMETERS)}")
+    by_size = parameter in ("transfer_bytes", "read_pct")
+    figures = threshold_figures(
+        system=system,
+        threshold_ms=threshold_ms,
+        workload=None if by_size else workload,
+        raid_level=raid_level,
+        cache=cache,
+        latency=latency,
+    )
+    series: dict = defaultdict(lambda: defaultdict(list))
+    for figure in figures:
+        x = _sweep_x(figure, parameter)
+        if x is None or figure.value is None:
+            continue
+        series[figure.metric][_sweep_series_label(figure, parameter)].append((x, figure.value, figure.run.id))
+    return {
+        metric: {label: sorted(points) for label, points in sorted(lines.items()) if len(points) > 1 or len(lines) == 1}
+        for metric, lines in sorted(series.items())
+    }
+
+
+@dataclass
+class StrokeTable:
+    """Stroke multipliers for one RAID level and workload: measured from runs, or as a paper printed them."""
+
+    raid_level: str
+    workload: str
+    source: str
+    baseline_pct: float
+    baseline_throughput: float | None
+    multipliers: dict
+    citation: str = ""
+
+    @property
+    def key(self):
+        """The table's address on the stroke page: stable when tables are added ("raid-5-oltp-8k-published")."""
+        return slugify(f"{self.raid_level} {self.workload} {self.source}")
+
+
+def stroke_tables(*, system: System, threshold_ms: float, baseline_pct: float = 8.0) -> list[StrokeTable]:
+    """Measured tables (runs differing only in stroke %) followed by the published ones."""
+    by_config: dict = defaultdict(lambda: defaultdict(list))
+    for figure in threshold_figures(system=system, threshold_ms=threshold_ms):
+        config = figure.config
+        if config.stroke_pct is None or figure.value is None:
+            continue
+        others = {k: v for k, v in config.properties().items() if k != "stroke_pct"}
+        key = (config.raid_level, figure.run.workload_name, _json_key(others))
+        by_config[key][config.stroke_pct].append(figure.value)
+    tables = []
+    for (raid_level, workload, _), by_stroke in sorted(by_config.items()):
+        if len(by_stroke) < 2 or baseline_pct not in by_stroke:
+            continue
+        runs = [StrokeRun(stroke, sum(values) / len(values)) for stroke, values in by_stroke.items()]
+        measured = stroke_multipliers(runs, baseline_pct=baseline_pct)
+        tables.append(
+            StrokeTable(
+                raid_level,
+                workload,
+                "measured",
+                measured.baseline_pct,
+                measured.baseline_throughput,
+                {measured.baseline_pct: 1.0, **dict(measured.multipliers)},
+            )
+        )
+    for published in published_stroke_multipliers(system=system):
+        multipliers = {float(stroke): value for stroke, value in published.multipliers.items()}
+        tables.append(
+            StrokeTable(
+                published.raid_level,
+                published.workload_name,
+                "published",
+                published.baseline_stroke_pct,
+                None,
+                dict(sorted(multipliers.items())),
+                f"{document_title(published.citation_document)}, {published.citation_table}",
+            )
+        )
+    return tables
+
+
+def _json_key(properties: dict) -> str:
+    """A hashable, order-independent key for a dict of configuration properties."""
+    return json.dumps(properties, sort_keys=True, default=str)

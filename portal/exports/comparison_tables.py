@@ -1,0 +1,97 @@
+"""A comparison as tables: per workload and matched configuration, the summary sentences, and
+seed 002's side-by-side table. MB/s is decimal here."""
+
+from portal.analysis.pairing import config_key_label
+from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
+from portal.comparisons.selectors import Comparison
+
+COMPARISON_NUMBERS = NumberFormat(decimals=1)
+PCT_NUMBERS = NumberFormat(decimals=1, trim_zeros=False, group_from=None)
+METRIC_UNITS = {"iops": "IOPS", "mbps": "MB/s"}
+
+
+def comparison_table(result: Comparison) -> Table:
+    """Per workload and matched configuration: A, B (and B adjusted), and the improvement of A over B."""
+    adjusted = result.adjust_b != 1
+    columns = [Column(result.a.name, COMPARISON_NUMBERS), Column(result.b.name, COMPARISON_NUMBERS)]
+    if adjusted:
+        columns.append(Column(f"{result.b.name} x {result.adjust_b:g}", COMPARISON_NUMBERS))
+    groups = (
+        ColumnGroup(f"At {result.threshold_ms:g} ms", tuple(columns)),
+        ColumnGroup("Improvement", (Column("%", PCT_NUMBERS),)),
+    )
+    rows: list[Row] = []
+    notes: list[str] = []
+    for workload in result.workloads:
+        name = f"{workload.workload} ({METRIC_UNITS[workload.metric]})"
+        for row in workload.rows:
+            b_cells = (row.b_value, row.b_value * result.adjust_b) if adjusted else (row.b_value,)
+            rows.append(Row((name, row.label), (row.a_value, *b_cells, row.pct)))
+            notes.extend(f"{workload.workload}, {row.label}: {note}." for note in row.notes)
+        notes.extend(_unmatched(workload, result))
+    footnotes = [
+        f"Throughput at an average response time of {result.threshold_ms:g} ms; MB/s = 10^6 bytes/s.",
+        "Improvement = (A - B x k) / (B x k) x 100" + (f", k = {result.adjust_b:g}." if adjusted else ", k = 1."),
+    ]
+    return Table(
+        title=f"{result.a.name} compared with {result.b.name}",
+        corner=(("", ""), ("Workload", "Matched configuration")),
+        column_groups=groups,
+        rows=tuple(rows),
+        footnotes=tuple(footnotes + notes),
+    )
+
+
+def _unmatched(workload, result):
+    for system, keys in ((result.a, workload.only_a), (result.b, workload.only_b)):
+        if keys:
+            configurations = "; ".join(config_key_label(key) for key in keys)
+            yield f"{workload.workload}: only {system.name} has {configurations}."
+
+
+def summary_table(result: Comparison) -> Table:
+    """The paper's Summary list: one sentence per workload and RAID level, then what only one side has."""
+    sentences = [sentence for workload in result.workloads for sentence in workload.summaries]
+    for system, names in ((result.a, result.only_a_workloads), (result.b, result.only_b_workloads)):
+        if names:
+            sentences.append(f"Only {system.name} was measured with {', '.join(names)}.")
+    return Table(
+        title=f"Summary: {result.a.name} compared with {result.b.name}",
+        corner=(("",), ("Summary",)),
+        column_groups=(),
+        rows=tuple(Row((sentence,), ()) for sentence in sentences),
+    )
+
+
+def side_by_side_table(result: Comparison) -> Table:
+    """Seed 002 Table 1: workload, RAID level ("Any" when not stated), array A, array B."""
+    numbers = NumberFormat(decimals=1, group_from=1_000)
+    rows = [
+        Row(
+            (f"{workload.workload} {METRIC_UNITS[workload.metric]}", row.raid_level or "Any"),
+            (row.a_value, row.b_value),
+        )
+        for workload in result.workloads
+        for row in workload.rows
+    ]
+    all_rows = [row for workload in result.workloads for row in workload.rows]
+    columns = (
+        Column(_system_label(result.a, {row.drive_count_a for row in all_rows}), numbers),
+        Column(_system_label(result.b, {row.drive_count_b for row in all_rows}), numbers),
+    )
+    return Table(
+        title=f"End-to-end performance @ <= {result.threshold_ms:g} ms average response time",
+        corner=(("", ""), ("Workload", "RAID level")),
+        column_groups=(ColumnGroup(f"At {result.threshold_ms:g} ms", columns),),
+        rows=tuple(rows),
+        footnotes=("MB/s = 10^6 bytes/s.",),
+    )
+
+
+def _system_label(system, drive_counts):
+    """ "EVA4100 (56 drives)" when every row has the same drive count."""
+    return (
+        f"{system.name} ({drive_counts.pop()} drives)"
+        if len(drive_counts) == 1 and None not in drive_counts
+        else system.name
+    )

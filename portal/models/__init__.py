@@ -1,0 +1,29 @@
+"""The normalised schema: systems, their tested configurations, runs, points, uploads, teams and tokens.
+
+Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes are bytes.
+"""
+
+from portal.teams.models import AuditEvent, Membership, Role, Team
+
+from .results import Point, Run, Workload, document_title
+from .systems import Config, DriveType, PublishedStrokeMultipliers, System
+from .tokens import ApiToken
+from .uploads import IngestJob, Upload
+
+__all__ = [
+    "ApiToken",
+    "AuditEvent",
+    "Config",
+    "DriveType",
+    "IngestJob",
+    "Membership",
+    "Point",
+    "PublishedStrokeMultipliers",
+    "Role",
+    "Run",
+    "System",
+    "Team",
+    "Upload",
+    "Workload",
+    "document_title",
+]

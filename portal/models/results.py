@@ -1,0 +1,182 @@
+"""What was measured: workloads, runs and their points.
+
+Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes are bytes.
+"""
+
+import functools
+
+import yaml
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
+from django.db import models
+from django.db.models import Q
+
+from ingest.result import POINT_FIGURES
+
+from .systems import Config
+from .uploads import Upload
+
+
+@functools.cache
+def _document_titles():
+    fixture = yaml.load((settings.BASE_DIR / "fixtures" / "demo.yaml").read_text(), Loader=yaml.CSafeLoader)
+    return fixture.get("documents") or {}
+
+
+def document_title(document):
+    """A cited document's title, from the published studies' fixture; the file name when unknown."""
+    return _document_titles().get(document, document) if document else ""
+
+
+class Workload(models.Model):
+    """What a run does, whatever it was called: read %, random %, the transfer-size mix (and the
+    alignment and sequential streams where a tool states them). See ``portal/analysis/workloads.py``
+    for when two are the same. Runs whose file did not say enough have none and match by name."""
+
+    identity = models.CharField(max_length=64, editable=False)
+    read_pct = models.PositiveSmallIntegerField()
+    random_pct = models.PositiveSmallIntegerField()
+    # [[bytes, pct], ...] in increasing size
+    transfer_sizes = models.JSONField(default=list)
+    alignment_bytes = models.PositiveIntegerField(null=True, blank=True)
+    streams = models.PositiveIntegerField(null=True, blank=True)
+    name = models.CharField(max_length=200, help_text="Shown everywhere: the first name it was stored under.")
+    # Every name runs of this workload were stored under ("OLTP 8K", "randrw-8k", "rd1").
+    names = ArrayField(models.CharField(max_length=200), default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["read_pct", "random_pct", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["identity"], name="workload_identity_unique"),
+            models.CheckConstraint(condition=Q(read_pct__lte=100, random_pct__lte=100), name="workload_pct_range"),
+        ]
+        indexes = [
+            # Runs asked for by one of a workload's names (compare, tables: ?workload=OLTP 8K).
+            GinIndex(fields=["names"], name="workload_names"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def signature(self):
+        from portal.analysis.workloads import Signature
+
+        sizes = tuple((int(size), int(pct)) for size, pct in self.transfer_sizes)
+        return Signature(self.read_pct, self.random_pct, sizes, self.alignment_bytes, self.streams)
+
+
+class Run(models.Model):
+    """One measured experiment on a configuration (or a published figure, with its citation)."""
+
+    class Measurement(models.TextChoices):
+        END_TO_END = "end_to_end", "end-to-end"
+        CACHE_ONLY = "cache_only", "cache-only"
+
+    class Origin(models.TextChoices):
+        MEASURED = "measured", "measured (uploaded file)"
+        PUBLISHED = "published", "published (typed in from a paper)"
+
+    class Verdict(models.TextChoices):
+        PASS = "pass"
+        FAIL = "fail"
+
+    config = models.ForeignKey(Config, on_delete=models.CASCADE, related_name="runs")
+    upload = models.ForeignKey(Upload, null=True, blank=True, on_delete=models.CASCADE, related_name="runs")
+    name = models.CharField(max_length=300)
+    description = models.TextField(blank=True)
+    tool = models.CharField(max_length=60)
+    tool_version = models.CharField(max_length=60, blank=True)
+    workload_name = models.CharField(max_length=200, help_text='e.g. "OLTP 8K".')
+    # What the run does; none when the file did not say enough (then it is matched by name).
+    workload = models.ForeignKey(Workload, null=True, blank=True, on_delete=models.PROTECT, related_name="runs")
+    read_pct = models.FloatField(null=True, blank=True)
+    random_pct = models.FloatField(null=True, blank=True)
+    # [{"bytes": 8192, "pct": 100.0}, ...]
+    transfer_sizes = models.JSONField(default=list, blank=True)
+    params = models.JSONField(default=dict, blank=True)
+    verdict = models.CharField(max_length=4, choices=Verdict.choices, blank=True)
+    measurement = models.CharField(max_length=12, choices=Measurement.choices, default=Measurement.END_TO_END)
+    origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.MEASURED)
+    # A published figure's source and the response time it is stated at.
+    citation_document = models.CharField(max_length=200, blank=True)
+    citation_table = models.CharField(max_length=200, blank=True)
+    citation_note = models.TextField(blank=True)
+    published_at_ms = models.FloatField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    duration_s = models.FloatField(null=True, blank=True)
+    tags = ArrayField(models.CharField(max_length=50), default=list, blank=True)
+    notes = models.TextField(blank=True)
+    # Derived figures (peak IOPS, lowest response time, ...) recomputed by a background task.
+    summary = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["config", "workload_name", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(origin="published") | ~Q(citation_document=""),
+                name="run_published_has_citation",
+            ),
+            models.CheckConstraint(
+                condition=Q(read_pct__isnull=True) | Q(read_pct__gte=0, read_pct__lte=100),
+                name="run_read_pct_range",
+            ),
+        ]
+        indexes = [
+            # Runs of a configuration for one workload (compare, tables, stroke multipliers).
+            models.Index(fields=["config", "workload_name"], name="run_config_workload"),
+            # Runs by workload across systems (filters on the systems page).
+            models.Index(fields=["workload_name", "tool"], name="run_workload_tool"),
+            # Runs of one workload, whatever their names (compare, tables, sweeps).
+            models.Index(fields=["workload", "config"], name="run_workload_config"),
+            # The tools the systems list can be filtered by (a loose index scan, one probe per tool).
+            models.Index(fields=["tool"], name="run_tool"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.workload_name})"
+
+    @property
+    def citation_title(self):
+        """The cited document by its title (the file name when no title is known)."""
+        return document_title(self.citation_document)
+
+
+class Point(models.Model):
+    """One load level of a run."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="points")
+    seq = models.PositiveIntegerField(help_text="Position in increasing load order, from 0.")
+    outstanding_io = models.FloatField(null=True, blank=True)
+    threads = models.PositiveIntegerField(null=True, blank=True)
+    # Every load axis the tool has (ORION small/large outstanding, ...).
+    load = models.JSONField(default=dict, blank=True)
+    iops = models.FloatField(null=True, blank=True)
+    read_iops = models.FloatField(null=True, blank=True)
+    write_iops = models.FloatField(null=True, blank=True)
+    mbps = models.FloatField(null=True, blank=True)
+    read_mbps = models.FloatField(null=True, blank=True)
+    write_mbps = models.FloatField(null=True, blank=True)
+    avg_response_ms = models.FloatField(null=True, blank=True)
+    avg_read_response_ms = models.FloatField(null=True, blank=True)
+    avg_write_response_ms = models.FloatField(null=True, blank=True)
+    max_response_ms = models.FloatField(null=True, blank=True)
+    cpu_pct = models.FloatField(null=True, blank=True)
+    # Response-time percentiles of all I/O, ms: {"50": 0.1, "99": 0.18, ...} (ingest/latency.py).
+    latency_percentiles_ms = models.JSONField(default=dict, blank=True)
+    metrics = models.JSONField(default=dict, blank=True)
+
+    # The figures of a point, named as in the result contract.
+    FIGURES = POINT_FIGURES
+
+    class Meta:
+        ordering = ["run", "seq"]
+        constraints = [
+            # Also the index for "points of a run in load order".
+            models.UniqueConstraint(fields=["run", "seq"], name="point_run_seq_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.run_id}#{self.seq}"

@@ -1,0 +1,180 @@
+"""The compare page: two systems side by side, or several against a baseline, and its charts."""
+
+from urllib.parse import urlencode
+
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from portal.comparisons import selectors as comparison_selectors
+from portal.errors import ApplicationError, NotFoundError, answers_errors
+from portal.results import selectors as result_selectors
+from portal.systems import selectors as system_selectors
+
+from . import compare_charts
+from .common import chart_data, query_with, valid
+from .forms import CompareForm
+
+COMPARE_PARAMETERS: tuple[str, ...] = ("a", "b", "threshold_ms", "adjust_b", "raid_level", "cache")
+COMPARE_PARAMETERS += ("drive_count", "workload", "pair", "best", "latency")
+
+
+def _selection_query(query):
+    """The comparison's selection as the exports take it: every export shows what the page shows."""
+    return {name: query[name] for name in COMPARE_PARAMETERS if query.get(name)}
+
+
+# Systems compared with one baseline on one page, and names the picker offers before typing.
+MAX_CANDIDATES = 5
+PICKER_CHOICES = 20
+
+
+def _candidates(query):
+    """The systems named as A (several against one baseline), blank pickers left out."""
+    return [name.strip() for name in query.getlist("a") if name.strip()]
+
+
+def _first_candidate(query, candidates):
+    """The query with one system A, the first named: blank extra pickers are not a selection."""
+    data = query.copy()
+    data.setlist("a", candidates[:1])
+    return data
+
+
+def _found(request, name):
+    try:
+        return system_selectors.system_by_name(name=name, viewer=request.user)
+    except system_selectors.SystemNotFound as error:
+        message = error.message
+        raise NotFoundError(message[0].upper() + message[1:] + ("" if message.endswith("?") else ".")) from None
+
+
+def _multi_comparison(request, form, candidates, **only):
+    systems = [_found(request, name) for name in candidates]
+    baseline = _found(request, form.value("b"))
+    return comparison_selectors.multi_comparison(candidates=systems, baseline=baseline, **form.selection(), **only)
+
+
+def _link_multi_charts(multi, query, candidates):
+    """Each workload's chart addresses: its data (JSON, CSV) and its images, with the page's selection;
+    returns the selection as the table exports take it."""
+    selection = [("a", name) for name in candidates]
+    selection += [(name, value) for name, value in _selection_query(query).items() if name != "a"]
+    for workload in multi.workloads:
+        workload.export_query = urlencode([*selection, ("label", workload.workload)])
+        workload.chart_url = f"{reverse('pages:compare_chart', kwargs={'fmt': 'json'})}?{workload.export_query}"
+        workload.csv_url = f"{reverse('pages:compare_chart', kwargs={'fmt': 'csv'})}?{workload.export_query}"
+    return urlencode(selection)
+
+
+@require_GET
+def system_search(request):
+    """Names for the system picker: ``?q=`` matched against name, vendor and model, at most 20."""
+    return JsonResponse(
+        {
+            "systems": system_selectors.system_names(
+                q=request.GET.get("q", "")[:100], limit=PICKER_CHOICES, viewer=request.user
+            )
+        }
+    )
+
+
+# The compare page compares this many workloads a page and names at most this many only one side has.
+COMPARED_PER_PAGE = 10
+ONLY_ONE_SIDE_SHOWN = 50
+
+
+def _comparison(request, form, **paging):
+    a, b = _found(request, form.value("a")), _found(request, form.value("b"))
+    return comparison_selectors.comparison(a=a, b=b, **form.selection(), **paging)
+
+
+def _workload_pages(query, page):
+    """Links to the previous and next pages of compared workloads (``wpage=``), None where there is none."""
+    previous = query_with(query, wpage=page.previous_page_number()) if page.has_previous() else None
+    following = query_with(query, wpage=page.next_page_number()) if page.has_next() else None
+    return previous, following
+
+
+def _first_names(names):
+    """The first names of a list only one side has, and how many are not shown."""
+    return names[:ONLY_ONE_SIDE_SHOWN], max(len(names) - ONLY_ONE_SIDE_SHOWN, 0)
+
+
+@answers_errors()
+def compare(request):
+    candidates = _candidates(request.GET)[:MAX_CANDIDATES]
+    form = CompareForm(_first_candidate(request.GET, candidates))
+    context = {
+        "form": form,
+        "candidates": candidates + [""] * (len(candidates) < MAX_CANDIDATES),
+        "system_choices": system_selectors.system_names(limit=PICKER_CHOICES, viewer=request.user),
+        "latencies": result_selectors.LATENCIES,
+    }
+    if not candidates or not request.GET.get("b"):
+        # Opened from a system's page (or bare): that system is chosen, the page asks for the other.
+        context["ask"] = "Choose the system to compare with." if candidates or request.GET.get("b") else ""
+        return render(request, "pages/compare.html", context)
+    try:
+        if len(candidates) > 1:
+            context["multi"] = _multi_comparison(request, valid(form), candidates)
+            context["export_query"] = _link_multi_charts(context["multi"], form.data, candidates)
+            return render(request, "pages/compare.html", context)
+        paging = {"workloads_per_page": COMPARED_PER_PAGE, "workload_page": request.GET.get("wpage") or 1}
+        result = _comparison(request, valid(form), **paging)
+    except ApplicationError as error:
+        context["error"] = error.message
+        return render(request, "pages/compare.html", context, status=error.status)
+    chart_url = reverse("pages:compare_chart", kwargs={"fmt": "json"})
+    csv_url = reverse("pages:compare_chart", kwargs={"fmt": "csv"})
+    for workload in result.workloads:
+        query = form.data.copy()
+        query["label"] = workload.workload
+        workload.chart_url = f"{chart_url}?{query.urlencode()}"
+        workload.csv_url = f"{csv_url}?{query.urlencode()}"
+        workload.cache_links = [(setting, query_with(form.data, cache=setting)) for setting in workload.cache_choices]
+    export = _selection_query(form.data)
+    for workload in result.workloads:
+        workload.export_query = urlencode({**export, "label": workload.workload})
+    context.update(
+        result=result,
+        threshold_ms=result.threshold_ms,
+        adjust_b=result.adjust_b,
+        export_query=urlencode(export),
+        latency_text=result_selectors.LATENCIES[result.latency],
+        workload_pages=_workload_pages(form.data, result.page) if result.page else (None, None),
+        only_a=_first_names(result.only_a_workloads),
+        only_b=_first_names(result.only_b_workloads),
+    )
+    return render(request, "pages/compare.html", context)
+
+
+@chart_data
+def compare_chart(request):
+    candidates = _candidates(request.GET)
+    form = valid(CompareForm(_first_candidate(request.GET, candidates)))
+    if not form.value("workload") and not request.GET.get("label"):
+        raise ApplicationError("Name the workload to chart (label=... or workload=...).", field="label")
+    label = request.GET.get("label")
+    if len(candidates) > 1:
+        return _multi_chart(request, form, candidates, label=label)
+    result = _comparison(request, form, label=label)
+    matching = [w for w in result.workloads if label in (None, w.workload)]
+    if not matching:
+        named = label or form.value("workload")
+        raise NotFoundError(f"Both systems need runs of {named!r} to chart them together.")
+    return compare_charts.compare_chart(
+        matching[0], a=result.a, b=result.b, threshold_ms=result.threshold_ms, latency=result.latency
+    )
+
+
+def _multi_chart(request, form, candidates, *, label):
+    multi = _multi_comparison(request, form, candidates, label=label)
+    matching = [w for w in multi.workloads if label in (None, w.workload)]
+    if not matching:
+        named = label or form.value("workload")
+        raise NotFoundError(f"No system could be compared with the baseline in {named!r}.")
+    return compare_charts.multi_compare_chart(
+        matching[0], baseline=multi.baseline, candidates=multi.candidates, threshold_ms=multi.threshold_ms
+    )

@@ -1,0 +1,110 @@
+"""The compare page's charts: two systems' curves or bars, several systems against a baseline."""
+
+from portal.results.selectors import (
+    LATENCIES,
+    METRICS,
+    run_curve,
+)
+
+from .charts import DASHES, BarChart, Bars, Chart, Series
+
+# The colours of the two systems on every compare chart (Okabe-Ito blue and vermillion).
+A_COLOUR, B_COLOUR = 1, 2
+
+
+def compare_chart(workload_comparison, *, a, b, threshold_ms, latency="avg"):
+    """One workload of a comparison as the chart that answers it: both systems' response-time curves
+    (one colour per system, one dash per configuration, the value at the threshold marked) where both
+    sides have curves; a grouped bar chart with the improvement above each configuration where a side
+    has single figures (published tables)."""
+    figures = [f for row in workload_comparison.rows for f in row.a + row.b]
+    if figures and all(_has_curve(f.run, workload_comparison.metric, latency) for f in figures):
+        return _compare_curves(workload_comparison, a=a, b=b, threshold_ms=threshold_ms, latency=latency)
+    return _compare_bars(workload_comparison, a=a, b=b, threshold_ms=threshold_ms)
+
+
+def _has_curve(run, metric, latency):
+    return len([c for c in run_curve(run=run, metric=metric, latency=latency) if c.response_ms is not None]) > 1
+
+
+def _compare_curves(workload_comparison, *, a, b, threshold_ms, latency):
+    series = []
+    for index, row in enumerate(workload_comparison.rows):
+        for side, system, figures, colour in (("A", a, row.a, A_COLOUR), ("B", b, row.b, B_COLOUR)):
+            for figure in figures:
+                name = f"{side}: {system.name}, {row.label}"
+                series += _side_curve(figure, name, index, colour, latency, threshold_ms)
+    right = max((x for s in series for x in s.x), default=1)
+    series.append(
+        Series(f"threshold {threshold_ms:g} ms", [0, right], [threshold_ms, threshold_ms], mode="lines", dash="dot")
+    )
+    metric = METRICS[workload_comparison.metric]
+    title = f"{workload_comparison.workload}: {a.name} (A) vs {b.name} (B)"
+    return Chart(title, metric, f"{LATENCIES[latency].capitalize()} response time (ms)", series)
+
+
+def _side_curve(figure, name, index, colour, latency, threshold_ms):
+    curve = [c for c in run_curve(run=figure.run, metric=figure.metric, latency=latency) if c.response_ms is not None]
+    hover = [f"load {c.load:g}" if c.load is not None else "load unknown" for c in curve]
+    line = Series(name, [c.throughput for c in curve], [c.response_ms for c in curve], hover=hover, style=index,
+                  group=name, dash=DASHES[index % len(DASHES)], colour=colour)  # fmt: skip
+    if figure.value is None:
+        return [line]
+    at = f"{figure.value:,.1f} at the threshold ({figure.status_text})"
+    marker = Series(f"{name}: {at}", [figure.value], [threshold_ms], hover=[at], mode="markers",
+                    style=index, group=name, colour=colour)  # fmt: skip
+    return [line, marker]
+
+
+def _compare_bars(workload_comparison, *, a, b, threshold_ms):
+    rows = workload_comparison.rows
+    errors = {side: [_spread([f.value for f in getattr(row, side)]) for row in rows] for side in ("a", "b")}
+    metric = METRICS[workload_comparison.metric]
+    return BarChart(
+        title=f"{workload_comparison.workload} at {threshold_ms:g} ms: {a.name} (A) vs {b.name} (B)",
+        x_title="Configuration",
+        y_title=metric,
+        categories=[row.label for row in rows],
+        bars=[
+            Bars(f"A: {a.name}", [row.a_value for row in rows], A_COLOUR, errors["a"]),
+            Bars(f"B: {b.name}", [row.b_value for row in rows], B_COLOUR, errors["b"]),
+        ],
+        notes=[f"{row.pct:+.1f} %" for row in rows],
+    )
+
+
+# On the several-systems page the baseline keeps B's colour and the first system A's, as on the
+# two-system page; the others take the next Okabe-Ito colours.
+CANDIDATE_COLOURS = (A_COLOUR, 3, 4, 5, 6)
+
+
+def multi_compare_chart(multi_workload, *, baseline, candidates, threshold_ms):
+    """One workload of several systems against one baseline: a bar per system for each configuration,
+    the baseline first, each system's improvement over the baseline written above its bar."""
+    rows = multi_workload.rows
+    bars = [Bars(f"{baseline.name} (baseline)", [row.baseline for row in rows], B_COLOUR)]
+    for index, system in enumerate(candidates):
+        cells = [row.cells[index] for row in rows]
+        bars.append(
+            Bars(
+                system.name,
+                [cell[0] if cell else None for cell in cells],
+                CANDIDATE_COLOURS[index % len(CANDIDATE_COLOURS)],
+                notes=[f"{cell[1]:+.1f} %" if cell else "" for cell in cells],
+            )
+        )
+    return BarChart(
+        title=f"{multi_workload.workload} at {threshold_ms:g} ms: each system against {baseline.name}",
+        x_title="Configuration",
+        y_title=METRICS[multi_workload.metric],
+        categories=[row.label for row in rows],
+        bars=bars,
+    )
+
+
+def _spread(values):
+    """The error bar of replicates: one standard deviation (0 for a single figure)."""
+    if len(values) < 2:
+        return 0
+    mean = sum(values) / len(values)
+    return (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5

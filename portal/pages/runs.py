@@ -1,0 +1,86 @@
+"""A run's page and its charts."""
+
+from urllib.parse import urlencode
+
+from django.core.paginator import Paginator
+from django.shortcuts import render
+
+from portal.errors import NotFoundError, answers_errors
+from portal.models import Point
+from portal.results import selectors as result_selectors
+
+from . import run_charts
+from .common import chart_data, query_with, run_for, valid
+from .forms import RunForm
+from .tools import tool_view
+
+# The points table shows this many rows a page (``?points=N``); the charts and their CSV have them all.
+POINTS_PER_PAGE = 50
+# Point fields that are load axes, shown first in the points table when a point has them.
+POINT_LOADS = ("outstanding_io", "threads")
+# Decimals each figure of a point is shown with (response times to the microsecond).
+FIGURE_DECIMALS = {name: "3g" if name.endswith("_ms") else "1g" for name in Point.FIGURES}
+
+
+@answers_errors()
+def run_detail(request, run_id):
+    run = run_for(request, run_id)
+    form = valid(RunForm(request.GET))
+    threshold_ms = form.value("threshold_ms")
+    points = list(run.points.all())
+    metric, answer = result_selectors.run_threshold(run=run, threshold_ms=threshold_ms, latency=form.value("latency"))
+    columns = [name for name in run.points.model.FIGURES if any(getattr(p, name) is not None for p in points)]
+    loads = [name for name in POINT_LOADS if any(getattr(p, name) is not None for p in points)]
+    load_keys = sorted({key for p in points for key in (p.load or {})} - set(loads))
+    shown = Paginator(points, POINTS_PER_PAGE).get_page(request.GET.get("points"))
+    context = {
+        "run": run,
+        "system": run.config.system,
+        "config": run.config,
+        "cache_setting": result_selectors.cache_setting(config=run.config),
+        "form": form,
+        "threshold_ms": threshold_ms,
+        "metric": metric,
+        "metric_title": result_selectors.METRICS[metric],
+        "answer": answer,
+        "point_rows": [
+            (
+                p.seq,
+                [(getattr(p, name), "-2g") for name in loads] + [((p.load or {}).get(key), "") for key in load_keys],
+                [(getattr(p, name), FIGURE_DECIMALS[name]) for name in columns],
+            )
+            for p in shown
+        ],
+        "points_page": shown,
+        "points_links": _page_links(request.GET, shown, parameter="points", anchor="points"),
+        "columns": [result_selectors.FIGURE_TITLES.get(name, name) for name in columns],
+        "load_keys": [result_selectors.load_title(key=key) for key in (*loads, *load_keys)],
+        "tool": tool_view(run, points, iops_per_mailbox=form.value("iops_per_mailbox")),
+        "threshold_query": urlencode({"threshold_ms": f"{threshold_ms:g}", "latency": form.value("latency")}),
+        "latency_text": result_selectors.LATENCIES[form.value("latency")],
+        "latencies": result_selectors.LATENCIES,
+    }
+    return render(request, "pages/run.html", context)
+
+
+def _page_links(query, page, *, parameter, anchor):
+    """This page's address at the previous and next page of ``parameter``, None where there is none."""
+    previous = query_with(query, **{parameter: page.previous_page_number()}) if page.has_previous() else None
+    following = query_with(query, **{parameter: page.next_page_number()}) if page.has_next() else None
+    return tuple(f"{link}#{anchor}" if link else None for link in (previous, following))
+
+
+RUN_CHARTS = ("curve", "load", *run_charts.ORION_FIGURES)
+
+
+@chart_data
+def run_chart(request, run_id, chart):
+    if chart not in RUN_CHARTS:
+        raise NotFoundError(f"Unknown chart {chart!r}; runs have: {', '.join(RUN_CHARTS)}.")
+    run = run_for(request, run_id)
+    form = valid(RunForm(request.GET))
+    if chart == "curve":
+        return run_charts.run_curve_chart(run, threshold_ms=form.value("threshold_ms"), latency=form.value("latency"))
+    if chart == "load":
+        return run_charts.run_load_chart(run)
+    return run_charts.orion_heatmap(run, chart)

@@ -1,0 +1,35 @@
+"""A system's sweep chart: throughput at the threshold against one parameter."""
+
+from portal.comparisons.sweeps import SWEEP_PARAMETERS
+from portal.results.selectors import (
+    METRICS,
+)
+
+from .charts import Chart, Series
+
+
+def sweep_chart(sweep_series, *, system, parameter, threshold_ms):
+    """Throughput at the threshold against one parameter; one line per combination of the others."""
+    series = []
+    metric_titles = []
+    for metric, lines in sweep_series.items():
+        metric_titles.append(METRICS[metric])
+        for label, points in lines.items():
+            series.append(
+                Series(
+                    f"{label} ({METRICS[metric]})",
+                    [x for x, _, _ in points],
+                    [value for _, value, _ in points],
+                    hover=[f"run #{run_id}: {value:,.1f} {METRICS[metric]}" for _, value, run_id in points],
+                    style=len(series),
+                )
+            )
+    title = f"{system.name}: throughput at {threshold_ms:g} ms against {SWEEP_PARAMETERS[parameter].lower()}"
+    y_title = " or ".join(metric_titles) or "Throughput"
+    return Chart(
+        title,
+        SWEEP_PARAMETERS[parameter],
+        f"{y_title} at {threshold_ms:g} ms",
+        series,
+        x_log=parameter == "transfer_bytes",
+    )

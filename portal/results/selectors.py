@@ -1,0 +1,331 @@
+"""Selectors of results: one run's curve and its throughput at a threshold, a system's runs and figures."""
+
+import operator
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import reduce
+from typing import NamedTuple
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from portal.analysis.curves import CurvePoint, Status, ThroughputAtThreshold, throughput_at
+from portal.analysis.vocabulary import cache_setting_name, raid_level_canonical
+from portal.models import Config, Point, Run, System
+from portal.teams.selectors import visible
+
+METRICS = {"iops": "IOPS", "mbps": "MB/s"}
+# A point's figures and load axes as tables and charts head them.
+FIGURE_TITLES = {
+    "iops": "IOPS",
+    "read_iops": "Read IOPS",
+    "write_iops": "Write IOPS",
+    "mbps": "MB/s",
+    "read_mbps": "Read MB/s",
+    "write_mbps": "Write MB/s",
+    "avg_response_ms": "Average response time (ms)",
+    "avg_read_response_ms": "Average read response time (ms)",
+    "avg_write_response_ms": "Average write response time (ms)",
+    "max_response_ms": "Maximum response time (ms)",
+    "cpu_pct": "CPU %",
+}
+LOAD_TITLES = {
+    "outstanding_io": "Outstanding I/Os",
+    "threads": "Threads",
+    "small_outstanding": "Small I/Os outstanding",
+    "large_outstanding": "Large I/Os outstanding",
+    "iodepth": "I/O depth",
+    "numjobs": "Jobs",
+    "hosts": "Hosts",
+}
+
+
+def load_title(*, key: str) -> str:
+    """A load axis in words: known ones by name, others with their underscores as spaces."""
+    return LOAD_TITLES.get(key, key.replace("_", " ").capitalize())
+
+
+def cache_setting(*, config: Config) -> str:
+    """The cache setting in the papers' words, derived from the read and write cache flags ('' if unknown)."""
+    return cache_setting_name(read_cache=config.read_cache, write_cache=config.write_cache)
+
+
+class PointFigures(NamedTuple):
+    """The columns of a point a threshold figure reads, as ``values_list(*POINT_FIGURE_COLUMNS)`` gives
+    them (or as a stored run's point is written): a :class:`Point` without the model around it."""
+
+    seq: int
+    outstanding_io: float | None
+    threads: int | None
+    iops: float | None
+    mbps: float | None
+    avg_response_ms: float | None
+    max_response_ms: float | None
+    latency_percentiles_ms: dict | None
+
+
+POINT_FIGURE_COLUMNS = PointFigures._fields
+
+# A point as the figures read it: the model instance, or its columns as a tuple.
+CurveSource = Point | PointFigures
+
+
+def run_metric(*, run: Run) -> str:
+    """The throughput a run is judged by: IOPS when its points have them, else MB/s."""
+    return points_metric(points=list(run.points.all()))
+
+
+def points_metric(*, points: Sequence[CurveSource]) -> str:
+    """The throughput a run with these points is judged by: IOPS when every point has them, else MB/s."""
+    return "iops" if points and all(p.iops is not None for p in points) else "mbps"
+
+
+# What a response-time threshold applies to: the papers' average, or a percentile of all I/O.
+LATENCIES = {
+    "avg": "average",
+    "p50": "50th percentile",
+    "p90": "90th percentile",
+    "p95": "95th percentile",
+    "p99": "99th percentile",
+    "p99.9": "99.9th percentile",
+    "max": "maximum",
+}
+
+
+def response_ms(*, point: CurveSource, latency: str = "avg") -> float | None:
+    """A point's response time as ``latency`` asks: average, a percentile, or the maximum (None if unknown)."""
+    if latency == "avg":
+        return point.avg_response_ms
+    if latency == "max":
+        return point.max_response_ms
+    return (point.latency_percentiles_ms or {}).get(latency.removeprefix("p"))
+
+
+def run_curve(*, run: Run, metric: str, latency: str = "avg") -> list[CurvePoint]:
+    """The run's points as curve points (load, throughput, response time) in load order.
+
+    ``latency`` chooses the response time: the average (the papers' rule), a percentile ("p99")
+    or the maximum; points without it are left out. A published figure stated at a response time
+    ("results correspond to an average response time of 20 ms") without its own measured response
+    time is placed at that stated time, for the average only.
+    """
+    stated_ms = stated_response_ms(origin=run.origin, published_at_ms=run.published_at_ms, latency=latency)
+    return points_curve(points=run.points.all(), metric=metric, latency=latency, stated_ms=stated_ms)
+
+
+def stated_response_ms(*, origin: str, published_at_ms: float | None, latency: str) -> float | None:
+    """The response time a published figure is placed at when it has none of its own (average only)."""
+    return published_at_ms if origin == Run.Origin.PUBLISHED and latency == "avg" else None
+
+
+def points_curve(
+    *, points: Iterable[CurveSource], metric: str, latency: str = "avg", stated_ms: float | None = None
+) -> list[CurvePoint]:
+    """Points in load order as curve points, as :func:`run_curve` describes (``stated_ms``: a published
+    figure's stated response time)."""
+    curve = []
+    for p in points:
+        response = response_ms(point=p, latency=latency)
+        response = response if response is not None else stated_ms
+        if getattr(p, metric) is None or (latency != "avg" and response is None):
+            continue
+        load = p.outstanding_io if p.outstanding_io is not None else (p.threads if p.threads else p.seq)
+        curve.append(CurvePoint(load=load, throughput=getattr(p, metric), response_ms=response))
+    return curve
+
+
+def run_threshold(
+    *, run: Run, threshold_ms: float, metric: str | None = None, latency: str = "avg"
+) -> tuple[str, ThroughputAtThreshold]:
+    """Throughput of a run at ``threshold_ms`` of ``latency`` by the run's rule (published runs: their figure)."""
+    return points_threshold(
+        points=list(run.points.all()),
+        threshold_ms=threshold_ms,
+        rule=run_rule(params=run.params),
+        stated_ms=stated_response_ms(origin=run.origin, published_at_ms=run.published_at_ms, latency=latency),
+        metric=metric,
+        latency=latency,
+    )
+
+
+def run_rule(*, params: dict | None) -> str:
+    """The rule a run's figure at a threshold is read by (its ``params.threshold_rule``, else interpolation)."""
+    return (params or {}).get("threshold_rule") or "interpolate"
+
+
+def points_threshold(
+    *,
+    points: Sequence[CurveSource],
+    threshold_ms: float,
+    rule: str,
+    stated_ms: float | None = None,
+    metric: str | None = None,
+    latency: str = "avg",
+) -> tuple[str, ThroughputAtThreshold]:
+    """Throughput at ``threshold_ms`` of a run with these points (in load order), as :func:`run_threshold`."""
+    metric = metric or points_metric(points=points)
+    curve = points_curve(points=points, metric=metric, latency=latency, stated_ms=stated_ms)
+    return metric, throughput_at(curve, threshold_ms=threshold_ms, rule=rule)
+
+
+def runs_with_points(*, runs: QuerySet[Run]) -> QuerySet[Run]:
+    """Runs with their config, system and points in load order: three queries whatever the count."""
+    return runs.select_related("config__system").prefetch_related(
+        Prefetch("points", queryset=Point.objects.order_by("seq"))
+    )
+
+
+# The point columns a threshold figure reads; ``metrics`` and ``load`` can be large and are not needed.
+CURVE_POINT_FIELDS = (
+    "run_id",
+    "seq",
+    "outstanding_io",
+    "threads",
+    "iops",
+    "mbps",
+    "avg_response_ms",
+    "max_response_ms",
+)
+
+
+def curve_points(*, latency: str = "avg") -> QuerySet[Point]:
+    """Points in load order with only the columns ``run_threshold`` reads at ``latency``."""
+    fields = CURVE_POINT_FIELDS if latency in ("avg", "max") else (*CURVE_POINT_FIELDS, "latency_percentiles_ms")
+    return Point.objects.only(*fields).order_by("seq")
+
+
+def runs_with_curve_points(*, runs: QuerySet[Run], latency: str = "avg") -> QuerySet[Run]:
+    """Runs with their config, system and only the point columns ``run_threshold`` reads at ``latency``."""
+    return runs.select_related("config__system").prefetch_related(
+        Prefetch("points", queryset=curve_points(latency=latency))
+    )
+
+
+@dataclass
+class Figure:
+    """A run's throughput at the threshold, with what identifies its configuration."""
+
+    run: Run
+    metric: str
+    value: float | None
+    reached: bool
+    status: str
+    warnings: tuple
+
+    @property
+    def config(self):
+        return self.run.config
+
+    @property
+    def cache_setting(self):
+        return cache_setting(config=self.run.config)
+
+    @property
+    def status_text(self):
+        return Status(self.status).words
+
+
+def named(*, name: str) -> Q:
+    """Runs stored under this workload name, or of a workload known by it (another tool's name for it)."""
+    return Q(workload_name=name) | Q(workload__names__contains=[name])
+
+
+def runs_filtered(
+    *,
+    system: System,
+    workloads: Sequence[str] = (),
+    raid_level: str | None = None,
+    drive_count: int | None = None,
+    cache: str | None = None,
+    source_table: str | None = None,
+    tool: str | None = None,
+    stroke_stated: bool = False,
+) -> QuerySet[Run]:
+    """A system's runs narrowed in SQL: by workload names (any of them), RAID level as stored, drive
+    count, cache setting, the paper table they were published in, tool, or a stated stroke %."""
+    runs = Run.objects.filter(config__system=system)
+    if workloads:
+        runs = runs.filter(reduce(operator.or_, (named(name=name) for name in workloads)))
+    if raid_level is not None:
+        runs = runs.filter(config__raid_level=raid_level)
+    if drive_count:
+        runs = runs.filter(config__drive_count=drive_count)
+    if cache:
+        runs = runs.filter(_cache_comparable(cache))
+    if source_table:
+        runs = runs.filter(origin=Run.Origin.PUBLISHED, citation_table=source_table)
+    if tool:
+        runs = runs.filter(tool=tool)
+    if stroke_stated:
+        runs = runs.filter(config__stroke_pct__isnull=False)
+    return runs
+
+
+def raid_level_asked(*, raid_level: str | None) -> str | None:
+    """A RAID level asked for in any spelling, as :func:`runs_filtered` matches it (None: any)."""
+    return raid_level_canonical(raid_level) if raid_level else None
+
+
+def _cache_comparable(cache: str) -> Q:
+    """Configurations whose cache setting is ``cache`` or unknown (an unknown one stays comparable),
+    as the flag combinations :func:`cache_setting` names so."""
+    flags = (True, False, None)
+    allowed = Q(pk__in=[])
+    for read_cache in flags:
+        for write_cache in flags:
+            if cache_setting_name(read_cache=read_cache, write_cache=write_cache) in (cache, ""):
+                allowed |= Q(config__read_cache=read_cache, config__write_cache=write_cache)
+    return allowed
+
+
+def run_raid_levels(*, system: System, source_table: str | None = None) -> set[str]:
+    """The RAID levels a system's runs were measured at (those published in ``source_table``, when given)."""
+    return set(runs_filtered(system=system, source_table=source_table).values_list("config__raid_level", flat=True))
+
+
+def run_citation_tables(*, system: System, prefix: str = "") -> set[str]:
+    """The paper tables a system's published runs are cited from, those starting with ``prefix``."""
+    cited = runs_filtered(system=system).filter(origin=Run.Origin.PUBLISHED, citation_table__startswith=prefix)
+    return set(cited.values_list("citation_table", flat=True))
+
+
+# The order of a system's figures: replicates keep it within a configuration (the best of ties is the first).
+FIGURE_ORDER = ("workload_name", "config__drive_count", "id")
+
+
+def threshold_figures(
+    *,
+    system: System,
+    threshold_ms: float,
+    workload: str | None = None,
+    raid_level: str | None = None,
+    drive_count: int | None = None,
+    cache: str | None = None,
+    latency: str = "avg",
+) -> list[Figure]:
+    """Every run of a system at the threshold (of ``latency``: the average, or a percentile), optionally filtered."""
+    runs = runs_filtered(
+        system=system,
+        workloads=(workload,) if workload else (),
+        raid_level=raid_level_asked(raid_level=raid_level),
+        drive_count=drive_count,
+        cache=cache,
+    )
+    runs = runs_with_points(runs=runs.select_related("workload").order_by(*FIGURE_ORDER))
+    return [run_figure(run=run, threshold_ms=threshold_ms, latency=latency) for run in runs]
+
+
+def run_figure(*, run: Run, threshold_ms: float, latency: str = "avg") -> Figure:
+    """The run's throughput at the threshold as a :class:`Figure` (its points prefetched)."""
+    metric, answer = run_threshold(run=run, threshold_ms=threshold_ms, latency=latency)
+    return Figure(run, metric, answer.value, answer.reached, str(answer.status), tuple(answer.warnings))
+
+
+def run_detail(*, run_id: int, viewer) -> Run:
+    """One run ``viewer`` may read, with its config, system, upload, workload and points: two queries
+    (``Run.DoesNotExist`` for a run of a system they may not read)."""
+    return (
+        visible(Run.objects.all(), viewer=viewer, prefix="config__system__")
+        .select_related("config__system", "upload", "workload")
+        .prefetch_related(Prefetch("points", queryset=Point.objects.order_by("seq")))
+        .get(pk=run_id)
+    )

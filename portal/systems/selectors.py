@@ -1,0 +1,146 @@
+"""Selectors of systems: found by name, listed with their figures and filters, their configurations."""
+
+import difflib
+
+from django.db.models import Case, Count, F, Func, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models.functions import Coalesce
+
+from portal.analysis.vocabulary import raid_level_canonical
+from portal.errors import NotFoundError
+from portal.models import Config, PublishedStrokeMultipliers, Run, System, Upload
+from portal.teams.selectors import uploads_q, visible
+
+
+class SystemNotFound(NotFoundError):
+    """An unknown system name (or one the viewer may not read); the message lists close matches."""
+
+
+# An unknown name is answered with at most this many names the reader may know.
+KNOWN_NAMES_SHOWN = 20
+
+
+def system_by_name(*, name: str, viewer) -> System:
+    """The system named ``name`` (case-insensitive) among those ``viewer`` may read, or
+    :class:`SystemNotFound` naming close matches among those. A name both published and used by
+    one of the viewer's teams means the team's own system."""
+    readable = visible(System.objects.all(), viewer=viewer)
+    own = Case(When(published=False, then=Value(0)), default=Value(1))
+    found = readable.filter(name__iexact=name.strip()).order_by(own, "id").first()
+    if found:
+        return found
+    names = list(readable.order_by("name").values_list("name", flat=True))
+    close = difflib.get_close_matches(name, names, n=5, cutoff=0.4)
+    if close:
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?"
+    else:
+        more = f" and {len(names) - KNOWN_NAMES_SHOWN} more" if len(names) > KNOWN_NAMES_SHOWN else ""
+        hint = f"; known: {', '.join(names[:KNOWN_NAMES_SHOWN])}{more}"
+    raise SystemNotFound(f"no system named {name!r}{hint}")
+
+
+def system_names(*, q: str = "", limit: int = 20, viewer) -> list[str]:
+    """Names of systems ``viewer`` may read matching ``q`` (name, vendor or model), for a picker: at
+    most ``limit``."""
+    systems = visible(System.objects.all(), viewer=viewer)
+    if q.strip():
+        words = q.split()
+        for word in words:
+            systems = systems.filter(Q(name__icontains=word) | Q(vendor__icontains=word) | Q(model__icontains=word))
+    return list(systems.order_by("name").values_list("name", flat=True)[:limit])
+
+
+def systems_overview(
+    *,
+    viewer,
+    q: str = "",
+    vendor: str = "",
+    model: str = "",
+    raid_level: str = "",
+    drive_count: int | None = None,
+    drive_type: str = "",
+    tool: str = "",
+    workload: str = "",
+) -> QuerySet[System]:
+    """Systems ``viewer`` may read with their numbers of configs and runs and latest upload, filtered,
+    in name order.
+
+    The figures are per-system subqueries on indexed foreign keys, so a page of the list (a slice)
+    costs what its own systems hold, not what every system holds.
+
+    Configuration and run filters select the systems that have at least one matching config or run.
+    """
+    systems = visible(System.objects.all(), viewer=viewer)
+    if q:
+        systems = systems.filter(
+            Q(name__icontains=q) | Q(vendor__icontains=q) | Q(model__icontains=q) | Q(notes__icontains=q)
+        )
+    if vendor:
+        systems = systems.filter(vendor__iexact=vendor)
+    if model:
+        systems = systems.filter(model__iexact=model)
+    config_filters = {
+        "raid_level": raid_level_canonical(raid_level),
+        "drive_count": drive_count,
+        "drive_type": drive_type,
+        "runs__tool": tool,
+        "runs__workload_name": workload,
+    }
+    config_filters = {name: value for name, value in config_filters.items() if value not in (None, "")}
+    if config_filters:
+        systems = systems.filter(id__in=Config.objects.filter(**config_filters).values("system_id"))
+    return systems.annotate(
+        config_count=_count_of(Config.objects.filter(system=OuterRef("pk")), "system"),
+        run_count=_count_of(Run.objects.filter(config__system=OuterRef("pk")), "config__system"),
+        latest_upload_at=Subquery(
+            Upload.objects.filter(system=OuterRef("pk")).order_by("-created_at").values("created_at")[:1]
+        ),
+    ).order_by("name")
+
+
+def _count_of(rows, group):
+    """The number of ``rows`` (correlated to the outer system) as a scalar subquery, 0 when none."""
+    counted = rows.order_by().values(group).annotate(count=Count("*")).values("count")
+    return Coalesce(Subquery(counted), 0)
+
+
+def filter_choices(*, viewer) -> dict[str, list]:
+    """The values the systems list can be filtered by, from the systems ``viewer`` may read (a
+    private system's workload names are not offered to others): one query per filter, over systems
+    and configurations (runs' tools and workloads are kept on their system)."""
+    systems = visible(System.objects.all(), viewer=viewer)
+    configs = visible(Config.objects.all(), viewer=viewer, prefix="system__")
+
+    def distinct(queryset, name):
+        return [v for v in queryset.exclude(**{name: None}).values_list(name, flat=True).distinct().order_by(name) if v]
+
+    def unnested(name):
+        values = systems.annotate(value=Func(F(name), function="unnest")).values_list("value", flat=True)
+        return sorted(set(values), key=str.casefold)
+
+    return {
+        "vendor": distinct(systems, "vendor"),
+        "model": distinct(systems, "model"),
+        "raid_level": distinct(configs, "raid_level"),
+        "drive_count": distinct(configs, "drive_count"),
+        "drive_type": distinct(configs, "drive_type"),
+        "tool": unnested("run_tools"),
+        "workload": unnested("run_workloads"),
+    }
+
+
+def recent_uploads(*, viewer, limit: int = 10) -> list[Upload]:
+    """The newest uploads ``viewer`` may read."""
+    return list(Upload.objects.filter(uploads_q(viewer=viewer)).select_related("system", "uploader")[:limit])
+
+
+def system_configs(*, system: System) -> list[Config]:
+    """A system's configurations with their run counts, one query."""
+    return list(system.configs.annotate(run_count=Count("runs")).order_by("raid_level", "drive_count", "id"))
+
+
+def published_stroke_multipliers(*, system: System, raid_level: str = "") -> list[PublishedStrokeMultipliers]:
+    """The stroke multiplier tables published for a system (of one RAID level, when given)."""
+    published = PublishedStrokeMultipliers.objects.filter(system=system)
+    if raid_level:
+        published = published.filter(raid_level=raid_level)
+    return list(published)
