@@ -180,3 +180,15 @@ def browser_page(request, monkeypatch):
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
             browser.close()
+
+
+LAB = "Engineering lab"
+
+
+def team_member(user, *, role, team=LAB):
+    """Make ``user`` a member of ``team`` (created when missing) with ``role``; return the team."""
+    from portal.models import Membership, Team
+
+    found, _ = Team.objects.get_or_create(name=team, defaults={"slug": team.lower().replace(" ", "-")})
+    Membership.objects.update_or_create(team=found, user=user, defaults={"role": role})
+    return found

@@ -1,6 +1,7 @@
 import factory
 
 from portal.models import Config, Point, Run, System
+from portal.systems.services import systems_facets_recompute
 
 
 class SystemFactory(factory.django.DjangoModelFactory):
@@ -11,6 +12,8 @@ class SystemFactory(factory.django.DjangoModelFactory):
     model = factory.Sequence(lambda n: f"DS{4000 + n}")
     name = factory.LazyAttribute(lambda o: f"{o.vendor} {o.model}")
     controllers = 2
+    # Readable by everyone, as the published studies are; a team's private system says published=False.
+    published = True
 
 
 class ConfigFactory(factory.django.DjangoModelFactory):
@@ -34,6 +37,13 @@ class RunFactory(factory.django.DjangoModelFactory):
     read_pct = 67
     random_pct = 100
     transfer_sizes = factory.LazyFunction(lambda: [{"bytes": 8192, "pct": 100}])
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        # As storing results does: the system keeps its runs' tools and workload names.
+        run = super()._create(model_class, *args, **kwargs)
+        systems_facets_recompute(system_ids=[run.config.system_id])
+        return run
 
 
 class PointFactory(factory.django.DjangoModelFactory):

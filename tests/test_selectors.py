@@ -3,11 +3,15 @@
 import io
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.core.management import call_command
 
-from portal.models import Run
-from portal.selectors import comparison, run_curve, system_by_name
-from tests.factories import ConfigFactory, RunFactory
+from portal.comparisons.selectors import comparison
+from portal.models import Membership, Run, Team
+from portal.results.selectors import run_curve
+from portal.systems.selectors import system_by_name
+from tests.factories import ConfigFactory, RunFactory, SystemFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +19,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def ds4500_vs_ds4400():
     call_command("loaddemo", stdout=io.StringIO())
-    return system_by_name("IBM DS4500"), system_by_name("IBM DS4400")
+    anyone = AnonymousUser()
+    return system_by_name(name="IBM DS4500", viewer=anyone), system_by_name(name="IBM DS4400", viewer=anyone)
 
 
 def _rows(result, workload):
@@ -68,7 +73,7 @@ def test_a_published_figure_is_drawn_at_the_response_time_it_is_stated_at(ds4500
         config__system__name="IBM DS4400", workload_name="Random Reads 8K", config__raid_level="RAID-5"
     )
     # 000_f52f16ce4c762121.txt, Chart 6 text: 26,640 IOPS for the DS4400, sampled at 20 ms.
-    (point,) = run_curve(run, metric="iops")
+    (point,) = run_curve(run=run, metric="iops")
     assert (point.throughput, point.response_ms) == (26640, run.published_at_ms)
     assert run.published_at_ms == 20
 
@@ -84,13 +89,20 @@ def test_the_compare_command_says_what_it_could_not_compare(ds4500_vs_ds4400):
 
 @pytest.mark.django_db
 def test_the_systems_list_offers_each_tool_and_workload_once_in_order():
-    from portal.selectors import filter_choices
+    from portal.systems.selectors import filter_choices
 
     config = ConfigFactory()
     for tool, workload in [("vdbench", "rd1"), ("fio", "randread"), ("Iometer", "OLTP 8K"), ("fio", "rd1")] * 3:
         RunFactory(config=config, tool=tool, workload_name=workload)
-    choices = filter_choices()
-    # PostgreSQL's order for text, as the index keeps it.
-    assert sorted(choices["tool"], key=str.casefold) == ["fio", "Iometer", "vdbench"]
-    assert len(choices["tool"]) == 3
-    assert sorted(choices["workload"]) == ["OLTP 8K", "randread", "rd1"]
+    # A team's private system: its tool and workload names are offered to its members only.
+    lab = Team.objects.create(name="Lab", slug="lab")
+    RunFactory(config=ConfigFactory(system=SystemFactory(team=lab, published=False)), tool="elbencho",
+               workload_name="Project Z read")  # fmt: skip
+    choices = filter_choices(viewer=AnonymousUser())
+    assert choices["tool"] == ["fio", "Iometer", "vdbench"]
+    assert choices["workload"] == ["OLTP 8K", "randread", "rd1"]
+    member = get_user_model().objects.create_user("member")
+    Membership.objects.create(team=lab, user=member)
+    choices = filter_choices(viewer=member)
+    assert choices["tool"] == ["elbencho", "fio", "Iometer", "vdbench"]
+    assert choices["workload"] == ["OLTP 8K", "Project Z read", "randread", "rd1"]

@@ -1,22 +1,26 @@
-"""One error shape for every API answer that is not a success:
+"""The portal's one error shape for every API answer that is not a success (``portal.errors``):
 
     {"error": {"status": 400, "message": "drive_count: Ensure this value is ...", "fields": {"drive_count": ["..."]}}}
 
 ``fields`` names the parameters to correct (empty when the error is not about one).
 """
 
+import logging
+
 from rest_framework import exceptions, status
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+from portal.errors import ApplicationError, error_body
+
+logger = logging.getLogger(__name__)
 
 
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_detail = "The request is too large."
     default_code = "too_large"
-
-
-def error_body(*, status_code: int, message: str, fields: dict | None = None) -> dict:
-    return {"error": {"status": status_code, "message": message, "fields": fields or {}}}
 
 
 def _messages(detail) -> list[str]:
@@ -46,9 +50,17 @@ def _message(detail) -> str:
 
 
 def exception_handler(exc, context):
-    """DRF's handler (status, Retry-After and WWW-Authenticate headers) with the body in the one shape."""
-    response = drf_exception_handler(exc, context)
-    if response is not None:
-        detail = response.data
-        response.data = error_body(status_code=response.status_code, message=_message(detail), fields=_fields(detail))
+    """DRF's handler (status, Retry-After and WWW-Authenticate headers) with the body in the one shape;
+    the portal's :class:`ApplicationError` answered in it too. Anything else is a 500, logged by Django."""
+    if isinstance(exc, ApplicationError):
+        set_rollback()
+        response = Response(error_body(status=exc.status, message=exc.message, fields=exc.fields), status=exc.status)
+    else:
+        response = drf_exception_handler(exc, context)
+        if response is not None:
+            detail = response.data
+            response.data = error_body(status=response.status_code, message=_message(detail), fields=_fields(detail))
+    if response is not None and response.status_code >= 500:
+        view = context.get("view")
+        logger.error("%s answered %s: %s", type(view).__name__, response.status_code, exc, exc_info=exc)
     return response

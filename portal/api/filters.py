@@ -6,7 +6,7 @@ from django_filters import rest_framework as filters
 
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.models import Config, Point, Run, System, Upload
-from portal.selectors import named
+from portal.results.selectors import named
 
 
 def _system_q(prefix: str, value: str) -> Q:
@@ -54,7 +54,7 @@ def run_q(name: str, value) -> Q:
     if name == "tool":
         return Q(tool__iexact=value)
     if name == "workload":
-        return named(value)
+        return named(name=value)
     if name == "tag":
         return Q(tags__contains=[value])
     raise ValueError(name)
@@ -112,7 +112,7 @@ class RunFilter(filters.FilterSet):
         return queryset.filter(config__raid_level=raid_level_canonical(value))
 
     def by_workload(self, queryset, name, value):
-        return queryset.filter(named(value))
+        return queryset.filter(named(name=value))
 
     def by_tag(self, queryset, name, value):
         return queryset.filter(tags__contains=[value])

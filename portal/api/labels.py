@@ -1,14 +1,15 @@
 """The labels sent with an API upload: the upload page's form, plus the other labels
 ``manage.py ingest --config`` takes, so a lab script can say everything a person can."""
 
+from django.db.models import Q
 from django.http import QueryDict
 from rest_framework.exceptions import ValidationError
 
-from portal.models import Run, System
-from portal.services import LabelError, label_parse
-from portal.uploads.forms import UploadLabelsForm
+from portal.models import Role, Run, System, Team
+from portal.systems.services import LabelError, label_parse
+from portal.teams.selectors import teams_of
+from portal.uploads.forms import UploadLabelsForm, uploadable_systems
 
-from .querysets import systems_for
 from .serializers import extra_labels
 
 SWITCHES = {
@@ -23,15 +24,15 @@ SWITCHES = {
 }
 
 
-def upload_labels(*, data: QueryDict | dict, user) -> tuple[System | None, dict | None, dict]:
-    """(chosen system, new system to create when results are stored, labels); ValidationError naming
-    each field to correct, as the upload page's form words it."""
+def upload_labels(*, data: QueryDict | dict, user) -> tuple[System | None, Team | None, dict | None, dict]:
+    """(chosen system, team, new system to create when results are stored, labels); ValidationError
+    naming each field to correct, as the upload page's form words it."""
     values = {name: str(data.get(name)) for name in data if name != "files"}
     known = set(UploadLabelsForm.base_fields) | set(extra_labels())
     unknown = sorted(set(values) - known)
     if unknown:
         raise ValidationError({name: [f"unknown label; known: {', '.join(sorted(known))}"] for name in unknown})
-    form = UploadLabelsForm(_form_data(values, user))
+    form = UploadLabelsForm(_form_data(values, user), user=user)
     if not form.is_valid():
         errors = form.errors.get_json_data()
         raise ValidationError({_field(name): [error["message"] for error in found] for name, found in errors.items()})
@@ -39,12 +40,12 @@ def upload_labels(*, data: QueryDict | dict, user) -> tuple[System | None, dict 
     errors = {}
     for name in set(values) & set(extra_labels()):
         try:
-            labels[name] = label_parse(name, values[name])
+            labels[name] = label_parse(name=name, text=values[name])
         except LabelError as error:
             errors[name] = [str(error)]
     if errors:
         raise ValidationError(errors)
-    return form.cleaned_data["system"], form.new_system(), labels
+    return form.cleaned_data["system"], form.cleaned_data["team"], form.new_system(), labels
 
 
 def _form_data(values: dict, user) -> dict:
@@ -55,14 +56,25 @@ def _form_data(values: dict, user) -> dict:
             data[name] = SWITCHES.get(data[name].strip().lower(), data[name])
     if data.get("system", "").strip() and not data["system"].strip().isdigit():
         data["system"] = _system_id(data["system"], user)
+    if data.get("team", "").strip() and not data["team"].strip().isdigit():
+        data["team"] = _team_id(data["team"], user)
     return data
 
 
 def _system_id(name: str, user) -> str:
     """A system named rather than numbered: scripts know names, not ids."""
-    found = systems_for(user=user).filter(name__iexact=" ".join(name.split())).first()
+    found = uploadable_systems(user).filter(name__iexact=" ".join(name.split())).first()
     if found is None:
         raise ValidationError({"system": [f"no system named {name!r}; to create one, send new_system_name instead"]})
+    return str(found.id)
+
+
+def _team_id(name: str, user) -> str:
+    """A team given by name or slug."""
+    name = " ".join(name.split())
+    found = teams_of(user, role=Role.UPLOADER).filter(Q(name__iexact=name) | Q(slug=name)).first()
+    if found is None:
+        raise ValidationError({"team": [f"you upload for no team named {name!r}"]})
     return str(found.id)
 
 

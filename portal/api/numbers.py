@@ -1,6 +1,6 @@
 """The numbers of the compare page and the white-paper tables, as the API answers them.
 
-The figures come from the same selectors as the pages and the commands (``portal.selectors.comparison``,
+The figures come from the same selectors as the pages and the commands (``portal.comparisons.selectors.comparison``,
 ``portal.exports.presets``); this module only shapes them.
 """
 
@@ -9,11 +9,12 @@ import difflib
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ValidationError
 
+from portal.analysis.pairing import config_key_label
 from portal.analysis.tables import Table
-from portal.exports.presets import PresetError, comparison_tables_from
-from portal.exports.views import COMPARISON_TABLES, BadRequest, system_tables
+from portal.comparisons.selectors import Comparison, comparison
+from portal.exports.presets import comparison_tables_from
+from portal.exports.views import COMPARISON_TABLES, system_tables
 from portal.models import System
-from portal.selectors import Comparison, comparison, config_key_label
 
 from .querysets import systems_for
 
@@ -65,7 +66,7 @@ class CompareQuerySerializer(serializers.Serializer):
         return tuple(names)
 
     def selection(self) -> dict:
-        """The keyword arguments of :func:`portal.selectors.comparison` but the systems."""
+        """The keyword arguments of :func:`portal.comparisons.selectors.comparison` but the systems."""
         data = self.validated_data
         return {
             "threshold_ms": data["threshold_ms"],
@@ -176,21 +177,18 @@ COMPARISON_PRESETS = COMPARISON_TABLES
 def tables_of(*, user, preset: str, params) -> tuple[list[Table], str]:
     """The tables of a preset and a file name stem: one system's (``system=``), or a comparison's
     (``systems=baseline,other,...``; ``all`` is the comparison, summary and side-by-side tables)."""
-    try:
-        if preset in SYSTEM_PRESETS:
-            system = system_named(user=user, name=params.get("system", "") or _missing("system"))
-            tables, _ = system_tables(system, {**params.dict(), "preset": preset})
-            return tables, f"{system.name} {preset}"
-        query = CompareQuerySerializer(data=params)
-        query.is_valid(raise_exception=True)
-        baseline, *others = systems_named(user=user, text=query.validated_data["systems"])
-        tables = []
-        for result in comparisons(baseline=baseline, others=others, selection=query.selection()):
-            found = comparison_tables_from(result)
-            tables += found if preset == "all" else [found[COMPARISON_TABLES.index(preset) - 1]]
-        return tables, f"{' vs '.join(s.name for s in others)} vs {baseline.name} {preset}"
-    except (BadRequest, PresetError) as error:
-        raise ValidationError(str(error)) from None
+    if preset in SYSTEM_PRESETS:
+        system = system_named(user=user, name=params.get("system", "") or _missing("system"))
+        tables, _ = system_tables(system, {**params.dict(), "preset": preset})
+        return tables, f"{system.name} {preset}"
+    query = CompareQuerySerializer(data=params)
+    query.is_valid(raise_exception=True)
+    baseline, *others = systems_named(user=user, text=query.validated_data["systems"])
+    tables = []
+    for result in comparisons(baseline=baseline, others=others, selection=query.selection()):
+        found = comparison_tables_from(result)
+        tables += found if preset == "all" else [found[COMPARISON_TABLES.index(preset) - 1]]
+    return tables, f"{' vs '.join(s.name for s in others)} vs {baseline.name} {preset}"
 
 
 def _missing(name):

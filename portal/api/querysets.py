@@ -1,21 +1,22 @@
-"""What the API may show a user, one function per resource: every API read starts here, so a
-visibility rule (private systems, teams) is added in one place per resource."""
+"""What the API may show a user, one function per resource: every API read starts here, cut to
+the systems the user may read (published ones and their teams' private ones)."""
 
 from django.db.models import Count, Prefetch, QuerySet
 
 from portal.models import Config, Point, Run, System, Upload
+from portal.teams.selectors import uploads_q, visible
 
 
 def systems_for(*, user) -> QuerySet[System]:
-    return System.objects.all()
+    return visible(System.objects.all(), viewer=user)
 
 
 def configs_for(*, user) -> QuerySet[Config]:
-    return Config.objects.select_related("system")
+    return visible(Config.objects.select_related("system"), viewer=user, prefix="system__")
 
 
 def runs_for(*, user) -> QuerySet[Run]:
-    return Run.objects.select_related("config__system", "workload")
+    return visible(Run.objects.select_related("config__system", "workload"), viewer=user, prefix="config__system__")
 
 
 def runs_with_points_for(*, user) -> QuerySet[Run]:
@@ -24,12 +25,14 @@ def runs_with_points_for(*, user) -> QuerySet[Run]:
 
 
 def points_for(*, user) -> QuerySet[Point]:
-    return Point.objects.all()
+    return visible(Point.objects.all(), viewer=user, prefix="run__config__system__")
 
 
 def uploads_for(*, user) -> QuerySet[Upload]:
-    return Upload.objects.select_related("system", "job").prefetch_related(
-        Prefetch("runs", queryset=Run.objects.order_by("id").only("id", "name", "upload_id"))
+    return (
+        Upload.objects.filter(uploads_q(viewer=user))
+        .select_related("system", "job")
+        .prefetch_related(Prefetch("runs", queryset=Run.objects.order_by("id").only("id", "name", "upload_id")))
     )
 
 

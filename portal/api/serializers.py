@@ -12,8 +12,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from portal.models import Config, Point, Run, System, Upload, Workload
-from portal.selectors import cache_setting
-from portal.services import CONFIG_LABELS, RUN_LABELS
+from portal.results.selectors import cache_setting
+from portal.systems.services import CONFIG_LABELS, RUN_LABELS
 from portal.uploads.forms import UploadLabelsForm
 from portal.uploads.selectors import STATUS_TEXT, upload_error_text
 
@@ -60,7 +60,7 @@ class ConfigSerializer(serializers.ModelSerializer):
         fields = ["id", "url", "system", *Config.IDENTITY_FIELDS, "cache_setting", "identity", "created_at"]
 
     def get_cache_setting(self, config) -> str:
-        return cache_setting(config)
+        return cache_setting(config=config)
 
 
 class ConfigLabelsSerializer(ConfigSerializer):

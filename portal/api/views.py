@@ -12,7 +12,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from portal.selectors import run_curve, run_metric, run_threshold
+from portal.results.selectors import run_curve, run_metric, run_threshold
 from portal.uploads import services as upload_services
 from portal.uploads.views import SizeLimitUploadHandler, too_large_message
 
@@ -68,8 +68,8 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, filter_backends=[], pagination_class=None)
     def curve(self, request, pk=None):
         run = self.get_object()
-        metric = _choice(request.query_params, "metric", ("iops", "mbps")) or run_metric(run)
-        points = [vars(point) for point in run_curve(run, metric=metric)]
+        metric = _choice(request.query_params, "metric", ("iops", "mbps")) or run_metric(run=run)
+        points = [vars(point) for point in run_curve(run=run, metric=metric)]
         return Response({"run": run.id, "metric": metric, "points": points})
 
     @extend_schema(
@@ -82,7 +82,7 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
         run = self.get_object()
         threshold_ms = _positive(request.query_params, "threshold_ms", 20.0)
         metric, answer = run_threshold(
-            run, threshold_ms=threshold_ms, metric=_choice(request.query_params, "metric", ("iops", "mbps"))
+            run=run, threshold_ms=threshold_ms, metric=_choice(request.query_params, "metric", ("iops", "mbps"))
         )
         return Response(
             {
@@ -138,13 +138,13 @@ class UploadViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def create(self, request, *args, **kwargs):
         files = request.FILES.getlist("files")
         refused = [{"name": name, "error": too_large_message(name)} for name in self.size_limit.refused]
-        system, new_system, labels = upload_labels(data=request.data, user=request.user)
+        system, team, new_system, labels = upload_labels(data=request.data, user=request.user)
         if not files and refused:
             raise PayloadTooLarge("; ".join(item["error"] for item in refused))
         if not files:
             raise ValidationError({"files": ["Choose at least one file."]})
         uploads = upload_services.uploads_receive(
-            files=files, uploader=request.user, system=system, new_system=new_system, labels=labels
+            files=files, uploader=request.user, team=team, system=system, new_system=new_system, labels=labels
         )
         rows = self.get_serializer(
             querysets.uploads_for(user=request.user).filter(id__in=[u.id for u in uploads]), many=True

@@ -2,7 +2,8 @@
 
 from django import forms
 
-from portal.models import DriveType, Run, System
+from portal.models import DriveType, Role, Run, System, Team
+from portal.teams import selectors as teams
 
 UNKNOWN_ON_OFF = [("", "unknown"), ("true", "on"), ("false", "off")]
 
@@ -11,18 +12,16 @@ def _on_off(value):
     return {"true": True, "false": False}.get(value)
 
 
-class UploadLabelsForm(forms.Form):
-    system = forms.ModelChoiceField(
-        queryset=System.objects.all(),
-        required=False,
-        empty_label="(named in the file, or new below)",
-        help_text="The storage system the files measured.",
-    )
-    new_system_vendor = forms.CharField(label="Vendor", max_length=100, required=False)
-    new_system_model = forms.CharField(label="Model", max_length=100, required=False)
-    new_system_name = forms.CharField(
-        label="Name", max_length=200, required=False, help_text='Shown everywhere; defaults to "vendor model".'
-    )
+def uploadable_systems(user):
+    """The systems ``user`` may add results to: those of the teams where they upload (all, for superusers)."""
+    if teams.sees_everything(user):
+        return System.objects.all()
+    return System.objects.filter(team__in=teams.teams_of(user, role=Role.UPLOADER))
+
+
+class LabelsForm(forms.Form):
+    """How the files' configuration was set up, and what their runs are: the labels of an upload."""
+
     raid_level = forms.CharField(label="RAID level", max_length=20, required=False)
     drive_count = forms.IntegerField(label="Drives", min_value=1, required=False)
     drive_type = forms.ChoiceField(label="Drive type", choices=[("", "unknown"), *DriveType.choices], required=False)
@@ -38,21 +37,19 @@ class UploadLabelsForm(forms.Form):
     tags = forms.CharField(max_length=500, required=False, help_text="Separated by commas.")
     notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
-    NEW_SYSTEM_FIELDS = ("new_system_vendor", "new_system_model", "new_system_name")
     CONFIG_FIELDS = ("raid_level", "drive_count", "drive_type", "drive_rpm", "segment_kb", "stroke_pct")
     ON_OFF_FIELDS = ("read_cache", "write_cache", "write_cache_mirroring")
 
-    def clean(self):
-        cleaned = super().clean()
-        new_system = any(cleaned.get(name, "").strip() for name in self.NEW_SYSTEM_FIELDS)
-        if cleaned.get("system") and new_system:
-            raise forms.ValidationError("Choose an existing system or describe a new one, not both.")
-        return cleaned
-
-    def new_system(self):
-        """Vendor, model and name of the system to create, or None when none was described."""
-        values = {name.removeprefix("new_system_"): self.cleaned_data[name].strip() for name in self.NEW_SYSTEM_FIELDS}
-        return values if any(values.values()) else None
+    def initial_from(self, labels: dict) -> None:
+        """Show ``labels`` (an upload's) in the fields."""
+        for name in (*self.CONFIG_FIELDS, "measurement", "notes"):
+            if labels.get(name) is not None:
+                self.initial[name] = labels[name]
+        for name in self.ON_OFF_FIELDS:
+            if labels.get(name) is not None:
+                self.initial[name] = "true" if labels[name] else "false"
+        if labels.get("tags"):
+            self.initial["tags"] = ", ".join(labels["tags"])
 
     def labels(self):
         """The configuration and run labels as ``Upload.labels`` holds them: only what was given."""
@@ -66,3 +63,66 @@ class UploadLabelsForm(forms.Form):
         if data["notes"].strip():
             labels["notes"] = data["notes"].strip()
         return labels
+
+
+class UploadLabelsForm(LabelsForm):
+    """The upload form: which team and system the files are for, and their labels."""
+
+    team = forms.ModelChoiceField(
+        queryset=Team.objects.none(),
+        required=False,
+        empty_label=None,
+        help_text="The team the results belong to: private to its members until a maintainer publishes them.",
+    )
+    system = forms.ModelChoiceField(
+        queryset=System.objects.none(),
+        required=False,
+        empty_label="(named in the file, or new below)",
+        help_text="The storage system the files measured.",
+    )
+    new_system_vendor = forms.CharField(label="Vendor", max_length=100, required=False)
+    new_system_model = forms.CharField(label="Model", max_length=100, required=False)
+    new_system_name = forms.CharField(
+        label="Name", max_length=200, required=False, help_text='Shown everywhere; defaults to "vendor model".'
+    )
+
+    NEW_SYSTEM_FIELDS = ("new_system_vendor", "new_system_model", "new_system_name")
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        team_field = self.fields["team"]
+        team_field.queryset = teams.teams_of(user, role=Role.UPLOADER)
+        if teams.sees_everything(user):
+            # The operator's own results (like the published studies) belong to no team.
+            team_field.queryset = Team.objects.order_by("name")
+            team_field.empty_label = "(no team: published at once, as the published studies are)"
+        self.fields["system"].queryset = uploadable_systems(user).order_by("name")
+
+    def clean(self):
+        cleaned = super().clean()
+        new_system = any(cleaned.get(name, "").strip() for name in self.NEW_SYSTEM_FIELDS)
+        if cleaned.get("system") and new_system:
+            raise forms.ValidationError("Choose an existing system or describe a new one, not both.")
+        system = cleaned.get("system")
+        if system is not None:
+            # Results go to the team of the system they add to.
+            cleaned["team"] = system.team
+        elif not cleaned.get("team") and not teams.sees_everything(self.user):
+            cleaned["team"] = self._only_team()
+        return cleaned
+
+    def _only_team(self):
+        choices = list(self.fields["team"].queryset[:2])
+        if not choices:
+            raise forms.ValidationError(
+                "You can upload only for a team: ask a team's admin to add you as uploader, or create a team."
+            )
+        if len(choices) > 1:
+            raise forms.ValidationError("Choose the team the results belong to.")
+        return choices[0]
+
+    def new_system(self):
+        """Vendor, model and name of the system to create, or None when none was described."""
+        values = {name.removeprefix("new_system_"): self.cleaned_data[name].strip() for name in self.NEW_SYSTEM_FIELDS}
+        return values if any(values.values()) else None

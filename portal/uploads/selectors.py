@@ -10,7 +10,8 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
-from portal.models import Point, Run, Upload
+from portal.models import Point, Role, Run, Upload
+from portal.teams import selectors as teams
 
 # The status of an upload in words, as the list and the live rows show it.
 STATUS_TEXT = {
@@ -50,16 +51,23 @@ def _with_counts(uploads):
     )
 
 
-def upload_list():
-    """Every upload, newest first, with what the list shows."""
-    return _with_counts(Upload.objects.select_related("uploader", "system", "job")).order_by("-created_at", "-id")
+def upload_list(*, viewer):
+    """The uploads ``viewer`` may read, newest first, with what the list shows."""
+    uploads = Upload.objects.filter(teams.uploads_q(viewer=viewer)).select_related("uploader", "system", "job")
+    return _with_counts(uploads).order_by("-created_at", "-id")
+
+
+def upload_readable(*, viewer, upload_id: int) -> Upload | None:
+    """The upload, when ``viewer`` may read it (None otherwise: it does not exist for them)."""
+    readable = Upload.objects.filter(teams.uploads_q(viewer=viewer), id=upload_id)
+    return readable.select_related("system", "uploader", "duplicate_of", "job", "team").first()
 
 
 def upload_can_manage(*, user, upload):
-    """Re-ingesting is for the uploader and for users allowed to change uploads."""
+    """Re-ingesting is for the uploader and the maintainers of the upload's team."""
     if not user.is_authenticated:
         return False
-    return upload.uploader_id == user.id or user.has_perm("portal.change_upload")
+    return upload.uploader_id == user.id or teams.allows(user, upload.team, Role.MAINTAINER)
 
 
 def upload_shows_internal_errors(*, user, upload) -> bool:
@@ -140,7 +148,7 @@ def upload_row(*, upload, user, runs=()):
 
 def upload_rows(*, upload_ids, user):
     """Rows for several uploads in three queries: uploads with counts, then their runs' links."""
-    uploads = Upload.objects.filter(id__in=upload_ids).select_related("system", "job")
+    uploads = Upload.objects.filter(teams.uploads_q(viewer=user), id__in=upload_ids).select_related("system", "job")
     uploads = list(_with_counts(uploads).order_by("-id"))
     done = [u.id for u in uploads if u.status == Upload.Status.DONE]
     runs = defaultdict(list)

@@ -1,4 +1,4 @@
-"""Uploads: the list and upload form, live status, originals, re-ingest, profile pre-fill."""
+"""Uploads: the list and upload form, live status, originals, re-ingest, relabel, delete, profile pre-fill."""
 
 from django.urls import path
 
@@ -12,5 +12,7 @@ urlpatterns = [
     path("<int:upload_id>/", views.upload_detail, name="detail"),
     path("<int:upload_id>/original", views.upload_original, name="original"),
     path("<int:upload_id>/reingest", views.upload_reingest, name="reingest"),
+    path("<int:upload_id>/relabel", views.upload_relabel, name="relabel"),
+    path("<int:upload_id>/delete", views.upload_delete, name="delete"),
     path("systems/<int:system_id>/profile.json", views.system_profile, name="system_profile"),
 ]

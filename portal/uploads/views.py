@@ -8,16 +8,18 @@ from django.core.exceptions import TooManyFilesSent
 from django.core.files.uploadhandler import FileUploadHandler, SkipFile
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
 
 from ingest.archive import DEFAULT_ZIP_LIMITS
 from ingest.registry import known_formats_sentence
-from portal.models import System, Upload
+from portal.errors import ApplicationError, error_body, error_response, form_error
+from portal.models import System
+from portal.teams.selectors import visible
 
 from . import selectors, services
-from .forms import UploadLabelsForm
+from .forms import LabelsForm, UploadLabelsForm
 
 STATUS_IDS_MAX = 200
 
@@ -72,16 +74,20 @@ def _wants_json(request):
     return "application/json" in request.headers.get("Accept", "")
 
 
-def _upload_for_reading(upload_id):
-    return get_object_or_404(Upload.objects.select_related("system", "uploader", "duplicate_of", "job"), id=upload_id)
+def _upload_for_reading(request, upload_id):
+    """The upload, or 404 when there is none the user may read (another team's is not revealed)."""
+    upload = selectors.upload_readable(viewer=request.user, upload_id=upload_id)
+    if upload is None:
+        raise Http404("There is no such upload.")
+    return upload
 
 
 @require_GET
 def upload_list(request):
-    page = Paginator(selectors.upload_list(), 50).get_page(request.GET.get("page"))
+    page = Paginator(selectors.upload_list(viewer=request.user), 50).get_page(request.GET.get("page"))
     context = {
         "page": page,
-        "form": UploadLabelsForm(),
+        "form": UploadLabelsForm(user=request.user),
         "max_upload_mb": settings.MAX_UPLOAD_MB,
         "max_upload_files": settings.DATA_UPLOAD_MAX_NUMBER_FILES,
         "zip_limits": DEFAULT_ZIP_LIMITS,
@@ -95,7 +101,7 @@ def upload_list(request):
 def upload_files(request):
     if not request.user.is_authenticated:
         if _wants_json(request):
-            return JsonResponse({"error": "Sign in to upload files."}, status=403)
+            return _upload_refused(request, ApplicationError("Sign in to upload files.", status=403))
         return redirect_to_login(request.get_full_path())
     limit = SizeLimitUploadHandler(request)
     request.upload_handlers.insert(0, limit)
@@ -104,51 +110,67 @@ def upload_files(request):
     try:
         len(request.FILES)
     except TooManyFilesSent:
-        return _upload_refused(request, too_many_files_message(), status=400)
+        return _upload_refused(request, ApplicationError(too_many_files_message(), field="files"))
     return _upload_files_checked(request, limit)
 
 
 @csrf_protect
 def _upload_files_checked(request, limit):
-    form = UploadLabelsForm(request.POST)
+    form = UploadLabelsForm(request.POST, user=request.user)
     refused = [{"name": name, "error": too_large_message(name)} for name in limit.refused]
     if not form.is_valid():
-        return _upload_answer(request, [], refused, errors=form.errors.get_json_data(), status=400)
+        return _upload_refused(request, form_error(form), refused=refused)
     files = request.FILES.getlist("files")
-    if not files and not refused:
-        return _upload_answer(request, [], [], errors={"files": [{"message": "Choose at least one file."}]}, status=400)
+    if not files:
+        return _upload_refused(request, _no_files_error(refused), refused=refused)
     wait_seconds = selectors.upload_rate_wait_seconds(user=request.user, file_count=len(files))
     if wait_seconds:
-        return _upload_refused(request, rate_limited_message(wait_seconds), status=429, retry_after=wait_seconds)
+        error = ApplicationError(rate_limited_message(wait_seconds), status=429)
+        return _upload_refused(request, error, retry_after=wait_seconds)
     uploads = services.uploads_receive(
         files=files,
         uploader=request.user,
+        team=form.cleaned_data["team"],
         system=form.cleaned_data["system"],
         new_system=form.new_system(),
         labels=form.labels(),
     )
-    return _upload_answer(request, uploads, refused, status=201 if uploads else 400)
+    return _upload_answer(request, uploads, refused)
 
 
-def _upload_refused(request, message, *, status, retry_after=None):
-    """The whole request refused with one sentence: JSON for the page's script, a message on the list otherwise."""
-    response = _upload_answer(request, [], [], errors={"__all__": [{"message": message}]}, status=status)
+def _no_files_error(refused):
+    if not refused:
+        return ApplicationError("Choose at least one file.", field="files")
+    message = f"No file was received: each is larger than {settings.MAX_UPLOAD_MB} MB, the largest file accepted here."
+    return ApplicationError(message, fields={"files": [item["error"] for item in refused]})
+
+
+def _upload_refused(request, error, *, refused=(), retry_after=None):
+    """The whole request refused: the one error shape (with the files refused for their size) for the
+    page's script, messages on the list otherwise."""
+    if _wants_json(request):
+        body = error_body(status=error.status, message=error.message, fields=error.fields)
+        if refused:
+            body["refused"] = list(refused)
+        response = JsonResponse(body, status=error.status)
+    else:
+        for item in refused:
+            messages.error(request, item["error"])
+        messages.error(request, error.message)
+        response = redirect("uploads:list")
     if retry_after:
         response["Retry-After"] = str(retry_after)
     return response
 
 
-def _upload_answer(request, uploads, refused, *, errors=None, status):
+def _upload_answer(request, uploads, refused):
+    """The files received (and those refused for their size): rows for the page's script, or messages."""
     if _wants_json(request):
         rows = [selectors.upload_row(upload=upload, user=request.user) for upload in uploads]
-        return JsonResponse({"uploads": rows, "refused": refused, "errors": errors or {}}, status=status)
+        return JsonResponse({"uploads": rows, "refused": refused}, status=201)
     for item in refused:
         messages.error(request, item["error"])
-    for field_errors in (errors or {}).values():
-        for error in field_errors:
-            messages.error(request, error["message"])
-    if uploads:
-        messages.success(request, f"{len(uploads)} file(s) received; they are read in the background.")
+    messages.success(request, f"{len(uploads)} file(s) received; they are read in the background.")
     return redirect("uploads:list")
 
 
@@ -158,19 +180,21 @@ def upload_status(request):
     try:
         upload_ids = [int(part) for part in request.GET.get("ids", "").split(",") if part.strip()]
     except ValueError:
-        return JsonResponse({"error": "ids must be upload numbers separated by commas"}, status=400)
+        error = ApplicationError("ids must be upload numbers separated by commas", field="ids")
+        return error_response(request, error, kind="json")
     rows = selectors.upload_rows(upload_ids=upload_ids[:STATUS_IDS_MAX], user=request.user)
     return JsonResponse({"uploads": rows})
 
 
 @require_GET
 def upload_detail(request, upload_id):
-    upload = _upload_for_reading(upload_id)
+    upload = _upload_for_reading(request, upload_id)
     context = {
         "upload": upload,
         "row": selectors.upload_rows(upload_ids=[upload.id], user=request.user)[0],
         "can_manage": selectors.upload_can_manage(user=request.user, upload=upload),
         "shows_internal_errors": selectors.upload_shows_internal_errors(user=request.user, upload=upload),
+        "labels_form": _labels_form(upload),
     }
     return render(request, "uploads/detail.html", context)
 
@@ -179,7 +203,7 @@ def upload_detail(request, upload_id):
 @require_GET
 def upload_original(request, upload_id):
     """The file exactly as uploaded, always as a download: never shown inline, never rendered."""
-    upload = _upload_for_reading(upload_id)
+    upload = _upload_for_reading(request, upload_id)
     path = (settings.UPLOADS_DIR / upload.stored_path).resolve()
     if not path.is_relative_to(settings.UPLOADS_DIR.resolve()) or not path.is_file():
         raise Http404("The original of this upload is no longer on the server.")
@@ -195,9 +219,9 @@ def upload_original(request, upload_id):
 @login_required
 @require_POST
 def upload_reingest(request, upload_id):
-    upload = _upload_for_reading(upload_id)
+    upload = _upload_for_reading(request, upload_id)
     if not selectors.upload_can_manage(user=request.user, upload=upload):
-        messages.error(request, "Only the uploader (or an administrator) can re-ingest this upload.")
+        messages.error(request, "Only the uploader or a maintainer of the upload's team can re-ingest it.")
     elif services.upload_reingest(upload=upload, requested_by=request.user):
         messages.success(request, f"Upload #{upload.id} is queued to be read again with the current parser.")
     else:
@@ -205,8 +229,56 @@ def upload_reingest(request, upload_id):
     return redirect("uploads:detail", upload_id=upload.id)
 
 
+def _labels_form(upload):
+    form = LabelsForm(prefix="relabel")
+    form.initial_from((upload.read_with or upload).labels)
+    return form
+
+
+@login_required
+@require_POST
+def upload_relabel(request, upload_id):
+    """New labels for an upload (and the files read with it): its runs are stored again with them."""
+    upload = _upload_for_reading(request, upload_id)
+    form = LabelsForm(request.POST, prefix="relabel")
+    if not selectors.upload_can_manage(user=request.user, upload=upload):
+        messages.error(request, "Only the uploader or a maintainer of the upload's team can change its labels.")
+    elif not form.is_valid():
+        for field, errors in form.errors.items():
+            messages.error(request, f"{form.fields[field].label if field in form.fields else ''}: {' '.join(errors)}")
+    else:
+        earlier = (upload.read_with or upload).labels
+        kept = {name: value for name, value in earlier.items() if name not in form.fields}
+        if services.upload_reingest(upload=upload, requested_by=request.user, labels=kept | form.labels()):
+            messages.success(request, f"Upload #{upload.id} is queued to be stored again with the new labels.")
+        else:
+            messages.error(request, f"Upload #{upload.id} cannot be relabelled now (it is queued, parsing or a copy).")
+    return redirect("uploads:detail", upload_id=upload.id)
+
+
+@login_required
+@require_POST
+def upload_delete(request, upload_id):
+    """Delete an upload, the files read with it and their runs (confirmed by a tick)."""
+    upload = _upload_for_reading(request, upload_id)
+    if not selectors.upload_can_manage(user=request.user, upload=upload):
+        messages.error(request, "Only the uploader or a maintainer of the upload's team can delete it.")
+        return redirect("uploads:detail", upload_id=upload.id)
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, "Tick the box to confirm that the upload and its runs are to be deleted.")
+        return redirect("uploads:detail", upload_id=upload.id)
+    deleted = services.upload_delete(upload=upload, requested_by=request.user)
+    if deleted is None:
+        messages.error(request, f"Upload #{upload.id} is being read; delete it once it is done or failed.")
+        return redirect("uploads:detail", upload_id=upload.id)
+    messages.success(request, f"Upload #{upload.id} and its {deleted} run(s) are deleted.")
+    return redirect("uploads:list")
+
+
 @require_GET
 def system_profile(request, system_id):
     """The arrays and logical drives of a system's array profile, to pre-fill the labels."""
-    system = get_object_or_404(System, id=system_id)
+    system = visible(System.objects.filter(id=system_id), viewer=request.user).first()
+    if system is None:
+        raise Http404("There is no such system.")
     return JsonResponse(selectors.system_profile_choices(system=system))

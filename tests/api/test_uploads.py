@@ -23,8 +23,8 @@ def post(client, paths, **labels):
 
 
 @pytest.mark.worker
-def test_three_sample_files_are_read_and_followed_to_done(worker, api):
-    SystemFactory(name="IBM DS4500")
+def test_three_sample_files_are_read_and_followed_to_done(worker, api, lab):
+    SystemFactory(name="IBM DS4500", team=lab)
     response = post(
         api, [IOMETER, FIO, DISKSPD, FIO_FAILED],
         system="IBM DS4500", raid_level="RAID 5", drive_count="14", write_cache="on", tags="lab 3, nightly",
@@ -59,7 +59,7 @@ def test_three_sample_files_are_read_and_followed_to_done(worker, api):
     assert Config.objects.filter(system__name="IBM DS4500").count() == 1
 
 
-def test_labels_are_checked_as_the_upload_page_checks_them(api):
+def test_labels_are_checked_as_the_upload_page_checks_them(api, lab):
     no_files = api.post("/api/v1/uploads/", {"drive_count": "14"})
     assert (no_files.status_code, error_of(no_files)["fields"]) == (400, {"files": ["Choose at least one file."]})
 
@@ -69,7 +69,7 @@ def test_labels_are_checked_as_the_upload_page_checks_them(api):
     assert fields["drive_count"] == ["Ensure this value is greater than or equal to 1."]
     assert "write_cache" in fields
 
-    both = post(api, [FIO], system=str(SystemFactory().id), new_system_name="HP EVA")
+    both = post(api, [FIO], system=str(SystemFactory(team=lab).id), new_system_name="HP EVA")
     assert error_of(both)["message"] == "Choose an existing system or describe a new one, not both."
 
     unknown = post(api, [FIO], colour="blue", system="IBM DS9999")

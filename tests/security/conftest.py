@@ -3,7 +3,8 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from portal.models import IngestJob, Upload
+from portal.models import IngestJob, Role, Upload
+from tests.conftest import team_member
 
 INTERNAL_ERROR = (
     "ArrayBench could not read this file because of an internal error (KeyError, reference abc123def456); "
@@ -13,12 +14,17 @@ INTERNAL_ERROR = (
 
 @pytest.fixture
 def uploader(db):
-    return get_user_model().objects.create_user("uploader", password="disk-arrays-42")
+    user = get_user_model().objects.create_user("uploader", password="disk-arrays-42")
+    team_member(user, role=Role.UPLOADER)
+    return user
 
 
 @pytest.fixture
 def other_user(db):
-    return get_user_model().objects.create_user("reader", password="disk-arrays-42")
+    """A reader in the uploader's team: they see the team's uploads, not their internal errors."""
+    user = get_user_model().objects.create_user("reader", password="disk-arrays-42")
+    team_member(user, role=Role.VIEWER)
+    return user
 
 
 @pytest.fixture
@@ -37,6 +43,7 @@ def failed_upload(uploader):
         status=Upload.Status.FAILED,
         error=INTERNAL_ERROR,
         uploader=uploader,
+        team=uploader.memberships.get().team,
     )
     job = IngestJob.objects.create(
         anchor=upload, status=IngestJob.Status.FAILED, error=INTERNAL_ERROR, error_ref="abc123def456"

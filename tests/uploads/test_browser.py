@@ -11,10 +11,10 @@ from tests.samples import SAMPLES_DIR, sample
 
 
 @pytest.fixture
-def ds4500(transactional_db):
+def ds4500(transactional_db, lab):
     """Rows are made before the browser starts: ORM calls inside Playwright's sync API would run in
-    another context, on a database connection nothing closes."""
-    return SystemFactory(name="IBM DS4500")
+    another context, on a database connection nothing closes. The engineer's team's own DS4500."""
+    return SystemFactory(name="IBM DS4500", team=lab, published=False)
 
 
 def sign_in(page, live_server):

@@ -106,10 +106,10 @@ def _big_iometer(tmp_path, copies=40):
     return path
 
 
-def test_a_worker_killed_mid_ingest_costs_under_a_minute_and_nothing_twice(workers, signed_in, tmp_path):
+def test_a_worker_killed_mid_ingest_costs_under_a_minute_and_nothing_twice(workers, signed_in, lab, tmp_path):
     victim = workers.start(name="victim", concurrency=1)
     big = _big_iometer(tmp_path)
-    system = System.objects.create(name="Intel NVMe rig")
+    system = System.objects.create(name="Intel NVMe rig", team=lab)
     upload_id = post_files(signed_in, [big], system=system.id).json()["uploads"][0]["id"]
 
     def parsing():

@@ -7,7 +7,8 @@ import pytest
 from ingest import Source, parse_archive
 from ingest.formats import iometer
 from ingest.source import ProgressMeter
-from portal.models import Run, Upload
+from portal.models import Run, Team, Upload
+from tests.conftest import LAB
 from tests.factories import SystemFactory
 from tests.ingesting import run_job_of, store_file
 from tests.samples import SAMPLES_DIR, data, sample
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _post(signed_in, paths, django_capture_on_commit_callbacks):
-    system = SystemFactory(name="Oracle test LUN")
+    system = SystemFactory(name="Oracle test LUN", team=Team.objects.get(name=LAB))
     with django_capture_on_commit_callbacks(execute=False) as queued:
         response = post_files(signed_in, paths, system=system.id)
     assert response.status_code == 201

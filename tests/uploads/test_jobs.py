@@ -12,9 +12,10 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 import ingest
-from portal import services as results
 from portal.models import Config, IngestJob, Point, Run, System, Upload
-from portal.uploads import services
+from portal.results.services import config_for
+from portal.systems.services import system_get_or_create
+from portal.uploads import jobs, services
 from tests.factories import SystemFactory
 from tests.ingesting import run_job_of, store_file
 from tests.samples import SAMPLES_DIR, sample
@@ -25,8 +26,8 @@ FIO = sample("fio", "fioplot_fio-3.34_randread-1-1.json")
 def _queued_job(system, path=FIO, *, name=None):
     with path.open("rb") as stream:
         upload = services.upload_create(stream=stream, original_name=name or path.name, system=system)
-    (group,) = ingest.plan([services.upload_source(upload)])
-    return services.job_create(group, [upload], system=system, enqueue=False), upload
+    (group,) = ingest.plan([services.upload_source(upload=upload)])
+    return services.job_create(group=group, members=[upload], system=system, enqueue=False), upload
 
 
 def _make_stale(job, *, seconds=120):
@@ -36,11 +37,11 @@ def _make_stale(job, *, seconds=120):
 @pytest.mark.django_db
 def test_a_running_job_is_claimed_again_only_once_its_heartbeat_is_stale(data_dir):
     job, _upload = _queued_job(SystemFactory())
-    first = services.job_claim(job_id=job.id, worker="a")
+    first = jobs.job_claim(job_id=job.id, worker="a")
     assert first is not None
-    assert services.job_claim(job_id=job.id, worker="b") is None, "a live worker holds it"
+    assert jobs.job_claim(job_id=job.id, worker="b") is None, "a live worker holds it"
     _make_stale(job)
-    second = services.job_claim(job_id=job.id, worker="b")
+    second = jobs.job_claim(job_id=job.id, worker="b")
     assert second not in (None, first)
     job.refresh_from_db()
     assert (job.status, job.worker, job.attempts, job.lease) == ("running", "b", 2, second)
@@ -50,12 +51,12 @@ def test_a_running_job_is_claimed_again_only_once_its_heartbeat_is_stale(data_di
 @pytest.mark.django_db
 def test_a_worker_that_lost_its_lease_stores_nothing_and_the_new_holder_stores_once(data_dir):
     job, upload = _queued_job(SystemFactory())
-    old_lease = services.job_claim(job_id=job.id, worker="presumed dead")
+    old_lease = jobs.job_claim(job_id=job.id, worker="presumed dead")
     _make_stale(job)
-    assert services.job_run(job_id=job.id, worker="recovering").status == IngestJob.Status.DONE
+    assert jobs.job_run(job_id=job.id, worker="recovering").status == IngestJob.Status.DONE
     # The first worker wakes up and tries to store what it parsed: the lease is no longer its own.
-    services._store(job, old_lease, [])
-    services._fail(job, old_lease, message="late failure")
+    jobs._store(job, old_lease, [])
+    jobs._fail(job, old_lease, message="late failure")
     upload.refresh_from_db()
     assert (upload.status, upload.error) == (Upload.Status.DONE, "")
     assert Run.objects.filter(upload=upload).count() == 1
@@ -66,8 +67,8 @@ def test_a_worker_that_lost_its_lease_stores_nothing_and_the_new_holder_stores_o
 @pytest.mark.django_db
 def test_a_finished_job_sent_again_is_skipped(data_dir):
     job, upload = _queued_job(SystemFactory())
-    services.job_run(job_id=job.id, worker="a")
-    assert services.job_run(job_id=job.id, worker="b") is None
+    jobs.job_run(job_id=job.id, worker="a")
+    assert jobs.job_run(job_id=job.id, worker="b") is None
     assert Run.objects.filter(upload=upload).count() == 1
 
 
@@ -79,15 +80,15 @@ def test_recovery_resends_dead_and_lost_jobs_and_fails_a_file_that_keeps_killing
     killer, killer_upload = _queued_job(system, sample("fio", "fioplot_fio-3.6_ceph-hdd_randread-16-16.json"))
     fresh, _ = _queued_job(system, sample("fio", "fioplot_fio-2.18_example_data01_randread-01.json"))
     long_ago = timezone.now() - datetime.timedelta(hours=1)
-    services.job_claim(job_id=dead.id, worker="killed")
+    jobs.job_claim(job_id=dead.id, worker="killed")
     _make_stale(dead)
     IngestJob.objects.filter(id__in=[dead.id, lost.id, killer.id]).update(sent_at=long_ago)
     IngestJob.objects.filter(id=killer.id).update(
         status="running", lease=uuid.uuid4(), heartbeat_at=long_ago, attempts=settings.INGEST_MAX_ATTEMPTS
     )
 
-    assert sorted(services.jobs_recover()) == [dead.id, lost.id]
-    assert services.jobs_recover() == [], "a job is sent again once per stale period, not on every pass"
+    assert sorted(jobs.jobs_recover()) == [dead.id, lost.id]
+    assert jobs.jobs_recover() == [], "a job is sent again once per stale period, not on every pass"
     killer_upload.refresh_from_db()
     assert killer_upload.status == Upload.Status.FAILED
     assert killer_upload.error == (
@@ -165,8 +166,8 @@ def test_two_transactions_creating_the_same_configuration_and_system_get_the_sam
 
     def first():
         with transaction.atomic():
-            got["first"] = results.config_for(system=system, labels=labels).id
-            got["first_system"] = results.system_get_or_create(name="New race array").id
+            got["first"] = config_for(system=system, labels=labels).id
+            got["first_system"] = system_get_or_create(name="New race array").id
             inserted.set()
             threading.Event().wait(1.0)  # hold the uncommitted rows while the second transaction arrives
         connections.close_all()
@@ -174,8 +175,8 @@ def test_two_transactions_creating_the_same_configuration_and_system_get_the_sam
     def second():
         inserted.wait()
         with transaction.atomic():
-            got["second"] = results.config_for(system=system, labels=labels).id
-            got["second_system"] = results.system_get_or_create(name="new RACE array").id
+            got["second"] = config_for(system=system, labels=labels).id
+            got["second_system"] = system_get_or_create(name="new RACE array").id
         connections.close_all()
 
     threads = [threading.Thread(target=first), threading.Thread(target=second)]

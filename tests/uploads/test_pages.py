@@ -6,8 +6,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from ingest import parse_paths
-from portal.models import Config, Run, System, Upload
+from portal.models import Config, Role, Run, System, Upload
 from portal.uploads.services import upload_create
+from tests.conftest import team_member
 from tests.factories import SystemFactory
 from tests.ingesting import run_job_of
 from tests.samples import sample
@@ -30,7 +31,7 @@ def test_anonymous_reads_the_list_but_cannot_upload(client, data_dir):
 
     response = post_files(client, [IOMETER])
     assert response.status_code == 403
-    assert response.json() == {"error": "Sign in to upload files."}
+    assert response.json() == {"error": {"status": 403, "message": "Sign in to upload files.", "fields": {}}}
     assert Upload.objects.count() == 0
     assert not (data_dir / "uploads").exists()
 
@@ -103,9 +104,9 @@ def test_an_oversized_file_is_refused_before_it_is_stored(signed_in, settings, d
 
 
 def test_the_same_file_again_is_a_duplicate_of_the_first_and_not_queued(
-    signed_in, data_dir, django_capture_on_commit_callbacks
+    signed_in, lab, data_dir, django_capture_on_commit_callbacks
 ):
-    system = SystemFactory()
+    system = SystemFactory(team=lab)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         first = post_files(signed_in, [IOMETER], system=system.id).json()["uploads"][0]
         second = post_files(signed_in, [IOMETER], system=system.id).json()["uploads"][0]
@@ -116,13 +117,11 @@ def test_the_same_file_again_is_a_duplicate_of_the_first_and_not_queued(
     assert f'of <a href="/uploads/{first["id"]}/">upload #{first["id"]}</a>' in page
 
 
-def test_choosing_a_system_and_describing_a_new_one_is_refused(signed_in, data_dir):
-    system = SystemFactory()
+def test_choosing_a_system_and_describing_a_new_one_is_refused(signed_in, lab, data_dir):
+    system = SystemFactory(team=lab)
     response = post_files(signed_in, [IOMETER], system=system.id, new_system_name="Another array")
     assert response.status_code == 400
-    assert response.json()["errors"]["__all__"][0]["message"] == (
-        "Choose an existing system or describe a new one, not both."
-    )
+    assert response.json()["error"]["message"] == ("Choose an existing system or describe a new one, not both.")
     assert Upload.objects.count() == 0
 
 
@@ -214,13 +213,15 @@ def test_a_real_profile_prefills_arrays_and_volumes(client):
     }
 
 
-def test_only_the_uploader_may_reingest(client, engineer, data_dir):
-    upload = upload_create(stream=io.BytesIO(b"x"), original_name="a.csv", uploader=engineer)
+def test_only_the_uploader_may_reingest(client, engineer, lab, data_dir):
+    upload = upload_create(stream=io.BytesIO(b"x"), original_name="a.csv", uploader=engineer, team=lab)
     Upload.objects.filter(id=upload.id).update(status=Upload.Status.DONE)
+    # A member of the team who only uploads: re-ingesting another's file is for maintainers.
     other = get_user_model().objects.create_user("visitor", password="another-pass-77")
+    team_member(other, role=Role.UPLOADER)
     client.force_login(other)
     response = client.post(f"/uploads/{upload.id}/reingest", follow=True)
-    assert "Only the uploader (or an administrator) can re-ingest this upload." in response.content.decode()
+    assert "Only the uploader or a maintainer of the upload&#x27;s team can re-ingest it." in response.content.decode()
     upload.refresh_from_db()
     assert upload.status == Upload.Status.DONE
     assert Run.objects.count() == Config.objects.count() == 0

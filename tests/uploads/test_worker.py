@@ -33,8 +33,8 @@ def zipped(members, *, compress=zipfile.ZIP_DEFLATED):
     return buffer.getvalue()
 
 
-def test_two_real_files_are_stored_with_their_figures(worker, signed_in):
-    system = SystemFactory(name="IBM DS4500")
+def test_two_real_files_are_stored_with_their_figures(worker, signed_in, lab):
+    system = SystemFactory(name="IBM DS4500", team=lab)
     response = post_files(
         signed_in, [IOMETER, FIO], system=system.id, raid_level="RAID 5", drive_count="14", write_cache="true"
     )
@@ -66,8 +66,8 @@ def test_two_real_files_are_stored_with_their_figures(worker, signed_in):
     assert status["runs"][0] == {"id": first_run.id, "name": first_run.name, "url": f"/runs/{first_run.id}/"}
 
 
-def test_reingest_replaces_the_runs_of_the_upload(worker, signed_in):
-    system = SystemFactory()
+def test_reingest_replaces_the_runs_of_the_upload(worker, signed_in, lab):
+    system = SystemFactory(team=lab)
     upload_id = post_files(signed_in, [FIO], system=system.id).json()["uploads"][0]["id"]
     wait_finished([upload_id])
     before = list(Run.objects.filter(upload_id=upload_id).values_list("id", flat=True))
@@ -80,8 +80,8 @@ def test_reingest_replaces_the_runs_of_the_upload(worker, signed_in):
     assert Run.objects.count() == 1 and Point.objects.count() == 1
 
 
-def test_bad_files_fail_with_their_message_and_store_nothing(worker, signed_in):
-    system = SystemFactory()
+def test_bad_files_fail_with_their_message_and_store_nothing(worker, signed_in, lab):
+    system = SystemFactory(team=lab)
     truncated_fio = FIO.read_bytes()[:3000]  # cut inside line 111 ("clat_ns" : ...)
     bomb = zipped({"results.csv": b"0" * 5_000_000})
     escaping = zipped({"../../etc/results.csv": IOMETER.read_bytes()})
@@ -117,8 +117,8 @@ def test_bad_files_fail_with_their_message_and_store_nothing(worker, signed_in):
     assert "points outside the archive (&#x27;..&#x27;); refusing it" in page
 
 
-def test_twenty_concurrent_uploads_are_each_stored_once(worker, signed_in, engineer):
-    system = SystemFactory()
+def test_twenty_concurrent_uploads_are_each_stored_once(worker, signed_in, engineer, lab):
+    system = SystemFactory(team=lab)
     # Twenty different files (the sample with 0..19 trailing newlines): same figures, different sha256.
     contents = [FIO.read_bytes() + b"\n" * n for n in range(20)]
     answers = [None] * 20

@@ -8,6 +8,7 @@ at their paths under ``UPLOADS_DIR``). ``manage.py restore`` reads it back.
 import importlib.util
 import io
 import json
+import logging
 import os
 import re
 import shutil
@@ -23,6 +24,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from portal.models import Point, Run, System, Upload
+
+logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from django.db.backends.postgresql.base import DatabaseWrapper
@@ -99,6 +102,7 @@ def pg_environment() -> dict[str, str]:
 def run_client(command: list[str | Path]) -> None:
     done = subprocess.run(command, env=pg_environment(), capture_output=True, text=True)
     if done.returncode != 0:
+        logger.error("%s failed with status %s: %s", command[0], done.returncode, done.stderr.strip())
         raise CommandError(f"{Path(command[0]).name} failed: {done.stderr.strip()}")
 
 

@@ -6,8 +6,12 @@ import json
 
 from django.core.management import BaseCommand, CommandError
 
+from portal.analysis.pairing import config_key_label
+from portal.comparisons.selectors import comparison
 from portal.exports.formats import csv_cell
-from portal.selectors import LATENCIES, SystemNotFound, comparison, config_key_label, system_by_name
+from portal.management.viewer import add_viewer_argument, viewer_of
+from portal.results.selectors import LATENCIES
+from portal.systems.selectors import SystemNotFound, system_by_name
 
 COLUMNS = ("workload", "configuration", "metric", "a", "b", "adjust_b", "improvement_pct", "notes")
 
@@ -43,6 +47,7 @@ class Command(BaseCommand):
             help="What the threshold applies to: the average response time (avg), a percentile (p99) or max.",
         )
         parser.add_argument("--format", choices=("text", "csv", "json", "markdown"), default="text")
+        add_viewer_argument(parser)
 
     def handle(self, *args, **options):
         if options["threshold_ms"] <= 0:
@@ -50,7 +55,9 @@ class Command(BaseCommand):
         if options["adjust_b"] <= 0:
             raise CommandError(f"--adjust-b must be positive, got {options['adjust_b']:g}")
         try:
-            a, b = system_by_name(options["system_a"]), system_by_name(options["system_b"])
+            viewer = viewer_of(options)
+            a = system_by_name(name=options["system_a"], viewer=viewer)
+            b = system_by_name(name=options["system_b"], viewer=viewer)
         except SystemNotFound as error:
             raise CommandError(str(error)) from None
         result = comparison(

@@ -1,16 +1,21 @@
-"""``manage.py ingest PATH [PATH ...] --system NAME [--config key=value ...]``."""
+"""``manage.py ingest PATH [PATH ...] --system NAME [--team TEAM] [--config key=value ...]``."""
 
+import logging
 import os
 import sys
 from pathlib import Path
 
 from django.core.management import BaseCommand, CommandError
 from django.db import transaction
+from django.db.models import Q
 
 import ingest
-from portal import services
-from portal.models import IngestJob, Point, System, Upload
+from portal.models import IngestJob, Point, System, Team, Upload
+from portal.systems.services import LabelError, label_parse
+from portal.uploads import jobs as upload_jobs
 from portal.uploads import services as uploads_services
+
+logger = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
@@ -25,9 +30,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--config", action="append", default=[], metavar="KEY=VALUE", help="a configuration or run label"
         )
+        parser.add_argument(
+            "--team",
+            help="the team the results belong to, private to it until published (default: none, published at once)",
+        )
 
-    def handle(self, *args, paths, system, config, **options):
+    def handle(self, *args, paths, system, config, team, **options):
         labels = self._labels(config)
+        self.team = self._team(team)
         target, new_system = self._system(system)
         for path in map(Path, paths):
             if not path.exists():
@@ -44,6 +54,7 @@ class Command(BaseCommand):
             sys.stderr.write("\n")
         self.stdout.write(f"{files} files: {files - failed} stored or already stored, {failed} failed")
         if failed:
+            logger.warning("%d of %d files could not be stored", failed, files)
             sys.exit(1)
 
     def _labels(self, pairs):
@@ -53,16 +64,25 @@ class Command(BaseCommand):
             if not sep:
                 raise CommandError(f"--config {pair!r}: expected KEY=VALUE")
             try:
-                labels[name.strip()] = services.label_parse(name.strip(), value)
-            except services.LabelError as error:
+                labels[name.strip()] = label_parse(name=name.strip(), text=value)
+            except LabelError as error:
                 raise CommandError(str(error)) from None
         return labels
 
+    @staticmethod
+    def _team(name):
+        if not name:
+            return None
+        found = Team.objects.filter(Q(name__iexact=" ".join(name.split())) | Q(slug=name.strip())).first()
+        if found is None:
+            raise CommandError(f"--team {name}: there is no such team (manage.py team add creates one)")
+        return found
+
     def _system(self, name):
-        """The named system if it exists, else its description, created when results are stored."""
+        """The team's named system if it exists, else its description, created when results are stored."""
         if not name or not name.strip():
             return None, None
-        found = System.objects.filter(name__iexact=" ".join(name.split())).first()
+        found = System.objects.filter(name__iexact=" ".join(name.split()), team=self.team).first()
         if found:
             return found, None
         vendor, _, model = name.strip().partition(" ")
@@ -78,7 +98,11 @@ class Command(BaseCommand):
             if fresh:
                 planned = ingest.Group([s for s, _ in fresh], group.module, group.error)
                 return uploads_services.job_create(
-                    planned, [u for _, u in fresh], system=system, new_system=new_system, enqueue=False
+                    group=planned,
+                    members=[u for _, u in fresh],
+                    system=system,
+                    new_system=new_system,
+                    enqueue=False,
                 )
         earlier = [u.duplicate_of_id for u in uploads if u.duplicate_of_id]
         # An earlier copy whose reading never finished (this command was stopped halfway): finish it.
@@ -89,7 +113,7 @@ class Command(BaseCommand):
     def _keep(self, source, system, labels):
         with source.open_binary() as stream:
             upload = uploads_services.upload_create(
-                stream=stream, original_name=source.name, system=system, labels=labels
+                stream=stream, original_name=source.name, system=system, labels=labels, team=self.team
             )
         if upload.status == Upload.Status.DUPLICATE:
             self.stdout.write(f"duplicate  {upload.original_name}: already stored as upload #{upload.duplicate_of_id}")
@@ -97,7 +121,7 @@ class Command(BaseCommand):
 
     def _run(self, job):
         """Read one job's files here; print a line for it; return the number of its files that failed."""
-        finished = uploads_services.job_run(job_id=job.id, worker=f"manage.py ingest pid {os.getpid()}") or job
+        finished = upload_jobs.job_run(job_id=job.id, worker=f"manage.py ingest pid {os.getpid()}") or job
         finished.refresh_from_db()
         members = list(finished.uploads.order_by("id"))
         names = ", ".join(upload.original_name for upload in members)

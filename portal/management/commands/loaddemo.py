@@ -8,7 +8,8 @@ from django.db import transaction
 from ingest.result import MB, MIB
 from portal.analysis.vocabulary import cache_flags, raid_level_canonical
 from portal.models import Point, PublishedStrokeMultipliers, Run, System
-from portal.services import configs_for, run_signature, workloads_for
+from portal.results.services import configs_for, run_signature, workloads_for
+from portal.systems.services import systems_facets_recompute
 
 FIXTURE = settings.BASE_DIR / "fixtures" / "demo.yaml"
 SYSTEM_FIELDS = ("vendor", "model", "controllers", "cache_mb_per_controller", "firmware", "notes")
@@ -49,7 +50,9 @@ class Command(BaseCommand):
             defaults = {
                 name: row.get(name) or ("" if name in ("firmware", "notes") else None) for name in SYSTEM_FIELDS
             }
-            system, _ = System.objects.update_or_create(name=row["name"], defaults=defaults)
+            # The published studies are the operator's (no team) and readable by everyone.
+            defaults |= {"published": True}
+            system, _ = System.objects.update_or_create(name=row["name"], team=None, defaults=defaults)
             systems[row["name"]] = system
         return systems
 
@@ -59,10 +62,10 @@ class Command(BaseCommand):
                 "config_id", "workload_name", "citation_document", "citation_table", "citation_note"
             )
         )
-        configs = configs_for([(systems[row["system"]], config_labels(row["config"])) for row in rows])
-        named = [(run_signature(workloads.get(row["workload"], {})), row["workload"]) for row in rows]
+        configs = configs_for(wanted=[(systems[row["system"]], config_labels(row["config"])) for row in rows])
+        named = [(run_signature(workload=workloads.get(row["workload"], {})), row["workload"]) for row in rows]
         new_runs, new_points = [], []
-        for row, config, workload in zip(rows, configs, workloads_for(named), strict=True):
+        for row, config, workload in zip(rows, configs, workloads_for(wanted=named), strict=True):
             citation = row["citation"]
             key = (config.id, row["workload"], citation["document"], citation["table"], citation.get("note", ""))
             if key in existing:
@@ -76,6 +79,7 @@ class Command(BaseCommand):
         # Runs first: PostgreSQL returns their ids, which the points then pick up.
         Run.objects.bulk_create(new_runs)
         Point.objects.bulk_create(new_points)
+        systems_facets_recompute(system_ids=[system.id for system in systems.values()])
         return len(new_runs)
 
     def _run(self, row, config, workload):

@@ -6,7 +6,8 @@ from django.core.management import BaseCommand, CommandError
 
 from portal.exports import presets
 from portal.exports.formats import FORMATS, export
-from portal.selectors import SystemNotFound, system_by_name
+from portal.management.viewer import add_viewer_argument, viewer_of
+from portal.systems.selectors import SystemNotFound, system_by_name
 
 LAYOUTS = ("whitepaper", "pivot", "stroke", "jetstress", "orion")
 
@@ -35,10 +36,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--format", choices=tuple(FORMATS), default="text")
         parser.add_argument("-o", "--output", help="write to FILE instead of the terminal (needed for xlsx, docx)")
+        add_viewer_argument(parser)
 
     def handle(self, *args, **options):
         try:
-            system = system_by_name(options["system"])
+            system = system_by_name(name=options["system"], viewer=viewer_of(options))
         except SystemNotFound as error:
             raise CommandError(str(error)) from None
         if options["threshold_ms"] <= 0:

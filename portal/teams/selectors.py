@@ -1,0 +1,77 @@
+"""Who may read and do what: the one place the visibility of private systems is decided.
+
+A system is read by everyone once published; while private, by the members of its team (and
+superusers). Everything hanging from a system (configurations, runs, points, uploads, tables)
+follows it. A system a reader may not see does not exist for them: pages answer 404, never 403.
+"""
+
+from django.db.models import Q, QuerySet
+
+from .models import ROLE_RANK, AuditEvent, Membership, Role, Team
+
+
+def _team_ids(user) -> QuerySet:
+    """The ids of the teams ``user`` is a member of, as a subquery (no query of its own)."""
+    return Membership.objects.filter(user_id=user.pk).values("team_id")
+
+
+def sees_everything(user) -> bool:
+    return bool(getattr(user, "is_superuser", False) and user.is_active)
+
+
+def systems_q(*, viewer, prefix: str = "") -> Q:
+    """The condition for the systems ``viewer`` may read, on a model ``prefix`` away from System
+    (``"config__system__"`` for runs)."""
+    if sees_everything(viewer):
+        return Q()
+    visible = Q(**{f"{prefix}published": True})
+    if getattr(viewer, "is_authenticated", False):
+        visible |= Q(**{f"{prefix}team_id__in": _team_ids(viewer)})
+    return visible
+
+
+def visible(queryset: QuerySet, *, viewer, prefix: str = "") -> QuerySet:
+    """``queryset`` (of systems, or of rows ``prefix`` away from their system) cut to what ``viewer`` reads."""
+    return queryset.filter(systems_q(viewer=viewer, prefix=prefix))
+
+
+def uploads_q(*, viewer) -> Q:
+    """Uploads ``viewer`` may read: their own, their teams', and those whose results are published."""
+    if sees_everything(viewer):
+        return Q()
+    readable = Q(system__published=True)
+    if getattr(viewer, "is_authenticated", False):
+        readable |= Q(uploader_id=viewer.pk) | Q(team_id__in=_team_ids(viewer))
+    return readable
+
+
+def role_of(user, team: Team | None) -> str | None:
+    """``user``'s role in ``team``; superusers act as admins everywhere, with or without a team."""
+    if sees_everything(user):
+        return Role.ADMIN
+    if team is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Membership.objects.filter(team=team, user=user).values_list("role", flat=True).first()
+
+
+def allows(user, team: Team | None, role: str) -> bool:
+    """Whether ``user`` holds ``role`` (or a higher one) in ``team``."""
+    held = role_of(user, team)
+    return held is not None and ROLE_RANK[Role(held)] >= ROLE_RANK[Role(role)]
+
+
+def teams_of(user, *, role: str = Role.VIEWER) -> QuerySet[Team]:
+    """The teams where ``user`` holds at least ``role``, by name."""
+    if not getattr(user, "is_authenticated", False):
+        return Team.objects.none()
+    roles = [name for name, rank in ROLE_RANK.items() if rank >= ROLE_RANK[Role(role)]]
+    return Team.objects.filter(memberships__user=user, memberships__role__in=roles).order_by("name")
+
+
+def team_members(*, team: Team) -> QuerySet[Membership]:
+    return Membership.objects.filter(team=team).select_related("user").order_by("user__username")
+
+
+def team_events(*, team: Team, limit: int = 100) -> QuerySet[AuditEvent]:
+    """The team's audit log, newest first."""
+    return AuditEvent.objects.filter(team=team).order_by("-at", "-id")[:limit]

@@ -1,0 +1,135 @@
+"""Changing teams: members and their roles, publishing a team's systems, the audit log."""
+
+import logging
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from portal.models import System
+from portal.results.services import workload_names_publish
+
+from .models import AuditEvent, Membership, Role, Team
+
+logger = logging.getLogger(__name__)
+
+
+class TeamError(ValueError):
+    """A change that cannot be made, said in a sentence for the user."""
+
+
+def audit(*, team: Team | None, actor, action: str, subject: str) -> AuditEvent | None:
+    """Record what ``actor`` did (and log it); results without a team (the operator's) have no audit log."""
+    name = getattr(actor, "username", "") or ""
+    logger.info("%s: %s %s %s", _team_text(team), name or "the operator", action, subject)
+    if team is None:
+        return None
+    return AuditEvent.objects.create(
+        team=team,
+        actor=actor if getattr(actor, "pk", None) else None,
+        actor_name=name,
+        action=action,
+        subject=subject[:300],
+    )
+
+
+def audit_many(*, team: Team | None, actor, action: str, subjects: list[str]) -> None:
+    """Record one event per subject in one statement (the files of one upload)."""
+    name = getattr(actor, "username", "") or ""
+    if subjects:
+        logger.info("%s: %s %s %d item(s)", _team_text(team), name or "the operator", action, len(subjects))
+    if team is None or not subjects:
+        return
+    AuditEvent.objects.bulk_create(
+        AuditEvent(team=team, actor=actor if getattr(actor, "pk", None) else None, actor_name=name, action=action,
+                   subject=subject[:300])
+        for subject in subjects
+    )  # fmt: skip
+
+
+def _team_text(team: Team | None) -> str:
+    return f"team {team.slug}" if team is not None else "no team"
+
+
+def team_get_or_create(*, name: str) -> Team:
+    name = " ".join(name.split())
+    if not name:
+        raise TeamError("a team needs a name")
+    found = Team.objects.filter(name__iexact=name).first()
+    if found is not None:
+        return found
+    slug = slugify(name)[:90] or "team"
+    taken = set(Team.objects.filter(slug__startswith=slug).values_list("slug", flat=True))
+    unique = (
+        slug
+        if slug not in taken
+        else next(f"{slug}-{n}" for n in range(2, len(taken) + 3) if f"{slug}-{n}" not in taken)
+    )
+    return Team.objects.create(name=name, slug=unique)
+
+
+def _role(role: str) -> Role:
+    try:
+        return Role(role)
+    except ValueError:
+        raise TeamError(f"{role!r} is not a role; roles: {', '.join(Role.values)}") from None
+
+
+@transaction.atomic
+def member_set(*, team: Team, username: str, role: str, actor=None) -> Membership:
+    """Add ``username`` to ``team`` with ``role``, or change their role."""
+    chosen = _role(role)
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise TeamError(f"there is no user {username!r}")
+    membership, created = Membership.objects.get_or_create(team=team, user=user, defaults={"role": chosen})
+    if created:
+        audit(team=team, actor=actor, action=AuditEvent.Action.MEMBER_ADD, subject=f"user {username} as {chosen.value}")
+    elif membership.role != chosen:
+        _keep_an_admin(team, leaving=membership, new_role=chosen)
+        membership.role = chosen
+        membership.save(update_fields=["role"])
+        audit(
+            team=team, actor=actor, action=AuditEvent.Action.MEMBER_ROLE, subject=f"user {username} to {chosen.value}"
+        )
+    return membership
+
+
+@transaction.atomic
+def member_remove(*, membership: Membership, actor=None) -> None:
+    _keep_an_admin(membership.team, leaving=membership, new_role=None)
+    username = membership.user.username
+    membership.delete()
+    audit(team=membership.team, actor=actor, action=AuditEvent.Action.MEMBER_REMOVE, subject=f"user {username}")
+
+
+def _keep_an_admin(team: Team, *, leaving: Membership, new_role: Role | None) -> None:
+    """A team keeps at least one admin, or nobody could manage its members."""
+    if leaving.role != Role.ADMIN or new_role == Role.ADMIN:
+        return
+    others = Membership.objects.select_for_update().filter(team=team, role=Role.ADMIN).exclude(pk=leaving.pk)
+    if not others.exists():
+        raise TeamError(f"{leaving.user.username} is the last admin of {team.name}; make another member admin first")
+
+
+@transaction.atomic
+def system_publish(*, system: System, actor=None, published: bool = True) -> System:
+    """Make a system readable by everyone (or private to its team again)."""
+    system = System.objects.select_for_update().get(pk=system.pk)
+    if system.published == published:
+        return system
+    if published:
+        clash = System.objects.filter(published=True, name__iexact=system.name).exclude(pk=system.pk).first()
+        if clash is not None:
+            raise TeamError(
+                f"a published system is already named {system.name!r}; rename this one before publishing it"
+            )
+    system.published = published
+    system.published_at = timezone.now() if published else None
+    system.save(update_fields=["published", "published_at", "updated_at"])
+    if published:
+        workload_names_publish(system_id=system.id)
+    action = AuditEvent.Action.PUBLISH if published else AuditEvent.Action.UNPUBLISH
+    audit(team=system.team, actor=actor, action=action, subject=f"system {system.name}")
+    return system

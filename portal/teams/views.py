@@ -1,0 +1,118 @@
+"""Team pages: the teams a user is in, a team's members, systems and audit log, publishing."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from portal.models import System
+
+from . import selectors, services
+from .forms import MemberForm, TeamCreateForm
+from .models import Membership, Role, Team
+
+
+def _team_for(user, slug: str, *, role: str = Role.VIEWER) -> Team:
+    """The team, when ``user`` holds ``role`` in it; a team they are not in does not exist for them."""
+    team = Team.objects.filter(slug=slug).first()
+    if team is None or not selectors.allows(user, team, Role.VIEWER):
+        raise Http404("There is no such team.")
+    if not selectors.allows(user, team, role):
+        raise Http404(f"This needs the {role} role in {team.name}.")
+    return team
+
+
+@login_required
+@require_GET
+def team_list(request):
+    memberships = Membership.objects.filter(user=request.user).select_related("team").order_by("team__name")
+    return render(request, "teams/list.html", {"memberships": memberships, "form": TeamCreateForm()})
+
+
+@login_required
+@require_POST
+def team_create(request):
+    form = TeamCreateForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "A team needs a name.")
+        return redirect("teams:list")
+    name = " ".join(form.cleaned_data["name"].split())
+    if Team.objects.filter(name__iexact=name).exists():
+        messages.error(request, f"A team named {name!r} exists already; ask one of its admins to add you.")
+        return redirect("teams:list")
+    team = services.team_get_or_create(name=name)
+    services.member_set(team=team, username=request.user.get_username(), role=Role.ADMIN, actor=request.user)
+    messages.success(request, f"Team {team.name} created; you are its admin.")
+    return redirect("teams:detail", slug=team.slug)
+
+
+@login_required
+@require_GET
+def team_detail(request, slug):
+    team = _team_for(request.user, slug)
+    role = selectors.role_of(request.user, team)
+    manages = selectors.allows(request.user, team, Role.MAINTAINER)
+    context = {
+        "team": team,
+        "role": role,
+        "members": selectors.team_members(team=team),
+        "systems": System.objects.filter(team=team).order_by("name"),
+        "manages": manages,
+        "administers": selectors.allows(request.user, team, Role.ADMIN),
+        "events": selectors.team_events(team=team) if manages else [],
+        "member_form": MemberForm(),
+        "roles": Role.choices,
+    }
+    return render(request, "teams/detail.html", context)
+
+
+@login_required
+@require_POST
+def member_set(request, slug):
+    team = _team_for(request.user, slug, role=Role.ADMIN)
+    form = MemberForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give a user name and a role.")
+    else:
+        try:
+            services.member_set(team=team, actor=request.user, **form.cleaned_data)
+            messages.success(request, f"{form.cleaned_data['username']} is {form.cleaned_data['role']} of {team.name}.")
+        except services.TeamError as error:
+            messages.error(request, str(error))
+    return redirect("teams:detail", slug=team.slug)
+
+
+@login_required
+@require_POST
+def member_remove(request, slug, membership_id):
+    team = _team_for(request.user, slug, role=Role.ADMIN)
+    membership = get_object_or_404(Membership.objects.select_related("user", "team"), id=membership_id, team=team)
+    try:
+        services.member_remove(membership=membership, actor=request.user)
+        messages.success(request, f"{membership.user.username} is no longer in {team.name}.")
+    except services.TeamError as error:
+        messages.error(request, str(error))
+    return redirect("teams:detail", slug=team.slug)
+
+
+@login_required
+@require_POST
+def system_publish(request, system_id):
+    """Publish (``publish=1``) or make private again (``publish=0``): maintainers of the system's team."""
+    system = selectors.visible(System.objects, viewer=request.user).filter(id=system_id).select_related("team").first()
+    if system is None:
+        raise Http404("There is no such system.")
+    if not selectors.allows(request.user, system.team, Role.MAINTAINER):
+        messages.error(request, "Only a maintainer of the system's team can publish it or make it private.")
+        return redirect("pages:system", system_id=system.id)
+    publish = request.POST.get("publish", "1") == "1"
+    try:
+        services.system_publish(system=system, actor=request.user, published=publish)
+        messages.success(
+            request,
+            f"{system.name} is {'published: everyone can read it' if publish else 'private to its team again'}.",
+        )
+    except services.TeamError as error:
+        messages.error(request, str(error))
+    return redirect("pages:system", system_id=system.id)
