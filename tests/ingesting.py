@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 import ingest
 from portal.models import Upload
-from portal.uploads import services
+from portal.uploads import jobs, services
 
 
 def store_file(path=None, *, stream=None, name=None, system=None, labels=None, uploader=None, new_system=None):
@@ -18,9 +18,9 @@ def store_file(path=None, *, stream=None, name=None, system=None, labels=None, u
                               uploader=uploader, new_system=new_system)  # fmt: skip
     upload = services.upload_create(stream=stream, original_name=name, uploader=uploader, system=system, labels=labels)
     if upload.status == Upload.Status.QUEUED:
-        (group,) = ingest.plan([services.upload_source(upload)])
-        job = services.job_create(group, [upload], system=system, new_system=new_system, enqueue=False)
-        services.job_run(job_id=job.id, worker="test")
+        (group,) = ingest.plan([services.upload_source(upload=upload)])
+        job = services.job_create(group=group, members=[upload], system=system, new_system=new_system, enqueue=False)
+        jobs.job_run(job_id=job.id, worker="test")
     upload.refresh_from_db()
     return upload
 
@@ -29,7 +29,7 @@ def run_job_of(upload):
     """Run the job that reads this upload (queued by the upload page or a re-ingest) here; return the
     upload holding the runs, refreshed."""
     upload.refresh_from_db()
-    services.job_run(job_id=upload.job_id, worker="test")
+    jobs.job_run(job_id=upload.job_id, worker="test")
     anchor = upload.read_with or upload
     anchor.refresh_from_db()
     return anchor

@@ -5,8 +5,8 @@ import io
 import pytest
 from django.core.management import call_command
 
-from portal import services
 from portal.models import Config, Point, Run, System, Upload
+from portal.systems import services
 from portal.uploads.services import upload_reingest
 from tests.ingesting import ingest_command, run_job_of, store_file
 from tests.samples import SAMPLES_DIR, data, sample
@@ -73,13 +73,13 @@ def test_results_without_a_system_name_are_refused_with_a_clear_message():
 
 
 def test_labels_are_parsed_and_unknown_ones_refused():
-    assert services.label_parse("write_cache", "on") is True
-    assert services.label_parse("stroke_pct", "45%") == 45.0
-    assert services.label_parse("tags", "baseline, fw 7.8") == ["baseline", "fw 7.8"]
+    assert services.label_parse(name="write_cache", text="on") is True
+    assert services.label_parse(name="stroke_pct", text="45%") == 45.0
+    assert services.label_parse(name="tags", text="baseline, fw 7.8") == ["baseline", "fw 7.8"]
     with pytest.raises(services.LabelError, match="unknown label 'raid'"):
-        services.label_parse("raid", "5")
+        services.label_parse(name="raid", text="5")
     with pytest.raises(services.LabelError, match="drive_count='many' is not a valid value"):
-        services.label_parse("drive_count", "many")
+        services.label_parse(name="drive_count", text="many")
 
 
 def test_loaddemo_is_idempotent_and_keeps_the_papers_figures():

@@ -4,13 +4,14 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from django.utils import timezone
 
 import ingest
+from portal.comparisons.selectors import comparison
 from portal.models import Run
-from portal.selectors import comparison
 
 from . import presets
 from .charts import ChartUnavailable, chart_data_csv, comparison_figure, render_charts
@@ -19,20 +20,33 @@ from .formats import FORMATS, export
 SINGLE_FILE_FORMATS = ("xlsx", "docx")
 IMAGE_FORMATS = ("svg", "png")
 
+# Told how far a bundle has got: the share done (0 to 1) and the step in words.
+Progress = Callable[[float, str], None]
+
+
+def _no_progress(done: float, step: str) -> None:
+    return None
+
 
 def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()[:60] or "table"
 
 
-def comparison_bundle(*, a, b, threshold_ms=20.0, adjust_b=1.0, charts=True) -> bytes:
+def comparison_bundle(
+    *, a, b, threshold_ms=20.0, adjust_b=1.0, charts=True, progress: Progress = _no_progress, **filters
+) -> bytes:
     """A zip: ``tables/`` (one file per table per text format, one workbook and one document with
     every table), ``charts/`` (SVG and PNG per workload, or CSV data and the reason when images
-    cannot be rendered here) and ``provenance.json``."""
+    cannot be rendered here) and ``provenance.json``. ``filters`` are the other options of
+    :func:`portal.comparisons.selectors.comparison` (RAID level, cache, drive count, workload, pairs, latency), so
+    the bundle holds what the compare page with those options shows."""
     if adjust_b <= 0:
         raise presets.PresetError(f"the adjustment factor for B must be positive, got {adjust_b:g}")
-    result = comparison(a=a, b=b, threshold_ms=threshold_ms, adjust_b=adjust_b)
+    progress(0.02, "Reading the comparison")
+    result = comparison(a=a, b=b, threshold_ms=threshold_ms, adjust_b=adjust_b, **filters)
     tables = presets.comparison_tables_from(result)
     runs = [figure.run for workload in result.workloads for row in workload.rows for figure in row.a + row.b]
+    progress(0.1, "Reading the white-paper tables of each system")
     for system in (a, b):
         try:
             selection = presets.default_selection(system)
@@ -45,15 +59,21 @@ def comparison_bundle(*, a, b, threshold_ms=20.0, adjust_b=1.0, charts=True) -> 
     with ThreadPoolExecutor(max_workers=1) as pool, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         # The browser takes seconds to start: the tables are written meanwhile.
         images = pool.submit(_chart_images, result, workloads)
-        _add_tables(archive, tables)
-        chart_notes = _add_charts(archive, result, workloads, images) if charts else ["charts not requested"]
-        provenance = comparison_provenance(result, runs=runs, chart_notes=chart_notes)
+        _add_tables(archive, tables, progress)
+        if charts:
+            progress(0.6, f"Rendering {len(workloads) * len(IMAGE_FORMATS)} chart images")
+            chart_notes = _add_charts(archive, result, workloads, images)
+        else:
+            chart_notes = ["charts not requested"]
+        progress(0.95, "Writing the provenance")
+        provenance = comparison_provenance(result, runs=runs, chart_notes=chart_notes, filters=filters)
         archive.writestr("provenance.json", json.dumps(provenance, indent=2, ensure_ascii=False))
     return out.getvalue()
 
 
-def _add_tables(archive, tables):
-    for name, exporter in FORMATS.items():
+def _add_tables(archive, tables, progress: Progress):
+    for done, (name, exporter) in enumerate(FORMATS.items()):
+        progress(0.15 + 0.45 * done / len(FORMATS), f"Writing the tables as {exporter.extension}")
         if name in SINGLE_FILE_FORMATS:
             archive.writestr(f"tables/tables.{exporter.extension}", export(tables, name))
             continue
@@ -84,7 +104,7 @@ def _add_charts(archive, result, workloads, images: Future) -> list[str]:
     return []
 
 
-def comparison_provenance(result, *, runs, chart_notes=()):
+def comparison_provenance(result, *, runs, chart_notes=(), filters=None):
     """Where every number came from: systems, configurations, runs, uploads (sha256, parser), settings."""
     runs = sorted({run.id: run for run in runs}.values(), key=lambda run: run.id)
     with_uploads = Run.objects.filter(id__in=[r.id for r in runs], upload__isnull=False).select_related("upload")
@@ -95,6 +115,8 @@ def comparison_provenance(result, *, runs, chart_notes=()):
         "ingest_version": ingest.__version__,
         "threshold_ms": result.threshold_ms,
         "adjust_b": result.adjust_b,
+        "latency": result.latency,
+        "filters": {name: value for name, value in (filters or {}).items() if value not in (None, "", [], (), False)},
         "improvement": "(A - B x adjust_b) / (B x adjust_b) x 100",
         "units": {
             "comparison tables": "MB/s = 10^6 bytes/s",

@@ -12,6 +12,7 @@ the same format is rendered once, and served from the cache byte for byte afterw
 import asyncio
 import hashlib
 import io
+import logging
 import os
 import tempfile
 from collections.abc import Sequence
@@ -26,6 +27,8 @@ import plotly.io as pio
 from django.conf import settings
 
 from portal.exports.formats import SpreadsheetCsvWriter
+
+logger = logging.getLogger(__name__)
 
 CHART_FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
 # Least recently used images are removed beyond this size (a bundle's six images weigh about 60 KB).
@@ -146,6 +149,7 @@ def _render_in_one_session(requests: Sequence[ChartRequest]) -> list[bytes]:
     try:
         import kaleido  # noqa: F401  (imported here so a missing package gives a clear message)
     except ImportError:
+        logger.warning("kaleido is not installed: charts are not rendered to images")
         raise ChartUnavailable("kaleido is not installed, so charts cannot be rendered to images") from None
     # kaleido is asynchronous; its own event loop in a thread of its own works whether or not the
     # caller's thread already runs one (ASGI, async tests).
@@ -153,6 +157,7 @@ def _render_in_one_session(requests: Sequence[ChartRequest]) -> list[bytes]:
         try:
             return executor.submit(asyncio.run, _render_all(requests)).result()
         except Exception as error:  # kaleido raises several types when Chromium cannot start
+            logger.warning("Chromium could not render %d chart(s)", len(requests), exc_info=True)
             raise ChartUnavailable(f"Chromium could not render the chart: {error}") from error
 
 

@@ -10,11 +10,10 @@ import io
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils.html import escape
 
-from portal.analysis.tables import NumberFormat, Table
+from portal.analysis.tables import NumberFormat, Table, round_half_up
 
 
 @dataclass(frozen=True)
@@ -214,7 +213,7 @@ def _html_table(table: Table) -> str:
 
 def printed_value(value: float, number_format: NumberFormat) -> float | int:
     """The number as the table prints it (rounded half up to the column's decimals), kept a number."""
-    rounded = Decimal(str(value)).quantize(Decimal(1).scaleb(-number_format.decimals), rounding=ROUND_HALF_UP)
+    rounded = round_half_up(value, number_format.decimals)
     return int(rounded) if number_format.decimals == 0 else float(rounded)
 
 

@@ -1,5 +1,6 @@
 """Exports of white-paper tables, charts and bundles, mounted at ``/export/``. Every view answers GET
-with an attachment, or 400 and a plain-text sentence naming the parameter to correct.
+with an attachment, or 400 and a plain-text sentence naming the parameter to correct (404 for a system
+the reader may not see or that does not exist).
 
 ``table/`` (name ``exports:table``): one system's table.
     ``system`` (required, as shown in the portal, "IBM DS4500"); ``preset``: ``whitepaper``
@@ -23,11 +24,20 @@ with an attachment, or 400 and a plain-text sentence naming the parameter to cor
     (default) or png. 503 with the reason when charts cannot be rendered on the server.
 
 ``bundle/`` (``exports:bundle``): the white-paper bundle (zip) of a comparison: every table in
-    every format, the charts, ``provenance.json``. ``a``, ``b``, ``threshold_ms``, ``adjust_b``.
+    every format, the charts, ``provenance.json``. The compare page's parameters (``a``, ``b``,
+    ``threshold_ms``, ``adjust_b``, ``raid_level``, ``cache``, ``drive_count``, ``workload``, ``pair``,
+    ``best``, ``latency``). A bundle built already for the same selection and the same results is
+    answered at once as the attachment; otherwise a worker builds it and the answer is a redirect to
+    its progress page.
     e.g. ``/export/bundle/?a=IBM+DS4500&b=IBM+DS4400&threshold_ms=20&adjust_b=1.05``
+
+``bundles/<key>/`` (``exports:bundle_progress``): the progress page of one bundle's build, with the
+    download when it is done; ``bundles/<key>/status.json`` (``exports:bundle_status``) its state
+    (``status``: queued, building, done or failed; ``progress`` 0 to 1; ``step``; ``error``; ``note``;
+    ``download_url`` when done); ``bundles/<key>/download/`` (``exports:bundle_download``) the zip.
 """
 
-from django.urls import path
+from django.urls import path, re_path
 
 from . import views
 
@@ -37,4 +47,7 @@ urlpatterns = [
     path("comparison/", views.comparison_tables, name="comparison"),
     path("chart/", views.chart, name="chart"),
     path("bundle/", views.bundle, name="bundle"),
+    re_path(r"^bundles/(?P<key>[0-9a-f]{64})/$", views.bundle_progress, name="bundle_progress"),
+    re_path(r"^bundles/(?P<key>[0-9a-f]{64})/status\.json$", views.bundle_status, name="bundle_status"),
+    re_path(r"^bundles/(?P<key>[0-9a-f]{64})/download/$", views.bundle_download, name="bundle_download"),
 ]

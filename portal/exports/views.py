@@ -1,34 +1,38 @@
 """Downloads of the white-paper tables, charts and bundles; parameters are described in ``urls.py``."""
 
-import functools
+from urllib.parse import urlencode
 
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import FileResponse, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
+from kombu.exceptions import KombuError
 
+from portal.comparisons.selectors import comparison, multi_comparison
+from portal.errors import ApplicationError, answers_errors, error_body, form_error
+from portal.models import System
+from portal.pages.charts import plotly_figure
+from portal.pages.compare_charts import multi_compare_chart
 from portal.pages.forms import CompareForm
-from portal.selectors import SystemNotFound, comparison, system_by_name
+from portal.systems.selectors import system_by_name
+from portal.teams.selectors import visible
 
-from . import presets
-from .bundle import comparison_bundle
+from . import bundle_jobs, presets
 from .charts import CHART_FORMATS, ChartUnavailable, comparison_figure, render_chart
 from .formats import FORMATS, export
+from .multi_tables import multi_comparison_table
+from .tasks import bundle_task
 
 PRESETS = ("whitepaper", "pivot", "stroke", "jetstress", "orion")
 COMPARISON_TABLES = ("all", "comparison", "summary", "side_by_side")
 
 
-class BadRequest(ValueError):
-    """A parameter a user can correct; the message is the whole 400 response."""
-
-
-def _system(params, name):
+def _system(params, name, *, viewer):
+    """The system ``params[name]`` names among those ``viewer`` may read; 404 for any other."""
     if not params.get(name, "").strip():
-        raise BadRequest(f"the '{name}' parameter (a system name) is required")
-    try:
-        return system_by_name(params[name])
-    except SystemNotFound as error:
-        raise BadRequest(str(error)) from None
+        raise ApplicationError(f"the '{name}' parameter (a system name) is required", field=name)
+    return system_by_name(name=params[name], viewer=viewer)
 
 
 def _number(params, name, default, *, positive=True):
@@ -38,16 +42,16 @@ def _number(params, name, default, *, positive=True):
     try:
         value = float(text)
     except ValueError:
-        raise BadRequest(f"'{name}' must be a number, got {text!r}") from None
+        raise ApplicationError(f"'{name}' must be a number, got {text!r}", field=name) from None
     if positive and not value > 0:
-        raise BadRequest(f"'{name}' must be greater than 0, got {text}")
+        raise ApplicationError(f"'{name}' must be greater than 0, got {text}", field=name)
     return value
 
 
 def _choice(params, name, choices, default):
     value = params.get(name, default)
     if value not in choices:
-        raise BadRequest(f"'{name}' must be one of {', '.join(choices)}; got {value!r}")
+        raise ApplicationError(f"'{name}' must be one of {', '.join(choices)}; got {value!r}", field=name)
     return value
 
 
@@ -57,15 +61,9 @@ def _attachment(content, filename, content_type):
     return response
 
 
-def _bad_requests(view):
-    @functools.wraps(view)
-    def wrapped(request):
-        try:
-            return view(request)
-        except (BadRequest, presets.PresetError) as error:
-            return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
-
-    return require_GET(wrapped)
+# Downloads: an error is answered as plain text unless the request asks for the error page or JSON.
+def _download(view):
+    return require_GET(answers_errors(default="text")(view))
 
 
 def _tables_response(tables, params, stem):
@@ -73,9 +71,9 @@ def _tables_response(tables, params, stem):
     return _attachment(export(tables, exporter.name), f"{slugify(stem)}.{exporter.extension}", exporter.content_type)
 
 
-@_bad_requests
+@_download
 def table(request):
-    system = _system(request.GET, "system")
+    system = _system(request.GET, "system", viewer=request.user)
     tables, preset = system_tables(system, request.GET)
     return _tables_response(tables, request.GET, f"{system.name} {preset}")
 
@@ -103,17 +101,22 @@ def system_tables(system, params):
     return tables, preset
 
 
-def _comparison(params):
+def _comparison(params, *, viewer):
     """The comparison the compare page shows for these parameters (the page's own form reads them)."""
     form = CompareForm(params)
     if not form.is_valid():
-        raise BadRequest(form.errors_text())
-    return comparison(a=_system(params, "a"), b=_system(params, "b"), **form.selection())
+        raise form_error(form)
+    a, b = _system(params, "a", viewer=viewer), _system(params, "b", viewer=viewer)
+    return comparison(a=a, b=b, **form.selection())
 
 
-@_bad_requests
+@_download
 def comparison_tables(request):
-    result = _comparison(request.GET)
+    if len(_candidate_names(request.GET)) > 1:
+        multi = _multi(request, label=None)
+        names = " ".join(system.name for system in multi.candidates)
+        return _tables_response([multi_comparison_table(multi)], request.GET, f"{names} vs {multi.baseline.name}")
+    result = _comparison(request.GET, viewer=request.user)
     tables = presets.comparison_tables_from(result)
     which = _choice(request.GET, "table", COMPARISON_TABLES, "all")
     if which != "all":
@@ -121,27 +124,143 @@ def comparison_tables(request):
     return _tables_response(tables, request.GET, f"{result.a.name} vs {result.b.name} {which}")
 
 
-@_bad_requests
+@_download
 def chart(request):
-    result = _comparison(request.GET)
     image_format = _choice(request.GET, "format", tuple(CHART_FORMATS), "svg")
     wanted = request.GET.get("label") or request.GET.get("workload")
-    matching = [w for w in result.workloads if w.workload == wanted and w.rows]
-    if not matching:
-        raise BadRequest("'label' (or 'workload') must name a workload both systems were measured with")
+    if len(_candidate_names(request.GET)) > 1:
+        figure, stem = _multi_figure(request, wanted)
+    else:
+        result = _comparison(request.GET, viewer=request.user)
+        matching = [w for w in result.workloads if w.workload == wanted and w.rows]
+        if not matching:
+            raise ApplicationError(
+                "'label' (or 'workload') must name a workload both systems were measured with", field="label"
+            )
+        figure = comparison_figure(result, matching[0])
+        stem = slugify(f"{result.a.name} vs {result.b.name} {matching[0].workload}")
     try:
-        image = render_chart(comparison_figure(result, matching[0]), image_format)
+        image = render_chart(figure, image_format)
     except ChartUnavailable as error:
-        return HttpResponse(str(error), status=503, content_type="text/plain; charset=utf-8")
-    stem = slugify(f"{result.a.name} vs {result.b.name} {matching[0].workload}")
+        raise ApplicationError(str(error), status=503) from None
     return _attachment(image, f"{stem}.{image_format}", CHART_FORMATS[image_format])
 
 
-@_bad_requests
-def bundle(request):
-    params = request.GET
-    a, b = _system(params, "a"), _system(params, "b")
-    content = comparison_bundle(
-        a=a, b=b, threshold_ms=_number(params, "threshold_ms", 20.0), adjust_b=_number(params, "adjust_b", 1.0)
+def _candidate_names(params):
+    return [name for name in params.getlist("a") if name.strip()]
+
+
+def _multi(request, *, label):
+    """Several systems (``a`` given more than once) each against the baseline ``b``."""
+    form = CompareForm(request.GET)
+    if not form.is_valid():
+        raise form_error(form)
+    candidates = [_system({"a": name}, "a", viewer=request.user) for name in _candidate_names(request.GET)]
+    baseline = _system(request.GET, "b", viewer=request.user)
+    return multi_comparison(candidates=candidates, baseline=baseline, label=label, **form.selection())
+
+
+def _multi_figure(request, wanted):
+    """The several-systems page's chart of one workload, sized as the others."""
+    multi = _multi(request, label=wanted)
+    matching = [w for w in multi.workloads if w.workload == wanted]
+    if not matching:
+        raise ApplicationError(
+            "'label' (or 'workload') must name a workload a system was compared with the baseline in", field="label"
+        )
+    chart = multi_compare_chart(
+        matching[0], baseline=multi.baseline, candidates=multi.candidates, threshold_ms=multi.threshold_ms
     )
-    return _attachment(content, f"{slugify(f'{a.name} vs {b.name}')}-white-paper.zip", "application/zip")
+    figure = plotly_figure(chart).update_layout(width=900, height=500)
+    names = " ".join(system.name for system in multi.candidates)
+    return figure, slugify(f"{names} against {multi.baseline.name} {matching[0].workload}")
+
+
+@_download
+def bundle(request):
+    """The bundle of this selection at once when it is built, else the page that follows its build."""
+    params = request.GET
+    form = CompareForm(params)
+    if not form.is_valid():
+        raise form_error(form)
+    a, b = _system(params, "a", viewer=request.user), _system(params, "b", viewer=request.user)
+    selection = form.selection()
+    key = bundle_jobs.bundle_key(a=a, b=b, selection=selection)
+    query = urlencode({name: params[name] for name in BUNDLE_PARAMETERS if params.get(name)})
+    filename = f"{slugify(f'{a.name} vs {b.name}')}-white-paper.zip"
+    title = f"{a.name} vs {b.name}"
+    state, send = bundle_jobs.bundle_request(
+        key, a=a, b=b, selection=selection, query=query, filename=filename, title=title
+    )
+    if state["status"] == "done":
+        return _bundle_file(key, state)
+    if send:
+        try:
+            bundle_task.delay(key)
+        except KombuError as error:
+            bundle_jobs.bundle_failed(key, f"The bundle could not be queued: the task queue is unreachable ({error}).")
+    return redirect("exports:bundle_progress", key=key)
+
+
+BUNDLE_PARAMETERS = tuple(CompareForm.base_fields)
+
+
+def _bundle_state(request, key):
+    """The state of bundle ``key`` if ``request``'s user may read both its systems, else None."""
+    state = bundle_jobs.bundle_state(key)
+    if state is None or not {state.get("a"), state.get("b")} <= _visible_ids(request, state):
+        return None
+    return state
+
+
+def _visible_ids(request, state):
+    ids = [state.get("a"), state.get("b")]
+    return set(visible(System.objects.filter(id__in=ids), viewer=request.user).values_list("id", flat=True))
+
+
+def _bundle_file(key, state):
+    response = FileResponse(
+        bundle_jobs.bundle_served(key).open("rb"),
+        as_attachment=True,
+        filename=state.get("filename") or "white-paper.zip",
+        content_type="application/zip",
+    )
+    return response
+
+
+@require_GET
+def bundle_progress(request, key):
+    state = _bundle_state(request, key)
+    if state is None:
+        return render(request, "exports/bundle.html", {"missing": True}, status=404)
+    context = {
+        "state": state,
+        "key": key,
+        "percent": round(100 * state.get("progress", 0)),
+        "compare_url": f"{reverse('pages:compare')}?{state.get('query', '')}",
+        "again_url": f"{reverse('exports:bundle')}?{state.get('query', '')}",
+    }
+    return render(request, "exports/bundle.html", context)
+
+
+@require_GET
+def bundle_status(request, key):
+    """The build's state for the progress page's script: status, progress (0 to 1), step, error, note."""
+    state = _bundle_state(request, key)
+    if state is None:
+        return JsonResponse(
+            {"status": "missing", **error_body(status=404, message="There is no such bundle.")}, status=404
+        )
+    fields = ("status", "progress", "step", "error", "note", "size_bytes")
+    answer = {name: state.get(name) for name in fields}
+    if state["status"] == "done":
+        answer["download_url"] = reverse("exports:bundle_download", kwargs={"key": key})
+    return JsonResponse(answer)
+
+
+@require_GET
+def bundle_download(request, key):
+    state = _bundle_state(request, key)
+    if state is None or state["status"] != "done":
+        return HttpResponse("This bundle is not built (yet).", status=404, content_type="text/plain; charset=utf-8")
+    return _bundle_file(key, state)

@@ -15,7 +15,7 @@
       const response = await fetch(element.dataset.chart, { headers: { Accept: "application/json" } });
       const body = await response.json();
       if (!response.ok) {
-        say(element, body.error || "The chart data could not be loaded (" + response.status + ").");
+        say(element, (body.error && body.error.message) || "The chart data could not be loaded (" + response.status + ").");
         return;
       }
       element.replaceChildren();

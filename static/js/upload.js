@@ -151,12 +151,6 @@
     document.getElementById("upload-message").textContent = text;
   }
 
-  function errorsText(errors) {
-    return Object.keys(errors).map(function (field) {
-      return errors[field].map(function (e) { return (field === "__all__" ? "" : field + ": ") + e.message; }).join(" ");
-    }).join(" ");
-  }
-
   // Files chosen or dropped together go in one request, so the server can read together the
   // files that belong together (the files of one ORION test, a fio sweep).
   function sendBatch(files) {
@@ -184,12 +178,12 @@
     return fetch(form.action, { method: "POST", body: data, headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (response) { return response.json(); })
       .then(function (body) {
-        body.uploads.forEach(addRow);
+        (body.uploads || []).forEach(addRow);
         (body.refused || []).forEach(function (item) {
           addRow({ name: item.name, status: "failed", status_text: "failed", error: item.error });
         });
-        if (body.errors && Object.keys(body.errors).length) {
-          showMessage(errorsText(body.errors));
+        if (body.error) {
+          showMessage(body.error.message);
           throw new Error("labels refused");
         }
       });

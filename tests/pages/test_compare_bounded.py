@@ -6,9 +6,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from portal.comparisons.selectors import comparison
 from portal.models import Point
-from portal.pages.views import COMPARED_PER_PAGE, ONLY_ONE_SIDE_SHOWN
-from portal.selectors import comparison
+from portal.pages.compare import COMPARED_PER_PAGE, ONLY_ONE_SIDE_SHOWN
 from tests.factories import ConfigFactory, RunFactory, SystemFactory
 
 RUNS_PER_WORKLOAD = 3

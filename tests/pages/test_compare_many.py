@@ -14,7 +14,7 @@ def _cells(page, label):
 
 
 def test_two_candidates_against_one_baseline_give_the_two_system_numbers(demo, client):
-    lab = System.objects.create(name="Lab array")
+    lab = System.objects.create(name="Lab array", published=True)
     config = ConfigFactory(system=lab, raid_level="RAID-5", drive_count=140, read_cache=False, write_cache=False)
     run = RunFactory(config=config, workload_name="Random Reads 8K", read_pct=100, random_pct=100,
                      transfer_sizes=[{"bytes": 8192, "pct": 100}])  # fmt: skip
@@ -32,8 +32,8 @@ def test_two_candidates_against_one_baseline_give_the_two_system_numbers(demo, c
 
 
 def test_the_picker_offers_at_most_twenty_names_matching_what_was_typed(db, client):
-    System.objects.bulk_create([System(name=f"Array {n:02}", vendor="Acme") for n in range(30)])
-    System.objects.create(name="IBM DS4500", vendor="IBM", model="DS4500")
+    System.objects.bulk_create([System(name=f"Array {n:02}", vendor="Acme", published=True) for n in range(30)])
+    System.objects.create(name="IBM DS4500", vendor="IBM", model="DS4500", published=True)
     assert client.get("/systems/search.json", {"q": "ibm 4500"}).json() == {"systems": ["IBM DS4500"]}
     assert len(client.get("/systems/search.json", {"q": "acme"}).json()["systems"]) == 20
     page = client.get("/compare/").content.decode()

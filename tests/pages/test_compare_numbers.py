@@ -8,7 +8,8 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from portal.selectors import comparison, stroke_tables, sweep
+from portal.comparisons.selectors import comparison
+from portal.comparisons.sweeps import stroke_tables, sweep
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 
 

@@ -108,4 +108,4 @@ def test_the_system_page_offers_both_charts_and_an_unknown_family_is_refused(cli
     assert body.count("family.json?family=FFSB+random+reads&amp;metric=") == 2
     missing = client.get(f"/systems/{sweep.id}/family.json", {"family": "nothing", "metric": "mbps"})
     assert missing.status_code == 404
-    assert "no thread-count x transfer-size sweep named 'nothing'" in missing.json()["error"]
+    assert "no thread-count x transfer-size sweep named 'nothing'" in missing.json()["error"]["message"]

@@ -58,7 +58,9 @@ def test_unknown_system_and_run_are_404_with_a_message(demo, client):
     assert client.get("/systems/999999/").status_code == 404
     response = client.get("/runs/999999/")
     assert response.status_code == 404 and "There is no run #999999." in text(response)
-    assert client.get("/runs/999999/charts/curve.json").json() == {"error": "There is no run #999999."}
+    assert client.get("/runs/999999/charts/curve.json").json() == {
+        "error": {"status": 404, "message": "There is no run #999999.", "fields": {}}
+    }
 
 
 def sweep_run(system, drive_count=140):
