@@ -5,12 +5,13 @@ import os
 import threading
 
 from celery import shared_task
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import task_prerun, worker_ready, worker_shutdown
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connection
+from django.db import InterfaceError, OperationalError, close_old_connections, connection
 
-from . import services
-from .uploads import services as uploads
+from .results.services import run_summary_recompute
+from .uploads import jobs
+from .uploads.services import INGEST_JOB_TASK
 
 logger = logging.getLogger(__name__)
 
@@ -25,16 +26,23 @@ RETRY_POLICY = {
 }
 
 
+@task_prerun.connect
+def connection_check(**kwargs):
+    """As Django does per request: a connection that broke or is older than CONN_MAX_AGE is replaced
+    before a task (connections are otherwise kept between tasks: CELERY_DB_REUSE_MAX)."""
+    close_old_connections()
+
+
 @shared_task(name="portal.run_summary", **RETRY_POLICY)
 def run_summary_task(run_id):
-    return services.run_summary_recompute(run_id=run_id)
+    return run_summary_recompute(run_id=run_id)
 
 
-@shared_task(name=uploads.INGEST_JOB_TASK, bind=True, **RETRY_POLICY)
+@shared_task(name=INGEST_JOB_TASK, bind=True, **RETRY_POLICY)
 def ingest_job_task(self, job_id):
     """Read the files of one ingest job and store their results; safe to run twice or at once in two
     workers (the claim is a conditional update, the store checks the lease)."""
-    job = uploads.job_run(job_id=job_id, worker=f"{self.request.hostname} pid {os.getpid()}")
+    job = jobs.job_run(job_id=job_id, worker=f"{self.request.hostname} pid {os.getpid()}")
     return job.status if job is not None else "skipped"
 
 
@@ -56,7 +64,7 @@ class Recovery:
     def _loop(self):
         while True:
             try:
-                uploads.jobs_recover()
+                jobs.jobs_recover()
             except Exception:  # the database or broker may be down for a while; try again next round
                 logger.exception("recovering ingest jobs failed")
                 connection.close()

@@ -3,12 +3,12 @@
 Every figure is measured alternately with its baseline in one run (A B A B ...), and the ratio is the
 median of the pairwise ratios, so a machine whose speed drifts still gives a fair comparison. The
 data is generated on the fly: a 50 MB Iometer file, a 15 MB fio file, 2 M points / 100 k runs in a
-throw-away database. The databases (``arraybench_bench_*``) are created on the server
-``DATABASE_URL`` names, or on an embedded PostgreSQL in a temporary data dir, and dropped at the end.
+throw-away database, a batch of 200 result files of six formats that real Celery workers read (P4).
+The databases (``arraybench_bench_*``) are created on the server ``DATABASE_URL`` names, or on an
+embedded PostgreSQL in a temporary data dir, and dropped at the end; P4's workers use the broker
+``REDIS_URL`` names (else the embedded Redis), each on a queue of its own.
 
-    .venv/bin/python -m tests.benchmark [--parts p1,p2,memory,p3,bundle] [--repeat 3]
-
-P4 (workers) is not measured yet.
+    .venv/bin/python -m tests.benchmark [--parts p1,p2,memory,p3,bundle,p4] [--repeat 3]
 """
 
 import argparse
@@ -20,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-PARTS = ("p1", "p2", "memory", "p3", "bundle")
+PARTS = ("p1", "p2", "memory", "p3", "bundle", "p4")
 
 
 def main(argv=None):
@@ -40,11 +40,19 @@ def main(argv=None):
         work = Path(directory)
         if "p1" in parts:
             files.bench_parse(report, work, repeat=args.repeat)
-        needs_db = [part for part in parts if part in ("p2", "memory", "p3", "bundle")]
-        if needs_db:
-            with servers.throwaway(work) as server:
-                _database_parts(needs_db, server, report, work, repeat=args.repeat)
+        databases = _databases(parts)
+        if databases:
+            with servers.throwaway(work, databases) as server:
+                _database_parts(parts, server, report, work, repeat=args.repeat)
     report.print()
+
+
+def _databases(parts):
+    """The throw-away databases the parts use."""
+    from tests.bench.servers import LARGE, SMALL, WORKERS
+
+    used = {"p2": [SMALL], "memory": [SMALL], "p3": [SMALL, LARGE], "bundle": [SMALL], "p4": [WORKERS]}
+    return tuple(dict.fromkeys(name for part in parts for name in used.get(part, [])))
 
 
 def _database_parts(parts, server, report, work, *, repeat):
@@ -64,6 +72,10 @@ def _database_parts(parts, server, report, work, *, repeat):
         from tests.bench.bundle import bench_bundle
 
         bench_bundle(report, server, repeat=repeat)
+    if "p4" in parts:  # after memory: its figure is the peak of every child process so far
+        from tests.bench.workers import bench_workers
+
+        bench_workers(report, server, work, repeat=repeat)
 
 
 if __name__ == "__main__":

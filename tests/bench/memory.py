@@ -14,7 +14,7 @@ def main(path):
 
     from ingest import parse_paths
     from portal.models import System, Upload
-    from portal.services import result_sets_store
+    from portal.results.services import result_sets_store
 
     results = parse_paths([path])
     with transaction.atomic():

@@ -13,11 +13,6 @@ PAGE_GOAL = 1.5
 # (systems, runs of the first system, runs of every other system, points per run)
 SHAPES = {SMALL: (100, 100, 9, 20), LARGE: (1000, 10_000, 90, 20)}
 
-_SYSTEMS = """
-    INSERT INTO portal_system (name, vendor, model, firmware, host_interfaces, notes, profile, created_at, updated_at)
-    SELECT 'Array ' || lpad(g::text, 5, '0'), 'Vendor ' || g %% 20, 'Model ' || g %% 50, '', '', '', '{}', now(), now()
-    FROM generate_series(1, %(systems)s) AS g
-"""
 _CONFIGS = """
     INSERT INTO portal_config (system_id, identity, raid_level, drive_count, drive_model, drive_type, host_server,
                                host_os, host_hba, extra, created_at)
@@ -44,20 +39,30 @@ _POINTS = """
 
 
 def generate(server, name):
-    """Fill database ``name`` with its shape of systems, runs and points, summaries and statistics."""
-    from portal.models import Point, Run
-    from portal.services import runs_summaries_recompute
+    """Fill database ``name`` with its shape of systems, runs and points, summaries, facets and statistics."""
+    from django.utils import timezone
+
+    from portal.models import Point, Run, System
+    from portal.results.services import runs_summaries_recompute
+    from portal.systems.services import systems_facets_recompute
 
     systems, first_runs, runs, points = SHAPES[name]
     server.use(name)
+    # Published, as the operator's studies are: every reader (the anonymous client here) sees them.
+    published = {"published": True, "published_at": timezone.now()}
+    System.objects.bulk_create(
+        System(name=f"Array {g:05}", vendor=f"Vendor {g % 20}", model=f"Model {g % 50}", **published)
+        for g in range(1, systems + 1)
+    )
     # JSON columns without a database default (added since) get an empty object.
     extra = [f.column for f in Point._meta.concrete_fields if f.column == "latency_percentiles_ms"]
     points_sql = _POINTS.format(extra_columns="".join(f"{c}, " for c in extra), extra_values="'{}', " * len(extra))
     shape = {"systems": systems, "first_runs": first_runs, "runs": runs, "points": points}
     with connection.cursor() as cursor:
-        for statement in (_SYSTEMS, _CONFIGS, _RUNS, points_sql):
+        for statement in (_CONFIGS, _RUNS, points_sql):
             cursor.execute(statement, shape)
     runs_summaries_recompute(run_ids=list(Run.objects.values_list("id", flat=True)))
+    systems_facets_recompute(system_ids=list(System.objects.values_list("id", flat=True)))
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 # Named per process: two benchmarks on one server never drop each other's databases.
 SMALL, LARGE = f"arraybench_bench_small_{os.getpid()}", f"arraybench_bench_large_{os.getpid()}"
+WORKERS = f"arraybench_bench_workers_{os.getpid()}"  # P4: emptied before each batch, Celery workers read it too
 
 
 @dataclass
@@ -47,8 +48,8 @@ def _admin(statement):
 
 
 @contextlib.contextmanager
-def throwaway(work):
-    """Start Django against fresh, migrated ``SMALL`` and ``LARGE`` databases; drop them afterwards."""
+def throwaway(work, names=(SMALL, LARGE)):
+    """Start Django against fresh, migrated databases ``names``; drop them afterwards."""
     data_dir = work / "data"
     os.environ["ARRAYBENCH_DATA_DIR"] = str(data_dir)
     os.environ["ARRAYBENCH_QUEUE"] = f"arraybench-bench-{os.getpid()}"
@@ -63,7 +64,7 @@ def throwaway(work):
     settings.ALLOWED_HOSTS.append("testserver")
     server = Server(str(data_dir))
     try:
-        for name in (SMALL, LARGE):
+        for name in names:
             _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             _admin(f'CREATE DATABASE "{name}"')
             server.use(name)
@@ -71,7 +72,7 @@ def throwaway(work):
         yield server
     finally:
         connection.close()
-        for name in (SMALL, LARGE):
+        for name in names:
             _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         if embedded:
             from portal.embedded import stop_all

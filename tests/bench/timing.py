@@ -33,3 +33,17 @@ class Report:
         print("\n| goal | measured | target | | detail |\n|---|---|---|---|---|")
         for row in self.rows:
             print("| " + " | ".join(row) + " |")
+
+
+def rounds(functions, *, repeat, before=None, after=None):
+    """Each function of ``{name: function}`` once per round, in turn, ``repeat`` rounds; their seconds by name.
+    ``before()`` and ``after(name)`` run untimed around each (emptying tables, checking what was stored)."""
+    seconds = {name: [] for name in functions}
+    for _ in range(repeat):
+        for name, function in functions.items():
+            if before is not None:
+                before()
+            seconds[name].append(_seconds(function))
+            if after is not None:
+                after(name)
+    return seconds
