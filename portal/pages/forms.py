@@ -5,6 +5,7 @@ from django import forms
 from portal.analysis.sizing import IOPS_PER_MAILBOX
 from portal.comparisons.sweeps import SWEEP_PARAMETERS
 from portal.results.selectors import LATENCIES
+from portal.systems.selectors import SYSTEM_SORTS
 
 from .system_runs import DEFAULT_SORT, RUN_SORTS
 
@@ -47,6 +48,9 @@ class SystemFilterForm(QueryForm):
     drive_type = forms.CharField(required=False, label="Drive type", max_length=8)
     tool = forms.CharField(required=False, max_length=60)
     workload = forms.CharField(required=False, max_length=200)
+    sort = forms.ChoiceField(
+        required=False, choices=[(key, heading) for key, (heading, _) in SYSTEM_SORTS.items()], initial="name"
+    )
 
 
 def latency_field():

@@ -36,6 +36,9 @@ def home(request):
     )
     other_pages = request.GET.copy()
     other_pages.pop("page", None)
+    other_sorts = other_pages.copy()
+    other_sorts.pop("sort", None)
+    sort = form.value("sort")
     return render(
         request,
         "pages/home.html",
@@ -43,8 +46,13 @@ def home(request):
             "form": form,
             "systems": systems,
             "page_query": other_pages.urlencode(),
+            # Column headings that sort the list: (key, heading, address or "" for the current order).
+            "sorts": {
+                key: (heading, "" if key == sort else f"?{other_sorts.urlencode()}&sort={key}".replace("?&", "?"))
+                for key, (heading, _) in system_selectors.SYSTEM_SORTS.items()
+            },
             "choices": system_selectors.filter_choices(viewer=request.user),
-            "filtered": any(value not in (None, "") for value in filters.values()),
+            "filtered": any(value not in (None, "") for name, value in filters.items() if name != "sort"),
             "uploads": system_selectors.recent_uploads(viewer=request.user),
         },
     )

@@ -60,9 +60,10 @@ def systems_overview(
     drive_type: str = "",
     tool: str = "",
     workload: str = "",
+    sort: str = "name",
 ) -> QuerySet[System]:
     """Systems ``viewer`` may read with their numbers of configs and runs and latest upload, filtered,
-    in name order.
+    in the order ``sort`` names (one of :data:`SYSTEM_SORTS`).
 
     The figures are per-system subqueries on indexed foreign keys, so a page of the list (a slice)
     costs what its own systems hold, not what every system holds.
@@ -94,7 +95,17 @@ def systems_overview(
         latest_upload_at=Subquery(
             Upload.objects.filter(system=OuterRef("pk")).order_by("-created_at").values("created_at")[:1]
         ),
-    ).order_by("name")
+    ).order_by(*SYSTEM_SORTS.get(sort, SYSTEM_SORTS["name"])[1])
+
+
+# The orders the systems list offers: (heading, ORDER BY). Sorting by runs or latest upload counts
+# the runs of every system the filters keep (one indexed count each), not only the page's.
+SYSTEM_SORTS = {
+    "name": ("System", ("name", "id")),
+    "vendor": ("Vendor", ("vendor", "model", "name", "id")),
+    "runs": ("Runs", (F("run_count").desc(), "name", "id")),
+    "latest": ("Latest upload", (F("latest_upload_at").desc(nulls_last=True), "name", "id")),
+}
 
 
 def _count_of(rows, group):
