@@ -185,6 +185,24 @@ def browser_page(request, monkeypatch):
 LAB = "Engineering lab"
 
 
+@pytest.fixture
+def engineer(db):
+    """An engineer who uploads for their lab's team (the results are private to it until published)."""
+    from django.contrib.auth import get_user_model
+
+    from portal.models import Role
+
+    user = get_user_model().objects.create_user("engineer", password="disk-arrays-42")
+    team_member(user, role=Role.UPLOADER)
+    return user
+
+
+@pytest.fixture
+def lab(engineer):
+    """The engineer's team: systems it uploads to are its own."""
+    return engineer.memberships.get().team
+
+
 def team_member(user, *, role, team=LAB):
     """Make ``user`` a member of ``team`` (created when missing) with ``role``; return the team."""
     from portal.models import Membership, Team

@@ -3,13 +3,12 @@
 import io
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from portal.api.auth import token_create
-from portal.models import Role, System, Upload
-from tests.conftest import team_member, wait_until
+from portal.models import System, Upload
+from tests.conftest import wait_until
 
 FINISHED = {Upload.Status.DONE, Upload.Status.FAILED, Upload.Status.DUPLICATE}
 
@@ -21,20 +20,6 @@ def throttle_counters(settings, request):
         **settings.CACHES,
         "api": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": request.node.nodeid},
     }
-
-
-@pytest.fixture
-def engineer(db):
-    """An engineer who uploads for their lab's team (the results are private to it until published)."""
-    user = get_user_model().objects.create_user("engineer", password="disk-arrays-42")
-    team_member(user, role=Role.UPLOADER)
-    return user
-
-
-@pytest.fixture
-def lab(engineer):
-    """The engineer's team: systems it uploads to are its own."""
-    return engineer.memberships.get().team
 
 
 @pytest.fixture

@@ -3,26 +3,11 @@
 import contextlib
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from portal.models import Role, Upload
-from tests.conftest import team_member, wait_until
+from portal.models import Upload
+from tests.conftest import wait_until
 
 FINISHED = {Upload.Status.DONE, Upload.Status.FAILED, Upload.Status.DUPLICATE}
-
-
-@pytest.fixture
-def engineer(db):
-    """An engineer who uploads for their lab's team (the results are private to it until published)."""
-    user = get_user_model().objects.create_user("engineer", password="disk-arrays-42")
-    team_member(user, role=Role.UPLOADER)
-    return user
-
-
-@pytest.fixture
-def lab(engineer):
-    """The engineer's team: systems it uploads to are its own."""
-    return engineer.memberships.get().team
 
 
 @pytest.fixture
