@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from os import PathLike
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO, cast
 
 from .errors import ParseError
 
@@ -95,6 +95,45 @@ class _CountedReader(io.RawIOBase):
         super().close()
 
 
+class _HashingReader(io.RawIOBase):
+    """A binary stream that hashes the bytes read through it and, when they were read in order from
+    the first to the last, gives the digest to its :class:`Source`: one pass over the file for the
+    parser and its sha256. Any seek gives up the hashing."""
+
+    def __init__(self, raw, source):
+        self._raw = raw
+        self._source = source
+        self._digest = hashlib.sha256()
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return self._raw.seekable()
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        self._digest = None
+        return self._raw.seek(offset, whence)
+
+    def tell(self):
+        return self._raw.tell()
+
+    def readinto(self, buffer):
+        count = self._raw.readinto(buffer)
+        if self._digest is not None:
+            if count:
+                self._digest.update(memoryview(buffer)[:count])
+            elif count == 0 and len(buffer):
+                if self._source._sha256 is None:
+                    self._source._sha256 = self._digest.hexdigest()
+                self._digest = None
+        return count
+
+    def close(self):
+        self._raw.close()
+        super().close()
+
+
 class Source:
     """One input file, from a path or from bytes (a zip member, an upload held in memory).
 
@@ -121,10 +160,15 @@ class Source:
         return self.path.open("rb")
 
     def open_binary(self) -> BinaryIO:
-        """The file's bytes as a stream (what parsers read is counted when a meter is set)."""
-        if self.meter is None:
-            return self._open_raw()
-        return io.BufferedReader(_CountedReader(self._open_raw(), self.meter))
+        """The file's bytes as a stream (what parsers read is counted when a meter is set). A stream
+        read from start to end sets :attr:`sha256` on the way, so the file is not read again for it."""
+        stream = self._open_raw()
+        if self.meter is None and self._sha256 is not None:
+            return stream
+        raw: Any = stream if self.meter is None else _CountedReader(stream, self.meter)
+        if self._sha256 is None:
+            raw = _HashingReader(raw, self)
+        return cast(BinaryIO, io.BufferedReader(raw, buffer_size=1 << 16))
 
     def head(self, size: int = HEAD_BYTES) -> bytes:
         """The first bytes of the file, for format detection."""

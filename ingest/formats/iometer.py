@@ -426,9 +426,9 @@ class _Section:
     manager: str | None = None
 
 
-def _line_blocks(stream, block_chars=1 << 18):
-    """The stream's lines without their line ends, as lists of whole lines read a block at a time (a
-    line at a time costs more than the parsing). No list is empty."""
+def _lines(stream, block_chars=1 << 14):
+    """The stream's lines without their line ends, read a block at a time (a line at a time costs
+    more than the parsing)."""
     pending = ""
     while block := stream.read(block_chars):
         text = pending + block
@@ -436,19 +436,9 @@ def _line_blocks(stream, block_chars=1 << 18):
         pending = lines.pop()
         if "\r" in text:
             lines = [line.rstrip("\r") for line in lines]
-        if lines:
-            yield lines
+        yield from lines
     if pending:
-        yield [pending.rstrip("\r")]
-
-
-def _row_run_end(lines, start):
-    """The index of the first line from ``start`` on that does not start with a letter (a Target Type)."""
-    end = start
-    for end in range(start, len(lines)):
-        if not lines[end][:1].isalpha():
-            return end
-    return end + 1
+        yield pending.rstrip("\r")
 
 
 class _Reader:
@@ -466,8 +456,7 @@ class _Reader:
         self.stray_lines = []
         self.last_line = 0
         self.tables = {}
-        self.blocks = iter(())
-        self.block_last_line = 0
+        self.remaining = iter(())
 
     @property
     def test(self):
@@ -477,38 +466,23 @@ class _Reader:
 
     def read(self, stream):
         # Kept to tell a cut final row from a bad one (``at_last_line``).
-        self.blocks = _line_blocks(stream)
-        number = 0  # lines before the block
-        for lines in self.blocks:
-            self.block_last_line = number + len(lines)
-            self.read_block(lines, number)
-            number = self.block_last_line
+        self.remaining = lines = _lines(stream)
+        numbered = enumerate(lines, start=1)
+        number = 0
+        for number, text in numbered:
+            if self.in_rows and text[:1].isalpha():
+                # The common line: a results row. The rows after it are read in the same loop, up to
+                # the first other line (a table ends at a marker, which starts with a quote).
+                number, text = self.rows(numbered, number, text)
+                if text is None:
+                    break
+            self.line(number, text)
         self.last_line = number
         self.finish()
 
-    def read_block(self, lines, before):
-        """Reads a block's lines, the line at index ``i`` being line ``before + i + 1``. A run of results
-        rows (lines starting with a letter, up to the next marker) is read at once; a marker line as
-        Iometer writes it is looked up whole."""
-        i, count = 0, len(lines)
-        while i < count:
-            text = lines[i]
-            if self.in_rows and text[:1].isalpha():
-                end = _row_run_end(lines, i + 1)
-                self.rows(lines[i:end], before + i + 1)
-                i = end
-                continue
-            handler = None if self.awaiting else _MARKER_LINES.get(text)
-            if handler is None:
-                self.line(before + i + 1, text)
-            else:
-                self.in_rows = False
-                handler(self, before + i + 1)
-            i += 1
-
-    def at_last_line(self, number):
-        """Whether line ``number`` is the file's last; only asked before raising, as it reads on."""
-        return number == self.block_last_line and next(self.blocks, None) is None
+    def at_last_line(self):
+        """Whether the line being read is the file's last; only asked before raising, as it reads on."""
+        return next(self.remaining, None) is None
 
     def line(self, number, text):
         stripped = text.strip()
@@ -517,14 +491,14 @@ class _Reader:
         if self.in_rows and stripped[0] != "'":
             # A results row not starting with a letter (``read`` takes the others). Nothing is awaited
             # inside a table.
-            self.rows([text], number)
+            self.rows(iter(()), number, text)
         elif self.awaiting:
             handler, self.awaiting = self.awaiting, None
             handler(stripped, number)
         elif stripped.startswith("'") and ("Target Type" not in stripped or not _is_results_header(stripped)):
             self.marker(stripped, number)
         elif self.in_rows:
-            self.rows([text], number)
+            self.rows(iter(()), number, text)
         elif self.spec_mode:
             self.spec_line(stripped, number)
         elif _is_results_header(stripped):
