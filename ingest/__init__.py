@@ -2,6 +2,7 @@
 
 __version__ = "1.0"
 
+from .contract import ContractError, validate
 from .errors import ParseError
 from .registry import (
     FORMATS,
@@ -15,7 +16,6 @@ from .registry import (
     read,
     sources_under,
 )
-from .result import ContractError, validate
 from .source import Source
 
 __all__ = [

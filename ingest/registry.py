@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
 
-from . import result as contract
+from . import contract
 from .archive import DEFAULT_ZIP_LIMITS, ZipLimits, is_zip, zip_members
 from .cycles import cycle_collection_paused
 from .errors import ParseError

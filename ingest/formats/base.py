@@ -5,7 +5,7 @@ tool writes files that are not results (configuration files) is also a :class:`R
 and one whose results are split over several files a :class:`GroupedFormat`. A module may set
 ``METRICS_CHECKED = True`` when every number it puts in a point's metrics was checked as it was read
 (finite, as :mod:`ingest.numbers` reads them): the contract then does not walk them again (see
-:func:`ingest.result.validate`); the fuzz tests hold it to that. The registry types
+:func:`ingest.contract.validate`); the fuzz tests hold it to that. The registry types
 its modules as these protocols, so mypy checks each registered module against them, and
 :func:`format_problems` checks a module at run time (the registry's tests call it for each one).
 """

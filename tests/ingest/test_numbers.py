@@ -3,8 +3,8 @@
 import pytest
 
 from ingest import ParseError
+from ingest.contract import validate
 from ingest.numbers import Printed, as_printed, read_number, read_size, size_or_none
-from ingest.result import validate
 
 
 @pytest.mark.parametrize(

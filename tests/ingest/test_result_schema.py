@@ -6,7 +6,8 @@ import copy
 import jsonschema
 import pytest
 
-from ingest.result import json_schema, validate
+from ingest.contract import validate
+from ingest.result import json_schema
 from tests.ingest.helpers import parse_one
 from tests.samples import sample
 

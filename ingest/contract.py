@@ -1,0 +1,235 @@
+"""The result contract: what every parser's result set is checked against before it is stored.
+
+A parser converts what it reads through the shared number reader, so most impossible figures are
+refused there with the file and line; the contract is the last check, for figures a parser did not
+convert itself and for shapes (points in load order, bounds from the result types' fields).
+"""
+
+import math
+import re
+from dataclasses import fields
+
+from .result import VERDICTS, Drive, Point, System, Workload, point_load_key
+
+
+class ContractError(ValueError):
+    """Parser output that does not follow the result contract: a parser bug, or a damaged file
+    whose impossible figures (negative, infinite) the parser did not catch itself."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems[:10]))
+        self.problems = problems
+
+
+def _number_or_none(value, where, errors, *, minimum=None, maximum=None):
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+        errors.append(f"{where}: expected a number or null, got {value!r}")
+        return
+    if math.isinf(value):
+        errors.append(f"{where}: infinite value {value}")
+    elif minimum is not None and value < minimum:
+        errors.append(f"{where}: {value} is below {minimum}")
+    elif maximum is not None and value > maximum:
+        errors.append(f"{where}: {value} is above {maximum}")
+
+
+def _bounds(cls: type) -> tuple[tuple[str, float | None, float | None, bool], ...]:
+    """The bounded figures of a result type: (name, minimum, maximum, positive whole number)."""
+    found = []
+    for item in fields(cls):
+        if "bounds" in item.metadata:
+            bounds = item.metadata["bounds"]
+            found.append((item.name, bounds["minimum"], bounds["maximum"], bounds["positive"]))
+    return tuple(found)
+
+
+def _check_figures(values: dict, bounds: tuple, where: str, errors: list[str]) -> None:
+    if bounds is _POINT_BOUNDS and _POINT_FIGURES_PLAIN and _plain_point_figures(values):
+        return
+    for name, minimum, maximum, positive in bounds:
+        value = values.get(name)
+        if not positive:
+            _number_or_none(value, f"{where}.{name}", errors, minimum=minimum, maximum=maximum)
+        elif value is not None and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
+            errors.append(f"{where}.{name}: expected a positive whole number or null, got {value!r}")
+
+
+_WORKLOAD_BOUNDS = _bounds(Workload)
+_POINT_BOUNDS = _bounds(Point)
+# ``_plain_point_figures`` holds while every point figure has a minimum of 0 and is no count.
+_POINT_FIGURES_PLAIN = all(minimum == 0 and not positive for _name, minimum, _maximum, positive in _POINT_BOUNDS)
+_POINT_FIGURE_NAMES = tuple(name for name, *_rest in _POINT_BOUNDS)
+_POINT_MAXIMA = tuple((name, maximum) for name, _minimum, maximum, _positive in _POINT_BOUNDS if maximum is not None)
+_FIGURE_TYPES = frozenset((int, float))
+
+
+def _plain_point_figures(point: dict) -> bool:
+    """Whether a point's figures are all within their bounds, checked in one pass over them (the
+    clean case, a point in every few lines of a large file); False sends them to the check that
+    names each problem."""
+    present = [value for value in map(point.get, _POINT_FIGURE_NAMES) if value is not None]
+    if not present:
+        return True
+    try:
+        # NaN fails ``>=`` when min() returns it and makes the sum NaN otherwise.
+        if not _FIGURE_TYPES.issuperset(map(type, present)) or not min(present) >= 0 or not sum(present) < math.inf:
+            return False
+    except OverflowError:  # an int too large for a float
+        return False
+    return all(point.get(name) is None or point[name] <= maximum for name, maximum in _POINT_MAXIMA)
+
+
+_DRIVE_BOUNDS = _bounds(Drive)
+_SYSTEM_BOUNDS = _bounds(System)
+
+
+def _validate_workload(workload, where, errors):
+    if not isinstance(workload, dict):
+        errors.append(f"{where}: expected an object")
+        return
+    _check_figures(workload, _WORKLOAD_BOUNDS, where, errors)
+    for i, size in enumerate(workload.get("transfer_sizes") or []):
+        if not isinstance(size.get("bytes"), int) or size["bytes"] <= 0:
+            errors.append(f"{where}.transfer_sizes[{i}].bytes: expected a positive whole number")
+        _number_or_none(size.get("pct"), f"{where}.transfer_sizes[{i}].pct", errors, minimum=0, maximum=100)
+
+
+def _validate_point(point, where, errors, metrics_checked):
+    if not isinstance(point.get("load"), dict):
+        errors.append(f"{where}.load: expected an object")
+    _check_figures(point, _POINT_BOUNDS, where, errors)
+    if not isinstance(point.get("metrics", {}), dict):
+        errors.append(f"{where}.metrics: expected an object")
+    _finite_everywhere(point.get("load"), f"{where}.load", errors)
+    if not metrics_checked:
+        _finite_everywhere(point.get("metrics"), f"{where}.metrics", errors)
+
+
+def _finite_everywhere(value, where, errors):
+    """Stored as JSON in PostgreSQL, which has no NaN or infinity: every number must be finite."""
+    if _all_finite(value):
+        return
+    _locate_infinite(value, where, errors)
+
+
+_PLAIN_TYPES = (str, int, bool, type(None))
+
+
+def _all_finite(value):
+    """Whether every float in ``value`` (nested dicts, lists, tuples) is finite, without naming
+    places: the clean case, millions of values in a large file, in one cheap pass. Anything
+    unusual (a float subclass) answers False, and the exact walk decides."""
+    stack = [[value]]
+    while stack:
+        item = stack.pop()
+        for member in item.values() if type(item) is dict else item:
+            kind = type(member)
+            if kind is float:
+                if member - member != 0.0:  # NaN and infinities give NaN
+                    return False
+            elif kind is dict or kind is list or kind is tuple:
+                stack.append(member)
+            elif kind not in _PLAIN_TYPES:
+                return False
+    return True
+
+
+def _locate_infinite(value, where, errors):
+    if isinstance(value, float) and not math.isfinite(value):
+        errors.append(f"{where}: {value} is not a finite number")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _locate_infinite(item, f"{where}.{key}", errors)
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            _locate_infinite(item, f"{where}[{i}]", errors)
+
+
+def _validate_run(run, where, errors, metrics_checked):
+    if not isinstance(run.get("name"), str) or not run["name"].strip():
+        errors.append(f"{where}.name: expected a non-empty name")
+    if run.get("verdict") not in VERDICTS:
+        errors.append(f"{where}.verdict: expected 'pass', 'fail' or null, got {run.get('verdict')!r}")
+    _validate_workload(run.get("workload"), f"{where}.workload", errors)
+    _finite_everywhere(run.get("params"), f"{where}.params", errors)
+    points = run.get("points")
+    if not isinstance(points, list):
+        errors.append(f"{where}.points: expected a list")
+        return
+    if not points:
+        errors.append(f"{where}.points: a run has at least one point")
+    for i, point in enumerate(points):
+        _validate_point(point, f"{where}.points[{i}]", errors, metrics_checked)
+    keys = [point_load_key(p) for p in points if isinstance(p.get("load"), dict)]
+    if keys != sorted(keys):
+        errors.append(f"{where}.points: not in increasing load order")
+
+
+def _validate_drives(drives, errors):
+    if drives is None:
+        return
+    if not isinstance(drives, list):
+        errors.append("system.drives: expected a list")
+        return
+    for i, drive in enumerate(drives):
+        _check_figures(drive, _DRIVE_BOUNDS, f"system.drives[{i}]", errors)
+
+
+def validate(result: dict, *, metrics_checked: bool = False) -> list[str]:
+    """Check a result set (dict form) against the contract; return a list of problems.
+
+    ``metrics_checked``: the points' metrics hold only numbers their parser checked as it read them
+    (finite, as :mod:`ingest.numbers` reads them), so they are not walked again; a large file holds
+    millions of them. Everything else is checked whatever the parser says."""
+    errors = []
+    for key in ("format", "tool", "source", "runs", "warnings"):
+        if key not in result:
+            errors.append(f"{key}: missing")
+    if errors:
+        return errors
+    if not result["tool"].get("name"):
+        errors.append("tool.name: missing")
+    if not result["source"].get("name") or len(result["source"].get("sha256") or "") != 64:
+        errors.append("source: expected name and a sha256 of 64 hex digits")
+    system = result.get("system")
+    if system is not None:
+        _check_figures(system, _SYSTEM_BOUNDS, "system", errors)
+        _finite_everywhere(system.get("details"), "system.details", errors)
+        _validate_drives(system.get("drives"), errors)
+    for i, run in enumerate(result["runs"]):
+        _validate_run(run, f"runs[{i}]", errors, metrics_checked)
+    if system is None and not result["runs"]:
+        errors.append("runs: a result set with no system holds no runs")
+    if not all(isinstance(w, str) for w in result["warnings"]):
+        errors.append("warnings: expected a list of sentences")
+    return errors
+
+
+def check(result: dict, *, metrics_checked: bool = False) -> dict:
+    """Raise :class:`ContractError` listing every problem when ``result`` breaks the contract
+    (``metrics_checked`` as :func:`validate` takes it)."""
+    errors = validate(result, metrics_checked=metrics_checked)
+    if errors:
+        raise ContractError(errors)
+    return result
+
+
+_PROBLEM_PLACE = re.compile(r"^runs\[(\d+)\](?:\.points\[(\d+)\])?\.?([^:]*): (.*)$")
+
+
+def problem_sentence(result: dict, problem: str) -> str:
+    """One contract problem as a user reads it: the run by name and the point by number
+    (``runs[0].points[2].iops: ...`` becomes ``run 'seq read', point 3: iops ...``)."""
+    match = _PROBLEM_PLACE.match(problem)
+    if not match:
+        return f"{problem}; the file may be damaged"
+    run_index, point_index, field_name, detail = match.groups()
+    run = result["runs"][int(run_index)]
+    place = f"run {run.get('name')!r}"
+    if field_name == "points" and not run.get("points"):
+        return f"{place} holds no measured point; the file may be cut short or miss the tables holding its figures"
+    if point_index is not None:
+        place += f", point {int(point_index) + 1}"
+    return f"{place}: {field_name}: {detail}; a measured figure cannot be that, so the file may be damaged"
