@@ -1,16 +1,19 @@
 """Selectors of comparisons: system A against system B per workload at a threshold, and several
 systems against one baseline (one set of numbers for pages, exports, the API and commands)."""
 
+import statistics
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.contrib.postgres.aggregates import ArrayAgg
+from django.contrib.postgres.fields import ArrayField
 from django.core.paginator import Page, Paginator
-from django.db.models import FloatField, Prefetch, Q, QuerySet
+from django.db.models import BooleanField, Case, ExpressionWrapper, F, FloatField, Func, Q, QuerySet, When
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
 
 from portal.analysis.compare import compare_replicates, improvement_range, summary_sentence
+from portal.analysis.curves import Status
 from portal.analysis.pairing import (
     MATCHED_BY,
     WorkloadKey,
@@ -23,15 +26,21 @@ from portal.analysis.pairing import (
     workload_names,
     workload_title,
 )
+from portal.analysis.vocabulary import cache_setting_name
 from portal.models import Run, System
 from portal.results.selectors import (
     FIGURE_ORDER,
-    curve_points,
     named,
+    points_by_run,
+    points_threshold,
+    published_mbps_binary,
     raid_level_asked,
-    run_figure,
+    run_rule,
     runs_filtered,
+    runs_with_curve_points,
+    stated_response_ms,
 )
+from portal.results.services import STORED_FIGURE_COLUMNS
 
 
 @dataclass
@@ -41,13 +50,23 @@ class ComparisonRow:
     drive_count_b: int | None
     cache_a: str
     cache_b: str
-    a: list
-    b: list
     a_value: float
     b_value: float
     pct: float
     confidence: object = None
     notes: list = field(default_factory=list)
+    # Each side's figures (:class:`ComparedFigure`), read when first asked for: charts and exports
+    # draw and list them, the tables need only the values.
+    a_figures: "_Replicates | None" = field(default=None, repr=False)
+    b_figures: "_Replicates | None" = field(default=None, repr=False)
+
+    @property
+    def a(self) -> list:
+        return self.a_figures.figures() if self.a_figures else []
+
+    @property
+    def b(self) -> list:
+        return self.b_figures.figures() if self.b_figures else []
 
     @property
     def label(self):
@@ -88,62 +107,116 @@ class Comparison:
     page: Page | None = None
 
 
-def _groups(figures, metric, *, best=False):
-    """Figures with a value, by (RAID level, drive count, cache setting); replicates together, or
-    only the best figure of each configuration (``best``: a family of workloads at its best)."""
+@dataclass
+class _Replicates:
+    """Figures of one side of a compared workload with one configuration group (RAID level, drive count,
+    cache setting) and metric: their values in figure order and what the row's notes say of them, from
+    the figures themselves or summed up in SQL from the runs' stored figures (:func:`_stored_replicates`)."""
+
+    system_id: int
+    workload_key: WorkloadKey
+    group: tuple
+    metric: str
+    values: list
+    # A one-point published run's MB/s as its paper printed it in binary units, for each that has one.
+    printed_mbps: list
+    # The response times the published figures were stated at.
+    stated_ms: list
+    # The status of each figure that did not reach the threshold.
+    not_reached: list
+    # The figures (None: read on demand, by ``on_demand``).
+    found: list | None = None
+    on_demand: "_FiguresOnDemand | None" = field(default=None, repr=False)
+
+    def figures(self) -> list:
+        if self.found is None:
+            assert self.on_demand is not None
+            self.found = self.on_demand.figures(self.system_id, self.workload_key, self.group, self.metric)
+        return self.found
+
+
+def _replicates_of(figure: "ComparedFigure") -> _Replicates:
+    """One figure as replicates of its own (with no value: only its metric counts)."""
+    valued = figure.value is not None
+    published = figure.origin == Run.Origin.PUBLISHED and figure.published_at_ms is not None
+    return _Replicates(
+        system_id=figure.system_id,
+        workload_key=figure.workload_key,
+        group=figure.group,
+        metric=figure.metric,
+        values=[figure.value] if valued else [],
+        printed_mbps=[figure.published_mbps_binary] if valued and figure.published_mbps_binary is not None else [],
+        stated_ms=[figure.published_at_ms] if valued and published else [],
+        not_reached=[figure.status] if valued and not figure.reached else [],
+        found=[figure],
+    )
+
+
+def _groups(found: list[_Replicates], metric, *, best=False) -> dict:
+    """Replicates with a value, by configuration group, those of one group together; or only the best
+    figure of each configuration (``best``: a family of workloads at its best; figures one by one)."""
     groups = defaultdict(list)
-    for figure in figures:
-        if figure.metric == metric and figure.value is not None:
-            config = figure.config
-            groups[(config.raid_level, config.drive_count, figure.cache_setting)].append(figure)
+    for replicates in found:
+        if replicates.metric == metric and replicates.values:
+            groups[replicates.group].append(replicates)
     if best:
-        return {key: [max(found, key=lambda figure: figure.value)] for key, found in groups.items()}
-    return groups
+        return {key: max(parts, key=lambda part: part.values[0]) for key, parts in groups.items()}
+    return {key: _together(parts) for key, parts in groups.items()}
 
 
-def _row(a_key, b_key, a_figures, b_figures, adjust_b, threshold_ms):
-    a_values = [f.value for f in a_figures]
-    b_values = [f.value for f in b_figures]
+def _together(parts: list[_Replicates]) -> _Replicates:
+    if len(parts) == 1:
+        return parts[0]
+    first = parts[0]
+    found = [part.found for part in parts]
+    return _Replicates(
+        system_id=first.system_id,
+        workload_key=first.workload_key,
+        group=first.group,
+        metric=first.metric,
+        values=[value for part in parts for value in part.values],
+        printed_mbps=[value for part in parts for value in part.printed_mbps],
+        stated_ms=[value for part in parts for value in part.stated_ms],
+        not_reached=[status for part in parts for status in part.not_reached],
+        found=None if None in found else [figure for figures in found if figures for figure in figures],
+        on_demand=next((part.on_demand for part in parts if part.on_demand), None),
+    )
+
+
+def _row(a, b, a_key, b_key, a_found: _Replicates, b_found: _Replicates, adjust_b, threshold_ms):
+    a_values, b_values = a_found.values, b_found.values
     row = ComparisonRow(
         raid_level=a_key[0],
         drive_count_a=a_key[1],
         drive_count_b=b_key[1],
         cache_a=a_key[2],
         cache_b=b_key[2],
-        a=a_figures,
-        b=b_figures,
-        a_value=sum(a_values) / len(a_values),
-        b_value=sum(b_values) / len(b_values),
+        a_value=statistics.fmean(a_values),
+        b_value=statistics.fmean(b_values),
         pct=0.0,
+        a_figures=a_found,
+        b_figures=b_found,
     )
     row.pct = (row.a_value - row.b_value * adjust_b) / (row.b_value * adjust_b) * 100
     if len(a_values) > 1 and len(b_values) > 1:
         row.confidence = compare_replicates(a_values, b_values, adjust_b=adjust_b)
     if a_key[1] != b_key[1]:
         row.notes.append(f"different drive counts: {a_key[1]} vs {b_key[1]}")
-    row.notes.extend(_as_published(figure) for figure in a_figures + b_figures if _as_published(figure))
-    row.notes.extend(_published_at(figure, threshold_ms) for figure in a_figures + b_figures)
-    row.notes = [note for note in row.notes if note]
-    for figure in a_figures + b_figures:
-        if not figure.reached:
-            row.notes.append(f"{figure.run.config.system.name}: {figure.status_text}")
+    sides = ((a.name, a_found), (b.name, b_found))
+    # A published MB/s figure as the paper printed it, when that was binary.
+    if a_found.metric == "mbps":
+        row.notes += [
+            f"{name} published {mbps:g} MBps (2^20 bytes/s)" for name, found in sides for mbps in found.printed_mbps
+        ]
+    # A published figure shown at another threshold than the one it was published at.
+    row.notes += [
+        f"{name}: published at {stated:g} ms, shown as published"
+        for name, found in sides
+        for stated in found.stated_ms
+        if stated != threshold_ms
+    ]
+    row.notes += [f"{name}: {Status(status).words}" for name, found in sides for status in found.not_reached]
     return row
-
-
-def _published_at(figure, threshold_ms):
-    """A published figure shown at another threshold than the one it was published at is marked."""
-    stated = figure.run.published_at_ms
-    if figure.run.origin != Run.Origin.PUBLISHED or stated is None or stated == threshold_ms:
-        return ""
-    return f"{figure.run.config.system.name}: published at {stated:g} ms, shown as published"
-
-
-def _as_published(figure):
-    """A note giving a published MB/s figure as the paper printed it, when that was binary."""
-    printed = [p.published_mbps_binary for p in figure.run.points.all()]
-    if figure.metric != "mbps" or len(printed) != 1 or printed[0] is None:
-        return ""
-    return f"{figure.run.config.system.name} published {printed[0]:g} MBps (2^20 bytes/s)"
 
 
 @dataclass
@@ -158,10 +231,11 @@ class _Side:
 
 
 def _workload_comparison(a, b, label, a_figures, b_figures, adjust_b, threshold_ms, *, matched_by, best=False):
-    metric = "iops" if all(f.metric == "iops" for f in a_figures + b_figures) else "mbps"
+    """One compared workload from each side's :class:`_Replicates` (one per figure, or summed up)."""
+    metric = "iops" if all(found.metric == "iops" for found in a_figures + b_figures) else "mbps"
     a_groups, b_groups = _groups(a_figures, metric, best=best), _groups(b_figures, metric, best=best)
     pairs, only_a, only_b = pair_configs(sorted(a_groups, key=config_key_order), sorted(b_groups, key=config_key_order))
-    rows = [_row(ak, bk, a_groups[ak], b_groups[bk], adjust_b, threshold_ms) for ak, bk in pairs]
+    rows = [_row(a, b, ak, bk, a_groups[ak], b_groups[bk], adjust_b, threshold_ms) for ak, bk in pairs]
     rows.sort(key=lambda r: (r.raid_level, r.drive_count_a or 0, r.cache_a))
     summaries = []
     for raid in sorted({r.raid_level for r in rows}):
@@ -172,10 +246,6 @@ def _workload_comparison(a, b, label, a_figures, b_figures, adjust_b, threshold_
         summaries.append(summary_sentence(a.name, b.name, subject, improvements))
     sentences, choices = ambiguities(only_a, only_b)
     return WorkloadComparison(label, metric, rows, only_a, only_b, summaries, sentences, matched_by, choices)
-
-
-def _workload_key(run: Run, *, family: bool) -> WorkloadKey:
-    return workload_key_of(run.workload_id, run.workload_name, run.read_pct, run.random_pct, family=family)
 
 
 # The run columns a workload key is made of, then its workload's name and names.
@@ -195,26 +265,259 @@ def _sides(runs, *, family) -> dict:
     return sides
 
 
-def _comparison_runs(runs: QuerySet[Run], *, latency: str) -> QuerySet[Run]:
-    """Runs as a comparison reads them: configuration, system and workload joined, points with only
-    the columns a threshold figure needs (and a published figure's MB/s as the paper printed it)."""
-    printed = Cast(KT("metrics__published_mbps_binary"), FloatField())
-    points = curve_points(latency=latency).annotate(published_mbps_binary=printed)
-    return (
-        runs.select_related("config__system", "workload")
-        .order_by(*FIGURE_ORDER)
-        .prefetch_related(Prefetch("points", queryset=points))
+class _RunsOnDemand:
+    """The runs of a comparison's figures as model instances (configuration, system, workload and the point
+    columns a curve reads at the comparison's latency), those known so far read together the first time
+    one is asked for: charts draw curves and exports list runs, the tables need none."""
+
+    def __init__(self, *, latency: str):
+        self.latency = latency
+        self.ids: list[int] = []
+        self._runs: dict[int, Run] = {}
+
+    def run(self, run_id: int) -> Run:
+        if run_id not in self._runs:
+            wanted = Run.objects.filter(id__in=[known for known in self.ids if known not in self._runs])
+            runs = runs_with_curve_points(runs=wanted, latency=self.latency).select_related("workload")
+            self._runs |= {run.id: run for run in runs}
+        return self._runs[run_id]
+
+
+@dataclass(eq=False)
+class ComparedFigure:
+    """A run's throughput at the threshold as a comparison reads it: at the papers' default from the figures
+    stored on the run, at another threshold or latency from its points read as tuples (as
+    :class:`~portal.results.selectors.Figure`, with ``run`` read on demand)."""
+
+    run_id: int
+    metric: str
+    value: float | None
+    reached: bool
+    status: str
+    # (RAID level, drive count, cache setting): replicates share it.
+    group: tuple
+    system_id: int
+    system_name: str
+    origin: str
+    published_at_ms: float | None
+    published_mbps_binary: float | None
+    workload_key: WorkloadKey
+    # The names the run's workload is known by (read for workloads paired by hand).
+    names: frozenset
+    runs: _RunsOnDemand = field(repr=False)
+
+    @property
+    def run(self) -> Run:
+        return self.runs.run(self.run_id)
+
+    @property
+    def config(self):
+        return self.run.config
+
+    @property
+    def cache_setting(self) -> str:
+        return self.group[2]
+
+    @property
+    def status_text(self) -> str:
+        return Status(self.status).words
+
+
+# The run columns a compared figure is made of: its workload key, configuration, system, what a published
+# figure is stated at, and the stored figures.
+_FIGURE_COLUMNS = (
+    "id",
+    *_KEY_COLUMNS,
+    *("config__raid_level", "config__drive_count", "config__read_cache", "config__write_cache"),
+    *("config__system_id", "config__system__name", "origin", "published_at_ms"),
+    *STORED_FIGURE_COLUMNS,
+)
+
+
+def _compared_figures(runs, *, threshold_ms, latency, family, runs_on_demand, names=False) -> list[ComparedFigure]:
+    """The figures of ``runs`` in :data:`FIGURE_ORDER`, in two queries whatever their number: their run
+    columns and, for those whose figures are not stored (or away from the stored default), the point
+    columns the threshold reads (:func:`~portal.results.selectors.points_by_run`). ``names``: read the
+    names of their workloads too."""
+    stored = _stored_default(threshold_ms, latency)
+    rule = KT("params__threshold_rule")
+    # A run's rule is read only where its figure is read from its points.
+    runs = runs.annotate(rule=Case(When(throughput_metric="", then=rule)) if stored else rule)
+    columns = (*_FIGURE_COLUMNS, "rule", *(("workload__names",) if names else ()))
+    rows = list(runs.order_by(*FIGURE_ORDER).values_list(*columns, named=True))
+    points = points_by_run([row.id for row in rows if not (stored and row.throughput_metric)], latency=latency)
+    runs_on_demand.ids.extend(row.id for row in rows)
+    read = {"threshold_ms": threshold_ms, "latency": latency, "family": family, "runs_on_demand": runs_on_demand}
+    cache_settings: dict = {}
+    return [_compared_figure(row, points.get(row.id), cache_settings=cache_settings, **read) for row in rows]
+
+
+def _compared_figure(row, points, *, threshold_ms, latency, family, runs_on_demand, cache_settings) -> ComparedFigure:
+    """One run's figure from its row: the stored figure, or the one its ``points`` give."""
+    if points is None:
+        metric = row.throughput_metric
+        value, status = (
+            (row.iops_at_20ms, row.iops_at_20ms_status)
+            if metric == "iops"
+            else (row.mbps_at_20ms, row.mbps_at_20ms_status)
+        )
+        reached, printed = row.reached_20ms, row.published_mbps_binary
+    else:
+        read, printed_mbps = points
+        metric, answer = points_threshold(
+            points=read,
+            threshold_ms=threshold_ms,
+            rule=run_rule(params={"threshold_rule": row.rule}),
+            stated_ms=stated_response_ms(origin=row.origin, published_at_ms=row.published_at_ms, latency=latency),
+            latency=latency,
+        )
+        value, status, reached = answer.value, str(answer.status), answer.reached
+        printed = published_mbps_binary(printed=printed_mbps)
+    flags = (row.config__read_cache, row.config__write_cache)
+    if flags not in cache_settings:
+        cache_settings[flags] = cache_setting_name(read_cache=flags[0], write_cache=flags[1])
+    return ComparedFigure(
+        run_id=row.id,
+        metric=metric,
+        value=value,
+        reached=reached,
+        status=status,
+        group=(row.config__raid_level, row.config__drive_count, cache_settings[flags]),
+        system_id=row.config__system_id,
+        system_name=row.config__system__name,
+        origin=row.origin,
+        published_at_ms=row.published_at_ms,
+        published_mbps_binary=printed,
+        workload_key=workload_key_of(row.workload_id, row.workload_name, row.read_pct, row.random_pct, family=family),
+        names=frozenset((row.workload_name, *(getattr(row, "workload__names", None) or ()))),
+        runs=runs_on_demand,
     )
 
 
-def _fill(sides, keys, runs, *, family, threshold_ms, latency):
-    """Give the sides ``keys`` their figures: one query for their runs, one for their points."""
+class _FiguresOnDemand:
+    """Both sides' figures of the compared workloads (:func:`_compared_figures`), read the first time a
+    row's figures are asked for."""
+
+    def __init__(self, runs: QuerySet[Run], read: dict) -> None:
+        self.runs = runs
+        self.read = read
+        self._figures: list[ComparedFigure] | None = None
+
+    def figures(self, system_id, workload_key, group, metric) -> list:
+        if self._figures is None:
+            self._figures = _compared_figures(self.runs, **self.read)
+        wanted = (system_id, workload_key, group, metric)
+        return [
+            figure
+            for figure in self._figures
+            if (figure.system_id, figure.workload_key, figure.group, figure.metric) == wanted
+            and figure.value is not None
+        ]
+
+
+def _fill(compared, *, best, **read):
+    """Give each side of ``compared`` (``[(system, sides, keys, runs), ...]``) the figures of its workloads
+    ``keys`` as :class:`_Replicates`, both sides in the same queries: at the stored default, summed up in
+    SQL from the runs' stored figures (one query, a row per configuration group, whatever the number of
+    runs) and one by one for runs whose figures are not stored; else one by one (:func:`_compared_figures`).
+    ``best`` compares one figure of each group: one by one."""
+    runs = Run.objects.none()
+    for _system, sides, keys, side_runs in compared:
+        runs |= side_runs.filter(_runs_of(sides, keys))
+    stored = _stored_default(read["threshold_ms"], read["latency"]) and not best
+    found = [
+        _replicates_of(figure)
+        for figure in _compared_figures(runs.filter(throughput_metric="") if stored else runs, **read)
+    ]
+    if stored:
+        on_demand = _FiguresOnDemand(runs, read)
+        found += _stored_replicates(runs.exclude(throughput_metric=""), family=read["family"])
+        for replicates in found:
+            replicates.on_demand = on_demand
+    for system, sides, _keys, _runs in compared:
+        for replicates in found:
+            if replicates.system_id == system.id:
+                sides[replicates.workload_key].figures.append(replicates)
+
+
+def _runs_of(sides, keys) -> Q:
+    """The runs of the workloads ``keys`` of ``sides``: every run when every workload is compared (a
+    system with a page of workloads or fewer), so the rows are not tested one by one."""
+    if set(keys) == set(sides):
+        return Q()
     wanted = Q(pk__in=[])
     for key in dict.fromkeys(keys):
         wanted |= sides[key].runs
-    for run in _comparison_runs(runs.filter(wanted), latency=latency):
-        figure = run_figure(run=run, threshold_ms=threshold_ms, latency=latency)
-        sides[_workload_key(run, family=family)].figures.append(figure)
+    return wanted
+
+
+def _stored_default(threshold_ms: float, latency: str) -> bool:
+    """Whether figures at this threshold and latency are those stored on the runs."""
+    return threshold_ms == Run.STORED_FIGURES_AT_MS and latency == Run.STORED_FIGURES_LATENCY
+
+
+# The run columns replicates are summed up by: the workload key, the configuration, the metric.
+_REPLICATE_COLUMNS = (
+    *_KEY_COLUMNS,
+    *("config__raid_level", "config__drive_count", "config__read_cache", "config__write_cache"),
+    "throughput_metric",
+    "config__system_id",
+)
+
+
+def _stored_replicates(runs, *, family) -> list[_Replicates]:
+    """The stored figures of ``runs`` summed up per workload, configuration and metric in one query (hashed,
+    not sorted: the replicate statistics do not depend on the order of the values): each group's values,
+    and the few published or unreached figures the notes name, in run order. Runs without a value at the
+    threshold are a group of their own: only their metric counts."""
+    value = Case(When(throughput_metric="iops", then=F("iops_at_20ms")), default=F("mbps_at_20ms"))
+    status = Case(When(throughput_metric="iops", then=F("iops_at_20ms_status")), default=F("mbps_at_20ms_status"))
+    valued = ExpressionWrapper(Q(value__isnull=False), output_field=BooleanField())
+    published = Q(origin=Run.Origin.PUBLISHED, published_at_ms__isnull=False)
+    groups = (
+        runs.annotate(value=value, status=status, valued=valued)
+        .order_by()
+        .values(*_REPLICATE_COLUMNS, "valued")
+        .annotate(
+            values=ArrayAgg("value"),
+            printed=ArrayAgg(_with_id("published_mbps_binary"), filter=Q(published_mbps_binary__isnull=False)),
+            stated=ArrayAgg(_with_id("published_at_ms"), filter=published),
+            not_reached=ArrayAgg("status", filter=Q(reached_20ms=False)),
+        )
+        .values_list(*_REPLICATE_COLUMNS, "valued", "values", "printed", "stated", "not_reached")
+    )
+    cache_settings: dict = {}
+    found = []
+    for row in groups:
+        *key, raid_level, drive_count, read_cache, write_cache, metric, system_id, valued = row[:-4]
+        flags = (read_cache, write_cache)
+        if flags not in cache_settings:
+            cache_settings[flags] = cache_setting_name(read_cache=read_cache, write_cache=write_cache)
+        values, printed, stated, not_reached = (figures or [] for figures in row[-4:]) if valued else ([], [], [], [])
+        found.append(
+            _Replicates(
+                system_id=system_id,
+                workload_key=workload_key_of(*key, family=family),
+                group=(raid_level, drive_count, cache_settings[flags]),
+                metric=metric,
+                values=values,
+                printed_mbps=[figure for _, figure in sorted(printed)],
+                stated_ms=[figure for _, figure in sorted(stated)],
+                not_reached=not_reached,
+            )
+        )
+    return found
+
+
+def _with_id(column: str) -> Func:
+    """A run's figure with its id in front, to put the figures an aggregate gathers in run order."""
+    return Func(
+        F("id"),
+        F(column),
+        function="ARRAY",
+        template="%(function)s[%(expressions)s]",
+        output_field=ArrayField(FloatField()),
+    )
 
 
 def comparison(
@@ -255,10 +558,11 @@ def comparison(
         )
         for system in (a, b)
     )
-    figures = {"threshold_ms": threshold_ms, "latency": latency}
+    figures = {"threshold_ms": threshold_ms, "latency": latency, "runs_on_demand": _RunsOnDemand(latency=latency)}
     if pairs:
-        a_figures = _figures(a_runs.filter(_named_any(a_name for a_name, _ in pairs)), **figures)
-        b_figures = _figures(b_runs.filter(_named_any(b_name for _, b_name in pairs)), **figures)
+        paired = {**figures, "family": False, "names": True}
+        a_figures = _compared_figures(a_runs.filter(_named_any(a_name for a_name, _ in pairs)), **paired)
+        b_figures = _compared_figures(b_runs.filter(_named_any(b_name for _, b_name in pairs)), **paired)
         return _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms, latency)
     a_sides, b_sides = _sides(a_runs, family=best_of_sizes), _sides(b_runs, family=best_of_sizes)
     matched = sorted(
@@ -269,8 +573,8 @@ def comparison(
     )
     shown = [keys for keys in matched if label is None or _label(a_sides[keys[0]], b_sides[keys[1]]) == label]
     page = Paginator(shown, workloads_per_page or max(len(shown), 1)).get_page(workload_page)
-    _fill(a_sides, [ak for ak, _ in page], a_runs, family=best_of_sizes, **figures)
-    _fill(b_sides, [bk for _, bk in page], b_runs, family=best_of_sizes, **figures)
+    compared = [(a, a_sides, [ak for ak, _ in page], a_runs), (b, b_sides, [bk for _, bk in page], b_runs)]
+    _fill(compared, family=best_of_sizes, best=best_of_sizes, **figures)
     compared = [
         _workload_comparison(
             a, b, _label(a_sides[ak], b_sides[bk]), a_sides[ak].figures, b_sides[bk].figures, adjust_b, threshold_ms,
@@ -296,11 +600,6 @@ def _label(a_side: _Side, b_side: _Side) -> str:
     return pair_label(a_side.name, b_side.name)
 
 
-def _figures(runs, *, threshold_ms, latency):
-    runs = _comparison_runs(runs, latency=latency)
-    return [run_figure(run=run, threshold_ms=threshold_ms, latency=latency) for run in runs]
-
-
 def _named_any(names) -> Q:
     """Runs stored under, or of a workload known by, any of ``names``."""
     found = Q(pk__in=[])
@@ -312,8 +611,8 @@ def _named_any(names) -> Q:
 def _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms, latency):
     compared = []
     for a_name, b_name in pairs:
-        a_found = [f for f in a_figures if a_name in _run_names(f.run)]
-        b_found = [f for f in b_figures if b_name in _run_names(f.run)]
+        a_found = [_replicates_of(f) for f in a_figures if a_name in f.names]
+        b_found = [_replicates_of(f) for f in b_figures if b_name in f.names]
         if a_found and b_found:
             label = f"{a_name} vs {b_name}"
             compared.append(
@@ -327,14 +626,10 @@ def _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms
         threshold_ms=threshold_ms,
         adjust_b=adjust_b,
         workloads=compared,
-        only_a_workloads=[a_name for a_name, _ in pairs if not any(a_name in _run_names(f.run) for f in a_figures)],
-        only_b_workloads=[b_name for _, b_name in pairs if not any(b_name in _run_names(f.run) for f in b_figures)],
+        only_a_workloads=[a_name for a_name, _ in pairs if not any(a_name in f.names for f in a_figures)],
+        only_b_workloads=[b_name for _, b_name in pairs if not any(b_name in f.names for f in b_figures)],
         latency=latency,
     )
-
-
-def _run_names(run):
-    return {run.workload_name, *(run.workload.names if run.workload_id else ())}
 
 
 @dataclass

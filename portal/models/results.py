@@ -110,6 +110,21 @@ class Run(models.Model):
     notes = models.TextField(blank=True)
     # Derived figures (peak IOPS, lowest response time, ...) recomputed by a background task.
     summary = models.JSONField(default=dict, blank=True)
+    # The run's throughput at the papers' default, 20 ms of average response time, read from its points
+    # when they are stored (portal/results/services.py ``run_stored_figures``): what a comparison at the
+    # default reads instead of the points. ``throughput_metric`` is blank until they are stored; saving a
+    # run or a point through the ORM (the admin) blanks it, and the figures are read from the points.
+    throughput_metric = models.CharField(
+        max_length=4, blank=True, default="", db_default="", help_text='"iops" or "mbps": what the run is judged by.'
+    )
+    iops_at_20ms = models.FloatField(null=True, blank=True)
+    iops_at_20ms_status = models.CharField(max_length=16, blank=True, default="", db_default="")
+    mbps_at_20ms = models.FloatField(null=True, blank=True)
+    mbps_at_20ms_status = models.CharField(max_length=16, blank=True, default="", db_default="")
+    # Whether the threshold was reached, in ``throughput_metric``.
+    reached_20ms = models.BooleanField(null=True, blank=True)
+    # A one-point published run's MB/s as its paper printed it, when that was binary (2^20 bytes/s).
+    published_mbps_binary = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -125,18 +140,38 @@ class Run(models.Model):
             ),
         ]
         indexes = [
-            # Runs of a configuration for one workload (compare, tables, stroke multipliers).
-            models.Index(fields=["config", "workload_name"], name="run_config_workload"),
+            # Runs of a configuration for one workload (compare, tables, stroke multipliers); a system
+            # page's first runs of a workload in id order, and its run counts by workload (index only).
+            models.Index(fields=["config", "workload_name", "id"], name="run_config_workload_id"),
+            # A system page's first runs of a workload ordered by tool.
+            models.Index(fields=["config", "workload_name", "tool", "id"], name="run_config_workload_tool"),
+            # A system's runs of one transfer size, the only ones a transfer-size family can hold (system page).
+            models.Index(
+                fields=["config"],
+                condition=Q(transfer_sizes__0__isnull=False, transfer_sizes__1__isnull=True),
+                name="run_config_single_size",
+            ),
             # Runs by workload across systems (filters on the systems page).
             models.Index(fields=["workload_name", "tool"], name="run_workload_tool"),
             # Runs of one workload, whatever their names (compare, tables, sweeps).
             models.Index(fields=["workload", "config"], name="run_workload_config"),
             # The tools the systems list can be filtered by (a loose index scan, one probe per tool).
             models.Index(fields=["tool"], name="run_tool"),
+            # A comparison's runs whose figures are not stored, read from their points (few or none).
+            models.Index(fields=["config"], condition=Q(throughput_metric=""), name="run_figures_not_stored"),
         ]
+
+    # The threshold and response time the stored figures are read at.
+    STORED_FIGURES_AT_MS = 20.0
+    STORED_FIGURES_LATENCY = "avg"
 
     def __str__(self):
         return f"{self.name} ({self.workload_name})"
+
+    def save(self, *args, **kwargs):
+        # What the figures are read by (rule, stated response time) may have changed: read them from the points.
+        self.throughput_metric = ""
+        super().save(*args, **kwargs)
 
     @property
     def citation_title(self):
@@ -180,3 +215,17 @@ class Point(models.Model):
 
     def __str__(self):
         return f"{self.run_id}#{self.seq}"
+
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        _stored_figures_forget(self.run_id)
+
+    def delete(self, *args, **kwargs):
+        deleted = super().delete(*args, **kwargs)
+        _stored_figures_forget(self.run_id)
+        return deleted
+
+
+def _stored_figures_forget(run_id):
+    """A run whose points changed one by one has its figures read from its points again."""
+    Run.objects.filter(pk=run_id).exclude(throughput_metric="").update(throughput_metric="")

@@ -1,12 +1,15 @@
 """Selectors of results: one run's curve and its throughput at a threshold, a system's runs and figures."""
 
+import itertools
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import reduce
 from typing import NamedTuple
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Case, FloatField, Prefetch, Q, QuerySet, When
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 
 from portal.analysis.curves import CurvePoint, Status, ThroughputAtThreshold, throughput_at
 from portal.analysis.vocabulary import cache_setting_name, raid_level_canonical
@@ -60,7 +63,8 @@ class PointFigures(NamedTuple):
     mbps: float | None
     avg_response_ms: float | None
     max_response_ms: float | None
-    latency_percentiles_ms: dict | None
+    # Read only for a percentile latency.
+    latency_percentiles_ms: dict | None = None
 
 
 POINT_FIGURE_COLUMNS = PointFigures._fields
@@ -131,6 +135,30 @@ def points_curve(
         load = p.outstanding_io if p.outstanding_io is not None else (p.threads if p.threads else p.seq)
         curve.append(CurvePoint(load=load, throughput=getattr(p, metric), response_ms=response))
     return curve
+
+
+def points_by_run(run_ids: Sequence[int], *, latency: str = "avg") -> dict[int, tuple[list[PointFigures], list]]:
+    """The points of ``run_ids`` as :class:`PointFigures` in load order, by run (none for a run without
+    points), with each point's MB/s as a paper printed it in binary units (:func:`published_mbps_binary`):
+    one query over the columns a threshold reads at ``latency``, in the order of the (run, seq) index, so
+    its cost follows the points read."""
+    if not run_ids:
+        return {}
+    columns = POINT_FIGURE_COLUMNS if latency not in ("avg", "max") else POINT_FIGURE_COLUMNS[:-1]
+    # Only a run's first point is asked for it: a run with more points has no printed figure.
+    printed = Case(When(seq=0, then=Cast(KT("metrics__published_mbps_binary"), FloatField())))
+    rows = Point.objects.filter(run_id__in=run_ids).order_by("run_id", "seq").values_list("run_id", *columns, printed)
+    found: dict[int, tuple[list[PointFigures], list]] = {run_id: ([], []) for run_id in run_ids}
+    for run_id, group in itertools.groupby(rows, key=operator.itemgetter(0)):
+        read = list(group)
+        found[run_id] = ([PointFigures(*row[1:-1]) for row in read], [row[-1] for row in read])
+    return found
+
+
+def published_mbps_binary(*, printed: Sequence[float | None]) -> float | None:
+    """A one-point published run's MB/s as its paper printed it, from its points' ``published_mbps_binary``
+    metric (None when the run has several points or the paper printed decimal MB/s)."""
+    return printed[0] if len(printed) == 1 else None
 
 
 def run_threshold(

@@ -1,10 +1,11 @@
 """Services of results: result sets stored in bulk (COPY), their configurations, workloads and summaries."""
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.db import connection, models
 from django.db.models import Count, Max, Min
+from django.db.models.fields.json import KT
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from psycopg.types.json import Jsonb
@@ -13,6 +14,16 @@ from ingest.latency import point_percentiles
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.analysis.workloads import Signature, describe, signature
 from portal.models import Config, Point, Run, System, Upload, Workload
+from portal.results.selectors import (
+    CurveSource,
+    PointFigures,
+    points_by_run,
+    points_metric,
+    points_threshold,
+    published_mbps_binary,
+    run_rule,
+    stated_response_ms,
+)
 from portal.systems.services import CONFIG_LABELS, system_get_or_create, systems_facets_recompute
 
 
@@ -45,6 +56,98 @@ def runs_summaries_recompute(*, run_ids: Iterable[int]) -> None:
     """Recompute the summaries of runs in one statement, inside the caller's transaction."""
     with connection.cursor() as cursor:
         cursor.execute(_SUMMARIES_SQL, [list(run_ids)])
+
+
+# The columns of a run's stored figures, in the order :func:`run_stored_figures` gives them.
+STORED_FIGURE_COLUMNS = (
+    "throughput_metric",
+    "iops_at_20ms",
+    "iops_at_20ms_status",
+    "mbps_at_20ms",
+    "mbps_at_20ms_status",
+    "reached_20ms",
+    "published_mbps_binary",
+)
+
+
+def run_stored_figures(
+    *,
+    points: Sequence[CurveSource],
+    params: dict | None,
+    origin: str,
+    published_at_ms: float | None,
+    printed_mbps_binary: Sequence[float | None] = (),
+) -> dict:
+    """A run's figures at the papers' default (``Run.STORED_FIGURES_AT_MS`` of average response time) in
+    IOPS and MB/s, each with the status the curve gives, as the run's columns (:data:`STORED_FIGURE_COLUMNS`).
+
+    ``points`` in load order; ``printed_mbps_binary``: each point's MB/s as a paper printed it in binary
+    units, where it did (``metrics.published_mbps_binary``)."""
+    latency = Run.STORED_FIGURES_LATENCY
+    stated_ms = stated_response_ms(origin=origin, published_at_ms=published_at_ms, latency=latency)
+    judged_by = points_metric(points=points)
+    columns: dict = {"throughput_metric": judged_by}
+    for metric in ("iops", "mbps"):
+        _, answer = points_threshold(
+            points=points,
+            threshold_ms=Run.STORED_FIGURES_AT_MS,
+            rule=run_rule(params=params),
+            stated_ms=stated_ms,
+            metric=metric,
+            latency=latency,
+        )
+        columns |= {f"{metric}_at_20ms": answer.value, f"{metric}_at_20ms_status": str(answer.status)}
+        if metric == judged_by:
+            columns["reached_20ms"] = answer.reached
+    columns["published_mbps_binary"] = published_mbps_binary(printed=printed_mbps_binary)
+    return columns
+
+
+_STORED_UPDATE_SQL = f"""
+    UPDATE {Run._meta.db_table} AS run SET {", ".join(f"{name} = figures.{name}" for name in STORED_FIGURE_COLUMNS)}
+    FROM unnest(%s::bigint[], %s::varchar[], %s::float8[], %s::varchar[], %s::float8[], %s::varchar[], %s::bool[],
+                %s::float8[]) AS figures(id, {", ".join(STORED_FIGURE_COLUMNS)})
+    WHERE run.id = figures.id
+"""
+
+
+def runs_stored_figures_recompute(*, run_ids: Sequence[int]) -> None:
+    """Compute and store the figures of runs already stored (:func:`run_stored_figures`), from their points
+    in load order: three statements for the runs given, whatever their number."""
+    runs = {
+        run_id: (rule, origin, published_at_ms)
+        for run_id, rule, origin, published_at_ms in Run.objects.filter(id__in=list(run_ids))
+        .order_by()
+        .values_list("id", KT("params__threshold_rule"), "origin", "published_at_ms")
+    }
+    rows = []
+    for run_id, (points, printed) in points_by_run(list(runs)).items():
+        rule, origin, published_at_ms = runs[run_id]
+        figures = run_stored_figures(
+            points=points,
+            params={"threshold_rule": rule},
+            origin=origin,
+            published_at_ms=published_at_ms,
+            printed_mbps_binary=printed,
+        )
+        rows.append((run_id, *(figures[name] for name in STORED_FIGURE_COLUMNS)))
+    if rows:
+        with connection.cursor() as cursor:
+            cursor.execute(_STORED_UPDATE_SQL, [list(column) for column in zip(*rows, strict=True)])
+
+
+def runs_stored_figures_fill(*, batch: int = 5_000) -> int:
+    """Store the figures of every run without them (stored before they were kept, or edited since), ``batch``
+    runs at a time in id order; returns how many runs were filled."""
+    filled, after = 0, 0
+    while True:
+        ids = list(
+            Run.objects.filter(throughput_metric="", id__gt=after).order_by("id").values_list("id", flat=True)[:batch]
+        )
+        if not ids:
+            return filled
+        runs_stored_figures_recompute(run_ids=ids)
+        filled, after = filled + len(ids), ids[-1]
 
 
 class StoreError(ValueError):
@@ -228,7 +331,27 @@ def _run_from(result, run, *, config, upload, labels, workload=None):
         started_at=_aware(parse_datetime(run["started_at"])) if run.get("started_at") else None,
         tags=labels.get("tags") or [],
         notes=labels.get("notes") or "",
+        **_stored_figures(run),
     )
+
+
+def _stored_figures(run):
+    """The stored figures of a run of the result contract, from the points it holds (stored as measured)."""
+    points = [_point_figures(seq, point) for seq, point in enumerate(run["points"])]
+    printed = [(point.get("metrics") or {}).get("published_mbps_binary") for point in run["points"]]
+    return run_stored_figures(
+        points=points,
+        params=run.get("params"),
+        origin=Run.Origin.MEASURED,
+        published_at_ms=None,
+        printed_mbps_binary=printed,
+    )
+
+
+def _point_figures(seq, point):
+    load = point.get("load") or {}
+    figures = (point.get(name) for name in ("iops", "mbps", "avg_response_ms", "max_response_ms"))
+    return PointFigures(seq, load.get("outstanding_io"), load.get("threads"), *figures)
 
 
 def _workload_name(run, labels):

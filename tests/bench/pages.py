@@ -39,11 +39,12 @@ _POINTS = """
 
 
 def generate(server, name):
-    """Fill database ``name`` with its shape of systems, runs and points, summaries, facets and statistics."""
+    """Fill database ``name`` with its shape of systems, runs and points, summaries, stored figures, facets and
+    statistics."""
     from django.utils import timezone
 
     from portal.models import Point, Run, System
-    from portal.results.services import runs_summaries_recompute
+    from portal.results.services import runs_stored_figures_fill, runs_summaries_recompute
     from portal.systems.services import systems_facets_recompute
 
     systems, first_runs, runs, points = SHAPES[name]
@@ -62,6 +63,8 @@ def generate(server, name):
         for statement in (_CONFIGS, _RUNS, points_sql):
             cursor.execute(statement, shape)
     runs_summaries_recompute(run_ids=list(Run.objects.values_list("id", flat=True)))
+    # As storing them does (and the migration for runs stored before): each run's figures at the default.
+    runs_stored_figures_fill()
     systems_facets_recompute(system_ids=list(System.objects.values_list("id", flat=True)))
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")

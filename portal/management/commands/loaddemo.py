@@ -8,7 +8,7 @@ from django.db import transaction
 from ingest.result import MB, MIB
 from portal.analysis.vocabulary import cache_flags, raid_level_canonical
 from portal.models import Point, PublishedStrokeMultipliers, Run, System
-from portal.results.services import configs_for, run_signature, workloads_for
+from portal.results.services import configs_for, run_signature, run_stored_figures, workloads_for
 from portal.systems.services import systems_facets_recompute
 
 FIXTURE = settings.BASE_DIR / "fixtures" / "demo.yaml"
@@ -74,8 +74,11 @@ class Command(BaseCommand):
             run = self._run(row, config, workloads.get(row["workload"], {}))
             run.workload = workload
             binary = mbps_units.get(citation["document"]) == "binary"
+            points = [self._point(point, binary, run, seq) for seq, point in enumerate(row["points"])]
+            for name, value in self._stored_figures(run, points).items():
+                setattr(run, name, value)
             new_runs.append(run)
-            new_points.extend(self._point(point, binary, run, seq) for seq, point in enumerate(row["points"]))
+            new_points.extend(points)
         # Runs first: PostgreSQL returns their ids, which the points then pick up.
         Run.objects.bulk_create(new_runs)
         Point.objects.bulk_create(new_points)
@@ -101,6 +104,16 @@ class Command(BaseCommand):
             citation_table=citation["table"],
             citation_note=citation.get("note", ""),
             published_at_ms=row.get("threshold_ms"),
+        )
+
+    def _stored_figures(self, run, points):
+        printed = [point.metrics.get("published_mbps_binary") for point in points]
+        return run_stored_figures(
+            points=points,
+            params=run.params,
+            origin=run.origin,
+            published_at_ms=run.published_at_ms,
+            printed_mbps_binary=printed,
         )
 
     def _point(self, point, binary, run, seq):

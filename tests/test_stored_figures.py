@@ -1,0 +1,182 @@
+"""Each run's figures at the papers' default (20 ms of average response time) are stored with it, and a
+comparison at the default reads them instead of the points."""
+
+import io
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from portal.comparisons.selectors import comparison
+from portal.models import Point, Run, System
+from portal.results.services import STORED_FIGURE_COLUMNS, result_sets_store, runs_stored_figures_fill
+from portal.systems.selectors import system_by_name
+from portal.uploads.services import upload_reingest
+from tests.factories import SystemFactory
+from tests.ingesting import ingest_command, run_job_of
+from tests.samples import data
+
+pytestmark = pytest.mark.django_db
+
+
+def stored(run):
+    run.refresh_from_db()
+    return {name: getattr(run, name) for name in STORED_FIGURE_COLUMNS}
+
+
+# tests/ingest/data/fio/sweep: 5,000, 16,000 and 32,000 read IOPS (20.48, 65.536 and 131.072 MB/s) at
+# 0.199, 0.249 and 0.499 ms: 20 ms is never reached, the best point is reported (a lower bound).
+SWEEP_FIGURES = {
+    "throughput_metric": "iops",
+    "iops_at_20ms": 32000.0,
+    "iops_at_20ms_status": "not_reached",
+    "mbps_at_20ms": pytest.approx(131.072),
+    "mbps_at_20ms_status": "not_reached",
+    "reached_20ms": False,
+    "published_mbps_binary": None,
+}
+
+
+def test_a_stored_file_keeps_its_runs_figures_at_20_ms():
+    status, out = ingest_command(data("fio", "sweep"), "--system", "Lab NVMe array")
+    assert status == 0, out
+    assert stored(Run.objects.get()) == SWEEP_FIGURES
+
+
+def test_runs_stored_before_are_filled_from_their_points():
+    ingest_command(data("fio", "sweep"), "--system", "Lab NVMe array")
+    run = Run.objects.get()
+    Run.objects.update(throughput_metric="", iops_at_20ms=None, mbps_at_20ms=None, reached_20ms=None)
+    assert runs_stored_figures_fill() == 1
+    assert stored(run) == SWEEP_FIGURES
+    assert runs_stored_figures_fill() == 0
+
+
+def test_a_relabelled_upload_stores_its_new_runs_with_their_figures():
+    ingest_command(data("fio", "sweep"), "--system", "Lab NVMe array")
+    upload = Run.objects.get().upload
+    assert upload_reingest(upload=upload, labels={"raid_level": "RAID-10", "drive_count": 8})
+    run_job_of(upload)
+    run = Run.objects.get()
+    assert (run.config.raid_level, run.config.drive_count) == ("RAID-10", 8)
+    assert stored(run) == SWEEP_FIGURES
+
+
+@pytest.fixture
+def demo_systems():
+    call_command("loaddemo", stdout=io.StringIO())
+    anyone = AnonymousUser()
+    return system_by_name(name="IBM DS4500", viewer=anyone), system_by_name(name="IBM DS4400", viewer=anyone)
+
+
+def test_published_figures_are_stored_as_the_papers_print_them(demo_systems):
+    random_reads = Run.objects.get(
+        config__system__name="IBM DS4400", workload_name="Random Reads 8K", config__raid_level="RAID-5"
+    )
+    # 000_f52f16ce4c762121.txt, Chart 6 text: 26,640 IOPS for the DS4400 at 20 ms, a published figure
+    # (no MB/s is printed for it).
+    assert stored(random_reads) == {
+        "throughput_metric": "iops",
+        "iops_at_20ms": 26640.0,
+        "iops_at_20ms_status": "single_point",
+        "mbps_at_20ms": None,
+        "mbps_at_20ms_status": "no_data",
+        "reached_20ms": True,
+        "published_mbps_binary": None,
+    }
+    streaming = Run.objects.get(
+        config__system__name="IBM DS4500", workload_name="Streaming Reads 64K", config__raid_level="RAID-5"
+    )
+    # Chart 2 text: 722 MBps, binary units (2^20 bytes/s), stored as 10^6 bytes/s.
+    assert streaming.throughput_metric == "mbps"
+    assert streaming.mbps_at_20ms == pytest.approx(722 * 2**20 / 1e6)
+    assert streaming.published_mbps_binary == 722
+
+
+def point_queries(queries):
+    return [query["sql"] for query in queries.captured_queries if "portal_point" in query["sql"]]
+
+
+def test_the_comparison_at_the_default_reads_no_points(demo_systems):
+    a, b = demo_systems
+    with CaptureQueriesContext(connection) as queries:
+        result = comparison(a=a, b=b, workload="Random Reads 8K", raid_level="RAID-5")
+    assert point_queries(queries) == []
+    (workload,) = result.workloads
+    (row,) = workload.rows
+    # 000_f52f16ce4c762121.txt line 295: 30,020 vs 26,640 IOPS, +12.7 %.
+    assert (row.a_value, row.b_value, round(row.pct, 1)) == (30020, 26640, 12.7)
+    # Charts and exports ask for the figures and runs themselves: both sides' figures, then the runs
+    # together with their points.
+    with CaptureQueriesContext(connection) as queries:
+        runs = [figure.run for figure in row.a + row.b]
+        assert [point.iops for run in runs for point in run.points.all()] == [30020, 26640]
+    assert len(queries) == 3
+
+
+def test_at_another_threshold_the_points_are_read_as_tuples_in_index_order(demo_systems):
+    a, b = demo_systems
+    with CaptureQueriesContext(connection) as queries:
+        result = comparison(a=a, b=b, threshold_ms=30, workload="Random Reads 8K", raid_level="RAID-5")
+    # One query for both sides' points, in the order of the (run, seq) index.
+    (sql,) = point_queries(queries)
+    assert sql.startswith('SELECT "portal_point"."run_id" AS "run_id", "portal_point"."seq" AS "seq", ')
+    assert sql.endswith("ORDER BY 1 ASC, 2 ASC")
+    (row,) = result.workloads[0].rows
+    # The published figures are used as published, and marked so.
+    assert (row.a_value, row.b_value, round(row.pct, 1)) == (30020, 26640, 12.7)
+    assert "IBM DS4500: published at 20 ms, shown as published" in row.notes
+
+
+def test_a_point_changed_in_the_admin_is_compared_from_the_points(demo_systems):
+    a, b = demo_systems
+    run = Run.objects.get(config__system=b, workload_name="Random Reads 8K", config__raid_level="RAID-5")
+    point = run.points.get()
+    point.iops = 29304.0
+    point.save()
+    assert stored(run)["throughput_metric"] == ""
+    (row,) = comparison(a=a, b=b, workload="Random Reads 8K", raid_level="RAID-5").workloads[0].rows
+    # 30,020 against 29,304: +2.4 %.
+    assert (row.b_value, round(row.pct, 1)) == (29304, 2.4)
+
+
+def replicates(system: System, *, iops_at_10ms):
+    """Runs of one configuration, each ``iops_at_10ms`` at 10 ms and twice that at 30 ms: 1.5 x at 20 ms."""
+    runs = [
+        {
+            "name": f"OLTP 8K #{n}",
+            "params": {},
+            "workload": {"read_pct": 67, "random_pct": 100, "transfer_sizes": [{"bytes": 8192, "pct": 100}]},
+            "points": [
+                {"load": {"outstanding_io": 8}, "iops": iops, "mbps": iops * 8192 / 1e6, "avg_response_ms": 10.0},
+                {"load": {"outstanding_io": 32}, "iops": 2 * iops, "mbps": iops * 16384 / 1e6, "avg_response_ms": 30.0},
+            ],
+        }
+        for n, iops in enumerate(iops_at_10ms)
+    ]
+    result = {"format": "fio", "tool": {"name": "fio"}, "source": {"name": "replicates.json"}, "runs": runs}
+    labels = {"raid_level": "RAID-5", "drive_count": 16, "workload_name": "OLTP 8K"}
+    result_sets_store(results=[result], upload=None, system=system, labels=labels)
+
+
+@pytest.mark.parametrize("stored_figures", [True, False])
+def test_replicates_are_compared_with_welchs_test_from_the_stored_figures(stored_figures):
+    a, b = SystemFactory(name="Array A"), SystemFactory(name="Array B")
+    replicates(a, iops_at_10ms=[1000, 1200, 1400])
+    replicates(b, iops_at_10ms=[1000, 1000, 1200])
+    if not stored_figures:
+        Run.objects.update(throughput_metric="")
+    with CaptureQueriesContext(connection) as queries:
+        (row,) = comparison(a=a, b=b).workloads[0].rows
+    assert bool(point_queries(queries)) is not stored_figures
+    # A: 1,500, 1,800 and 2,100 IOPS at 20 ms (mean 1,800, variance 90,000); B: 1,500, 1,500 and 1,800
+    # (mean 1,600, variance 30,000): +12.5 %; Welch: standard error sqrt(90,000/3 + 30,000/3) = 200,
+    # t = 200 / 200 = 1, df = 40,000^2 / (30,000^2/2 + 10,000^2/2) = 3.2.
+    assert (row.a_value, row.b_value, row.pct) == (pytest.approx(1800), pytest.approx(1600), pytest.approx(12.5))
+    welch = row.confidence.welch
+    assert (row.confidence.a.n, row.confidence.b.n) == (3, 3)
+    assert (welch.t, welch.df) == (pytest.approx(1.0), pytest.approx(3.2))
+    assert [figure.status for figure in row.a + row.b] == ["interpolated"] * 6
+    assert not Point.objects.filter(run__config__system=a).exclude(seq__in=[0, 1]).exists()
