@@ -1,15 +1,32 @@
 """A system page's runs: its workloads with their run counts, and figures for only the runs a page shows.
 
 A system may hold tens of thousands of runs (one Iometer file stores thousands), so the page lists
-every workload with its count from one grouped COUNT and reads points only for the runs it shows.
+every workload with its count from one grouped COUNT (an index-only scan) and picks the runs it shows
+by index, the first few of each workload and configuration, never numbering every run of a workload.
 """
 
-from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, Window
-from django.db.models.functions import RowNumber
+import itertools
+import operator
+from collections.abc import Iterable
+from dataclasses import dataclass
 
-from portal.models import Run, System
-from portal.results.selectors import Figure, run_figure, runs_with_curve_points
+from django.core.paginator import Page, Paginator
+from django.db.models import Count
+from django.db.models.expressions import RawSQL
+from django.template.defaultfilters import floatformat
+from django.urls import reverse
+
+from portal.analysis.sizing import per_drive
+from portal.models import Point, Run, System
+from portal.results.selectors import (
+    METRICS,
+    POINT_FIGURE_COLUMNS,
+    Figure,
+    PointFigures,
+    points_threshold,
+    run_rule,
+    stated_response_ms,
+)
 
 # The overview shows this many workloads a page and the first runs of each.
 WORKLOADS_PER_PAGE = 10
@@ -23,6 +40,41 @@ RUN_SORTS = {
     "newest": ("newest first", ("-id",)),
 }
 DEFAULT_SORT = "config"
+# The same orders in SQL: within one configuration (what the indexes on runs give in order) and across
+# the system's configurations. Within a configuration the order across them reduces to the first, so
+# the first runs of a workload are among the first runs of each of its configurations.
+_SQL_SORTS = {
+    "config": ("run.id", "config.raid_level, config.drive_count, config.id, run.id"),
+    "tool": ("run.tool, run.id", "run.tool, config.raid_level, config.drive_count, run.id"),
+    "newest": ("run.id DESC", "run.id DESC"),
+}
+# Runs ``first`` to ``first + limit`` of each workload: per configuration at most ``first + limit`` runs,
+# read in order from the index on (config, workload_name, id) or (config, workload_name, tool, id).
+_SHOWN_RUNS_SQL = """
+    SELECT shown.id FROM unnest(%s::text[]) AS wanted(workload_name)
+    CROSS JOIN LATERAL (
+        SELECT run.id FROM portal_config AS config
+        CROSS JOIN LATERAL (
+            SELECT run.id, run.tool FROM portal_run AS run
+            WHERE run.config_id = config.id AND run.workload_name = wanted.workload_name
+            ORDER BY {within} LIMIT %s
+        ) AS run
+        WHERE config.system_id = %s
+        ORDER BY {across} LIMIT %s OFFSET %s
+    ) AS shown
+"""
+# What the runs table shows of a run and its configuration, and what its figure is read by.
+_RUN_COLUMNS = ("id", "config_id", "workload_name", "tool", "origin", "params", "published_at_ms")
+# A run's figures stored at the default threshold (``Run.STORED_FIGURES_AT_MS`` of average response time).
+_STORED_COLUMNS = (
+    "throughput_metric",
+    "iops_at_20ms",
+    "iops_at_20ms_status",
+    "mbps_at_20ms",
+    "mbps_at_20ms_status",
+    "reached_20ms",
+)
+_CONFIG_COLUMNS = ("raid_level", "drive_count", "read_cache", "write_cache", "stroke_pct")
 
 
 def workload_run_counts(*, system: System) -> list[tuple[str, int]]:
@@ -53,19 +105,93 @@ def workload_figures(
 ) -> dict[str, list[Figure]]:
     """Figures of runs ``first`` to ``first + limit`` of each workload in ``sort`` order, by workload.
 
-    Two queries whatever the system holds: the runs (numbered within their workload by the
-    database), and the columns of their points a figure needs.
+    Two queries whatever the system holds: the runs shown with their configurations, and the
+    columns of their points a figure reads (none at the default threshold for runs whose figures
+    are stored with them). What they cost grows with the runs shown and the system's
+    configurations, not with its runs.
     """
-    order = RUN_SORTS[sort][1]
-    position = Window(RowNumber(), partition_by=[F("workload_name")], order_by=list(order))
-    runs = (
-        Run.objects.filter(config__system=system, workload_name__in=workloads)
-        .annotate(position=position)
-        .filter(position__gt=first, position__lte=first + limit)
-        .select_related("workload")
-        .order_by("workload_name", *order)
+    within, across = _SQL_SORTS[sort]
+    shown = RawSQL(
+        _SHOWN_RUNS_SQL.format(within=within, across=across), (workloads, first + limit, system.id, limit, first)
     )
+    runs = list(
+        Run.objects.filter(id__in=shown)
+        .select_related("config")
+        .only(*_RUN_COLUMNS, *_STORED_COLUMNS, *(f"config__{name}" for name in _CONFIG_COLUMNS))
+        .order_by("workload_name", *RUN_SORTS[sort][1])
+    )
+    at_stored = threshold_ms == Run.STORED_FIGURES_AT_MS and latency == Run.STORED_FIGURES_LATENCY
+    stored = {run.id: _stored_figure(run) for run in runs if at_stored and run.throughput_metric}
+    points = _points_by_run(run_ids=[run.id for run in runs if run.id not in stored], latency=latency)
     by_workload: dict[str, list[Figure]] = {name: [] for name in workloads}
-    for run in runs_with_curve_points(runs=runs, latency=latency):
-        by_workload[run.workload_name].append(run_figure(run=run, threshold_ms=threshold_ms, latency=latency))
+    for run in runs:
+        figure = stored.get(run.id) or _figure(run, points.get(run.id, []), threshold_ms=threshold_ms, latency=latency)
+        by_workload[run.workload_name].append(figure)
     return by_workload
+
+
+def _stored_figure(run: Run) -> Figure:
+    """The run's figure at the default threshold as stored with it (the runs table shows no warnings)."""
+    metric = run.throughput_metric
+    value, status = getattr(run, f"{metric}_at_20ms"), getattr(run, f"{metric}_at_20ms_status")
+    return Figure(run, metric, value, bool(run.reached_20ms), status, ())
+
+
+def _points_by_run(*, run_ids: Iterable[int], latency: str) -> dict[int, list[PointFigures]]:
+    """The runs' points in load order as tuples of the columns a figure reads (percentiles only when asked)."""
+    columns = POINT_FIGURE_COLUMNS if latency not in ("avg", "max") else POINT_FIGURE_COLUMNS[:-1]
+    rows = Point.objects.filter(run_id__in=list(run_ids)).order_by("run_id", "seq").values_list("run_id", *columns)
+    return {
+        run_id: [PointFigures(*row[1:]) for row in found]
+        for run_id, found in itertools.groupby(rows, key=operator.itemgetter(0))
+    }
+
+
+def _figure(run: Run, points: list[PointFigures], *, threshold_ms: float, latency: str) -> Figure:
+    metric, answer = points_threshold(
+        points=points,
+        threshold_ms=threshold_ms,
+        rule=run_rule(params=run.params),
+        stated_ms=stated_response_ms(origin=run.origin, published_at_ms=run.published_at_ms, latency=latency),
+        latency=latency,
+    )
+    return Figure(run, metric, answer.value, answer.reached, str(answer.status), tuple(answer.warnings))
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """A row of the system page's runs table, formatted once: a page shows hundreds of them."""
+
+    run_id: int
+    url: str
+    configuration: str
+    tool: str
+    source: str
+    at_threshold: str
+    per_drive: str
+    how_read: str
+
+
+def run_row(figure: Figure) -> RunRow:
+    """The row of a figure: its configuration in words, the figure and the figure per drive (1 decimal)."""
+    config, run = figure.config, figure.run
+    described = [config.raid_level]
+    if config.drive_count:
+        described.append(f"{config.drive_count} drives")
+    if figure.cache_setting:
+        described.append(figure.cache_setting)
+    if config.stroke_pct:
+        described.append(f"{floatformat(config.stroke_pct, '-1')} % stroke")
+    drives = config.drive_count
+    value = "–" if figure.value is None else f"{floatformat(figure.value, '1g')} {METRICS[figure.metric]}"
+    by_drive = per_drive(figure.value, drives).per_drive if figure.value is not None and drives else None
+    return RunRow(
+        run_id=run.id,
+        url=reverse("pages:run", args=[run.id]),
+        configuration=", ".join(described),
+        tool=run.tool,
+        source=run.get_origin_display(),
+        at_threshold=value,
+        per_drive="–" if by_drive is None else floatformat(by_drive, "1g"),
+        how_read=figure.status_text,
+    )

@@ -6,7 +6,6 @@ from urllib.parse import urlencode
 from django.core.paginator import Paginator
 from django.shortcuts import render
 
-from portal.analysis.sizing import per_drive
 from portal.analysis.stroke import estimate_throughput
 from portal.comparisons import sweeps
 from portal.errors import ApplicationError, NotFoundError, answers_errors
@@ -97,12 +96,13 @@ def _system_runs(request, form, *, system, counts):
         page = system_runs.workloads_page(counts, number=form.value("page"))
         figures = system_runs.workload_figures(workloads=[name for name, _ in page], **read)
         sections = [(name, count, figures[name]) for name, count in page]
-    for _, _, shown in sections:
-        _add_per_drive(shown)
     link = functools.partial(_runs_link, request.GET, runs=form.value("runs"), sort=read["sort"])
     return {
         "runs_of": form.value("runs"),
-        "run_sections": [(name, count, shown, link(runs=name)) for name, count, shown in sections],
+        "run_sections": [
+            (name, count, [system_runs.run_row(figure) for figure in shown], link(runs=name))
+            for name, count, shown in sections
+        ],
         "runs_page": page,
         "previous_url": link(page=page.previous_page_number()) if page.has_previous() else "",
         "next_url": link(page=page.next_page_number()) if page.has_next() else "",
@@ -139,12 +139,6 @@ def _one_workload_runs(workload, counts, *, number, read):
     first = page.start_index() - 1
     figures = system_runs.workload_figures(workloads=[workload], first=first, limit=system_runs.RUNS_PER_PAGE, **read)
     return page, [(workload, count, figures[workload])]
-
-
-def _add_per_drive(figures):
-    for figure in figures:
-        drives = figure.config.drive_count
-        figure.per_drive = per_drive(figure.value, drives).per_drive if figure.value is not None and drives else None
 
 
 def _family_charts(found):

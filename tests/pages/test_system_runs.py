@@ -3,9 +3,12 @@
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from portal.models import Point
-from portal.pages.system_runs import RUNS_PER_PAGE, RUNS_PER_WORKLOAD, WORKLOADS_PER_PAGE
+from portal.models import Point, Run
+from portal.pages.system_runs import RUN_SORTS, RUNS_PER_PAGE, RUNS_PER_WORKLOAD, WORKLOADS_PER_PAGE, workload_figures
+from portal.results.services import runs_stored_figures_recompute
 from tests.factories import ConfigFactory, RunFactory, SystemFactory
 
 WORKLOADS = ("OLTP 8K", "Random Reads 8K", "Sequential Reads 64K")
@@ -104,3 +107,49 @@ def test_workloads_are_paged(client):
     assert f"Page 1 of 2 ({WORKLOADS_PER_PAGE} workloads a page)" in first
     second = client.get(f"/systems/{system.id}/", {"page": "2"}).content.decode()
     assert f"Workload {WORKLOADS_PER_PAGE + 1:02} <span" in second and "Workload 00 <span" not in second
+
+
+def expected_order(system, workload, sort):
+    """The runs of a workload in ``sort`` order, ordered by Django over every run (what a page slices)."""
+    order = RUN_SORTS[sort][1]
+    return list(
+        Run.objects.filter(config__system=system, workload_name=workload).order_by(*order).values_list("id", flat=True)
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("sort", list(RUN_SORTS))
+def test_the_runs_a_page_picks_are_the_slice_of_every_run_in_order(sort):
+    system = SystemFactory(name="Mixed")
+    # Two configurations alike but for their stroke: ties in RAID level and drive count.
+    configs = [
+        ConfigFactory(system=system, raid_level=raid_level, drive_count=drives, stroke_pct=stroke_pct)
+        for raid_level, drives, stroke_pct in (("RAID-5", 16, None), ("RAID-10", 8, None), ("RAID-5", 8, None))
+    ]
+    configs.append(ConfigFactory(system=system, raid_level="RAID-5", drive_count=8, stroke_pct=50))
+    # 30 runs of each workload on each configuration: more than the first runs a page reads of one.
+    for n in range(240):
+        RunFactory(
+            config=configs[n // 2 % 4], workload_name=WORKLOADS[n % 2], tool=("vdbench", "fio", "Iometer")[n % 3]
+        )
+    for first, limit in ((0, RUNS_PER_WORKLOAD), (5, 7), (40, 10)):
+        figures = workload_figures(
+            system=system, workloads=list(WORKLOADS[:2]), threshold_ms=20, sort=sort, first=first, limit=limit
+        )
+        for workload in WORKLOADS[:2]:
+            shown = [figure.run.id for figure in figures[workload]]
+            assert shown == expected_order(system, workload, sort)[first : first + limit]
+
+
+@pytest.mark.django_db
+def test_figures_stored_with_the_runs_are_shown_at_the_default_threshold_without_reading_points(client):
+    system = system_with_runs(30)
+    runs_stored_figures_recompute(run_ids=list(Run.objects.filter(config__system=system).values_list("id", flat=True)))
+    with CaptureQueriesContext(connection) as queries:
+        body = client.get(f"/systems/{system.id}/").content.decode()
+    assert not [query for query in queries.captured_queries if "portal_point" in query["sql"]]
+    assert body.count('<td class="num">1,500.0 IOPS</td>') == len(run_ids(body)) == 30
+    assert '<td class="num">187.5</td>' in body
+    # At another threshold the figures are read from the points: 1,250 IOPS at 15 ms.
+    body = client.get(f"/systems/{system.id}/", {"threshold_ms": "15"}).content.decode()
+    assert body.count('<td class="num">1,250.0 IOPS</td>') == 30
