@@ -63,6 +63,7 @@ class AuditEvent(models.Model):
         DELETE = "delete"
         PUBLISH = "publish"
         UNPUBLISH = "unpublish"
+        RENAME = "rename"
         MEMBER_ADD = "member_add", "member added"
         MEMBER_ROLE = "member_role", "member's role changed"
         MEMBER_REMOVE = "member_remove", "member removed"

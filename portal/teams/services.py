@@ -3,7 +3,7 @@
 import logging
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -111,6 +111,35 @@ def _keep_an_admin(team: Team, *, leaving: Membership, new_role: Role | None) ->
     others = Membership.objects.select_for_update().filter(team=team, role=Role.ADMIN).exclude(pk=leaving.pk)
     if not others.exists():
         raise TeamError(f"{leaving.user.username} is the last admin of {team.name}; make another member admin first")
+
+
+def system_rename(*, system: System, name: str, actor=None) -> System:
+    """Give a system another name: unique within its team and, once published, among published systems."""
+    name = " ".join(name.split())
+    if not name:
+        raise TeamError("a system needs a name")
+    try:
+        with transaction.atomic():
+            return _system_renamed(system, name, actor)
+    except IntegrityError:  # the same name taken a moment ago by another request
+        raise TeamError(f"a system is already named {name!r}") from None
+
+
+def _system_renamed(system, name, actor):
+    system = System.objects.select_for_update().get(pk=system.pk)
+    if name == system.name:
+        return system
+    others = System.objects.exclude(pk=system.pk).filter(name__iexact=name)
+    if others.filter(team=system.team).exists():
+        owner = system.team.name if system.team else "the operator"
+        raise TeamError(f"{owner} has a system named {name!r} already")
+    if system.published and others.filter(published=True).exists():
+        raise TeamError(f"a published system is already named {name!r}")
+    before = system.name
+    system.name = name
+    system.save(update_fields=["name", "updated_at"])
+    audit(team=system.team, actor=actor, action=AuditEvent.Action.RENAME, subject=f"system {before} to {name}")
+    return system
 
 
 @transaction.atomic

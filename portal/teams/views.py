@@ -96,14 +96,39 @@ def member_remove(request, slug, membership_id):
     return redirect("teams:detail", slug=team.slug)
 
 
+def _managed_system(request, system_id):
+    """The system, when the user may read it (404 otherwise), and whether they maintain its team."""
+    system = (
+        selectors.visible(System.objects.all(), viewer=request.user).filter(id=system_id).select_related("team").first()
+    )
+    if system is None:
+        raise Http404("There is no such system.")
+    return system, selectors.allows(request.user, system.team, Role.MAINTAINER)
+
+
+@login_required
+@require_POST
+def system_rename(request, system_id):
+    system, maintains = _managed_system(request, system_id)
+    if not maintains:
+        messages.error(request, "Only a maintainer of the system's team can rename it.")
+        return redirect("pages:system", system_id=system.id)
+    before = system.name
+    try:
+        renamed = services.system_rename(system=system, name=request.POST.get("name", ""), actor=request.user)
+        if renamed.name != before:
+            messages.success(request, f"{before} is now named {renamed.name}.")
+    except services.TeamError as error:
+        messages.error(request, str(error)[:1].upper() + str(error)[1:] + ".")
+    return redirect("pages:system", system_id=system.id)
+
+
 @login_required
 @require_POST
 def system_publish(request, system_id):
     """Publish (``publish=1``) or make private again (``publish=0``): maintainers of the system's team."""
-    system = selectors.visible(System.objects, viewer=request.user).filter(id=system_id).select_related("team").first()
-    if system is None:
-        raise Http404("There is no such system.")
-    if not selectors.allows(request.user, system.team, Role.MAINTAINER):
+    system, maintains = _managed_system(request, system_id)
+    if not maintains:
         messages.error(request, "Only a maintainer of the system's team can publish it or make it private.")
         return redirect("pages:system", system_id=system.id)
     publish = request.POST.get("publish", "1") == "1"

@@ -240,3 +240,35 @@ def test_a_private_workload_name_stays_with_the_team_until_published(acme, data_
     _signed_in(engineer).post(f"/teams/systems/{private_run.config.system_id}/publish", {"publish": "1"})
     private_run.workload.refresh_from_db()
     assert "Project Z read" in private_run.workload.names
+
+
+def test_a_maintainer_renames_a_system_to_publish_it_beside_another_of_that_name(acme):
+    SystemFactory(name="IBM DS5000", published=True)
+    private = SystemFactory(name="IBM DS5000", team=acme, published=False)
+    SystemFactory(name="Acme spare", team=acme, published=False)
+    maintainer = _signed_in(_user("maintainer", team=acme, role=Role.MAINTAINER))
+    # A name the team already uses is refused; so is an empty one.
+    response = maintainer.post(f"/teams/systems/{private.id}/rename", {"name": "acme  SPARE"}, follow=True)
+    assert "Acme storage lab has a system named &#x27;acme SPARE&#x27; already." in response.content.decode()
+    maintainer.post(f"/teams/systems/{private.id}/rename", {"name": "   "})
+    private.refresh_from_db()
+    assert private.name == "IBM DS5000"
+    # An uploader may not rename.
+    uploader = _signed_in(_user("uploader", team=acme, role=Role.UPLOADER))
+    uploader.post(f"/teams/systems/{private.id}/rename", {"name": "Whatever"})
+    private.refresh_from_db()
+    assert private.name == "IBM DS5000"
+    response = maintainer.post(f"/teams/systems/{private.id}/rename", {"name": "Acme DS5000 lab unit"}, follow=True)
+    assert "IBM DS5000 is now named Acme DS5000 lab unit." in response.content.decode()
+    maintainer.post(f"/teams/systems/{private.id}/publish", {"publish": "1"})
+    private.refresh_from_db()
+    assert (private.name, private.published) == ("Acme DS5000 lab unit", True)
+    # Published, it cannot take the other published system's name.
+    maintainer.post(f"/teams/systems/{private.id}/rename", {"name": "ibm ds5000"})
+    private.refresh_from_db()
+    assert private.name == "Acme DS5000 lab unit"
+    actions = list(AuditEvent.objects.order_by("id").values_list("action", "subject"))
+    assert actions == [
+        ("rename", "system IBM DS5000 to Acme DS5000 lab unit"),
+        ("publish", "system Acme DS5000 lab unit"),
+    ]

@@ -142,6 +142,12 @@ WALK = {
         "method": "post",
         "data": {"publish": "1"},
     },
+    "teams:rename": {
+        "kind": ONE,
+        "path": "/teams/systems/{system}/rename",
+        "method": "post",
+        "data": {"name": "Acme X10"},
+    },
     "teams:member_set": {
         "kind": ONE,
         "path": "/teams/acme/members",
