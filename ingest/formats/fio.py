@@ -10,7 +10,7 @@ import json
 import math
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
 from pathlib import PurePosixPath
@@ -58,8 +58,9 @@ _NUMBER_TYPES = frozenset((int, float))
 _TEXT = frozenset((str,))
 # The objects holding the options a job file gave, where an option may be given twice.
 OPTIONS_OBJECT = re.compile(r'"(?:global|job) options"\s*:\s*(?=\{)')
-_OPTIONS_KEYS = ('"global options"', '"job options"')
+_OPTIONS_KEYS = ('"job options"', '"global options"')  # a job's first: there are more of them
 _OPTIONS_KEY_END = ' options"'
+_COLON, _COMMA = frozenset((":",)), frozenset((",",))
 
 
 def sniff(head, name):
@@ -132,13 +133,18 @@ def _read_document(source, warnings):
     """The JSON object of a fio output, skipping the text fio prints before it (with a warning)."""
     preamble, first_line = [], None
     with source.open_text() as stream:
-        for number, line in enumerate(stream, 1):
-            if line.lstrip().startswith("{"):
-                first_line = number
-                text = line + stream.read()
-                break
-            if line.strip():
-                preamble.append(line.strip())
+        text = stream.read()  # lines end with "\n": the stream reads newlines universally
+    start, number = 0, 1
+    while start < len(text):
+        end = text.find("\n", start) + 1 or len(text)
+        line = text[start:end]
+        if line.lstrip().startswith("{"):
+            first_line = number
+            text = text[start:] if start else text
+            break
+        if line.strip():
+            preamble.append(line.strip())
+        start, number = end, number + 1
     if first_line is None:
         raise ParseError("no JSON object found; expected the output of fio --output-format=json", file=source.name)
     if preamble:
@@ -164,12 +170,20 @@ def _options_given_twice(text, end):
         return options
 
     decoder = json.JSONDecoder(object_pairs_hook=keep_last)
+    # The text of objects found plain, each key once: jobs often repeat their options word for word.
+    plain = set()
     for start in _options_objects(text, end):
-        pairs = _plain_pairs(text, start)
-        if pairs is None:
+        close = text.find("}", start)
+        inner = text[start + 1 : close] if close >= 0 else None
+        if inner in plain:
+            continue
+        parts = None if inner is None else _plain_parts(inner)
+        if parts is None:
             decoder.raw_decode(text, start)
+        elif len(set(keys := parts[1::4])) != len(keys):
+            keep_last(list(zip(keys, parts[3::4], strict=True)))
         else:
-            keep_last(pairs)
+            plain.add(inner)
     return list(dict.fromkeys(duplicates))
 
 
@@ -179,6 +193,12 @@ def _options_objects(text, end):
     matching the pattern there."""
     position = text.find(_OPTIONS_KEY_END, 0, end)
     while position >= 0:
+        after = position + len(_OPTIONS_KEY_END)
+        # '"job options": {' as JSON is commonly written, without the pattern; else the pattern.
+        if position >= 4 and text.startswith(": {", after, end) and text.startswith('"job', position - 4):
+            yield after + 2
+            position = text.find(_OPTIONS_KEY_END, after, end)
+            continue
         for key in _OPTIONS_KEYS:
             match = OPTIONS_OBJECT.match(text, position + len(_OPTIONS_KEY_END) - len(key), end)
             if match:
@@ -187,22 +207,20 @@ def _options_objects(text, end):
         position = text.find(_OPTIONS_KEY_END, position + len(_OPTIONS_KEY_END), end)
 
 
-def _plain_pairs(text, start):
-    """The (key, value) pairs of the JSON object at ``text[start]`` when it holds only text values
-    without escapes, as fio writes options, read by splitting at its quotes (a few microseconds where
-    decoding it costs several times that, for each of thousands of jobs); ``None`` for any other
-    object, which is decoded."""
-    end = text.find("}", start)
-    inner = text[start + 1 : end]
-    if end < 0 or "\\" in inner:
+def _plain_parts(inner):
+    """A JSON object, ``inner`` the text between its braces, split at its quotes when it holds only
+    text values without escapes, as fio writes options (its keys are ``parts[1::4]``, their values
+    ``parts[3::4]``): a few microseconds where decoding it costs several times that, for each of
+    thousands of jobs; ``None`` for any other object, which is decoded."""
+    if "\\" in inner:
         return None
     # '{' "key" ':' "value" ',' "key" ':' "value" '}': every fourth part is a separator.
     parts = inner.split('"')
     if len(parts) % 4 != 1 or parts[0].strip() or parts[-1].strip():
         return None
-    if any(part.strip() != ":" for part in parts[2::4]) or any(part.strip() != "," for part in parts[4:-1:4]):
+    if not _COLON.issuperset(map(str.strip, parts[2::4])) or not _COMMA.issuperset(map(str.strip, parts[4:-1:4])):
         return None
-    return list(zip(parts[1::4], parts[3::4], strict=True))
+    return parts
 
 
 def _job_lines(text, first_line):
@@ -267,18 +285,22 @@ def _job_groups(document, source, warnings):
             raise ParseError(
                 f"job {index + 1} is {str(job)[:40]!r}, not an object", file=source.name, line=document.job_line(index)
             )
-        name = str(job.get("jobname", f"job {index + 1}"))
+        name = str(job["jobname"]) if "jobname" in job else f"job {index + 1}"
         if job.get("error", 0):
             sentence = _failure_sentence(name, job["error"], document.preamble)
             failures.append(_Failure(source.name, document.job_line(index), sentence))
             continue
         key = (name, job.get("groupid", 0))
-        groups.setdefault(key, []).append(job)
-        first_index.setdefault(key, index)
+        entries = groups.get(key)
+        if entries is None:
+            groups[key], first_index[key] = [job], index
+        else:
+            entries.append(job)
     known = _Known()
     jobs = []
-    for (name, groupid), entries in groups.items():
-        where = _Where(source.name, document, first_index[(name, groupid)], known)
+    for key, entries in groups.items():
+        name, groupid = key
+        where = _Where(source.name, document, first_index[key], known)
         job = _job(document.data, name, groupid, entries, where, warnings)
         if job.point.iops is None:
             failures.append(_Failure(source.name, where.line, f"job {name!r} did no I/O"))
@@ -296,11 +318,31 @@ def _failure_sentence(name, code, preamble):
 
 
 def _job(data, name, groupid, entries, where, warnings):
-    global_options, job_options = _object(data, "global options", where), _object(entries[0], "job options", where)
+    known = where.known
+    if known.document is None:
+        global_options = _object(data, "global options", where)
+        version = str(data.get("fio version", "")).removeprefix("fio-") or None
+        known.document = global_options, version, _TEXT.issuperset(map(type, global_options.values()))
+    (global_options, version, global_text), job_options = known.document, _object(entries[0], "job options", where)
     options = {**global_options, **job_options}
-    iodepth = _whole_number(options.get("iodepth", 1), "iodepth", where)
-    numjobs = _whole_number(options.get("numjobs", len(entries)), "numjobs", where)
-    point = _point(entries, where)
+    key = _options_key(job_options) if global_text else None
+    stated = known.stated.get(key)
+    if stated is None:
+        iodepth = _whole_number(options.get("iodepth", 1), "iodepth", where)
+        numjobs = _whole_number(options.get("numjobs", len(entries)), "numjobs", where)
+        point = (_entry_point(entries[0], where) if len(entries) == 1 else None) or _point(entries, where)
+        rw, workload = _stated_workload(global_options, job_options, where)
+        # The workload's other fields, for a copy of it per run (as ``dataclasses.replace`` would
+        # make, at half its cost: the workload holds only its fields).
+        fixed = {name: value for name, value in vars(workload).items() if name != "transfer_sizes"}
+        if key is not None:
+            known.stated[key] = iodepth, numjobs if "numjobs" in options else None, rw, workload, fixed
+    else:
+        iodepth, numjobs, rw, workload, fixed = stated
+        numjobs = len(entries) if numjobs is None else numjobs
+        point = (_entry_point(entries[0], where) if len(entries) == 1 else None) or _point(entries, where)
+    # Each run gets its own workload and list: a caller may change one run's sizes.
+    workload = Workload(transfer_sizes=list(workload.transfer_sizes), **fixed)
     point.load = {"outstanding_io": iodepth * numjobs, "threads": numjobs}
     if len(entries) > 1:
         point.metrics["job_entries_summed"] = len(entries)
@@ -308,19 +350,19 @@ def _job(data, name, groupid, entries, where, warnings):
             f"{where.file}:{where.line}: job {name!r}: {len(entries)} job entries (no group_reporting) summed into "
             "one point; their clat percentiles cannot be combined and are left out"
         )
-    rw, workload = _stated_workload(global_options, job_options, where)
     if rw in ("trim", "randtrim"):
         warnings.append(
             f"{where.file}:{where.line}: job {name!r}: rw={rw} trims, which are neither reads nor writes; "
             "its read % is left unknown"
         )
+    options["groupid"] = groupid
     return _Job(
         name=name,
         rw=rw,
         workload=workload,
         point=point,
-        options={**options, "groupid": groupid},
-        version=str(data.get("fio version", "")).removeprefix("fio-") or None,
+        options=options,
+        version=version,
         started_at=_started_at(data, entries[0], where),
         file=where.file,
     )
@@ -343,9 +385,11 @@ class _Known:
     """What is worked out once per file: the jobs of a large file share their options, start time
     and percentile names."""
 
-    workloads: dict = field(default_factory=dict)  # (global, job options) -> (rw, Workload)
     started_at: dict = field(default_factory=dict)  # seconds -> ISO 8601
     percentile_layouts: dict = field(default_factory=dict)  # a table's keys -> _percentile_layout
+    document: tuple | None = None  # (global options, fio version, whether they are all text)
+    # _options_key of the job options -> (iodepth, numjobs given or None, rw, Workload, its other fields)
+    stated: dict = field(default_factory=dict)
 
 
 class _Where:
@@ -457,13 +501,18 @@ def _object(data, key, where):
 
 def _clat_percentiles_ms(stats, where):
     clat, to_ms = ("clat_ns", 1e-6) if "clat_ns" in stats else ("clat", 1e-3)
-    table = _object(_object(stats, clat, where), "percentile", where)
-    layout = _percentile_layout(table, where)
+    table = stats.get(clat)
+    table = table.get("percentile") if type(table) is dict else None
+    if type(table) is not dict:
+        table = _object(_object(stats, clat, where), "percentile", where)
+    keys = tuple(table)
+    layout = where.known.percentile_layouts.get(keys) or _percentile_layout(keys, where)
     if layout is not None:
         names, values_of = layout
         values = values_of(table)
         if _plain_numbers(values):
-            return dict(zip(names, map(to_ms.__mul__, values), strict=True))
+            # names and values_of come from the same keys: zip ends both at once.
+            return {name: value * to_ms for name, value in zip(names, values)}  # noqa: B905
     percentiles = {}
     for key in table:
         # fio pads the table with "0.00" entries for unused slots.
@@ -475,11 +524,10 @@ def _clat_percentiles_ms(stats, where):
     return percentiles
 
 
-def _percentile_layout(table, where):
-    """``(names, values_of)`` of a percentile table's entries above 0, worked out once per set of
-    keys in a file (``values_of(table)`` gives their values); ``None`` when a key is no percentile,
-    for the careful reading to name it."""
-    keys = tuple(table)
+def _percentile_layout(keys, where):
+    """``(names, values_of)`` of the entries above 0 of a percentile table with ``keys``, worked out
+    once per set of keys in a file (``values_of(table)`` gives their values); ``None`` when a key is
+    no percentile, for the careful reading to name it."""
     layouts = where.known.percentile_layouts
     if keys not in layouts:
         try:
@@ -517,8 +565,109 @@ def _percentile(key, where):
     return value
 
 
+class _Unusual(Exception):
+    """A figure the reading of a single job entry leaves to the general one (``_point``)."""
+
+
+def _plain(value, default=None):
+    """``value`` as ``_Where.number`` reads a plain figure (``default`` for ``None``); ``_Unusual``
+    for anything else, which the general reading checks and names."""
+    kind = type(value)
+    if kind is float and 0.0 <= value < math.inf:
+        return value
+    if kind is int and 0 <= value < LARGEST_PLAIN_INT:
+        return float(value)
+    if value is None and default is not None:
+        return default
+    raise _Unusual
+
+
+def _entry_direction(entry, direction, where):
+    """``(ios, iops, bytes_per_s, latency_ms_sum, max_ms, percentiles_ms)`` of one direction of a
+    single job entry, as ``_direction`` sums them; ``None`` without I/O."""
+    stats = entry.get(direction) or {}
+    if type(stats) is not dict:
+        raise _Unusual
+    iops, ios = stats.get("iops"), stats.get("total_ios")
+    # fio writes IOPS as a float and I/Os as an int: those are checked here without a call.
+    iops = iops if type(iops) is float and 0.0 <= iops < math.inf else _plain(iops, 0.0)
+    ios = float(ios) if type(ios) is int and 0 <= ios < LARGEST_PLAIN_INT else _plain(ios, iops)
+    if not ios:
+        return None
+    if "bw_bytes" in stats:
+        bytes_per_s = _plain(stats["bw_bytes"])
+    else:
+        bw = stats.get("bw")
+        bytes_per_s = (float(bw) if type(bw) is int and 0 <= bw < LARGEST_PLAIN_INT else _plain(bw, 0)) * 1024
+    latency, to_ms = ("lat_ns", 1e-6) if "lat_ns" in stats else ("lat", 1e-3)
+    latency = stats.get(latency) or {}
+    if type(latency) is not dict:
+        raise _Unusual
+    latency_ms_sum, max_ms = 0.0, None
+    if latency:
+        mean, most = latency.get("mean"), latency.get("max")
+        mean = mean if type(mean) is float and 0.0 <= mean < math.inf else _plain(mean, 0)
+        most = float(most) if type(most) is int and 0 <= most < LARGEST_PLAIN_INT else _plain(most, 0)
+        latency_ms_sum += mean * to_ms * ios
+        max_ms = max(0.0, most * to_ms)
+    # Adding 0.0 as the sum over entries does (-0.0 becomes 0.0).
+    return ios, iops + 0.0, bytes_per_s + 0.0, latency_ms_sum, max_ms, _clat_percentiles_ms(stats, where)
+
+
+def _entry_point(entry, where):
+    """``_point`` of a job group of one entry, as most are, without summing; ``None`` when a figure
+    is not plain, for ``_point`` to read and name it. Figures are not negative and not -0.0 here, so
+    a sum of one figure is the figure."""
+    try:
+        read = _entry_direction(entry, "read", where)
+        write = _entry_direction(entry, "write", where)
+        trim = _entry_direction(entry, "trim", where)
+        cpu = (
+            (_plain(entry["usr_cpu"]), _plain(entry["sys_cpu"])) if "usr_cpu" in entry and "sys_cpu" in entry else None
+        )
+    except _Unusual:
+        return None
+    point = Point()
+    if read is not None:
+        point.read_iops, point.read_mbps = read[1], read[2] / MB
+        point.avg_read_response_ms = read[3] / read[0] if read[3] else None
+    if write is not None:
+        point.write_iops, point.write_mbps = write[1], write[2] / MB
+        point.avg_write_response_ms = write[3] / write[0] if write[3] else None
+    if read is None or write is None:
+        active = read if write is None else write
+        if active is not None:
+            point.iops, point.mbps = active[1], active[2] / MB
+            if active[3] and active[1]:
+                point.avg_response_ms = active[3] / active[0] * active[1] / active[1]
+            point.max_response_ms = active[4]
+    else:
+        point.iops = read[1] + write[1]
+        point.mbps = (read[2] + write[2]) / MB
+        latencies = [(d[3] / d[0], d[1]) for d in (read, write) if d[3]]
+        if latencies and point.iops:
+            point.avg_response_ms = sum([ms * iops for ms, iops in latencies]) / point.iops
+        maxima = [d[4] for d in (read, write) if d[4] is not None]
+        point.max_response_ms = max(maxima) if maxima else None
+    if cpu is not None:
+        # ``+ 0.0`` as summing over entries does (-0.0 becomes 0.0).
+        usr, sys = cpu[0] + 0.0, cpu[1] + 0.0
+        point.cpu_pct = usr + sys
+        point.metrics = {"usr_cpu_pct": usr, "sys_cpu_pct": sys}
+    percentiles = {}
+    if read is not None and read[5]:
+        percentiles["read"] = read[5]
+    if write is not None and write[5]:
+        percentiles["write"] = write[5]
+    if percentiles:
+        point.metrics["clat_percentiles_ms"] = percentiles
+    if trim is not None:
+        point.metrics["trim_iops"] = trim[1]
+    return point
+
+
 def _point(entries, where):
-    read, write, trim = (_direction(entries, d, where) for d in ("read", "write", "trim"))
+    read, write, trim = (_direction(entries, d, where) for d in DIRECTIONS)
     active = [d for d in (read, write) if d.ios]
     point = Point()
     point.read_iops, point.read_mbps, point.avg_read_response_ms = _figures(read)
@@ -556,21 +705,20 @@ def _figures(direction):
 # Workload -------------------------------------------------------------------------------------
 
 
-def _stated_workload(global_options, job_options, where):
-    """``(rw, Workload)`` of the options, worked out once per distinct set of options in a file."""
+def _options_key(job_options):
+    """What a job's options are known by in a file, whose global options are the same for every job
+    (``_Known.stated``): what is worked out from them is worked out once per distinct set; ``None``
+    for options that are not all text, which are worked out for each job."""
     # Options as fio writes them, all text, are shared; others (1 and True are equal keys) are not.
-    shared = _TEXT.issuperset(map(type, global_options.values())) and _TEXT.issuperset(map(type, job_options.values()))
-    key = (tuple(global_options.items()), tuple(job_options.items())) if shared else None
-    known = where.known.workloads.get(key)
-    if known is None:
-        workload_options = {**_canonical(global_options), **_canonical(job_options)}
-        rw = _rw_mode(workload_options, where)
-        known = rw, _workload(rw, workload_options, where)
-        if key is not None:
-            where.known.workloads[key] = known
-    rw, workload = known
-    # Each run gets its own list: a caller may change one run's sizes.
-    return rw, replace(workload, transfer_sizes=list(workload.transfer_sizes))
+    values = tuple(job_options.values())
+    return (tuple(job_options), values) if _TEXT.issuperset(map(type, values)) else None
+
+
+def _stated_workload(global_options, job_options, where):
+    """``(rw, Workload)`` the options state."""
+    workload_options = {**_canonical(global_options), **_canonical(job_options)}
+    rw = _rw_mode(workload_options, where)
+    return rw, _workload(rw, workload_options, where)
 
 
 def _canonical(options):
@@ -742,6 +890,14 @@ def _runs(jobs, *, several_files):
 
 def _run(name, jobs):
     first = jobs[0]
+    if len(jobs) == 1:
+        return Run(
+            name=name,
+            started_at=first.started_at or None,
+            workload=first.workload,
+            params=first.options,
+            points=[first.point],
+        )
     starts = [job.started_at for job in jobs if job.started_at]
     return Run(
         name=name,
