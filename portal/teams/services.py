@@ -19,33 +19,22 @@ class TeamError(ValueError):
     """A change that cannot be made, said in a sentence for the user."""
 
 
-def audit(*, team: Team | None, actor, action: str, subject: str) -> AuditEvent | None:
+def audit(*, team: Team | None, actor, action: str, subject: str) -> None:
     """Record what ``actor`` did (and log it); results without a team (the operator's) have no audit log."""
-    name = getattr(actor, "username", "") or ""
-    logger.info("%s: %s %s %s", _team_text(team), name or "the operator", action, subject)
-    if team is None:
-        return None
-    return AuditEvent.objects.create(
-        team=team,
-        actor=actor if getattr(actor, "pk", None) else None,
-        actor_name=name,
-        action=action,
-        subject=subject[:300],
-    )
+    audit_many(team=team, actor=actor, action=action, subjects=[subject])
 
 
 def audit_many(*, team: Team | None, actor, action: str, subjects: list[str]) -> None:
-    """Record one event per subject in one statement (the files of one upload)."""
+    """Record one event per subject in one statement (the files of one upload), and log them."""
     name = getattr(actor, "username", "") or ""
-    if subjects:
-        logger.info("%s: %s %s %d item(s)", _team_text(team), name or "the operator", action, len(subjects))
+    for subject in subjects:
+        logger.info("%s: %s %s %s", _team_text(team), name or "the operator", action, subject)
     if team is None or not subjects:
         return
+    user = actor if getattr(actor, "pk", None) else None
     AuditEvent.objects.bulk_create(
-        AuditEvent(team=team, actor=actor if getattr(actor, "pk", None) else None, actor_name=name, action=action,
-                   subject=subject[:300])
-        for subject in subjects
-    )  # fmt: skip
+        AuditEvent(team=team, actor=user, actor_name=name, action=action, subject=subject[:300]) for subject in subjects
+    )
 
 
 def _team_text(team: Team | None) -> str:

@@ -10,7 +10,7 @@ from portal.models import System
 
 from . import selectors, services
 from .forms import MemberForm, TeamCreateForm
-from .models import Membership, Role, Team
+from .models import ROLE_RANK, Membership, Role, Team
 
 
 def _team_for(user, slug: str, *, role: str = Role.VIEWER) -> Team:
@@ -51,15 +51,15 @@ def team_create(request):
 @require_GET
 def team_detail(request, slug):
     team = _team_for(request.user, slug)
-    role = selectors.role_of(request.user, team)
-    manages = selectors.allows(request.user, team, Role.MAINTAINER)
+    role = Role(selectors.role_of(request.user, team))
+    manages = ROLE_RANK[role] >= ROLE_RANK[Role.MAINTAINER]
     context = {
         "team": team,
         "role": role,
         "members": selectors.team_members(team=team),
         "systems": System.objects.filter(team=team).order_by("name"),
         "manages": manages,
-        "administers": selectors.allows(request.user, team, Role.ADMIN),
+        "administers": role == Role.ADMIN,
         "events": selectors.team_events(team=team) if manages else [],
         "member_form": MemberForm(),
         "roles": Role.choices,

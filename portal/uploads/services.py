@@ -280,7 +280,6 @@ def upload_delete(*, upload: Upload, requested_by=None) -> int | None:
         systems = set(runs.values_list("config__system_id", flat=True).distinct())
         deleted = runs.count()
         runs.delete()
-        IngestJob.objects.filter(anchor__in=members).delete()
         Upload.objects.filter(id__in=[member.id for member in members]).delete()
         systems_facets_recompute(system_ids=systems)
         names = ", ".join(member.original_name for member in members)
