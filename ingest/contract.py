@@ -5,7 +5,9 @@ refused there with the file and line; the contract is the last check, for figure
 convert itself and for shapes (points in load order, bounds from the result types' fields).
 """
 
+import functools
 import math
+import operator
 import re
 from dataclasses import fields
 
@@ -50,10 +52,19 @@ def _check_figures(values: dict, bounds: tuple, where: str, errors: list[str]) -
         return
     for name, minimum, maximum, positive in bounds:
         value = values.get(name)
-        if not positive:
+        if value is None:
+            continue
+        kind = type(value)
+        if positive:
+            if kind is not int or value <= 0:
+                errors.append(f"{where}.{name}: expected a positive whole number or null, got {value!r}")
+        # The clean case inline (a plain int or a finite float within the bounds); the rest is named.
+        elif not (
+            (kind is float and value - value == 0.0 or kind is int)
+            and (minimum is None or value >= minimum)
+            and (maximum is None or value <= maximum)
+        ):
             _number_or_none(value, f"{where}.{name}", errors, minimum=minimum, maximum=maximum)
-        elif value is not None and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
-            errors.append(f"{where}.{name}: expected a positive whole number or null, got {value!r}")
 
 
 _WORKLOAD_BOUNDS = _bounds(Workload)
@@ -63,13 +74,14 @@ _POINT_FIGURES_PLAIN = all(minimum == 0 and not positive for _name, minimum, _ma
 _POINT_FIGURE_NAMES = tuple(name for name, *_rest in _POINT_BOUNDS)
 _POINT_MAXIMA = tuple((name, maximum) for name, _minimum, maximum, _positive in _POINT_BOUNDS if maximum is not None)
 _FIGURE_TYPES = frozenset((int, float))
+_is_set = functools.partial(operator.is_not, None)
 
 
 def _plain_point_figures(point: dict) -> bool:
     """Whether a point's figures are all within their bounds, checked in one pass over them (the
     clean case, a point in every few lines of a large file); False sends them to the check that
     names each problem."""
-    present = [value for value in map(point.get, _POINT_FIGURE_NAMES) if value is not None]
+    present = list(filter(_is_set, map(point.get, _POINT_FIGURE_NAMES)))
     if not present:
         return True
     try:
@@ -78,7 +90,11 @@ def _plain_point_figures(point: dict) -> bool:
             return False
     except OverflowError:  # an int too large for a float
         return False
-    return all(point.get(name) is None or point[name] <= maximum for name, maximum in _POINT_MAXIMA)
+    for name, maximum in _POINT_MAXIMA:
+        value = point.get(name)
+        if value is not None and value > maximum:
+            return False
+    return True
 
 
 _DRIVE_BOUNDS = _bounds(Drive)
@@ -162,9 +178,10 @@ def _validate_run(run, where, errors, metrics_checked):
         errors.append(f"{where}.points: a run has at least one point")
     for i, point in enumerate(points):
         _validate_point(point, f"{where}.points[{i}]", errors, metrics_checked)
-    keys = [point_load_key(p) for p in points if isinstance(p.get("load"), dict)]
-    if keys != sorted(keys):
-        errors.append(f"{where}.points: not in increasing load order")
+    if len(points) > 1:
+        keys = [point_load_key(p) for p in points if isinstance(p.get("load"), dict)]
+        if keys != sorted(keys):
+            errors.append(f"{where}.points: not in increasing load order")
 
 
 def _validate_drives(drives, errors):

@@ -72,7 +72,8 @@ def _finish(result_set: ResultSet | dict, file: str, *, metrics_checked: bool = 
     ``metrics_checked``: the format states that its points' metrics hold only numbers it checked."""
     data = result_set.to_dict() if isinstance(result_set, ResultSet) else result_set
     for run in data["runs"]:
-        run["points"].sort(key=contract.point_load_key)
+        if len(run["points"]) > 1:
+            run["points"].sort(key=contract.point_load_key)
     try:
         return contract.check(data, metrics_checked=metrics_checked)
     except contract.ContractError as error:

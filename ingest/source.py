@@ -90,6 +90,11 @@ class _CountedReader(io.RawIOBase):
             self._meter.advance(count)
         return count
 
+    def readall(self):
+        data = self._raw.read()
+        self._meter.advance(len(data))
+        return data
+
     def close(self):
         self._raw.close()
         super().close()
@@ -124,10 +129,21 @@ class _HashingReader(io.RawIOBase):
             if count:
                 self._digest.update(memoryview(buffer)[:count])
             elif count == 0 and len(buffer):
-                if self._source._sha256 is None:
-                    self._source._sha256 = self._digest.hexdigest()
-                self._digest = None
+                self._finish()
         return count
+
+    def readall(self):
+        """The rest of the file in one read (a document read whole), not 8 KiB at a time."""
+        data = self._raw.read()
+        if self._digest is not None:
+            self._digest.update(data)
+            self._finish()
+        return data
+
+    def _finish(self):
+        if self._source._sha256 is None:
+            self._source._sha256 = self._digest.hexdigest()
+        self._digest = None
 
     def close(self):
         self._raw.close()

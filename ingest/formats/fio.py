@@ -512,7 +512,7 @@ def _clat_percentiles_ms(stats, where):
         values = values_of(table)
         if _plain_numbers(values):
             # names and values_of come from the same keys: zip ends both at once.
-            return {name: value * to_ms for name, value in zip(names, values)}  # noqa: B905
+            return dict(zip(names, map(to_ms.__mul__, values)))  # noqa: B905
     percentiles = {}
     for key in table:
         # fio pads the table with "0.00" entries for unused slots.
