@@ -335,8 +335,16 @@ class _Table:
         self.metric_keys = [key for key, _i, _column in self.metric_cells]
         self.metric_get = _cells_getter([i for _key, i, _column in self.metric_cells])
         self.metric_count_keys = [key for key in self.metric_keys if key in _COUNT_METRICS]
+        # With every column present, a row's figures are the dict of the keys and the values read.
+        self.figures_complete = self.figure_keys == list(_FIGURE_KEYS)
+        self.metrics_complete = self.metric_keys == list(_TOTAL_METRIC_COLUMNS)
         self.bin_bounds = [(name, low, high) for _i, name, (low, high) in self.bins]
         self.bin_get = _cells_getter([i for i, _name, _bounds in self.bins])
+        # Rows other than ALL are read from their first cells only (names, member figures, Queue Depth,
+        # CPU): they are split that far, and the rest of the row is only counted.
+        used = [self.type_index, self.name_index, self.spec_index, self.cpu_index, self.queue_depth_index]
+        used += [i for _key, i, _column in self.member_cells]
+        self.split_at = 1 + max(i for i in used if i is not None)
 
     def _present(self, positions):
         return [(key, i, self.columns[i]) for key, i in positions.items() if i is not None]
@@ -349,12 +357,15 @@ class _Table:
 
     def figures_of(self, cells, line):
         """The point figures of an ALL row, in contract units (MB/s decimal, ms)."""
-        out = dict.fromkeys(_FIGURE_KEYS)
         values = _plain_figures(cells, self.figure_get)
-        if values is None:
-            _fill(out, cells, self.figure_cells, line)
+        if values is not None and self.figures_complete:
+            out = dict(zip(_FIGURE_KEYS, values, strict=True))
         else:
-            out.update(zip(self.figure_keys, values, strict=True))
+            out = dict.fromkeys(_FIGURE_KEYS)
+            if values is None:
+                _fill(out, cells, self.figure_cells, line)
+            else:
+                out.update(zip(self.figure_keys, values, strict=True))
         if self.mb_binary:
             for key in _MB_KEYS:
                 out[key] = mib_to_mbps(out[key])
@@ -393,9 +404,11 @@ class _Spec:
     name: str
     default_assignment: str
     lines: list = field(default_factory=list)
+    # Each line's values, as read: with the name, what tells one specification from another.
+    line_values: list = field(default_factory=list)
 
     def key(self):
-        return self.name, tuple(tuple(line.values()) for line in self.lines)
+        return self.name, tuple(self.line_values)
 
 
 @dataclass
@@ -426,9 +439,9 @@ class _Section:
     manager: str | None = None
 
 
-def _lines(stream, block_chars=1 << 14):
-    """The stream's lines without their line ends, read a block at a time (a line at a time costs
-    more than the parsing)."""
+def _blocks(stream, block_chars=1 << 14):
+    """The stream's lines without their line ends, in lists of the lines of each block read (a line
+    at a time costs more than the parsing)."""
     pending = ""
     while block := stream.read(block_chars):
         text = pending + block
@@ -436,9 +449,10 @@ def _lines(stream, block_chars=1 << 14):
         pending = lines.pop()
         if "\r" in text:
             lines = [line.rstrip("\r") for line in lines]
-        yield from lines
+        if lines:
+            yield lines
     if pending:
-        yield pending.rstrip("\r")
+        yield [pending.rstrip("\r")]
 
 
 class _Reader:
@@ -457,6 +471,7 @@ class _Reader:
         self.last_line = 0
         self.tables = {}
         self.remaining = iter(())
+        self.lines_read = 0
 
     @property
     def test(self):
@@ -466,23 +481,26 @@ class _Reader:
 
     def read(self, stream):
         # Kept to tell a cut final row from a bad one (``at_last_line``).
-        self.remaining = lines = _lines(stream)
-        numbered = enumerate(lines, start=1)
-        number = 0
-        for number, text in numbered:
-            if self.in_rows and text[:1].isalpha():
-                # The common line: a results row. The rows after it are read in the same loop, up to
-                # the first other line (a table ends at a marker, which starts with a quote).
-                number, text = self.rows(numbered, number, text)
-                if text is None:
-                    break
-            self.line(number, text)
-        self.last_line = number
+        self.remaining = _blocks(stream)
+        for lines in self.remaining:
+            before, count = self.lines_read, len(lines)
+            self.lines_read += count
+            i = 0
+            while i < count:
+                if self.in_rows and lines[i][:1].isalpha():
+                    # The common line: a results row. The rows after it are read in the same loop, up
+                    # to the first other line (a table ends at a marker, which starts with a quote).
+                    i = self.rows(lines, i, before)
+                    if i == count:
+                        break
+                self.line(before + i + 1, lines[i])
+                i += 1
+        self.last_line = self.lines_read
         self.finish()
 
-    def at_last_line(self):
-        """Whether the line being read is the file's last; only asked before raising, as it reads on."""
-        return next(self.remaining, None) is None
+    def at_last_line(self, number):
+        """Whether line ``number`` is the file's last; only asked before raising, as it reads on."""
+        return number == self.lines_read and next(self.remaining, None) is None
 
     def line(self, number, text):
         stripped = text.strip()
@@ -491,14 +509,14 @@ class _Reader:
         if self.in_rows and stripped[0] != "'":
             # A results row not starting with a letter (``read`` takes the others). Nothing is awaited
             # inside a table.
-            self.rows(iter(()), number, text)
+            self.rows([text], 0, number - 1)
         elif self.awaiting:
             handler, self.awaiting = self.awaiting, None
             handler(stripped, number)
         elif stripped.startswith("'") and ("Target Type" not in stripped or not _is_results_header(stripped)):
             self.marker(stripped, number)
         elif self.in_rows:
-            self.rows(iter(()), number, text)
+            self.rows([text], 0, number - 1)
         elif self.spec_mode:
             self.spec_line(stripped, number)
         elif _is_results_header(stripped):
@@ -611,7 +629,9 @@ class _Reader:
             values = [_number(cell, number, name) for cell, name in zip(cells, _SPEC_FIELDS, strict=False)]
         line = dict(zip(_SPEC_FIELDS, values, strict=False))
         line["bytes"] = int(line["bytes"] or 0)
-        self.section.specs[-1].lines.append(line)
+        spec = self.section.specs[-1]
+        spec.lines.append(line)
+        spec.line_values.append(tuple(line.values()))
 
     def header(self, text, number):
         # Every section repeats the same header; build its layout once.
@@ -621,10 +641,12 @@ class _Reader:
         self.section.table, self.section.header_line = table, number
         self.in_rows = True
 
-    def rows(self, numbered, number, text):
-        """Reads results rows from ``text`` on, taking the next lines from ``numbered`` while they start
-        with a letter (Target Type); returns the first other line, ``(number, None)`` at the end. One
-        loop with the layout at hand: rows are most of a file."""
+    def rows(self, lines, i, before):
+        """Reads results rows from ``lines[i]`` on while they start with a letter (Target Type); returns
+        the index of the first other line, or the length of ``lines``. ``before``: the number of the
+        line before ``lines[0]``. One loop with the layout at hand: rows are most of a file, and most
+        are PROCESSOR, WORKER and DISK rows, whose plain figures are converted here without a call per
+        row or per cell."""
         section = self.section
         table = section.table
         width, processor_width, type_index, name_index = (
@@ -633,41 +655,96 @@ class _Reader:
             table.type_index,
             table.name_index,
         )
-        cpu_index, spec_index = table.cpu_index, table.spec_index
+        spec_index = table.spec_index
+        # A PROCESSOR row's CPU cell, when every row wide enough to be read has it.
+        cpu_index = table.cpu_index if table.cpu_index is not None and table.cpu_index < processor_width else None
+        member_get, mb_binary = table.member_get, table.mb_binary
+        manager = section.manager
         processors, workers, targets = section.processors, section.workers, section.targets
+        split_at, end = table.split_at, len(lines)
         while True:
-            cells = text.split(",")
+            text = lines[i]
+            number = before + i + 1
+            cells = text.split(",", split_at)
             count = len(cells)
+            if count > split_at:  # the last item is the rest of the row
+                count += cells[split_at].count(",")
             if count > width:
+                cells = text.split(",")
                 count = self.trim(cells, table, number)
             kind = cells[type_index] if type_index < count else ""
             if kind not in _ROW_KINDS:
                 kind = kind.strip().upper()
             if count < (processor_width if kind == "PROCESSOR" else width):
-                self.short_row(kind, cells, table, number)
+                self.short_row(kind, text.split(","), table, number)
             name = cells[name_index].strip() if name_index < count else ""
             if kind == "PROCESSOR":
-                cpu_pct = _optional(cells, cpu_index, number, "% CPU Utilization")
-                processors.append({"manager": section.manager, "name": name, "cpu_pct": cpu_pct})
-            elif kind == "WORKER":
-                worker = {"manager": section.manager, "name": name, "access_specification": _text(cells, spec_index)}
-                workers.append(table.member(cells, number, worker))
+                if cpu_index is None:
+                    cpu_pct = _optional(cells, table.cpu_index, number, "% CPU Utilization")
+                else:
+                    cell = cells[cpu_index]
+                    try:
+                        cpu_pct = float(cell)
+                    except ValueError:
+                        cpu_pct = _number(cell, number, "% CPU Utilization")
+                    else:
+                        if not 0.0 <= cpu_pct < _UINT64_MAX:
+                            cpu_pct = _number(cell, number, "% CPU Utilization")
+                processors.append({"manager": manager, "name": name, "cpu_pct": cpu_pct})
             elif kind == "ALL":
-                self.total_row(cells, number)
+                self.total_row(text.split(",") if len(cells) < count else cells, number)
                 # The per-second layout starts new lists at each ALL row.
                 processors, workers, targets = section.processors, section.workers, section.targets
             elif kind == "MANAGER":
-                section.manager = name
+                section.manager = manager = name
             elif kind:
-                target = table.member(cells, number, {"manager": section.manager, "name": name})
-                target["type"] = kind
-                target["worker"] = workers[-1]["name"] if workers else None
-                targets.append(target)
+                values = None if member_get is None else _plain_figures(cells, member_get)
+                if values is None:
+                    member = {"manager": manager, "name": name}
+                    if kind == "WORKER":
+                        member["access_specification"] = _text(cells, spec_index)
+                    table.member(cells, number, member)
+                else:
+                    iops, mbps, response_ms, max_response_ms = values[0], values[1], values[2], values[3]
+                    if mb_binary:
+                        mbps = mib_to_mbps(mbps)
+                    if not iops:  # as for the ALL row: no I/O, no response time
+                        response_ms = max_response_ms = None
+                    queue_depth = values[-1]
+                    if queue_depth.is_integer():
+                        queue_depth = int(queue_depth)
+                    if kind == "WORKER":
+                        member = {
+                            "manager": manager,
+                            "name": name,
+                            "access_specification": "" if spec_index is None else cells[spec_index].strip(),
+                            "iops": iops,
+                            "mbps": mbps,
+                            "avg_response_ms": response_ms,
+                            "max_response_ms": max_response_ms,
+                            "queue_depth": queue_depth,
+                        }
+                    else:
+                        member = {
+                            "manager": manager,
+                            "name": name,
+                            "iops": iops,
+                            "mbps": mbps,
+                            "avg_response_ms": response_ms,
+                            "max_response_ms": max_response_ms,
+                            "queue_depth": queue_depth,
+                        }
+                if kind == "WORKER":
+                    workers.append(member)
+                else:
+                    member["type"] = kind
+                    member["worker"] = workers[-1]["name"] if workers else None
+                    targets.append(member)
             else:
                 raise ParseError("the row has no Target Type (ALL, MANAGER, WORKER, DISK ...)", line=number)
-            number, text = next(numbered, (number, None))
-            if text is None or not text[:1].isalpha():
-                return number, text
+            i += 1
+            if i == end or not lines[i][:1].isalpha():
+                return i
 
     def trim(self, cells, table, number):
         """Drops empty cells past the header's width (trailing commas); other extra cells are an error.
@@ -684,7 +761,7 @@ class _Reader:
 
     def short_row(self, kind, cells, table, number):
         width = table.processor_width if kind == "PROCESSOR" else table.width
-        cut = "; the file looks truncated" if self.at_last_line() else ""
+        cut = "; the file looks truncated" if self.at_last_line(number) else ""
         raise ParseError(
             f"the {kind or 'unnamed'} row has {len(cells)} of the {width} columns the header on line "
             f"{self.section.header_line} announces{cut}",
@@ -701,7 +778,9 @@ class _Reader:
         figures["workers"] = _whole(_optional(cells, table.workers_index, number, "# Workers"))
         figures["cpu_pct"] = _optional(cells, table.cpu_index, number, "% CPU Utilization")
         figures["spec_name"] = _text(cells, table.spec_index)
-        figures["metrics"] = _total_metrics(table, cells, number, figures)
+        # The point's metrics in the order they are shown; the section's end is set when it is read.
+        metrics = {"started_at": section.started_at, "ended_at": None, "all_row_line": number}
+        figures["metrics"] = _total_metrics(metrics, table, cells, number, figures)
         figures["histogram"] = _histogram(table, cells, number)
         if table.time_index is not None:
             figures["time"] = _iso_timestamp(cells[table.time_index]) or cells[table.time_index].strip()
@@ -766,19 +845,23 @@ def _where(section):
     return f"line {section.line} (test {section.test.number})"
 
 
-def _total_metrics(table, cells, number, figures):
-    """The ALL row's figures beyond the point's own: errors, bytes, CPU split, network counters."""
-    metrics = dict.fromkeys(_TOTAL_METRIC_COLUMNS)
+def _total_metrics(metrics, table, cells, number, figures):
+    """Adds the ALL row's figures beyond the point's own to ``metrics``: errors, bytes, CPU split,
+    network counters."""
     values = _plain_figures(cells, table.metric_get)
     if values is None:
+        metrics.update(dict.fromkeys(_TOTAL_METRIC_COLUMNS))
         _fill(metrics, cells, table.metric_cells, number)
         for key in _COUNT_METRICS:
             metrics[key] = _whole(metrics[key])
     else:
+        if not table.metrics_complete:
+            metrics.update(dict.fromkeys(_TOTAL_METRIC_COLUMNS))
         metrics.update(zip(table.metric_keys, values, strict=True))
         for key in table.metric_count_keys:
-            if metrics[key].is_integer():
-                metrics[key] = int(metrics[key])
+            value = metrics[key]
+            if value.is_integer():
+                metrics[key] = int(value)
     for count, maximum in (("read_iops", "max_read_response_ms"), ("write_iops", "max_write_response_ms")):
         if not figures[count]:
             metrics[maximum] = None
@@ -835,19 +918,30 @@ def _alignment_bytes(lines):
 
 def _point(section):
     total = section.total
-    disk_depths = [t["queue_depth"] for t in section.targets if t["type"] == "DISK" and t["queue_depth"] is not None]
-    metrics = {"started_at": section.started_at, "ended_at": section.ended_at, "all_row_line": section.total_line}
-    metrics.update(total["metrics"])
+    depths = [t["queue_depth"] for t in section.targets if t["type"] == "DISK"]
+    if None in depths:
+        depths = [depth for depth in depths if depth is not None]
+    metrics = total["metrics"]
+    metrics["ended_at"] = section.ended_at
     if total["histogram"]:
         metrics["latency_histogram"] = total["histogram"]
-    metrics.update(workers=section.workers, targets=section.targets, processors=section.processors)
+    metrics["workers"], metrics["targets"], metrics["processors"] = section.workers, section.targets, section.processors
     if section.time_series:
         metrics["time_series"] = section.time_series
-    figures = {key: total[key] for key in (*_FIGURE_COLUMNS, "mbps", "read_mbps", "write_mbps", "cpu_pct")}
     return Point(
-        load={"outstanding_io": sum(disk_depths) if disk_depths else None, "threads": total["workers"]},
+        load={"outstanding_io": sum(depths) if depths else None, "threads": total["workers"]},
+        iops=total["iops"],
+        read_iops=total["read_iops"],
+        write_iops=total["write_iops"],
+        mbps=total["mbps"],
+        read_mbps=total["read_mbps"],
+        write_mbps=total["write_mbps"],
+        avg_response_ms=total["avg_response_ms"],
+        avg_read_response_ms=total["avg_read_response_ms"],
+        avg_write_response_ms=total["avg_write_response_ms"],
+        max_response_ms=total["max_response_ms"],
+        cpu_pct=total["cpu_pct"],
         metrics=metrics,
-        **figures,
     )
 
 
@@ -869,12 +963,12 @@ def _unique_name(name, test_number, used_names):
     return unique
 
 
-def _new_run(section, name):
+def _new_run(section, name, workload):
     return Run(
         name=name,
         description=section.test.description,
         started_at=section.started_at,
-        workload=_workload(section.specs),
+        workload=workload,
         params={
             "test_number": section.test.number,
             "test_type": section.test.type,
@@ -886,14 +980,21 @@ def _new_run(section, name):
 
 
 def _runs(sections):
-    """Group sections into runs: one per test and access specification, in file order."""
-    runs, used_names = {}, set()
+    """Group sections into runs: one per test and access specification, in file order. The workload
+    of each access specification is worked out once: Iometer cycles a few specifications through
+    many sections and tests."""
+    runs, used_names, workloads = {}, set(), {}
     for section in sections:
         name = _spec_names(section)
-        key = (section.test.number, tuple(spec.key() for spec in section.specs) or name)
-        if key not in runs:
-            runs[key] = _new_run(section, _unique_name(name, section.test.number, used_names))
-        runs[key].points.append(_point(section))
+        specs = tuple(spec.key() for spec in section.specs)
+        key = (section.test.number, specs or name)
+        run = runs.get(key)
+        if run is None:
+            workload = workloads.get(specs)
+            if workload is None:
+                workload = workloads[specs] = _workload(section.specs)
+            run = runs[key] = _new_run(section, _unique_name(name, section.test.number, used_names), workload)
+        run.points.append(_point(section))
     for run in runs.values():
         if len(run.points) > 1:
             run.points.sort(key=lambda p: point_load_key({"load": p.load}))
