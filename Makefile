@@ -41,7 +41,7 @@ test: install test-tools lint
 	$(BIN)/python manage.py check
 	$(BIN)/python -m pytest
 
-benchmark: install
+benchmark: install test-tools
 	$(BIN)/python -m tests.benchmark
 
 # Damaged copies of every format's sample files, thousands per format (FUZZ_EXAMPLES to change).
