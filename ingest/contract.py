@@ -5,9 +5,7 @@ refused there with the file and line; the contract is the last check, for figure
 convert itself and for shapes (points in load order, bounds from the result types' fields).
 """
 
-import functools
 import math
-import operator
 import re
 from dataclasses import fields
 
@@ -74,14 +72,13 @@ _POINT_FIGURES_PLAIN = all(minimum == 0 and not positive for _name, minimum, _ma
 _POINT_FIGURE_NAMES = tuple(name for name, *_rest in _POINT_BOUNDS)
 _POINT_MAXIMA = tuple((name, maximum) for name, _minimum, maximum, _positive in _POINT_BOUNDS if maximum is not None)
 _FIGURE_TYPES = frozenset((int, float))
-_is_set = functools.partial(operator.is_not, None)
 
 
 def _plain_point_figures(point: dict) -> bool:
     """Whether a point's figures are all within their bounds, checked in one pass over them (the
     clean case, a point in every few lines of a large file); False sends them to the check that
     names each problem."""
-    present = list(filter(_is_set, map(point.get, _POINT_FIGURE_NAMES)))
+    present = [value for value in map(point.get, _POINT_FIGURE_NAMES) if value is not None]
     if not present:
         return True
     try:
