@@ -7,10 +7,10 @@ from contextlib import contextmanager
 
 @contextmanager
 def cycle_collection_paused() -> Iterator[None]:
-    """Pauses Python's cycle collector while a file is read and its result checked: parsing builds
-    a large tree of results with no reference cycles, which the collector would otherwise traverse
-    again and again as it grows. Reference counting still frees everything at once; the collector's
-    state is restored (a pause inside a pause leaves it paused).
+    """Pauses Python's cycle collector while a file is read and its result checked, or result sets
+    are stored: both build a large tree of results (or rows) with no reference cycles, which the
+    collector would otherwise traverse again and again as it grows. Reference counting still frees
+    everything at once; the collector's state is restored (a pause inside a pause leaves it paused).
 
     When the collector is turned back on, what was allocated meanwhile is handed to its oldest
     generation (``gc.freeze`` then ``gc.unfreeze``, which move objects without examining them):

@@ -262,6 +262,8 @@ def _rule(rule: Rule | str) -> Rule:
 
 
 def _is_non_negative(number) -> bool:
+    if type(number) is float:  # the common case: NaN fails both comparisons
+        return 0.0 <= number < math.inf
     return isinstance(number, int | float) and not isinstance(number, bool) and math.isfinite(number) and number >= 0
 
 

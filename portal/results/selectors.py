@@ -127,13 +127,18 @@ def points_curve(
     """Points in load order as curve points, as :func:`run_curve` describes (``stated_ms``: a published
     figure's stated response time)."""
     curve = []
+    throughput_of = operator.attrgetter(metric)
     for p in points:
-        response = response_ms(point=p, latency=latency)
-        response = response if response is not None else stated_ms
-        if getattr(p, metric) is None or (latency != "avg" and response is None):
+        throughput = throughput_of(p)
+        if throughput is None:
             continue
+        response = p.avg_response_ms if latency == "avg" else response_ms(point=p, latency=latency)
+        if response is None:
+            response = stated_ms
+            if response is None and latency != "avg":
+                continue
         load = p.outstanding_io if p.outstanding_io is not None else (p.threads if p.threads else p.seq)
-        curve.append(CurvePoint(load=load, throughput=getattr(p, metric), response_ms=response))
+        curve.append(CurvePoint(load=load, throughput=throughput, response_ms=response))
     return curve
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from psycopg.types.json import Jsonb
 
+from ingest.cycles import cycle_collection_paused
 from ingest.latency import point_percentiles
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.analysis.workloads import Signature, describe, signature
@@ -310,29 +311,29 @@ def _workload_names_add(pairs, stored):
             cursor.execute(_NAMES_ADD_SQL, [[pair[0] for pair in added], [pair[1] for pair in added]])
 
 
-def _run_from(result, run, *, config, upload, labels, workload=None):
+def _run_values(result, run, *, config, upload, labels, workload=None):
+    """The column values of a run of the result contract, by attribute name (ids, not instances)."""
     workload_fields = run["workload"]
-    # Ids, not instances: the related-object descriptors cost more than the row for thousands of runs.
-    return Run(
-        config_id=config.id,
-        upload_id=upload.id if upload is not None else None,
-        name=run["name"][:300],
-        description=run.get("description") or "",
-        tool=result["tool"]["name"],
-        tool_version=result["tool"].get("version") or "",
-        workload_name=_workload_name(run, labels),
-        workload_id=workload.id if workload is not None else None,
-        read_pct=workload_fields.get("read_pct"),
-        random_pct=workload_fields.get("random_pct"),
-        transfer_sizes=workload_fields.get("transfer_sizes") or [],
-        params=run.get("params") or {},
-        verdict=run.get("verdict") or "",
-        measurement=labels.get("measurement") or Run.Measurement.END_TO_END,
-        started_at=_aware(parse_datetime(run["started_at"])) if run.get("started_at") else None,
-        tags=labels.get("tags") or [],
-        notes=labels.get("notes") or "",
+    return {
+        "config_id": config.id,
+        "upload_id": upload.id if upload is not None else None,
+        "name": run["name"][:300],
+        "description": run.get("description") or "",
+        "tool": result["tool"]["name"],
+        "tool_version": result["tool"].get("version") or "",
+        "workload_name": _workload_name(run, labels),
+        "workload_id": workload.id if workload is not None else None,
+        "read_pct": workload_fields.get("read_pct"),
+        "random_pct": workload_fields.get("random_pct"),
+        "transfer_sizes": workload_fields.get("transfer_sizes") or [],
+        "params": run.get("params") or {},
+        "verdict": run.get("verdict") or "",
+        "measurement": labels.get("measurement") or Run.Measurement.END_TO_END,
+        "started_at": _aware(parse_datetime(run["started_at"])) if run.get("started_at") else None,
+        "tags": labels.get("tags") or [],
+        "notes": labels.get("notes") or "",
         **_stored_figures(run),
-    )
+    }
 
 
 def _stored_figures(run):
@@ -350,8 +351,15 @@ def _stored_figures(run):
 
 def _point_figures(seq, point):
     load = point.get("load") or {}
-    figures = (point.get(name) for name in ("iops", "mbps", "avg_response_ms", "max_response_ms"))
-    return PointFigures(seq, load.get("outstanding_io"), load.get("threads"), *figures)
+    return PointFigures(
+        seq,
+        load.get("outstanding_io"),
+        load.get("threads"),
+        point.get("iops"),
+        point.get("mbps"),
+        point.get("avg_response_ms"),
+        point.get("max_response_ms"),
+    )
 
 
 def _workload_name(run, labels):
@@ -395,35 +403,32 @@ def _copy(table, columns, rows):
             copy.write_row(row)
 
 
-def runs_copy(*, runs: list[Run]) -> list[Run]:
-    """Insert runs with COPY, their ids reserved from the table's sequence in one query; sets each
-    run's id. One INSERT of thousands of runs binds hundreds of thousands of parameters."""
+def runs_copy(*, runs: list[dict]) -> list[int]:
+    """Insert runs (column values by attribute name; the model's defaults for the others) with COPY,
+    their ids reserved from the table's sequence in one query; returns their ids. One INSERT of
+    thousands of runs binds hundreds of thousands of parameters, and a model instance per run costs
+    more than its row."""
     if not runs:
-        return runs
+        return []
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
             [Run._meta.db_table, len(runs)],
         )
-        for run, (run_id,) in zip(runs, cursor.fetchall(), strict=True):
-            run.id = run_id
+        ids = [run_id for (run_id,) in cursor.fetchall()]
     fields = Run._meta.concrete_fields
-    # JSON columns need the adapter; every other value is written as the model holds it (Django's
-    # per-field preparation costs more than the COPY itself for thousands of runs).
-    json_columns = [isinstance(field, models.JSONField) for field in fields]
-    created_at = timezone.now()
-    for run in runs:
-        run.created_at = created_at
+    # What the model gives a run that states nothing else; written as it holds values (Django's
+    # per-field preparation costs more than the COPY itself for thousands of runs). JSON columns
+    # need the adapter.
+    defaults = {field.attname: field.get_default() for field in fields} | {"created_at": timezone.now()}
+    json_columns = {field.attname for field in fields if isinstance(field, models.JSONField)}
+    names = [field.attname for field in fields]
     rows = (
-        [Jsonb(value) if is_json else value for value, is_json in zip(_values(run, fields), json_columns, strict=True)]
-        for run in runs
+        [Jsonb(row[name]) if name in json_columns else row[name] for name in names]
+        for row in ({**defaults, **values, "id": run_id} for run_id, values in zip(ids, runs, strict=True))
     )
     _copy(Run._meta.db_table, [field.column for field in fields], rows)
-    return runs
-
-
-def _values(instance, fields):
-    return [getattr(instance, field.attname) for field in fields]
+    return ids
 
 
 def result_sets_store(
@@ -437,7 +442,13 @@ def result_sets_store(
     summaries are computed in the same transaction. Must run inside a transaction: the caller
     decides what is stored together.
     """
-    labels = labels or {}
+    # Rows of thousands of runs and points are built here, none in a reference cycle: the collector
+    # would traverse them, and the result sets, again and again as they grow.
+    with cycle_collection_paused():
+        return _result_sets_store(results, upload, system, labels or {})
+
+
+def _result_sets_store(results, upload, system, labels):
     counts: dict = {"system": None, "runs": 0, "points": 0}
     # Systems and configurations are created first, in one order (names, identities), so two
     # transactions storing results of the same arrays never wait on each other crosswise.
@@ -456,22 +467,22 @@ def result_sets_store(
             wanted=[(run_signature(workload=run["workload"]), _workload_name(run, labels)) for run in result["runs"]],
             public=target.published,
         )
-        runs = runs_copy(
+        run_ids = runs_copy(
             runs=[
-                _run_from(result, run, config=config, upload=upload, labels=labels, workload=workload)
+                _run_values(result, run, config=config, upload=upload, labels=labels, workload=workload)
                 for run, workload in zip(result["runs"], workloads, strict=True)
             ]
         )
         points = sum(len(run["points"]) for run in result["runs"])
         points_copy(
             rows=(
-                _point_row(stored.id, seq, point)
-                for stored, run in zip(runs, result["runs"], strict=True)
+                _point_row(run_id, seq, point)
+                for run_id, run in zip(run_ids, result["runs"], strict=True)
                 for seq, point in enumerate(run["points"])
             )
         )
-        runs_summaries_recompute(run_ids=[run.id for run in runs])
-        counts["runs"] += len(runs)
+        runs_summaries_recompute(run_ids=run_ids)
+        counts["runs"] += len(run_ids)
         counts["points"] += points
     systems_facets_recompute(system_ids=measured)
     return counts
