@@ -11,7 +11,7 @@ from tests.bench.timing import alternate
 
 PAGE_GOAL = 1.5
 # (systems, runs of the first system, runs of every other system, points per run)
-SHAPES = {SMALL: (100, 100, 9, 20), LARGE: (1000, 10_000, 90, 20)}
+SHAPES = {SMALL: (100, 200, 9, 20), LARGE: (1000, 10_000, 90, 20)}
 
 _CONFIGS = """
     INSERT INTO portal_config (system_id, identity, raid_level, drive_count, drive_model, drive_type, host_server,

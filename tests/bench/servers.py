@@ -53,7 +53,6 @@ def throwaway(work, names=(SMALL, LARGE)):
     data_dir = work / "data"
     os.environ["ARRAYBENCH_DATA_DIR"] = str(data_dir)
     os.environ["ARRAYBENCH_QUEUE"] = f"arraybench-bench-{os.getpid()}"
-    embedded = not os.environ.get("DATABASE_URL")
     import django
 
     django.setup()
@@ -74,7 +73,8 @@ def throwaway(work, names=(SMALL, LARGE)):
         connection.close()
         for name in names:
             _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if embedded:
-            from portal.embedded import stop_all
+        # Whatever ran embedded in the throw-away data dir (PostgreSQL without DATABASE_URL, Redis
+        # without REDIS_URL) stops with it.
+        from portal.embedded import stop_all
 
-            stop_all(data_dir)
+        stop_all(data_dir)
