@@ -928,20 +928,11 @@ def _point(section):
     metrics["workers"], metrics["targets"], metrics["processors"] = section.workers, section.targets, section.processors
     if section.time_series:
         metrics["time_series"] = section.time_series
+    figures = {key: total[key] for key in (*_FIGURE_KEYS, "cpu_pct")}
     return Point(
         load={"outstanding_io": sum(depths) if depths else None, "threads": total["workers"]},
-        iops=total["iops"],
-        read_iops=total["read_iops"],
-        write_iops=total["write_iops"],
-        mbps=total["mbps"],
-        read_mbps=total["read_mbps"],
-        write_mbps=total["write_mbps"],
-        avg_response_ms=total["avg_response_ms"],
-        avg_read_response_ms=total["avg_read_response_ms"],
-        avg_write_response_ms=total["avg_write_response_ms"],
-        max_response_ms=total["max_response_ms"],
-        cpu_pct=total["cpu_pct"],
         metrics=metrics,
+        **figures,
     )
 
 
