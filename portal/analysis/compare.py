@@ -130,19 +130,49 @@ def _variance(values: Sequence[float]) -> float:
 
 @dataclass(frozen=True)
 class Replicates:
-    """Repeated runs of one configuration and workload: count, mean and sample standard deviation
-    (``None`` for a single run)."""
+    """Repeated runs of one configuration and workload: count, mean, sample standard deviation and
+    variance (``None`` for a single run). The variance is kept as computed: Welch's test does not
+    square a rounded standard deviation."""
 
     n: int
     mean: float
     sd: float | None
+    variance: float | None = None
+
+    def scaled(self, factor: float) -> "Replicates":
+        """The same runs with every figure multiplied by ``factor`` (B adjusted for its drive count)."""
+        if factor == 1:
+            return self
+        variance = None if self.variance is None else self.variance * factor * factor
+        return replicates_summed(n=self.n, mean=self.mean * factor, variance=variance)
 
 
 def replicates(values: Sequence[float]) -> Replicates:
     if not values:
         raise ValueError("replicates need at least one value")
-    sd = math.sqrt(_variance(values)) if len(values) > 1 else None
-    return Replicates(n=len(values), mean=statistics.fmean(values), sd=sd)
+    variance = _variance(values) if len(values) > 1 else None
+    return replicates_summed(n=len(values), mean=statistics.fmean(values), variance=variance)
+
+
+def replicates_summed(*, n: int, mean: float, variance: float | None) -> Replicates:
+    """Replicates from their count, mean and sample variance (``None`` for one run), as a database sums
+    them up."""
+    if n < 1:
+        raise ValueError("replicates need at least one value")
+    variance = variance if n > 1 else None
+    return Replicates(n=n, mean=mean, sd=None if variance is None else math.sqrt(variance), variance=variance)
+
+
+def replicates_together(parts: Sequence[Replicates]) -> Replicates:
+    """Replicates of several groups as one: the mean and variance of all their runs (each group's
+    sum of squared deviations, and its mean's from the whole, added exactly). Groups of one run
+    each give what :func:`replicates` gives for their values."""
+    n = sum(part.n for part in parts)
+    mean = math.fsum(part.n * part.mean for part in parts) / n
+    if n < 2:
+        return replicates_summed(n=n, mean=mean, variance=None)
+    squares = math.fsum((part.variance or 0.0) * (part.n - 1) + part.n * (part.mean - mean) ** 2 for part in parts)
+    return replicates_summed(n=n, mean=mean, variance=squares / (n - 1))
 
 
 @dataclass(frozen=True)
@@ -170,23 +200,30 @@ def welch_t_test(a: Sequence[float], b: Sequence[float], *, confidence_pct: floa
     """
     if len(a) < 2 or len(b) < 2:
         raise ValueError(f"Welch's t-test needs at least two runs on each side, got {len(a)} and {len(b)}")
+    return welch_of(replicates(a), replicates(b), confidence_pct=confidence_pct)
+
+
+def welch_of(a: Replicates, b: Replicates, *, confidence_pct: float = 95.0) -> WelchTest:
+    """Welch's t-test from each side's count, mean and variance (:func:`welch_t_test` of the values)."""
+    if a.variance is None or b.variance is None:
+        raise ValueError(f"Welch's t-test needs at least two runs on each side, got {a.n} and {b.n}")
     if not 0 < confidence_pct < 100:
         raise ValueError(f"the confidence must be between 0 and 100 %, got {confidence_pct}")
-    share_a = _variance(a) / len(a)
-    share_b = _variance(b) / len(b)
-    diff = statistics.fmean(a) - statistics.fmean(b)
+    share_a = a.variance / a.n
+    share_b = b.variance / b.n
+    diff = a.mean - b.mean
     standard_error = math.sqrt(share_a + share_b)
     if standard_error == 0:
         return WelchTest(
             t=math.copysign(math.inf, diff) if diff else 0.0,
-            df=len(a) + len(b) - 2,
+            df=a.n + b.n - 2,
             p_value=0.0 if diff else 1.0,
             diff=diff,
             diff_low=diff,
             diff_high=diff,
             confidence_pct=confidence_pct,
         )
-    df = (share_a + share_b) ** 2 / (share_a**2 / (len(a) - 1) + share_b**2 / (len(b) - 1))
+    df = (share_a + share_b) ** 2 / (share_a**2 / (a.n - 1) + share_b**2 / (b.n - 1))
     t = diff / standard_error
     margin = student_t_quantile(0.5 + confidence_pct / 200, df) * standard_error
     return WelchTest(
@@ -216,10 +253,16 @@ class ReplicateComparison:
 def compare_replicates(
     a: Sequence[float], b: Sequence[float], *, adjust_b: float = 1.0, confidence_pct: float = 95.0
 ) -> ReplicateComparison:
-    a_summary, b_summary = replicates(a), replicates(b)
-    pct = improvement_pct(a_summary.mean, b_summary.mean, adjust_b=adjust_b)
-    if a_summary.n < 2 or b_summary.n < 2:
-        reason = f"no confidence: {a_summary.n} run(s) of A and {b_summary.n} of B; Welch's test needs two of each"
-        return ReplicateComparison(a_summary, b_summary, adjust_b, pct, welch=None, reason=reason)
-    welch = welch_t_test(a, [value * adjust_b for value in b], confidence_pct=confidence_pct)
-    return ReplicateComparison(a_summary, b_summary, adjust_b, pct, welch=welch, reason="")
+    return compare_summaries(replicates(a), replicates(b), adjust_b=adjust_b, confidence_pct=confidence_pct)
+
+
+def compare_summaries(
+    a: Replicates, b: Replicates, *, adjust_b: float = 1.0, confidence_pct: float = 95.0
+) -> ReplicateComparison:
+    """:func:`compare_replicates` from each side's count, mean and variance."""
+    pct = improvement_pct(a.mean, b.mean, adjust_b=adjust_b)
+    if a.n < 2 or b.n < 2:
+        reason = f"no confidence: {a.n} run(s) of A and {b.n} of B; Welch's test needs two of each"
+        return ReplicateComparison(a, b, adjust_b, pct, welch=None, reason=reason)
+    welch = welch_of(a, b.scaled(adjust_b), confidence_pct=confidence_pct)
+    return ReplicateComparison(a, b, adjust_b, pct, welch=welch, reason="")

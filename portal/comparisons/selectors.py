@@ -1,7 +1,6 @@
 """Selectors of comparisons: system A against system B per workload at a threshold, and several
 systems against one baseline (one set of numbers for pages, exports, the API and commands)."""
 
-import statistics
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -9,10 +8,30 @@ from dataclasses import dataclass, field
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.contrib.postgres.fields import ArrayField
 from django.core.paginator import Page, Paginator
-from django.db.models import BooleanField, Case, ExpressionWrapper, F, FloatField, Func, Q, QuerySet, When
+from django.db.models import (
+    Avg,
+    BooleanField,
+    Case,
+    Count,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    Func,
+    Q,
+    QuerySet,
+    Variance,
+    When,
+)
 from django.db.models.fields.json import KT
 
-from portal.analysis.compare import compare_replicates, improvement_range, summary_sentence
+from portal.analysis.compare import (
+    Replicates,
+    compare_summaries,
+    improvement_range,
+    replicates_summed,
+    replicates_together,
+    summary_sentence,
+)
 from portal.analysis.curves import Status
 from portal.analysis.pairing import (
     MATCHED_BY,
@@ -110,14 +129,16 @@ class Comparison:
 @dataclass
 class _Replicates:
     """Figures of one side of a compared workload with one configuration group (RAID level, drive count,
-    cache setting) and metric: their values in figure order and what the row's notes say of them, from
-    the figures themselves or summed up in SQL from the runs' stored figures (:func:`_stored_replicates`)."""
+    cache setting) and metric: the count, mean and variance of their values and what the row's notes say
+    of them, from the figures themselves or summed up in SQL from the runs' stored figures
+    (:func:`_stored_replicates`), whatever the number of runs."""
 
     system_id: int
     workload_key: WorkloadKey
     group: tuple
     metric: str
-    values: list
+    # None: no figure has a value (only the metric counts).
+    summary: Replicates | None
     # A one-point published run's MB/s as its paper printed it in binary units, for each that has one.
     printed_mbps: list
     # The response times the published figures were stated at.
@@ -127,6 +148,12 @@ class _Replicates:
     # The figures (None: read on demand, by ``on_demand``).
     found: list | None = None
     on_demand: "_FiguresOnDemand | None" = field(default=None, repr=False)
+
+    @property
+    def valued(self) -> Replicates:
+        """The summary of replicates with values (those :func:`_groups` keeps)."""
+        assert self.summary is not None
+        return self.summary
 
     def figures(self) -> list:
         if self.found is None:
@@ -144,7 +171,7 @@ def _replicates_of(figure: "ComparedFigure") -> _Replicates:
         workload_key=figure.workload_key,
         group=figure.group,
         metric=figure.metric,
-        values=[figure.value] if valued else [],
+        summary=None if figure.value is None else replicates_summed(n=1, mean=figure.value, variance=None),
         printed_mbps=[figure.published_mbps_binary] if valued and figure.published_mbps_binary is not None else [],
         stated_ms=[figure.published_at_ms] if valued and published else [],
         not_reached=[figure.status] if valued and not figure.reached else [],
@@ -157,10 +184,10 @@ def _groups(found: list[_Replicates], metric, *, best=False) -> dict:
     figure of each configuration (``best``: a family of workloads at its best; figures one by one)."""
     groups = defaultdict(list)
     for replicates in found:
-        if replicates.metric == metric and replicates.values:
+        if replicates.metric == metric and replicates.summary is not None:
             groups[replicates.group].append(replicates)
     if best:
-        return {key: max(parts, key=lambda part: part.values[0]) for key, parts in groups.items()}
+        return {key: max(parts, key=lambda part: part.valued.mean) for key, parts in groups.items()}
     return {key: _together(parts) for key, parts in groups.items()}
 
 
@@ -174,7 +201,7 @@ def _together(parts: list[_Replicates]) -> _Replicates:
         workload_key=first.workload_key,
         group=first.group,
         metric=first.metric,
-        values=[value for part in parts for value in part.values],
+        summary=replicates_together([part.valued for part in parts]),
         printed_mbps=[value for part in parts for value in part.printed_mbps],
         stated_ms=[value for part in parts for value in part.stated_ms],
         not_reached=[status for part in parts for status in part.not_reached],
@@ -184,22 +211,22 @@ def _together(parts: list[_Replicates]) -> _Replicates:
 
 
 def _row(a, b, a_key, b_key, a_found: _Replicates, b_found: _Replicates, adjust_b, threshold_ms):
-    a_values, b_values = a_found.values, b_found.values
+    a_summary, b_summary = a_found.valued, b_found.valued
     row = ComparisonRow(
         raid_level=a_key[0],
         drive_count_a=a_key[1],
         drive_count_b=b_key[1],
         cache_a=a_key[2],
         cache_b=b_key[2],
-        a_value=statistics.fmean(a_values),
-        b_value=statistics.fmean(b_values),
+        a_value=a_summary.mean,
+        b_value=b_summary.mean,
         pct=0.0,
         a_figures=a_found,
         b_figures=b_found,
     )
     row.pct = (row.a_value - row.b_value * adjust_b) / (row.b_value * adjust_b) * 100
-    if len(a_values) > 1 and len(b_values) > 1:
-        row.confidence = compare_replicates(a_values, b_values, adjust_b=adjust_b)
+    if a_summary.n > 1 and b_summary.n > 1:
+        row.confidence = compare_summaries(a_summary, b_summary, adjust_b=adjust_b)
     if a_key[1] != b_key[1]:
         row.notes.append(f"different drive counts: {a_key[1]} vs {b_key[1]}")
     sides = ((a.name, a_found), (b.name, b_found))
@@ -467,9 +494,9 @@ _REPLICATE_COLUMNS = (
 
 def _stored_replicates(runs, *, family) -> list[_Replicates]:
     """The stored figures of ``runs`` summed up per workload, configuration and metric in one query (hashed,
-    not sorted: the replicate statistics do not depend on the order of the values): each group's values,
-    and the few published or unreached figures the notes name, in run order. Runs without a value at the
-    threshold are a group of their own: only their metric counts."""
+    not sorted): each group's count, mean and variance, and the few published or unreached figures the
+    notes name, in run order. Runs without a value at the threshold are a group of their own: only their
+    metric counts."""
     value = Case(When(throughput_metric="iops", then=F("iops_at_20ms")), default=F("mbps_at_20ms"))
     status = Case(When(throughput_metric="iops", then=F("iops_at_20ms_status")), default=F("mbps_at_20ms_status"))
     valued = ExpressionWrapper(Q(value__isnull=False), output_field=BooleanField())
@@ -479,28 +506,30 @@ def _stored_replicates(runs, *, family) -> list[_Replicates]:
         .order_by()
         .values(*_REPLICATE_COLUMNS, "valued")
         .annotate(
-            values=ArrayAgg("value"),
+            n=Count("value"),
+            mean=Avg("value"),
+            variance=Variance("value", sample=True),
             printed=ArrayAgg(_with_id("published_mbps_binary"), filter=Q(published_mbps_binary__isnull=False)),
             stated=ArrayAgg(_with_id("published_at_ms"), filter=published),
             not_reached=ArrayAgg("status", filter=Q(reached_20ms=False)),
         )
-        .values_list(*_REPLICATE_COLUMNS, "valued", "values", "printed", "stated", "not_reached")
+        .values_list(*_REPLICATE_COLUMNS, "valued", "n", "mean", "variance", "printed", "stated", "not_reached")
     )
     cache_settings: dict = {}
     found = []
     for row in groups:
-        *key, raid_level, drive_count, read_cache, write_cache, metric, system_id, valued = row[:-4]
+        *key, raid_level, drive_count, read_cache, write_cache, metric, system_id, valued, n, mean, variance = row[:-3]
         flags = (read_cache, write_cache)
         if flags not in cache_settings:
             cache_settings[flags] = cache_setting_name(read_cache=read_cache, write_cache=write_cache)
-        values, printed, stated, not_reached = (figures or [] for figures in row[-4:]) if valued else ([], [], [], [])
+        printed, stated, not_reached = (figures or [] for figures in row[-3:]) if valued else ([], [], [])
         found.append(
             _Replicates(
                 system_id=system_id,
                 workload_key=workload_key_of(*key, family=family),
                 group=(raid_level, drive_count, cache_settings[flags]),
                 metric=metric,
-                values=values,
+                summary=replicates_summed(n=n, mean=mean, variance=variance) if valued else None,
                 printed_mbps=[figure for _, figure in sorted(printed)],
                 stated_ms=[figure for _, figure in sorted(stated)],
                 not_reached=not_reached,

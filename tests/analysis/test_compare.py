@@ -6,10 +6,14 @@ import pytest
 
 from portal.analysis.compare import (
     compare_replicates,
+    compare_summaries,
     improvement_pct,
     improvement_range,
     replicates,
+    replicates_summed,
+    replicates_together,
     summary_sentence,
+    welch_of,
     welch_t_test,
 )
 
@@ -139,6 +143,32 @@ def test_replicates_mean_sd_and_count():
     assert replicates([7]).sd is None
     with pytest.raises(ValueError, match="at least one value"):
         replicates([])
+
+
+def test_replicates_of_groups_together_are_those_of_all_their_runs():
+    # By hand: [10, 12] (mean 11, variance 2) and [20] together are [10, 12, 20]: mean 14, squared
+    # deviations 16 + 4 + 36 = 56, variance 28.
+    together = replicates_together([replicates([10, 12]), replicates([20])])
+    assert (together.n, together.mean, together.variance) == (3, 14, 28)
+    # Runs of one value each give exactly what the values give, to the last bit.
+    values = [1000.1, 1200.7, 1399.3, 0.3]
+    singles = replicates_together([replicates([value]) for value in values])
+    assert (singles.n, singles.mean, singles.variance) == (4, replicates(values).mean, replicates(values).variance)
+    assert replicates_together([replicates([7])]).sd is None
+
+
+def test_replicates_summed_up_elsewhere_give_the_same_test():
+    # A database's count, mean and variance of [10, 12] and [7, 9] (by hand: 2, 11, 2 and 2, 8, 2).
+    a, b = replicates_summed(n=2, mean=11, variance=2), replicates_summed(n=2, mean=8, variance=2)
+    assert a.sd == pytest.approx(math.sqrt(2))
+    assert welch_of(a, b).p_value == pytest.approx(1 - 3 / math.sqrt(13), abs=1e-12)
+    # B adjusted x2 is [14, 18]: mean 16, variance 8, the same test as on the values.
+    adjusted = compare_summaries(a, b, adjust_b=2.0)
+    assert adjusted.welch.t == pytest.approx(welch_t_test([10, 12], [14, 18]).t)
+    assert adjusted.welch.df == pytest.approx(welch_t_test([10, 12], [14, 18]).df)
+    assert replicates_summed(n=1, mean=7, variance=None).variance is None
+    with pytest.raises(ValueError, match="at least two runs on each side, got 1 and 2"):
+        welch_of(replicates_summed(n=1, mean=7, variance=None), b)
 
 
 def test_welch_on_a_hand_computed_example():
