@@ -164,8 +164,11 @@ def browser_page(request, monkeypatch):
     """A headless Chromium page; a screenshot of it is kept in test-artifacts/ when the test fails.
 
     Rows should be made before the browser starts: the Playwright sync API runs an event loop in
-    this thread, so Django must be told that synchronous ORM calls here are intended.
+    this thread, so Django must be told that synchronous ORM calls here are intended. While that loop
+    runs, Django keeps connections apart from the test's own (per context, as in async code): they are
+    closed here, or the test database could not be dropped at the end of the session.
     """
+    from django.db import connections
     from playwright.sync_api import sync_playwright
 
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -179,6 +182,7 @@ def browser_page(request, monkeypatch):
             if request.node.stash.get(FAILED, False):
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+            connections.close_all()
             browser.close()
 
 
