@@ -46,7 +46,7 @@ from portal.analysis.pairing import (
     workload_title,
 )
 from portal.analysis.vocabulary import cache_setting_name
-from portal.models import Run, System
+from portal.models import Run, System, Workload
 from portal.results.selectors import (
     FIGURE_ORDER,
     named,
@@ -275,20 +275,39 @@ def _workload_comparison(a, b, label, a_figures, b_figures, adjust_b, threshold_
     return WorkloadComparison(label, metric, rows, only_a, only_b, summaries, sentences, matched_by, choices)
 
 
-# The run columns a workload key is made of, then its workload's name and names.
+# The run columns a workload key is made of.
 _KEY_COLUMNS = ("workload_id", "workload_name", "read_pct", "random_pct")
-_SIDE_COLUMNS = (*_KEY_COLUMNS, "workload__name", "workload__names")
 
 
-def _sides(runs, *, family) -> dict:
-    """The workloads of ``runs`` by key, without their figures: one query over the distinct key
-    columns, so its rows grow with the workloads and names a system has, not with its runs."""
+def _sides(*systems_runs, family) -> list[dict]:
+    """The workloads of each of ``systems_runs`` by key, without their figures: a query per system over
+    the distinct key columns, so its rows grow with the workloads and names a system has, not with its
+    runs, and one for the names of all their workloads. A workload's names are read once, not with each
+    name its runs were stored under: a 50 MB Iometer file stores thousands of run names under a few
+    workloads, each of which is then known by all of them."""
+    keys = [list(runs.order_by().values_list(*_KEY_COLUMNS).distinct()) for runs in systems_runs]
+    workload_ids = {columns[0] for found in keys for columns in found if columns[0] is not None}
+    workloads = {
+        workload_id: (name, names)
+        for workload_id, name, names in Workload.objects.filter(id__in=workload_ids).values_list("id", "name", "names")
+    }
+    return [_sides_of(found, workloads, family=family) for found in keys]
+
+
+def _sides_of(keys, workloads, *, family) -> dict:
     sides: dict = {}
-    for *columns, stored_name, names in runs.order_by().values_list(*_SIDE_COLUMNS).distinct():
+    for columns in keys:
         key = workload_key_of(*columns, family=family)
-        side = sides.setdefault(key, _Side(name=workload_title(key, stored_name), names=workload_names(key, names)))
-        # Equal to None is IS NULL in a filter, so a run without a workload or mix is found too.
-        side.runs |= Q(**dict(zip(_KEY_COLUMNS, columns, strict=True)))
+        side = sides.get(key)
+        if side is None:
+            stored_name, names = workloads.get(columns[0], ("", ()))
+            side = sides[key] = _Side(name=workload_title(key, stored_name), names=workload_names(key, names))
+        if key[0] == "workload" and not family:
+            # Every run of the workload has this key: one condition, not one per name it was stored under.
+            side.runs = Q(workload_id=key[1])
+        else:
+            # Equal to None is IS NULL in a filter, so a run without a workload or mix is found too.
+            side.runs |= Q(**dict(zip(_KEY_COLUMNS, columns, strict=True)))
     return sides
 
 
@@ -593,7 +612,7 @@ def comparison(
         a_figures = _compared_figures(a_runs.filter(_named_any(a_name for a_name, _ in pairs)), **paired)
         b_figures = _compared_figures(b_runs.filter(_named_any(b_name for _, b_name in pairs)), **paired)
         return _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms, latency)
-    a_sides, b_sides = _sides(a_runs, family=best_of_sizes), _sides(b_runs, family=best_of_sizes)
+    a_sides, b_sides = _sides(a_runs, b_runs, family=best_of_sizes)
     matched = sorted(
         match_workloads(
             {key: side.names for key, side in a_sides.items()}, {key: side.names for key, side in b_sides.items()}
