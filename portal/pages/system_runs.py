@@ -30,6 +30,8 @@ from portal.results.selectors import (
 
 # The overview shows this many workloads a page and the first runs of each.
 WORKLOADS_PER_PAGE = 10
+# The workloads the sweep offers to choose from, at the most (another is asked for by its name in the address).
+SWEPT_WORKLOADS_SHOWN = 200
 RUNS_PER_WORKLOAD = 20
 # One workload's runs, page by page.
 RUNS_PER_PAGE = 50
@@ -77,10 +79,20 @@ _STORED_COLUMNS = (
 _CONFIG_COLUMNS = ("raid_level", "drive_count", "read_cache", "write_cache", "stroke_pct")
 
 
-def workload_run_counts(*, system: System) -> list[tuple[str, int]]:
-    """(workload name, runs) of every workload of the system, in name order: one COUNT grouped by workload."""
-    runs = Run.objects.filter(config__system=system).values("workload_name").annotate(runs=Count("id"))
-    return list(runs.order_by("workload_name").values_list("workload_name", "runs"))
+def workload_run_counts(*, system: System) -> tuple[list[tuple[str, int]], list[str]]:
+    """(workload name, runs) of every workload of the system, in name order, and the workloads a drive
+    count or stroke sweep can draw (measured in more than one configuration), at most
+    :data:`SWEPT_WORKLOADS_SHOWN` of them: one COUNT grouped by workload. A file can name every run
+    apart (an Iometer file's tests), so the sweep's choices are bounded, not one per name."""
+    runs = Run.objects.filter(config__system=system).values("workload_name")
+    rows = runs.annotate(runs=Count("id"), configs=Count("config_id", distinct=True)).order_by("workload_name")
+    counts: list[tuple[str, int]] = []
+    swept: list[str] = []
+    for name, count, configs in rows.values_list("workload_name", "runs", "configs"):
+        counts.append((name, count))
+        if configs > 1 and len(swept) < SWEPT_WORKLOADS_SHOWN:
+            swept.append(name)
+    return counts, swept
 
 
 def workloads_page(counts: list[tuple[str, int]], *, number) -> Page:

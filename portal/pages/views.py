@@ -62,12 +62,14 @@ def system_detail(request, system_id):
     system = system_for(request, system_id)
     form = valid(SystemPageForm(request.GET))
     threshold_ms = form.value("threshold_ms")
-    counts = system_runs.workload_run_counts(system=system)
+    counts, swept = system_runs.workload_run_counts(system=system)
     sweep_query = request.GET.copy()
     for name in ("runs", "page", "sort"):
         sweep_query.pop(name, None)
     if not sweep_query.get("workload") and counts:
-        sweep_query["workload"] = counts[0][0]
+        # A workload measured in several configurations, which a sweep draws as a line, when there is one.
+        sweep_query["workload"] = swept[0] if swept else counts[0][0]
+    chosen = sweep_query.get("workload", "")
     context = {
         "system": system,
         "can_publish": allows(request.user, system.team, Role.MAINTAINER),
@@ -76,9 +78,10 @@ def system_detail(request, system_id):
         "configs": system_selectors.system_configs(system=system),
         "profile": _profile_tables(system.profile or {}),
         "profile_drives": _profile_drives(system.profile or {}),
-        "workloads": [name for name, _ in counts],
+        "workload_count": len(counts),
+        "sweep_workloads": swept if not chosen or chosen in swept else [chosen, *swept],
         "sweep_query": sweep_query.urlencode(),
-        "sweep_workload": sweep_query["workload"] if counts else "",
+        "sweep_workload": chosen,
         "has_stroke_tables": system.stroke_tables.exists(),
         "families": _family_charts(families.transfer_size_families(system=system)),
         **_system_runs(request, form, system=system, counts=counts),

@@ -153,3 +153,26 @@ def test_figures_stored_with_the_runs_are_shown_at_the_default_threshold_without
     # At another threshold the figures are read from the points: 1,250 IOPS at 15 ms.
     body = client.get(f"/systems/{system.id}/", {"threshold_ms": "15"}).content.decode()
     assert body.count('<td class="num">1,250.0 IOPS</td>') == 30
+
+
+@pytest.mark.django_db
+def test_the_sweep_offers_the_workloads_measured_in_several_configurations(client):
+    # Three workloads measured in both configurations, and 300 runs named apart in one of them (as an
+    # Iometer file names each test's run): a sweep of one of those would be a single point.
+    system = system_with_runs(30)
+    config = system.configs.order_by("id").first()
+    Run.objects.bulk_create(
+        RunFactory.build(config=config, workload_name=f"spec (test {n})", transfer_sizes=[]) for n in range(300)
+    )
+    body = client.get(f"/systems/{system.id}/").content.decode()
+    assert "303 workloads, 330 runs" in body
+    assert sweep_choices(body) == [("OLTP 8K", True), ("Random Reads 8K", False), ("Sequential Reads 64K", False)]
+    # A workload asked for by name is offered too, chosen.
+    asked = client.get(f"/systems/{system.id}/?workload=spec+(test+7)").content.decode()
+    assert sweep_choices(asked)[:2] == [("spec (test 7)", True), ("OLTP 8K", False)]
+
+
+def sweep_choices(body):
+    """(workload, selected) of each option of the sweep's workload choice."""
+    select = re.search(r'<select id="id_sweep_workload" name="workload">(.*?)</select>', body, re.S).group(1)
+    return [(name, bool(selected)) for selected, name in re.findall(r"<option( selected)?>([^<]*)</option>", select)]
