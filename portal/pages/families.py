@@ -10,9 +10,12 @@ without cache" land on one chart as solid and dashed lines.
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from statistics import fmean
+from math import fsum
 
-from django.db.models import Prefetch
+from django.contrib.postgres.aggregates import ArrayAgg
+from django.db.models import BigIntegerField, Case, Count, Exists, OuterRef, Q, Sum, When
+from django.db.models.fields.json import KT, KeyTextTransform, KeyTransform
+from django.db.models.functions import Cast, Coalesce
 
 from portal.models import Config, Point, Run, System
 from portal.results.selectors import cache_setting
@@ -23,18 +26,29 @@ METRIC_TITLES = {"mbps": "MB/s (10^6 bytes/s)", "iops": "IOPS (I/O operations/s)
 X_TITLE = "Transfer size (bytes)"
 # Curves without cache first, so they take the solid line.
 CACHE_ORDER = ("cache off", "cache on")
+# The runs a point's hover names; a size measured by a thousand runs names the first few.
+HOVER_RUNS = 5
+
+
+@dataclass(frozen=True)
+class Measured:
+    """The values of one metric measured at one transfer size and thread count: their mean, how many
+    they are and the runs they come from."""
+
+    mean: float
+    count: int
+    runs: tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class SweepPoint:
-    """One measured point of a sweep: a transfer size, a thread count, a cache setting, its figures."""
+    """What a sweep measured at a transfer size, a thread count and a cache setting in one configuration."""
 
     transfer_bytes: int
     threads: int
     cache: str
-    mbps: float | None
-    iops: float | None
-    run_id: int
+    mbps: Measured | None
+    iops: Measured | None
 
 
 @dataclass
@@ -91,40 +105,31 @@ def is_family(points: Iterable[SweepPoint]) -> bool:
 def family_curves(points: Iterable[SweepPoint], *, metric: str) -> list[Curve]:
     """One curve per (cache setting, thread count), points by transfer size.
 
-    Repeated measurements of one size, thread count and cache setting are averaged, so a curve
-    has one value per size.
+    Repeated measurements of one size, thread count and cache setting are averaged (every value
+    counts once, whichever configuration it was measured in), so a curve has one value per size.
     """
-    # (cache, threads) -> transfer size -> [(figure, run id)]
-    values: defaultdict[tuple[str, int], defaultdict[int, list[tuple[float, int]]]] = defaultdict(
-        lambda: defaultdict(list)
-    )
+    # (cache, threads) -> transfer size -> what each configuration measured there
+    values: defaultdict[tuple[str, int], defaultdict[int, list[Measured]]] = defaultdict(lambda: defaultdict(list))
     for point in points:
-        value = getattr(point, metric)
-        if value is not None:
-            values[(point.cache, point.threads)][point.transfer_bytes].append((value, point.run_id))
+        measured = getattr(point, metric)
+        if measured is not None:
+            values[(point.cache, point.threads)][point.transfer_bytes].append(measured)
     curves = []
     for (cache, threads), by_size in values.items():
-        measured = [
-            (size, fmean(v for v, _ in found), tuple(sorted({run for _, run in found})))
+        means = [
+            (
+                size,
+                fsum(m.mean * m.count for m in found) / sum(m.count for m in found),
+                tuple(sorted({run for m in found for run in m.runs})),
+            )
             for size, found in sorted(by_size.items())
         ]
-        curves.append(Curve(threads, cache, measured))
+        curves.append(Curve(threads, cache, means))
     return sorted(curves, key=lambda c: (_cache_rank(c.cache), c.threads))
 
 
 def _cache_rank(cache: str) -> tuple[int, str]:
     return (CACHE_ORDER.index(cache) if cache in CACHE_ORDER else len(CACHE_ORDER) + (not cache), cache)
-
-
-def _single_size(run: Run) -> int | None:
-    """The run's one transfer size in bytes; None for a mix or an unknown size."""
-    sizes = [s.get("bytes") for s in run.transfer_sizes or [] if isinstance(s, dict)]
-    return sizes[0] if len(sizes) == 1 and isinstance(sizes[0], int) and sizes[0] > 0 else None
-
-
-def _threads(point) -> int | None:
-    threads = point.threads if point.threads is not None else (point.load or {}).get("threads")
-    return threads if isinstance(threads, int) and threads > 0 else None
 
 
 def _pct_label(value: float | None, *, all_of: str, none_of: str, share: str) -> str:
@@ -133,32 +138,84 @@ def _pct_label(value: float | None, *, all_of: str, none_of: str, share: str) ->
     return {100.0: all_of, 0.0: none_of}.get(float(value), f"{value:g}% {share}")
 
 
-def _family_title(run: Run) -> str:
-    access = _pct_label(run.random_pct, all_of="random", none_of="sequential", share="random")
-    direction = _pct_label(run.read_pct, all_of="reads", none_of="writes", share="reads")
-    config = run.config
+def _family_title(*, tool: str, random_pct: float | None, read_pct: float | None, config: Config) -> str:
+    access = _pct_label(random_pct, all_of="random", none_of="sequential", share="random")
+    direction = _pct_label(read_pct, all_of="reads", none_of="writes", share="reads")
     drives = f"{config.drive_count} drives" if config.drive_count else ""
-    what = " ".join(part for part in (run.tool, access, direction) if part)
+    what = " ".join(part for part in (tool, access, direction) if part)
     return ", ".join(part for part in (what, config.raid_level, drives) if part)
 
 
+def _whole_number(text) -> Case:
+    """A JSON value's text as a whole number; NULL for anything else (a fraction, a word, a mix)."""
+    return Case(When(**{f"{text}__regex": r"^[0-9]{1,18}$"}, then=Cast(text, BigIntegerField())))
+
+
+def _sweep_cells(*, configs: Iterable[int]):
+    """The single-size runs of ``configs`` summed up per configuration, tool, read and random share,
+    transfer size and thread count in one query: each metric's sum, count and runs. As many rows as
+    the sweeps have cells, however many runs repeat them."""
+    points = (
+        Point.objects.filter(run__config__in=configs)
+        .filter(run__transfer_sizes__0__isnull=False, run__transfer_sizes__1__isnull=True)
+        .filter(Q(mbps__isnull=False) | Q(iops__isnull=False))
+        .annotate(
+            size_text=KeyTextTransform("bytes", KeyTransform("0", "run__transfer_sizes")),
+            load_threads=KT("load__threads"),
+        )
+        .annotate(
+            size=_whole_number("size_text"),
+            sweep_threads=Coalesce("threads", _whole_number("load_threads"), output_field=BigIntegerField()),
+        )
+        .filter(size__gt=0, sweep_threads__gt=0)
+    )
+    return (
+        points.order_by()
+        .values("run__config_id", "run__tool", "run__random_pct", "run__read_pct", "size", "sweep_threads")
+        .annotate(
+            mbps_sum=Sum("mbps"),
+            mbps_n=Count("mbps"),
+            mbps_runs=ArrayAgg("run_id", distinct=True, filter=Q(mbps__isnull=False), default=[]),
+            iops_sum=Sum("iops"),
+            iops_n=Count("iops"),
+            iops_runs=ArrayAgg("run_id", distinct=True, filter=Q(iops__isnull=False), default=[]),
+        )
+        .values_list(
+            *("run__config_id", "run__tool", "run__random_pct", "run__read_pct", "size", "sweep_threads"),
+            *("mbps_sum", "mbps_n", "mbps_runs", "iops_sum", "iops_n", "iops_runs"),
+        )
+    )
+
+
+def _measured(total, count, runs) -> Measured | None:
+    return Measured(total / count, count, tuple(runs)) if count else None
+
+
 def transfer_size_families(*, system: System) -> list[Family]:
-    """The system's thread-count x transfer-size sweeps, by title; runs of one size each."""
+    """The system's thread-count x transfer-size sweeps, by title; runs of one size each.
+
+    Read summed up per cell (:func:`_sweep_cells`), so a sweep repeated a thousand times costs what
+    one does; a system without a run of one transfer size reads no points."""
+    # Only runs of one transfer size can be on a size axis.
+    single_size = Run.objects.filter(transfer_sizes__0__isnull=False, transfer_sizes__1__isnull=True)
+    swept = Exists(single_size.filter(config=OuterRef("pk")))
+    configs = Config.objects.filter(system=system).filter(swept).in_bulk()
+    cells = list(_sweep_cells(configs=list(configs))) if configs else []
     families: dict[str, Family] = {}
-    # Only runs of one transfer size can be on a size axis; their points without the metrics JSON.
-    runs = Run.objects.filter(config__system=system, transfer_sizes__0__isnull=False, transfer_sizes__1__isnull=True)
-    points = Point.objects.only("id", "run_id", "seq", "threads", "load", "mbps", "iops").order_by("seq")
-    for run in runs.select_related("config").prefetch_related(Prefetch("points", queryset=points)).order_by("id"):
-        size = _single_size(run)
-        if size is None:
-            continue
-        family = families.setdefault(_family_title(run), Family(_family_title(run)))
-        cache = cache_label(run.config)
-        for point in run.points.all():
-            threads = _threads(point)
-            if threads is not None and (point.mbps is not None or point.iops is not None):
-                family.points.append(SweepPoint(size, threads, cache, point.mbps, point.iops, run.id))
+    for config_id, tool, random_pct, read_pct, size, threads, *figures in cells:
+        config = configs[config_id]
+        title = _family_title(tool=tool, random_pct=random_pct, read_pct=read_pct, config=config)
+        family = families.setdefault(title, Family(title))
+        mbps, iops = _measured(*figures[:3]), _measured(*figures[3:])
+        family.points.append(SweepPoint(size, threads, cache_label(config), mbps, iops))
     return [families[title] for title in sorted(families) if is_family(families[title].points)]
+
+
+def _runs_label(runs: tuple[int, ...]) -> str:
+    """'run #7, #8', the first few of many runs and how many more."""
+    shown = ", ".join(f"#{run}" for run in runs[:HOVER_RUNS])
+    more = len(runs) - HOVER_RUNS
+    return f"run {shown} and {more:,} more" if more > 0 else f"run {shown}"
 
 
 def family_chart(family: Family, *, metric: str) -> Chart:
@@ -173,8 +230,7 @@ def family_chart(family: Family, *, metric: str) -> Chart:
             [size for size, _, _ in curve.points],
             [value for _, value, _ in curve.points],
             hover=[
-                f"{size_label(size)}: {value:,.4g} {unit} (run {', '.join(f'#{r}' for r in runs)})"
-                for size, value, runs in curve.points
+                f"{size_label(size)}: {value:,.4g} {unit} ({_runs_label(runs)})" for size, value, runs in curve.points
             ],
             style=thread_counts.index(curve.threads),
             group=curve.cache,

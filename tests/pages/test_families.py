@@ -3,11 +3,13 @@
 import json
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from portal.models import Upload
+from portal.models import Run, Upload
 from portal.pages import families
-from portal.pages.families import SweepPoint, family_curves, is_family, size_label
-from tests.factories import SystemFactory
+from portal.pages.families import Measured, SweepPoint, family_curves, is_family, size_label
+from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 from tests.ingesting import store_file
 from tests.samples import data
 
@@ -16,7 +18,7 @@ SWEEP = data("ffsb", "thread_size_sweep.txt")
 
 
 def _point(size, threads, cache, mbps, run_id=1):
-    return SweepPoint(size, threads, cache, mbps, None, run_id)
+    return SweepPoint(size, threads, cache, Measured(mbps, 1, (run_id,)), None)
 
 
 # ---------------------------------------------------------------- shaping, no database
@@ -109,3 +111,73 @@ def test_the_system_page_offers_both_charts_and_an_unknown_family_is_refused(cli
     missing = client.get(f"/systems/{sweep.id}/family.json", {"family": "nothing", "metric": "mbps"})
     assert missing.status_code == 404
     assert "no thread-count x transfer-size sweep named 'nothing'" in missing.json()["error"]["message"]
+
+
+# ---------------------------------------------------------------- sweeps repeated, configurations merged
+
+
+def _sweep_runs(config, *, mbps_by_size_and_threads, repeats=1):
+    """``repeats`` runs per transfer size, each a point per thread count with the given MB/s."""
+    for size, by_threads in mbps_by_size_and_threads.items():
+        for _ in range(repeats):
+            run = RunFactory(config=config, transfer_sizes=[{"bytes": size, "pct": 100}], read_pct=100)
+            for seq, (threads, mbps) in enumerate(by_threads.items()):
+                PointFactory(run=run, seq=seq, threads=threads, load={"threads": threads}, mbps=mbps)
+
+
+@pytest.fixture
+def repeated(db):
+    system = SystemFactory(name="Replicated", vendor="IBM", model="DS4700")
+    # Two hosts, one array setting: one family, every value counted once.
+    one_host = ConfigFactory(system=system, drive_count=16, host_server="x3650", read_cache=True, write_cache=True)
+    other_host = ConfigFactory(system=system, drive_count=16, host_server="x3850", read_cache=True, write_cache=True)
+    _sweep_runs(one_host, mbps_by_size_and_threads={4096: {1: 10.0, 4: 30.0}, 65536: {1: 50.0, 4: 90.0}})
+    _sweep_runs(other_host, mbps_by_size_and_threads={4096: {1: 20.0, 4: 40.0}, 65536: {1: 60.0, 4: 100.0}}, repeats=6)
+    # Runs of a mix of sizes are on no size axis.
+    mixed = RunFactory(config=one_host, transfer_sizes=[{"bytes": 512, "pct": 50}, {"bytes": 4096, "pct": 50}])
+    PointFactory(run=mixed, seq=0, threads=2, mbps=1.0)
+    return system
+
+
+def test_a_repeated_sweep_counts_every_value_once_whichever_configuration_measured_it(repeated):
+    (family,) = families.transfer_size_families(system=repeated)
+    assert family.title == "Iometer random reads, RAID-5, 16 drives"
+    mbps = {c.name: c.points for c in family_curves(family.points, metric="mbps")}
+    assert list(mbps) == ["1 thread, cache on", "4 threads, cache on"]
+    # One run at 10 MB/s and six at 20 MB/s: (10 + 6 x 20) / 7, not the mean of the two hosts' means (15).
+    (small, small_mbps, small_runs), (large, large_mbps, _) = mbps["1 thread, cache on"]
+    assert (small, small_mbps, len(small_runs)) == (4096, pytest.approx(130 / 7), 7)
+    assert (large, large_mbps) == (65536, pytest.approx((50 + 6 * 60) / 7))
+    assert [value for _, value, _ in mbps["4 threads, cache on"]] == pytest.approx(
+        [(30 + 6 * 40) / 7, (90 + 6 * 100) / 7]
+    )
+
+
+def test_a_sweep_repeated_many_times_reads_one_row_per_cell_and_names_the_first_runs(repeated, client):
+    runs = sorted(
+        Run.objects.filter(config__system=repeated, transfer_sizes__0__bytes=4096).values_list("id", flat=True)
+    )
+    with CaptureQueriesContext(connection) as queries:
+        families.transfer_size_families(system=repeated)
+    assert len(queries) == 2  # the configurations with runs of one size, their cells summed up
+    response = client.get(
+        f"/systems/{repeated.id}/family.json",
+        {"family": "Iometer random reads, RAID-5, 16 drives", "metric": "mbps"},
+        HTTP_ACCEPT="*/*",
+    )
+    (one_thread, _) = json.loads(response.content)["data"]
+    first = ", ".join(f"#{run}" for run in runs[:5])
+    # 130 / 7 = 18.571...: seven runs, five named
+    assert one_thread["text"][0] == f"4 KB: 18.57 MB/s (run {first} and 2 more)"
+
+
+def test_thread_counts_and_sizes_that_are_not_whole_numbers_are_left_off_the_axes(repeated):
+    config = repeated.configs.first()
+    odd = RunFactory(config=config, transfer_sizes=[{"bytes": 1536.5, "pct": 100}], read_pct=100)
+    PointFactory(run=odd, seq=0, threads=None, load={"threads": 2}, mbps=5.0)
+    fraction = RunFactory(config=config, transfer_sizes=[{"bytes": 4096, "pct": 100}], read_pct=100)
+    PointFactory(run=fraction, seq=0, threads=None, load={"threads": "2.5"}, mbps=7.0)
+    PointFactory(run=fraction, seq=1, threads=None, load={"threads": 8}, mbps=80.0)
+    (family,) = families.transfer_size_families(system=repeated)
+    cells = {(p.transfer_bytes, p.threads) for p in family.points}
+    assert cells == {(4096, 1), (4096, 4), (65536, 1), (65536, 4), (4096, 8)}
