@@ -12,6 +12,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection
 
@@ -49,8 +50,9 @@ def empty_database():
 
 
 def manage(*args, url, data_dir):
-    """Run manage.py as an operator would, against another database and data dir."""
-    env = {**os.environ, "DATABASE_URL": url, "ARRAYBENCH_DATA_DIR": str(data_dir)}
+    """Run manage.py as an operator would, against another database and data dir (on the tests' Redis: an
+    embedded one started for the throw-away data dir would outlive the test)."""
+    env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": settings.REDIS_URL, "ARRAYBENCH_DATA_DIR": str(data_dir)}
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
     )
