@@ -32,10 +32,10 @@ HOVER_RUNS = 5
 
 @dataclass(frozen=True)
 class Measured:
-    """The values of one metric measured at one transfer size and thread count: their mean, how many
+    """The values of one metric measured at one transfer size and thread count: their sum, how many
     they are and the runs they come from."""
 
-    mean: float
+    total: float
     count: int
     runs: tuple[int, ...]
 
@@ -119,7 +119,7 @@ def family_curves(points: Iterable[SweepPoint], *, metric: str) -> list[Curve]:
         means = [
             (
                 size,
-                fsum(m.mean * m.count for m in found) / sum(m.count for m in found),
+                fsum(m.total for m in found) / sum(m.count for m in found),
                 tuple(sorted({run for m in found for run in m.runs})),
             )
             for size, found in sorted(by_size.items())
@@ -146,6 +146,11 @@ def _family_title(*, tool: str, random_pct: float | None, read_pct: float | None
     return ", ".join(part for part in (what, config.raid_level, drives) if part)
 
 
+def _single_size(run: str = "") -> Q:
+    """Runs of one transfer size, the only ones a size axis can show (``run``: the path to the run)."""
+    return Q(**{f"{run}transfer_sizes__0__isnull": False, f"{run}transfer_sizes__1__isnull": True})
+
+
 def _whole_number(text) -> Case:
     """A JSON value's text as a whole number; NULL for anything else (a fraction, a word, a mix)."""
     return Case(When(**{f"{text}__regex": r"^[0-9]{1,18}$"}, then=Cast(text, BigIntegerField())))
@@ -156,8 +161,7 @@ def _sweep_cells(*, configs: Iterable[int]):
     transfer size and thread count in one query: each metric's sum, count and runs. As many rows as
     the sweeps have cells, however many runs repeat them."""
     points = (
-        Point.objects.filter(run__config__in=configs)
-        .filter(run__transfer_sizes__0__isnull=False, run__transfer_sizes__1__isnull=True)
+        Point.objects.filter(_single_size("run__"), run__config__in=configs)
         .filter(Q(mbps__isnull=False) | Q(iops__isnull=False))
         .annotate(
             size_text=KeyTextTransform("bytes", KeyTransform("0", "run__transfer_sizes")),
@@ -188,7 +192,7 @@ def _sweep_cells(*, configs: Iterable[int]):
 
 
 def _measured(total, count, runs) -> Measured | None:
-    return Measured(total / count, count, tuple(runs)) if count else None
+    return Measured(total, count, tuple(runs)) if count else None
 
 
 def transfer_size_families(*, system: System) -> list[Family]:
@@ -196,9 +200,7 @@ def transfer_size_families(*, system: System) -> list[Family]:
 
     Read summed up per cell (:func:`_sweep_cells`), so a sweep repeated a thousand times costs what
     one does; a system without a run of one transfer size reads no points."""
-    # Only runs of one transfer size can be on a size axis.
-    single_size = Run.objects.filter(transfer_sizes__0__isnull=False, transfer_sizes__1__isnull=True)
-    swept = Exists(single_size.filter(config=OuterRef("pk")))
+    swept = Exists(Run.objects.filter(_single_size(), config=OuterRef("pk")))
     configs = Config.objects.filter(system=system).filter(swept).in_bulk()
     cells = list(_sweep_cells(configs=list(configs))) if configs else []
     families: dict[str, Family] = {}
