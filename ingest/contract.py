@@ -9,7 +9,7 @@ import math
 import re
 from dataclasses import fields
 
-from .result import VERDICTS, Drive, Point, System, Workload, point_load_key
+from .result import PHASES, VERDICTS, Drive, Point, System, Workload, point_load_key
 
 
 class ContractError(ValueError):
@@ -165,6 +165,8 @@ def _validate_run(run, where, errors, metrics_checked):
         errors.append(f"{where}.name: expected a non-empty name")
     if run.get("verdict") not in VERDICTS:
         errors.append(f"{where}.verdict: expected 'pass', 'fail' or null, got {run.get('verdict')!r}")
+    if run.get("phase", "measurement") not in PHASES:
+        errors.append(f"{where}.phase: expected one of {', '.join(PHASES)}, got {run.get('phase')!r}")
     _validate_workload(run.get("workload"), f"{where}.workload", errors)
     _finite_everywhere(run.get("params"), f"{where}.params", errors)
     points = run.get("points")

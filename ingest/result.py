@@ -29,6 +29,8 @@ POINT_FIGURES = (
 )
 LOAD_ORDER_KEYS = ("outstanding_io", "threads", "large_outstanding", "small_outstanding")
 VERDICTS = ("pass", "fail", None)
+# What a run is for: a measurement, or a step that prepares one (vdbench's format, a fill) or warms up.
+PHASES = ("measurement", "preparation", "warm-up")
 # The highest CPU % a point may state: 100 per processor, up to 1,024 processors.
 MAX_CPU_PCT = 100 * 1024
 
@@ -93,6 +95,7 @@ class Run:
     started_at: str | None = None
     workload: Workload = field(default_factory=Workload)
     verdict: str | None = field(default=None, metadata={"schema": {"enum": list(VERDICTS)}})
+    phase: str = field(default="measurement", metadata={"schema": {"enum": list(PHASES)}})
     params: dict = field(default_factory=dict)
     # In increasing load order: the registry sorts them (see ``registry._finish``).
     points: list[Point] = field(default_factory=list, metadata={"schema": {"minItems": 1}})

@@ -603,6 +603,7 @@ def comparison(
             raid_level=raid_level_asked(raid_level=raid_level),
             drive_count=drive_count,
             cache=cache,
+            comparable=True,
         )
         for system in (a, b)
     )

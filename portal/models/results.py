@@ -82,6 +82,13 @@ class Run(models.Model):
         PASS = "pass"
         FAIL = "fail"
 
+    class Phase(models.TextChoices):
+        MEASUREMENT = "measurement", "measurement"
+        # A step that prepares the test (vdbench's format, a fill or preconditioning pass): stored and
+        # shown as such, never compared.
+        PREPARATION = "preparation", "preparation step"
+        WARM_UP = "warm-up", "warm-up"
+
     config = models.ForeignKey(Config, on_delete=models.CASCADE, related_name="runs")
     upload = models.ForeignKey(Upload, null=True, blank=True, on_delete=models.CASCADE, related_name="runs")
     name = models.CharField(max_length=300)
@@ -97,6 +104,14 @@ class Run(models.Model):
     transfer_sizes = models.JSONField(default=list, blank=True)
     params = models.JSONField(default=dict, blank=True)
     verdict = models.CharField(max_length=4, choices=Verdict.choices, blank=True)
+    phase = models.CharField(max_length=12, choices=Phase.choices, default=Phase.MEASUREMENT, db_default="measurement")
+    # A maintainer's exclusion from comparisons, with the reason they gave (a failed run, a preconditioning
+    # pass); blank when the run is compared. The run's own figures are never changed by it.
+    excluded_reason = models.CharField(max_length=300, blank=True, default="", db_default="")
+    excluded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    excluded_at = models.DateTimeField(null=True, blank=True)
     measurement = models.CharField(max_length=12, choices=Measurement.choices, default=Measurement.END_TO_END)
     origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.MEASURED)
     # A published figure's source and the response time it is stated at.

@@ -257,6 +257,11 @@ class Figure:
         return Status(self.status).words
 
 
+# Runs a comparison, a table or a sweep may use: measurements (not a preparation or warm-up step) that no
+# maintainer excluded. Excluded and preparation runs stay stored and shown on their system's page.
+COMPARABLE = Q(phase=Run.Phase.MEASUREMENT, excluded_reason="")
+
+
 def named(*, name: str) -> Q:
     """Runs stored under this workload name, or of a workload known by it (another tool's name for it)."""
     return Q(workload_name=name) | Q(workload__names__contains=[name])
@@ -272,10 +277,14 @@ def runs_filtered(
     source_table: str | None = None,
     tool: str | None = None,
     stroke_stated: bool = False,
+    comparable: bool = False,
 ) -> QuerySet[Run]:
     """A system's runs narrowed in SQL: by workload names (any of them), RAID level as stored, drive
-    count, cache setting, the paper table they were published in, tool, or a stated stroke %."""
+    count, cache setting, the paper table they were published in, tool, or a stated stroke %;
+    ``comparable`` keeps only the runs a comparison may use (:data:`COMPARABLE`)."""
     runs = Run.objects.filter(config__system=system)
+    if comparable:
+        runs = runs.filter(COMPARABLE)
     if workloads:
         runs = runs.filter(reduce(operator.or_, (named(name=name) for name in workloads)))
     if raid_level is not None:

@@ -328,6 +328,7 @@ def _run_values(result, run, *, config, upload, labels, workload=None):
         "transfer_sizes": workload_fields.get("transfer_sizes") or [],
         "params": run.get("params") or {},
         "verdict": run.get("verdict") or "",
+        "phase": run.get("phase") or Run.Phase.MEASUREMENT,
         "measurement": labels.get("measurement") or Run.Measurement.END_TO_END,
         "started_at": _aware(parse_datetime(run["started_at"])) if run.get("started_at") else None,
         "tags": labels.get("tags") or [],
