@@ -16,7 +16,7 @@ from portal.systems.selectors import system_by_name
 from portal.uploads.services import upload_reingest
 from tests.factories import SystemFactory
 from tests.ingesting import ingest_command, run_job_of
-from tests.samples import data
+from tests.samples import data, sample
 
 pytestmark = pytest.mark.django_db
 
@@ -180,3 +180,48 @@ def test_replicates_are_compared_with_welchs_test_from_the_stored_figures(stored
     assert (welch.t, welch.df) == (pytest.approx(1.0), pytest.approx(3.2))
     assert [figure.status for figure in row.a + row.b] == ["interpolated"] * 6
     assert not Point.objects.filter(run__config__system=a).exclude(seq__in=[0, 1]).exists()
+
+
+def test_a_single_measured_point_over_20_ms_is_stored_with_no_value_and_the_run_page_says_why(client):
+    # samples/diskspd/basilkisel_diskspd-text_goodsql2016...txt, "Total IO" total line: 403.66 I/O per s at an
+    # AvgLat of 158.382 ms. Measured once, far over 20 ms: there is no throughput at 20 ms to state.
+    sample_file = sample("diskspd", "basilkisel_diskspd-text_goodsql2016.westeurope.cloudapp.azure.com.txt")
+    status, out = ingest_command(sample_file, "--system", "Azure VM")
+    assert status == 0, out
+    run = Run.objects.get()
+    assert stored(run) == {
+        "throughput_metric": "iops",
+        "iops_at_20ms": None,
+        "iops_at_20ms_status": "first_point_over",
+        "mbps_at_20ms": None,
+        "mbps_at_20ms_status": "first_point_over",
+        "reached_20ms": True,
+        "published_mbps_binary": None,
+    }
+    page = client.get(f"/runs/{run.id}/").content.decode()
+    assert "No value at 20 ms: its only point is at 158 ms, over 20 ms." in page
+    assert "published" not in page
+
+
+def test_a_single_measured_point_under_the_threshold_is_a_lower_bound_at_its_own_latency(client):
+    # The same DiskSpd run read at 200 ms: 403.66 IOPS measured at 158.382 ms is at least that much at 200 ms.
+    sample_file = sample("diskspd", "basilkisel_diskspd-text_goodsql2016.westeurope.cloudapp.azure.com.txt")
+    ingest_command(sample_file, "--system", "Azure VM")
+    run = Run.objects.get()
+    page = client.get(f"/runs/{run.id}/?threshold_ms=200").content.decode()
+    assert "At least 404 IOPS at 200 ms (a lower bound): measured at 158 ms." in page
+
+
+def test_the_stored_figures_of_single_measured_points_are_read_again_by_the_migration():
+    # Runs stored before a single measured point was told from a published figure carried its figure "as
+    # published"; the migration reads them again from their points.
+    from importlib import import_module
+
+    from django.apps import apps
+
+    sample_file = sample("diskspd", "basilkisel_diskspd-text_goodsql2016.westeurope.cloudapp.azure.com.txt")
+    ingest_command(sample_file, "--system", "Azure VM")
+    run = Run.objects.get()
+    Run.objects.update(iops_at_20ms=403.66, iops_at_20ms_status="single_point", reached_20ms=True)
+    import_module("portal.migrations.0017_single_measured_points").single_measured_points(apps, None)
+    assert (stored(run)["iops_at_20ms"], stored(run)["iops_at_20ms_status"]) == (None, "first_point_over")

@@ -12,6 +12,11 @@ Two rules read a throughput at a threshold:
 
 The awkward cases are reported, never hidden: every point under the threshold, the first point
 already over it, response times that fall while the load rises, and a single published figure.
+
+A published figure is a number a paper stated at its threshold and is used as is. A single measured
+point is a measurement at its own response time and follows the rules above like any curve: at or
+under the threshold it is a lower bound ("at least 219 IOPS at 20 ms; measured at 4.1 ms"), over it
+there is no value ("its only point is at 292 ms, over 20 ms").
 """
 
 import math
@@ -31,7 +36,7 @@ class Status(StrEnum):
     MEASURED = "measured"  # a measured point answers the question directly
     NOT_REACHED = "not_reached"  # no point reached the threshold: the best point is reported
     FIRST_POINT_OVER = "first_point_over"  # already over the threshold at the lowest load
-    SINGLE_POINT = "single_point"  # a published figure, used as is
+    SINGLE_POINT = "single_point"  # a figure a paper published at its threshold, used as is
     NO_DATA = "no_data"  # no point with a response time
 
     @property
@@ -105,6 +110,8 @@ class ThroughputAtThreshold:
     above: CurvePoint | None
     load: float | None
     warnings: tuple[str, ...]
+    # The points with a response time the rule weighed (one: a single measured point or published figure).
+    point_count: int = 0
 
 
 def curve(points: Iterable[CurvePoint]) -> Curve:
@@ -116,19 +123,28 @@ def curve(points: Iterable[CurvePoint]) -> Curve:
 
 
 def throughput_at(
-    points: Iterable[CurvePoint], *, threshold_ms: float = 20.0, rule: Rule | str = Rule.INTERPOLATE
+    points: Iterable[CurvePoint],
+    *,
+    threshold_ms: float = 20.0,
+    rule: Rule | str = Rule.INTERPOLATE,
+    published: bool = False,
 ) -> ThroughputAtThreshold:
-    """Throughput at an average response time of ``threshold_ms`` under ``rule`` (see the module doc)."""
+    """Throughput at an average response time of ``threshold_ms`` under ``rule`` (see the module doc).
+
+    ``published``: the points are figures a paper stated at its threshold, so a single one is used as
+    is; a single measured point is read by the rules like any curve."""
     if not _is_non_negative(threshold_ms) or threshold_ms == 0:
         raise ValueError(f"the threshold must be a positive number of milliseconds, got {threshold_ms!r}")
     rule = _rule(rule)
     ordered = curve(points).points
     answer = _Answer(rule, threshold_ms)
-    if len(ordered) == 1:
+    answer.point_count = len(ordered)
+    if published and len(ordered) == 1:
         return _single_point(answer, ordered[0])
     usable = tuple(p for p in ordered if p.response_ms is not None)
     if len(usable) < len(ordered):
         answer.warn(f"{len(ordered) - len(usable)} point(s) without a response time were left out")
+    answer.point_count = len(usable)
     if not usable:
         return answer.result(Status.NO_DATA, value=None, reached=False)
     _warn_if_not_monotonic(answer, usable)
@@ -144,11 +160,21 @@ class _Answer:
         self.rule = rule
         self.threshold_ms = threshold_ms
         self.warnings: list[str] = []
+        self.point_count = 0
 
     def warn(self, message: str) -> None:
         self.warnings.append(message)
 
-    def result(self, status, *, value, reached, below=None, above=None, load=None) -> ThroughputAtThreshold:
+    def result(
+        self,
+        status: Status,
+        *,
+        value: float | None,
+        reached: bool,
+        below: CurvePoint | None = None,
+        above: CurvePoint | None = None,
+        load: float | None = None,
+    ) -> ThroughputAtThreshold:
         return ThroughputAtThreshold(
             value=value,
             reached=reached,
@@ -159,6 +185,7 @@ class _Answer:
             above=above,
             load=load,
             warnings=tuple(self.warnings),
+            point_count=self.point_count,
         )
 
 
@@ -167,7 +194,7 @@ def _single_point(answer: _Answer, point: CurvePoint) -> ThroughputAtThreshold:
     if point.response_ms is not None and point.response_ms != answer.threshold_ms:
         answer.warn(
             f"a single point at {_ms(point.response_ms)} ms is used as is for the "
-            f"{_ms(answer.threshold_ms)} ms threshold"
+            f"{_threshold(answer.threshold_ms)} ms threshold"
         )
     return answer.result(Status.SINGLE_POINT, value=point.throughput, reached=True, below=point, load=point.load)
 
@@ -176,7 +203,7 @@ def _interpolate(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtT
     threshold_ms = answer.threshold_ms
     first_over = next((i for i, p in enumerate(points) if _response_ms(p) > threshold_ms), None)
     if first_over == 0:
-        answer.warn(_first_point_over_message(points[0], threshold_ms))
+        answer.warn(_first_point_over_message(points[0], threshold_ms, only=len(points) == 1))
         return answer.result(Status.FIRST_POINT_OVER, value=None, reached=True, above=points[0])
     if first_over is None:
         at_threshold = next((p for p in points if _response_ms(p) == threshold_ms), None)
@@ -205,7 +232,7 @@ def _at_or_below(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtT
     threshold_ms = answer.threshold_ms
     candidates = [i for i, p in enumerate(points) if _response_ms(p) <= threshold_ms]
     if not candidates:
-        answer.warn(_first_point_over_message(points[0], threshold_ms))
+        answer.warn(_first_point_over_message(points[0], threshold_ms, only=len(points) == 1))
         return answer.result(Status.FIRST_POINT_OVER, value=None, reached=True, above=points[0])
     if all(_response_ms(p) < threshold_ms for p in points):
         return _not_reached(answer, points)
@@ -220,20 +247,25 @@ def _at_or_below(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtT
 def _not_reached(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtThreshold:
     best = max(points, key=lambda p: p.throughput)
     highest_ms = max(_response_ms(p) for p in points)
-    answer.warn(
-        f"the threshold of {_ms(answer.threshold_ms)} ms was not reached (highest response time "
-        f"{_ms(highest_ms)} ms): the best measured point is reported"
-    )
+    if len(points) == 1:
+        answer.warn(
+            f"its only point was measured at {_ms(highest_ms)} ms, under the threshold of "
+            f"{_threshold(answer.threshold_ms)} ms: its throughput is a lower bound"
+        )
+    else:
+        answer.warn(
+            f"the threshold of {_threshold(answer.threshold_ms)} ms was not reached (highest response time "
+            f"{_ms(highest_ms)} ms): the best measured point is reported, a lower bound"
+        )
     return answer.result(Status.NOT_REACHED, value=best.throughput, reached=False, below=best, load=best.load)
 
 
 def _warn_if_not_monotonic(answer: _Answer, points: Sequence[CurvePoint]) -> None:
     for before, after in zip(points, points[1:], strict=False):
         if _response_ms(after) < _response_ms(before):
-            where = "" if after.load is None else f" at load {_ms(after.load)}"
             used = "the first crossing of the threshold" if answer.rule is Rule.INTERPOLATE else "the best point"
             answer.warn(
-                f"response times fall as the load rises ({_ms(_response_ms(after))} ms{where} after "
+                f"response times fall as the load rises ({_ms(_response_ms(after))} ms after "
                 f"{_ms(_response_ms(before))} ms); {used} is used"
             )
             return
@@ -245,11 +277,15 @@ def _response_ms(point: CurvePoint) -> float:
     return point.response_ms
 
 
-def _first_point_over_message(point: CurvePoint, threshold_ms: float) -> str:
-    where = "" if point.load is None else f" at load {_ms(point.load)}"
+def _first_point_over_message(point: CurvePoint, threshold_ms: float, *, only: bool = False) -> str:
+    if only:
+        return (
+            f"its only point is at {_ms(_response_ms(point))} ms, over {_threshold(threshold_ms)} ms: "
+            f"there is no throughput at {_threshold(threshold_ms)} ms"
+        )
     return (
-        f"the first point{where} is already over the threshold ({_ms(_response_ms(point))} ms > "
-        f"{_ms(threshold_ms)} ms): there is no throughput at the threshold"
+        f"the first point, at the lowest load, is already over the threshold ({_ms(_response_ms(point))} ms > "
+        f"{_threshold(threshold_ms)} ms): there is no throughput at the threshold"
     )
 
 
@@ -267,5 +303,53 @@ def _is_non_negative(number) -> bool:
     return isinstance(number, int | float) and not isinstance(number, bool) and math.isfinite(number) and number >= 0
 
 
-def _ms(number: float) -> str:
+def marker_response_ms(answer: ThroughputAtThreshold) -> float:
+    """Where a chart marks the figure on the response-time axis: on the threshold when the curve crosses
+    it there, else at the response time the figure was measured (a lower bound) or stated at (published)."""
+    if answer.status in (Status.NOT_REACHED, Status.SINGLE_POINT) and answer.below is not None:
+        return answer.below.response_ms if answer.below.response_ms is not None else answer.threshold_ms
+    return answer.threshold_ms
+
+
+def _threshold(number: float) -> str:
+    """A threshold as the reader asked for it (2.025 stays 2.025)."""
     return f"{number:g}"
+
+
+def _ms(number: float) -> str:
+    """A time as engineers write it: three significant digits, whole numbers from 100 up."""
+    return f"{number:,.0f}" if abs(number) >= 100 else f"{number:.3g}"
+
+
+def throughput_text(value: float, *, unit: str) -> str:
+    """A throughput as engineers write it: whole IOPS (30,060), MB/s to three significant digits."""
+    if unit == "IOPS" or abs(value) >= 100:
+        return f"{value:,.0f} {unit}"
+    return f"{value:.3g} {unit}"
+
+
+def reading_sentence(answer: ThroughputAtThreshold, *, unit: str, latency: str = "average") -> str:
+    """How the figure at the threshold was read, in a sentence a page, an export or the API states:
+    interpolated, measured, a lower bound, no value (and why) or a published figure."""
+    at = f"at {_threshold(answer.threshold_ms)} ms" + ("" if latency == "average" else f" ({latency} response time)")
+    below, above = answer.below, answer.above
+    if answer.status is Status.NO_DATA or (answer.value is None and above is None):
+        return f"No value {at}: no response times were measured."
+    if answer.value is None:
+        assert above is not None and above.response_ms is not None
+        where = "its only point" if answer.point_count == 1 else "the first point"
+        return f"No value {at}: {where} is at {_ms(above.response_ms)} ms, over {_threshold(answer.threshold_ms)} ms."
+    figure = throughput_text(answer.value, unit=unit)
+    if answer.status is Status.SINGLE_POINT:
+        stated = "" if below is None or below.response_ms is None else f", stated at {_ms(below.response_ms)} ms"
+        return f"{figure} {at}: a figure published by the paper{stated}."
+    if answer.status is Status.NOT_REACHED:
+        assert below is not None and below.response_ms is not None
+        return f"At least {figure} {at} (a lower bound): measured at {_ms(below.response_ms)} ms."
+    if answer.status is Status.INTERPOLATED:
+        assert below is not None and above is not None
+        return (
+            f"{figure} {at}: interpolated between the points measured at "
+            f"{_ms(_response_ms(below))} ms and {_ms(_response_ms(above))} ms."
+        )
+    return f"{figure} {at}: a point measured at the threshold."

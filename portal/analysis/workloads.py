@@ -89,23 +89,27 @@ def size_text(size_bytes: int) -> str:
 
 
 def describe(sig: Signature) -> str:
-    """ "67 % read, random, 8 KiB" — a signature in words."""
+    """A signature in an engineer's words: "8 KiB random read", "64 KiB sequential write", "8 KiB random,
+    67 % read", "4 KiB 60 % / 64 KiB 40 %, random, 80 % read" (binary sizes, as the tools mean them)."""
     access = {100: "random", 0: "sequential"}.get(sig.random_pct, f"{sig.random_pct} % random")
-    mix = {100: "reads", 0: "writes"}.get(sig.read_pct, f"{sig.read_pct} % read")
     if not sig.transfer_sizes:
-        sizes = "best over transfer sizes"
+        sizes = ""
     elif len(sig.transfer_sizes) == 1:
         sizes = size_text(sig.transfer_sizes[0][0])
     else:
-        sizes = " / ".join(f"{size_text(size)} {pct} %" for size, pct in sig.transfer_sizes)
-    parts = [mix, access, sizes]
+        sizes = " / ".join(f"{size_text(size)} {pct} %" for size, pct in sig.transfer_sizes) + ","
+    direction = {100: "read", 0: "write"}.get(sig.read_pct)
+    words = f"{sizes} {access}".strip()
+    words = f"{words} {direction}" if direction else f"{words}, {sig.read_pct} % read"
+    if not sig.transfer_sizes:
+        words += ", best over transfer sizes"
     if sig.alignment_bytes:
-        parts.append(f"aligned to {size_text(sig.alignment_bytes)}")
+        words += f", aligned to {size_text(sig.alignment_bytes)}"
     if sig.streams:
-        parts.append(f"{sig.streams} streams")
-    return ", ".join(parts)
+        words += f", {sig.streams} streams"
+    return words[0].upper() + words[1:]
 
 
 def describe_family(family: tuple[int, int]) -> str:
-    """A family of workloads in words: "writes, sequential, best over transfer sizes"."""
+    """A family of workloads in words: "Sequential write, best over transfer sizes"."""
     return describe(Signature(read_pct=family[0], random_pct=family[1], transfer_sizes=()))

@@ -416,6 +416,7 @@ def _compared_figure(row, points, *, threshold_ms, latency, family, runs_on_dema
             rule=run_rule(params={"threshold_rule": row.rule}),
             stated_ms=stated_response_ms(origin=row.origin, published_at_ms=row.published_at_ms, latency=latency),
             latency=latency,
+            published=row.origin == Run.Origin.PUBLISHED,
         )
         value, status, reached = answer.value, str(answer.status), answer.reached
         printed = published_mbps_binary(printed=printed_mbps)

@@ -41,7 +41,10 @@ class Workload(models.Model):
     transfer_sizes = models.JSONField(default=list)
     alignment_bytes = models.PositiveIntegerField(null=True, blank=True)
     streams = models.PositiveIntegerField(null=True, blank=True)
-    name = models.CharField(max_length=200, help_text="Shown everywhere: the first name it was stored under.")
+    name = models.CharField(
+        max_length=200,
+        help_text="Shown everywhere: what it does in words, or the name a paper or a person gave it.",
+    )
     # Every name runs of this workload were stored under ("OLTP 8K", "randrw-8k", "rd1").
     names = ArrayField(models.CharField(max_length=200), default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -1,5 +1,6 @@
 """The compare page's charts: two systems' curves or bars, several systems against a baseline."""
 
+from portal.analysis.curves import Status, throughput_text
 from portal.results.selectors import (
     LATENCIES,
     METRICS,
@@ -50,8 +51,17 @@ def _side_curve(figure, name, index, colour, latency, threshold_ms):
                   group=name, dash=DASHES[index % len(DASHES)], colour=colour)  # fmt: skip
     if figure.value is None:
         return [line]
-    at = f"{figure.value:,.1f} at the threshold ({figure.status_text})"
-    marker = Series(f"{name}: {at}", [figure.value], [threshold_ms], hover=[at], mode="markers",
+    figure_text = throughput_text(figure.value, unit=METRICS[figure.metric])
+    at_ms = threshold_ms
+    if figure.status in (Status.NOT_REACHED, Status.SINGLE_POINT):
+        # A lower bound (or a published figure) is marked where it was measured (stated), not on the threshold.
+        at_ms = next((c.response_ms for c in curve if c.throughput == figure.value), threshold_ms)
+    at = (
+        f"at least {figure_text} at {threshold_ms:g} ms (lower bound, measured at {at_ms:.3g} ms)"
+        if figure.status == Status.NOT_REACHED
+        else f"{figure_text} at {threshold_ms:g} ms ({figure.status_text})"
+    )
+    marker = Series(f"{name}: {at}", [figure.value], [at_ms], hover=[at], mode="markers",
                     style=index, group=name, colour=colour)  # fmt: skip
     return [line, marker]
 

@@ -1,6 +1,6 @@
 """The charts of one run: its response-time curve, throughput against load and ORION's heat maps."""
 
-from portal.analysis.curves import CurvePoint
+from portal.analysis.curves import CurvePoint, Status, marker_response_ms, reading_sentence, throughput_text
 from portal.analysis.sizing import OrionPoint
 from portal.results.selectors import (
     FIGURE_TITLES,
@@ -52,20 +52,24 @@ def run_curve_chart(run, *, threshold_ms, latency="avg"):
     )
     callouts = []
     if answer.value is not None:
-        # Drawn last (on top of the points), twice their size and outlined, with a labelled arrow.
-        read = f"{answer.value:,.1f} {METRICS[metric]} at {threshold_ms:g} ms"
+        # Drawn last (on top of the points), twice their size and outlined, with a labelled arrow: on the
+        # threshold where the curve crosses it, at its own response time where the figure is a lower bound.
+        figure = throughput_text(answer.value, unit=METRICS[metric])
+        lower_bound = answer.status is Status.NOT_REACHED
+        read = f"at least {figure} (lower bound)" if lower_bound else f"{figure} at {threshold_ms:g} ms"
+        at_ms = marker_response_ms(answer)
         series.append(
             Series(
-                f"at threshold: {answer.value:,.1f} {METRICS[metric]} ({answer.status.words})",
+                f"at {threshold_ms:g} ms: {read}" if lower_bound else f"at threshold: {read}",
                 [answer.value],
-                [threshold_ms],
-                hover=[f"{read} ({answer.status.words})"],
+                [at_ms],
+                hover=[reading_sentence(answer, unit=METRICS[metric], latency=LATENCIES[latency])],
                 mode="markers",
                 style=3,
                 highlight=True,
             )
         )
-        callouts.append((answer.value, threshold_ms, read))
+        callouts.append((answer.value, at_ms, read))
     y_title = f"{LATENCIES[latency].capitalize()} response time (ms)"
     return Chart(f"{run.name}: response-time curve", METRICS[metric], y_title, series, callouts=callouts)
 

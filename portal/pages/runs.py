@@ -5,6 +5,7 @@ from urllib.parse import urlencode
 from django.core.paginator import Paginator
 from django.shortcuts import render
 
+from portal.analysis.curves import reading_sentence
 from portal.errors import NotFoundError, answers_errors
 from portal.models import Point
 from portal.results import selectors as result_selectors
@@ -43,6 +44,9 @@ def run_detail(request, run_id):
         "metric": metric,
         "metric_title": result_selectors.METRICS[metric],
         "answer": answer,
+        "reading": reading_sentence(
+            answer, unit=result_selectors.METRICS[metric], latency=result_selectors.LATENCIES[form.value("latency")]
+        ),
         "point_rows": [
             (
                 p.seq,

@@ -16,6 +16,7 @@ from django.db.models.expressions import RawSQL
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
 
+from portal.analysis.curves import Status
 from portal.analysis.sizing import per_drive
 from portal.models import Point, Run, System
 from portal.results.selectors import (
@@ -95,6 +96,24 @@ def workload_run_counts(*, system: System) -> tuple[list[tuple[str, int]], list[
     return counts, swept
 
 
+def workload_titles(*, system: System, names: list[str]) -> dict[str, str]:
+    """What each of ``names`` (the names a system's runs were stored under, a page of them) does, in words:
+    its workload's title ("4 KiB random read", or the name a paper gave it); the name itself where the file
+    did not say what its runs do. One query over the runs of those names; a name stored for runs of several
+    workloads lists them all."""
+    rows = (
+        Run.objects.filter(config__system=system, workload_name__in=names)
+        .order_by()
+        .values_list("workload_name", "workload__name")
+        .distinct()
+    )
+    titles: dict[str, list[str]] = {name: [] for name in names}
+    for name, title in rows:
+        if title:
+            titles[name].append(title)
+    return {name: " / ".join(sorted(found)) or name for name, found in titles.items()}
+
+
 def workloads_page(counts: list[tuple[str, int]], *, number) -> Page:
     """The page ``number`` of the workloads (a bad or out-of-range number gives the first or last)."""
     return Paginator(counts, WORKLOADS_PER_PAGE).get_page(number)
@@ -166,6 +185,7 @@ def _figure(run: Run, points: list[PointFigures], *, threshold_ms: float, latenc
         rule=run_rule(params=run.params),
         stated_ms=stated_response_ms(origin=run.origin, published_at_ms=run.published_at_ms, latency=latency),
         latency=latency,
+        published=run.origin == Run.Origin.PUBLISHED,
     )
     return Figure(run, metric, answer.value, answer.reached, str(answer.status), tuple(answer.warnings))
 
@@ -195,7 +215,10 @@ def run_row(figure: Figure) -> RunRow:
     if config.stroke_pct:
         described.append(f"{floatformat(config.stroke_pct, '-1')} % stroke")
     drives = config.drive_count
-    value = "–" if figure.value is None else f"{floatformat(figure.value, '1g')} {METRICS[figure.metric]}"
+    value = "no value" if figure.value is None else f"{floatformat(figure.value, '1g')} {METRICS[figure.metric]}"
+    if figure.status == Status.NOT_REACHED:
+        # A lower bound: the run did at least this much at the threshold.
+        value = f"≥ {value}"
     by_drive = per_drive(figure.value, drives).per_drive if figure.value is not None and drives else None
     return RunRow(
         run_id=run.id,

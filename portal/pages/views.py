@@ -100,10 +100,11 @@ def _system_runs(request, form, *, system, counts):
         figures = system_runs.workload_figures(workloads=[name for name, _ in page], **read)
         sections = [(name, count, figures[name]) for name, count in page]
     link = functools.partial(_runs_link, request.GET, runs=form.value("runs"), sort=read["sort"])
+    titles = system_runs.workload_titles(system=system, names=[name for name, _, _ in sections])
     return {
         "runs_of": form.value("runs"),
         "run_sections": [
-            (name, count, [system_runs.run_row(figure) for figure in shown], link(runs=name))
+            (name, titles[name], count, [system_runs.run_row(figure) for figure in shown], link(runs=name))
             for name, count, shown in sections
         ],
         "runs_page": page,

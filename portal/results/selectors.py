@@ -169,7 +169,8 @@ def published_mbps_binary(*, printed: Sequence[float | None]) -> float | None:
 def run_threshold(
     *, run: Run, threshold_ms: float, metric: str | None = None, latency: str = "avg"
 ) -> tuple[str, ThroughputAtThreshold]:
-    """Throughput of a run at ``threshold_ms`` of ``latency`` by the run's rule (published runs: their figure)."""
+    """Throughput of a run at ``threshold_ms`` of ``latency`` by the run's rule (a published run with one
+    point: its figure as published)."""
     return points_threshold(
         points=list(run.points.all()),
         threshold_ms=threshold_ms,
@@ -177,6 +178,7 @@ def run_threshold(
         stated_ms=stated_response_ms(origin=run.origin, published_at_ms=run.published_at_ms, latency=latency),
         metric=metric,
         latency=latency,
+        published=run.origin == Run.Origin.PUBLISHED,
     )
 
 
@@ -193,11 +195,14 @@ def points_threshold(
     stated_ms: float | None = None,
     metric: str | None = None,
     latency: str = "avg",
+    published: bool = False,
 ) -> tuple[str, ThroughputAtThreshold]:
-    """Throughput at ``threshold_ms`` of a run with these points (in load order), as :func:`run_threshold`."""
+    """Throughput at ``threshold_ms`` of a run with these points (in load order), as :func:`run_threshold`
+    (``published``: figures a paper stated, a single one used as is; a single measured point is a measurement
+    at its own response time)."""
     metric = metric or points_metric(points=points)
     curve = points_curve(points=points, metric=metric, latency=latency, stated_ms=stated_ms)
-    return metric, throughput_at(curve, threshold_ms=threshold_ms, rule=rule)
+    return metric, throughput_at(curve, threshold_ms=threshold_ms, rule=rule, published=published)
 
 
 def runs_with_points(*, runs: QuerySet[Run]) -> QuerySet[Run]:

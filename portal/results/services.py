@@ -96,6 +96,7 @@ def run_stored_figures(
             stated_ms=stated_ms,
             metric=metric,
             latency=latency,
+            published=origin == Run.Origin.PUBLISHED,
         )
         columns |= {f"{metric}_at_20ms": answer.value, f"{metric}_at_20ms_status": str(answer.status)}
         if metric == judged_by:
@@ -231,19 +232,23 @@ def run_signature(*, workload: dict) -> Signature | None:
     )
 
 
-def workloads_for(*, wanted: list[tuple[Signature | None, str]], public: bool = True) -> list[Workload | None]:
+def workloads_for(
+    *, wanted: list[tuple[Signature | None, str]], public: bool = True, titled: bool = False
+) -> list[Workload | None]:
     """Stored workloads for ``[(signature, name), ...]``, in order (None where the signature is unknown).
 
     Created race-free like configurations (``ON CONFLICT DO NOTHING``, then read back); each name a
-    workload is stored under is added to its names, so it can be asked for by any of them. Workloads
-    are shared by every system: the names of a private system's runs (not ``public``) are not added,
-    and a workload it is the first to store is named by its description, until the system is published.
+    workload is stored under is added to its names, so it can be asked for by any of them. A new
+    workload is titled by what it does ("8 KiB random, 67 % read"), unless its names were given by a
+    paper or a person (``titled``: "OLTP 8K"): a tool's job name ("iotest", "rd1") is only an alias.
+    Workloads are shared by every system: the names of a private system's runs (not ``public``) are
+    not added, and a workload it is the first to store is titled by its description.
     """
     known = {sig.identity: (sig, name) for sig, name in wanted if sig is not None}
     stored = Workload.objects.in_bulk(known, field_name="identity")
     missing = sorted(identity for identity in known if identity not in stored)
     if missing:
-        rows = [_workload_row(*known[identity], public=public) for identity in missing]
+        rows = [_workload_row(*known[identity], public=public, titled=titled) for identity in missing]
         Workload.objects.bulk_create(rows, ignore_conflicts=True)
         stored = Workload.objects.in_bulk(known, field_name="identity")
     if public:
@@ -263,9 +268,8 @@ def workload_names_publish(*, system_id: int) -> None:
         _workload_names_add({pair for pair in pairs if pair[1]}, stored)
 
 
-def _workload_row(sig, name, *, public):
-    if not public:
-        name = describe(sig)
+def _workload_row(sig, name, *, public, titled):
+    title = name if public and titled else describe(sig)
     return Workload(
         identity=sig.identity,
         read_pct=sig.read_pct,
@@ -273,15 +277,13 @@ def _workload_row(sig, name, *, public):
         transfer_sizes=[list(size) for size in sig.transfer_sizes],
         alignment_bytes=sig.alignment_bytes,
         streams=sig.streams,
-        name=name[:200],
+        name=title[:200],
         names=[name[:200]] if public else [],
     )
 
 
 _NAMES_ADD_SQL = f"""
-    UPDATE {Workload._meta.db_table} AS workload SET names = workload.names || added.names,
-        -- A workload first stored for a private system is named by its first published name.
-        name = CASE WHEN cardinality(workload.names) = 0 THEN added.names[1] ELSE workload.name END
+    UPDATE {Workload._meta.db_table} AS workload SET names = workload.names || added.names
     FROM (SELECT pair.id, array_agg(pair.name ORDER BY pair.position) AS names
           FROM unnest(%s::bigint[], %s::varchar[]) WITH ORDINALITY AS pair(id, name, position)
           GROUP BY pair.id) AS added
@@ -467,6 +469,7 @@ def _result_sets_store(results, upload, system, labels):
         workloads = workloads_for(
             wanted=[(run_signature(workload=run["workload"]), _workload_name(run, labels)) for run in result["runs"]],
             public=target.published,
+            titled=bool(labels.get("workload_name")),
         )
         run_ids = runs_copy(
             runs=[

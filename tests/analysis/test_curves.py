@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from portal.analysis.curves import CurvePoint, Rule, Status, curve, throughput_at
+from portal.analysis.curves import CurvePoint, Rule, Status, curve, marker_response_ms, reading_sentence, throughput_at
 
 # A synthetic queue-depth sweep: (outstanding I/Os, IOPS, average response ms).
 SWEEP = [
@@ -66,7 +66,8 @@ def test_every_point_under_the_threshold_reports_the_highest_marked_not_reached(
     assert result.value == 6400
     assert result.below == SWEEP[-1]
     assert result.warnings == (
-        "the threshold of 30 ms was not reached (highest response time 26 ms): the best measured point is reported",
+        "the threshold of 30 ms was not reached (highest response time 26 ms): the best measured point is "
+        "reported, a lower bound",
     )
 
 
@@ -82,7 +83,7 @@ def test_first_point_already_over_the_threshold_gives_no_value(rule):
     assert result.value is None
     assert result.above == SWEEP[0]
     assert result.warnings == (
-        "the first point at load 1 is already over the threshold (2 ms > 1.5 ms): "
+        "the first point, at the lowest load, is already over the threshold (2 ms > 1.5 ms): "
         "there is no throughput at the threshold",
     )
 
@@ -101,31 +102,74 @@ def test_non_monotonic_response_times_use_the_first_crossing_and_warn():
     assert result.status is Status.INTERPOLATED
     assert result.value == pytest.approx(1750)
     assert result.warnings == (
-        "response times fall as the load rises (15 ms at load 4 after 25 ms); "
-        "the first crossing of the threshold is used",
+        "response times fall as the load rises (15 ms after 25 ms); the first crossing of the threshold is used",
     )
 
 
 def test_non_monotonic_at_or_below_takes_the_best_point_and_warns():
     result = throughput_at(NON_MONOTONIC, threshold_ms=20, rule=Rule.AT_OR_BELOW)
     assert result.value == 2500
-    assert result.warnings == (
-        "response times fall as the load rises (15 ms at load 4 after 25 ms); the best point is used",
-    )
+    assert result.warnings == ("response times fall as the load rises (15 ms after 25 ms); the best point is used",)
 
 
 def test_a_single_published_point_is_used_as_is():
     # Seed 000 text under Chart 6: the DS4500 reaches approximately 30,020 8K IOPS at 20 ms with 140 drives.
     published = [CurvePoint(None, 30_020, 20.0)]
-    result = throughput_at(published, threshold_ms=20)
+    result = throughput_at(published, threshold_ms=20, published=True)
     assert (result.status, result.value, result.reached, result.warnings) == (Status.SINGLE_POINT, 30_020, True, ())
+    assert reading_sentence(result, unit="IOPS") == (
+        "30,020 IOPS at 20 ms: a figure published by the paper, stated at 20 ms."
+    )
 
 
-def test_a_single_point_at_another_response_time_is_used_as_is_with_a_warning():
-    result = throughput_at([CurvePoint(None, 30_020, 20.0)], threshold_ms=30, rule="at_or_below")
+def test_a_single_published_point_at_another_response_time_is_used_as_is_with_a_warning():
+    result = throughput_at([CurvePoint(None, 30_020, 20.0)], threshold_ms=30, rule="at_or_below", published=True)
     assert result.value == 30_020
     assert result.warnings == ("a single point at 20 ms is used as is for the 30 ms threshold",)
-    assert throughput_at([CurvePoint(None, 500, None)], threshold_ms=30).value == 500
+    assert throughput_at([CurvePoint(None, 500, None)], threshold_ms=30, published=True).value == 500
+
+
+def test_a_single_measured_point_under_the_threshold_is_a_lower_bound_at_its_own_latency():
+    # One DiskSpd-like run: 219 IOPS measured at 4.1 ms. At 20 ms it did at least that, nothing more is known.
+    result = throughput_at([CurvePoint(None, 219.0, 4.1)], threshold_ms=20)
+    assert (result.status, result.value, result.reached) == (Status.NOT_REACHED, 219.0, False)
+    assert result.warnings == (
+        "its only point was measured at 4.1 ms, under the threshold of 20 ms: its throughput is a lower bound",
+    )
+    assert reading_sentence(result, unit="IOPS") == "At least 219 IOPS at 20 ms (a lower bound): measured at 4.1 ms."
+    # A chart marks it where it was measured, not on the 20 ms line.
+    assert marker_response_ms(result) == 4.1
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_a_single_measured_point_over_the_threshold_has_no_value(rule):
+    result = throughput_at([CurvePoint(None, 219.0, 292.0)], threshold_ms=20, rule=rule)
+    assert (result.status, result.value) == (Status.FIRST_POINT_OVER, None)
+    assert reading_sentence(result, unit="IOPS") == "No value at 20 ms: its only point is at 292 ms, over 20 ms."
+    assert result.warnings == ("its only point is at 292 ms, over 20 ms: there is no throughput at 20 ms",)
+
+
+def test_a_single_measured_point_at_the_threshold_is_measured():
+    result = throughput_at([CurvePoint(4, 1_234.5, 20.0)], threshold_ms=20)
+    assert (result.status, result.value, result.reached) == (Status.MEASURED, 1_234.5, True)
+    assert reading_sentence(result, unit="IOPS") == "1,234 IOPS at 20 ms: a point measured at the threshold."
+
+
+def test_a_single_measured_point_without_a_response_time_has_no_value():
+    result = throughput_at([CurvePoint(None, 500, None)], threshold_ms=20)
+    assert (result.status, result.value) == (Status.NO_DATA, None)
+    assert reading_sentence(result, unit="MB/s") == "No value at 20 ms: no response times were measured."
+
+
+def test_the_sentences_say_how_a_curve_was_read():
+    assert reading_sentence(throughput_at(SWEEP, threshold_ms=20), unit="IOPS") == (
+        "6,160 IOPS at 20 ms: interpolated between the points measured at 16 ms and 26 ms."
+    )
+    assert reading_sentence(throughput_at(SWEEP, threshold_ms=1.5), unit="MB/s", latency="99th percentile") == (
+        "No value at 1.5 ms (99th percentile response time): the first point is at 2 ms, over 1.5 ms."
+    )
+    lower = throughput_at([CurvePoint(1, 55.5, 0.0839169), CurvePoint(2, 98.25, 0.12)], threshold_ms=20)
+    assert reading_sentence(lower, unit="MB/s") == "At least 98.2 MB/s at 20 ms (a lower bound): measured at 0.12 ms."
 
 
 def test_points_without_response_time_are_left_out_with_a_warning():

@@ -115,7 +115,7 @@ def test_best_over_transfer_sizes_keys_a_run_by_its_read_and_random_percentages(
     assert workload_key_of(9, "Streaming Writes 512B", 0, 0, family=True) == ("family", (0, 0))
     # Without the percentages a run keeps its own key.
     assert workload_key_of(None, "Backup", None, 0, family=True) == ("name", "Backup")
-    assert workload_title(("family", (0, 0)), "") == "writes, sequential, best over transfer sizes"
+    assert workload_title(("family", (0, 0)), "") == "Sequential write, best over transfer sizes"
 
 
 def test_a_name_one_side_has_matches_the_workload_the_other_side_knows_by_that_name():

@@ -31,7 +31,7 @@ def test_the_best_over_transfer_sizes_gives_the_papers_118_percent(demo):
     line = next(line for line in out.splitlines() if line.strip().startswith("RAID-5, 60 vs 58 drives"))
     assert "+118.8 %" in line
     assert "IBM DS4500 published 525 MBps (2^20 bytes/s); IBM DS4400 published 240 MBps (2^20 bytes/s)" in line
-    assert "writes, sequential, best over transfer sizes (MB/s; matched best of each side over the transfer" in out
+    assert "Sequential write, best over transfer sizes (MB/s; matched best of each side over the transfer" in out
 
 
 def test_the_file_server_comparison_is_one_click_away(demo, client):

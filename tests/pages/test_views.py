@@ -77,14 +77,16 @@ def test_run_page_interpolates_at_the_threshold(db, client, django_assert_max_nu
     run = sweep_run(SystemFactory())
     with django_assert_max_num_queries(6):
         response = client.get(f"/runs/{run.id}/")
-    # Halfway from 12 ms to 28 ms: 9,000 + 0.5 x 2,000 = 10,000 IOPS, at load 16 + 0.5 x 48 = 40.
-    assert "<strong>10,000.0 IOPS</strong> at 20 ms" in text(response)
-    assert "load 40" in text(response)
+    # Halfway from 12 ms to 28 ms: 9,000 + 0.5 x 2,000 = 10,000 IOPS; the load there was not measured, so it is
+    # not stated.
+    page = text(response)
+    assert "<strong>10,000 IOPS at 20 ms: interpolated between the points measured at 12 ms and 28 ms.</strong>" in page
+    assert "load 40" not in page
     # At 16 ms a quarter of the way: 9,500 IOPS.
-    assert "<strong>9,500.0 IOPS</strong> at 16 ms" in text(client.get(f"/runs/{run.id}/?threshold_ms=16"))
+    assert "<strong>9,500 IOPS at 16 ms: interpolated" in text(client.get(f"/runs/{run.id}/?threshold_ms=16"))
     figure = json.loads(text(client.get(f"/runs/{run.id}/charts/curve.json?threshold_ms=20")))
     names = [trace["name"] for trace in figure["data"]]
-    assert names == ["measured points", "threshold 20 ms", "at threshold: 10,000.0 IOPS (interpolated)"]
+    assert names == ["measured points", "threshold 20 ms", "at threshold: 10,000 IOPS at 20 ms"]
     assert "load 64" in figure["data"][0]["text"][2]
     rows = list(csv.reader(io.StringIO(text(client.get(f"/runs/{run.id}/charts/load.csv")))))
     assert rows == [["series", "Load (outstanding I/Os or threads)", "IOPS"], ["IOPS", "4.0", "5000.0"],
@@ -106,7 +108,7 @@ def test_published_run_shows_citation(demo, client):
     body = text(client.get(f"/runs/{run.id}/"))
     # Named by the paper's title (000_f52f16ce4c762121.txt line 5), not by the seed file's name.
     assert "Comparison of the Performance of the DS4500 (FAStT900) and DS4400 (FAStT700) Storage Servers" in body
-    assert "<strong>26,640.0 IOPS</strong> at 20 ms" in body
+    assert "<strong>26,640 IOPS at 20 ms: a figure published by the paper, stated at 20 ms.</strong>" in body
 
 
 def test_jetstress_view_recomputes_mailboxes(demo, client):

@@ -65,7 +65,7 @@ class Command(BaseCommand):
         configs = configs_for(wanted=[(systems[row["system"]], config_labels(row["config"])) for row in rows])
         named = [(run_signature(workload=workloads.get(row["workload"], {})), row["workload"]) for row in rows]
         new_runs, new_points = [], []
-        for row, config, workload in zip(rows, configs, workloads_for(wanted=named), strict=True):
+        for row, config, workload in zip(rows, configs, workloads_for(wanted=named, titled=True), strict=True):
             citation = row["citation"]
             key = (config.id, row["workload"], citation["document"], citation["table"], citation.get("note", ""))
             if key in existing:
