@@ -6,8 +6,12 @@ them (404); reading it without the maintainer role is refused (403).
 """
 
 from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
+from django.db.models import F, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from portal.analysis.workloads import Signature, signature
@@ -230,3 +234,72 @@ def run_statement_remove(*, run_id: int, actor) -> None:
     Run.objects.filter(pk=run.pk).update(workload_id=statement.parsed_workload_id)
     statement.delete()
     audit(team=run.config.system.team, actor=actor, action=AuditEvent.Action.UNSTATE, subject=_subject(run))
+
+
+@dataclass(frozen=True)
+class KeptOverride:
+    """A run's exclusion and stated values, to give back to the run of the same name a new reading stores."""
+
+    name: str
+    # The run's place among the runs of its name in the upload (replicates share a name), from 1.
+    position: int
+    excluded_reason: str
+    excluded_by_id: int | None
+    excluded_at: datetime | None
+    statement: RunStatement | None
+
+
+def _by_position(runs: QuerySet[Run]) -> QuerySet[Run]:
+    return runs.annotate(position=Window(RowNumber(), partition_by=F("name"), order_by=F("id").asc()))
+
+
+def _position(run: Run) -> int:
+    return run.position  # type: ignore[attr-defined]  # annotated by _by_position
+
+
+def overrides_kept(*, runs: QuerySet[Run]) -> list[KeptOverride]:
+    """What maintainers said of ``runs`` (an upload's, about to be read again): one query."""
+    said = _by_position(runs).filter(~Q(excluded_reason="") | Q(statement__isnull=False))
+    return [
+        KeptOverride(run.name, _position(run), run.excluded_reason, run.excluded_by_id, run.excluded_at, statement)
+        for run in said.select_related("statement")
+        for statement in [getattr(run, "statement", None)]
+    ]
+
+
+def overrides_restore(*, kept: list[KeptOverride], runs: QuerySet[Run]) -> int:
+    """Give the runs a new reading stored (``runs``) the exclusions and stated values of the runs they
+    replace, matched by name and place among the runs of that name; returns how many got them back."""
+    if not kept:
+        return 0
+    wanted = {(override.name, override.position): override for override in kept}
+    found = [
+        run
+        for run in _by_position(runs.filter(name__in={name for name, _ in wanted})).select_related("config__system")
+        if (run.name, _position(run)) in wanted
+    ]
+    excluded = []
+    statements: dict[int, RunStatement] = {}
+    for run in found:
+        override = wanted[(run.name, _position(run))]
+        if override.excluded_reason:
+            run.excluded_reason, run.excluded_by_id = override.excluded_reason, override.excluded_by_id
+            run.excluded_at = override.excluded_at
+            excluded.append(run)
+        if override.statement is not None:
+            old = override.statement
+            statements[run.id] = RunStatement(
+                run=run,
+                read_pct=old.read_pct,
+                random_pct=old.random_pct,
+                transfer_size_bytes=old.transfer_size_bytes,
+                parsed_workload_id=run.workload_id,
+                stated_by_id=old.stated_by_id,
+            )
+    Run.objects.bulk_update(excluded, ["excluded_reason", "excluded_by", "excluded_at"])
+    RunStatement.objects.bulk_create(statements.values())
+    for public in (True, False):
+        stated = [run for run in found if run.id in statements and run.config.system.published is public]
+        if stated:
+            _workloads_resolve(stated, statements, public=public)
+    return len(found)

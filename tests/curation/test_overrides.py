@@ -9,14 +9,16 @@ from portal.curation.selectors import alias_book
 from portal.errors import ApplicationError, NotFoundError
 from portal.models import AuditEvent, Config, Role, Run, RunStatement, System, Workload, WorkloadAlias
 from portal.results.selectors import COMPARABLE, runs_filtered
+from portal.uploads.services import upload_reingest
 from tests.conftest import team_member
 from tests.factories import RunFactory, SystemFactory
-from tests.ingesting import store_file
+from tests.ingesting import run_job_of, store_file
 from tests.samples import sample
 
 pytestmark = pytest.mark.django_db
 
 FIO = sample("fio", "fioplot_fio-3.34_randread-1-1.json")
+VDBENCH = sample("vdbench", "vdbenchexplorer_flatfile_kstat.html")
 
 
 def _user(name, role=None, team="Engineering lab"):
@@ -188,3 +190,26 @@ def test_a_value_the_file_stated_is_not_overridden(maintainer, team_run):
     with pytest.raises(ApplicationError, match="The file stated these values already"):
         services.run_statement_set(run_id=team_run.id, random_pct=0, actor=maintainer)
     assert Run.objects.get(id=team_run.id).random_pct == 100 and not RunStatement.objects.exists()
+
+
+def test_reading_the_upload_again_keeps_what_maintainers_said_of_runs_of_the_same_name(maintainer, data_dir):
+    system = SystemFactory(name="Lab array", team=maintainer.memberships.get().team)
+    # vdbenchexplorer_flatfile_kstat.html line 81: rd random_read_max_8k, among the file's other runs.
+    upload = store_file(VDBENCH, system=system, uploader=maintainer)
+    runs = {run.name: run for run in upload.runs.all()}
+    excluded = next(run for name, run in runs.items() if "random_read_max_8k" in name)
+    services.run_exclude(run_id=excluded.id, reason="a failed run", actor=maintainer)
+    # Another run's read % taken away, as a file that did not say it, then stated.
+    stated = next(run for run in runs.values() if run.id != excluded.id)
+    Run.objects.filter(id=stated.id).update(read_pct=None)
+    services.run_statement_set(run_id=stated.id, read_pct=100, actor=maintainer)
+
+    assert upload_reingest(upload=upload, requested_by=maintainer)
+    upload = run_job_of(upload)
+    again = {run.name: run for run in upload.runs.all()}
+    assert set(again) == set(runs) and again[excluded.name].id != excluded.id
+    assert [(run.name, run.excluded_reason, run.excluded_by) for run in again.values() if run.excluded_reason] == [
+        (excluded.name, "a failed run", maintainer)
+    ]
+    carried = RunStatement.objects.get()
+    assert (carried.run_id, carried.read_pct, carried.stated_by) == (again[stated.name].id, 100, maintainer)
