@@ -65,6 +65,10 @@ def test_an_excluded_run_leaves_the_comparison_and_is_marked_on_its_pages(ds4500
 
     maintainer.post(f"/runs/{run.id}/include")
     assert '<td class="num pct">12.6 %</td>' in _text(client.get("/compare/", COMPARED))
+    log = _text(maintainer.get("/teams/ibm-lab/"))
+    subject = f"run #{run.id} {run.name} of IBM DS4500"
+    assert f"<td>maria</td><td>excluded from comparisons</td><td>{subject}: a preconditioning pass</td>" in log
+    assert f"<td>maria</td><td>compared again</td><td>{subject}</td>" in log
 
 
 def test_the_teams_name_for_a_workload_is_shown_to_its_members_on_the_compare_and_system_pages(ds4500, client):
