@@ -181,8 +181,12 @@ def run_statement_set(
         changed.append(each)
     if not statements:
         raise ApplicationError("The file stated these values already; nothing was left to state.")
-    for statement in statements:
-        statement.save()
+    RunStatement.objects.bulk_create(
+        statements,
+        update_conflicts=True,
+        unique_fields=["run"],
+        update_fields=["read_pct", "random_pct", "transfer_size_bytes", "stated_by", "stated_at"],
+    )
     _workloads_resolve(changed, {s.run_id: s for s in statements}, public=run.config.system.published)
     stated = ", ".join(_stated_words(asked))
     audit_many(
