@@ -12,5 +12,6 @@ urlpatterns = [
     path("uploads/", include("portal.uploads.urls")),
     path("teams/", include("portal.teams.urls")),
     path("export/", include("portal.exports.urls")),
+    path("", include("portal.curation.urls")),
     path("", include("portal.pages.urls")),
 ]

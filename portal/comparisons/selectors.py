@@ -585,6 +585,7 @@ def comparison(
     label: str | None = None,
     workloads_per_page: int | None = None,
     workload_page: int | str = 1,
+    viewer=None,
 ) -> Comparison:
     """System A against system B for every workload both have, at the threshold.
 
@@ -595,7 +596,8 @@ def comparison(
 
     The workloads both sides have are found first from their key columns, and points are read only
     for the runs of those compared: ``label`` keeps one workload, ``workloads_per_page`` compares
-    page ``workload_page`` of them in label order (the rest stay counted in ``page``).
+    page ``workload_page`` of them in label order (the rest stay counted in ``page``). With ``viewer``,
+    ``workload`` also names a workload by the name one of their teams gave it.
     """
     a_runs, b_runs = (
         runs_filtered(
@@ -605,6 +607,7 @@ def comparison(
             drive_count=drive_count,
             cache=cache,
             comparable=True,
+            viewer=viewer,
         )
         for system in (a, b)
     )

@@ -3,6 +3,7 @@
 Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes are bytes.
 """
 
+from portal.curation.models import RunStatement, WorkloadAlias
 from portal.teams.models import AuditEvent, Membership, Role, Team
 
 from .results import Point, Run, Workload, document_title
@@ -21,9 +22,11 @@ __all__ = [
     "PublishedStrokeMultipliers",
     "Role",
     "Run",
+    "RunStatement",
     "System",
     "Team",
     "Upload",
     "Workload",
+    "WorkloadAlias",
     "document_title",
 ]

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from portal.comparisons import selectors as comparison_selectors
+from portal.curation.selectors import compared_workload_aliases
 from portal.errors import ApplicationError, NotFoundError, answers_errors
 from portal.results import selectors as result_selectors
 from portal.systems import selectors as system_selectors
@@ -87,7 +88,7 @@ ONLY_ONE_SIDE_SHOWN = 50
 
 def _comparison(request, form, **paging):
     a, b = _found(request, form.value("a")), _found(request, form.value("b"))
-    return comparison_selectors.comparison(a=a, b=b, **form.selection(), **paging)
+    return comparison_selectors.comparison(a=a, b=b, **form.selection(), **paging, viewer=request.user)
 
 
 def _workload_pages(query, page):
@@ -134,6 +135,7 @@ def compare(request):
         workload.chart_url = f"{chart_url}?{query.urlencode()}"
         workload.csv_url = f"{csv_url}?{query.urlencode()}"
         workload.cache_links = [(setting, query_with(form.data, cache=setting)) for setting in workload.cache_choices]
+    compared_workload_aliases(workloads=result.workloads, viewer=request.user)
     export = _selection_query(form.data)
     for workload in result.workloads:
         workload.export_query = urlencode({**export, "label": workload.workload})

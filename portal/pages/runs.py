@@ -6,6 +6,8 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 
 from portal.analysis.curves import reading_sentence
+from portal.curation import forms as curation_forms
+from portal.curation.selectors import run_overrides
 from portal.errors import NotFoundError, answers_errors
 from portal.models import Point
 from portal.results import selectors as result_selectors
@@ -63,6 +65,10 @@ def run_detail(request, run_id):
         "threshold_query": urlencode({"threshold_ms": f"{threshold_ms:g}", "latency": form.value("latency")}),
         "latency_text": result_selectors.LATENCIES[form.value("latency")],
         "latencies": result_selectors.LATENCIES,
+        "overrides": run_overrides(run=run, viewer=request.user),
+        "exclude_form": curation_forms.ExcludeForm(),
+        "alias_form": curation_forms.AliasForm(),
+        "statement_form": curation_forms.StatementForm(),
     }
     return render(request, "pages/run.html", context)
 

@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from portal.analysis.curves import Status
 from portal.analysis.sizing import per_drive
+from portal.curation.selectors import exclusion_text
 from portal.models import Point, Run, System
 from portal.results.selectors import (
     METRICS,
@@ -68,6 +69,8 @@ _SHOWN_RUNS_SQL = """
 """
 # What the runs table shows of a run and its configuration, and what its figure is read by.
 _RUN_COLUMNS = ("id", "config_id", "workload_name", "tool", "origin", "params", "published_at_ms")
+# A maintainer's exclusion from comparisons, marked on its row.
+_EXCLUSION_COLUMNS = ("excluded_reason", "excluded_at", "excluded_by__username")
 # A run's figures stored at the default threshold (``Run.STORED_FIGURES_AT_MS`` of average response time).
 _STORED_COLUMNS = (
     "throughput_metric",
@@ -147,8 +150,13 @@ def workload_figures(
     )
     runs = list(
         Run.objects.filter(id__in=shown)
-        .select_related("config")
-        .only(*_RUN_COLUMNS, *_STORED_COLUMNS, *(f"config__{name}" for name in _CONFIG_COLUMNS))
+        .select_related("config", "excluded_by")
+        .only(
+            *_RUN_COLUMNS,
+            *_STORED_COLUMNS,
+            *_EXCLUSION_COLUMNS,
+            *(f"config__{name}" for name in _CONFIG_COLUMNS),
+        )
         .order_by("workload_name", *RUN_SORTS[sort][1])
     )
     at_stored = threshold_ms == Run.STORED_FIGURES_AT_MS and latency == Run.STORED_FIGURES_LATENCY
@@ -202,10 +210,13 @@ class RunRow:
     at_threshold: str
     per_drive: str
     how_read: str
+    # "excluded from comparisons: <reason>, by <user> on <date>"; blank for a compared run.
+    excluded: str = ""
 
 
-def run_row(figure: Figure) -> RunRow:
-    """The row of a figure: its configuration in words, the figure and the figure per drive (1 decimal)."""
+def run_row(figure: Figure, *, names_shown: bool = False) -> RunRow:
+    """The row of a figure: its configuration in words, the figure and the figure per drive (1 decimal);
+    who excluded a run is named to ``names_shown`` readers (the members of its team) only."""
     config, run = figure.config, figure.run
     described = [config.raid_level]
     if config.drive_count:
@@ -229,4 +240,5 @@ def run_row(figure: Figure) -> RunRow:
         at_threshold=value,
         per_drive="–" if by_drive is None else floatformat(by_drive, "1g"),
         how_read=figure.status_text,
+        excluded=exclusion_text(run=run, names_shown=names_shown),
     )

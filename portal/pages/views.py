@@ -8,11 +8,12 @@ from django.shortcuts import render
 
 from portal.analysis.stroke import estimate_throughput
 from portal.comparisons import sweeps
+from portal.curation.selectors import system_workload_aliases
 from portal.errors import ApplicationError, NotFoundError, answers_errors
 from portal.models import Role
 from portal.results import selectors as result_selectors
 from portal.systems import selectors as system_selectors
-from portal.teams.selectors import allows
+from portal.teams.selectors import allows, role_of
 
 from . import families, system_charts, system_runs
 from .common import chart_data, system_for, valid
@@ -100,11 +101,21 @@ def _system_runs(request, form, *, system, counts):
         figures = system_runs.workload_figures(workloads=[name for name, _ in page], **read)
         sections = [(name, count, figures[name]) for name, count in page]
     link = functools.partial(_runs_link, request.GET, runs=form.value("runs"), sort=read["sort"])
-    titles = system_runs.workload_titles(system=system, names=[name for name, _, _ in sections])
+    titles = system_runs.workload_titles(system=system, names=[name for name, *_ in sections])
+    names_shown = role_of(request.user, system.team) is not None
+    aliases = system_workload_aliases(
+        system=system, workload_names=[name for name, *_ in sections], viewer=request.user
+    )
     return {
         "runs_of": form.value("runs"),
         "run_sections": [
-            (name, titles[name], count, [system_runs.run_row(figure) for figure in shown], link(runs=name))
+            (
+                name,
+                aliases.get(name, titles[name]),
+                count,
+                [system_runs.run_row(figure, names_shown=names_shown) for figure in shown],
+                link(runs=name),
+            )
             for name, count, shown in sections
         ],
         "runs_page": page,

@@ -13,6 +13,7 @@ from django.db.models.functions import Cast
 
 from portal.analysis.curves import CurvePoint, Status, ThroughputAtThreshold, throughput_at
 from portal.analysis.vocabulary import cache_setting_name, raid_level_canonical
+from portal.curation.selectors import named_by_team
 from portal.models import Config, Point, Run, System
 from portal.teams.selectors import visible
 
@@ -267,9 +268,13 @@ class Figure:
 COMPARABLE = Q(phase=Run.Phase.MEASUREMENT, excluded_reason="")
 
 
-def named(*, name: str) -> Q:
-    """Runs stored under this workload name, or of a workload known by it (another tool's name for it)."""
-    return Q(workload_name=name) | Q(workload__names__contains=[name])
+def named(*, name: str, viewer=None) -> Q:
+    """Runs stored under this workload name, or of a workload known by it (another tool's name for it);
+    with ``viewer``, also those of a workload one of their teams calls so."""
+    found = Q(workload_name=name) | Q(workload__names__contains=[name])
+    if viewer is not None:
+        found |= named_by_team(name=name, viewer=viewer)
+    return found
 
 
 def runs_filtered(
@@ -283,15 +288,17 @@ def runs_filtered(
     tool: str | None = None,
     stroke_stated: bool = False,
     comparable: bool = False,
+    viewer=None,
 ) -> QuerySet[Run]:
     """A system's runs narrowed in SQL: by workload names (any of them), RAID level as stored, drive
     count, cache setting, the paper table they were published in, tool, or a stated stroke %;
-    ``comparable`` keeps only the runs a comparison may use (:data:`COMPARABLE`)."""
+    ``comparable`` keeps only the runs a comparison may use (:data:`COMPARABLE`); with ``viewer``, a
+    workload is also found by the names their teams gave it."""
     runs = Run.objects.filter(config__system=system)
     if comparable:
         runs = runs.filter(COMPARABLE)
     if workloads:
-        runs = runs.filter(reduce(operator.or_, (named(name=name) for name in workloads)))
+        runs = runs.filter(reduce(operator.or_, (named(name=name, viewer=viewer) for name in workloads)))
     if raid_level is not None:
         runs = runs.filter(config__raid_level=raid_level)
     if drive_count:
@@ -372,7 +379,7 @@ def run_detail(*, run_id: int, viewer) -> Run:
     (``Run.DoesNotExist`` for a run of a system they may not read)."""
     return (
         visible(Run.objects.all(), viewer=viewer, prefix="config__system__")
-        .select_related("config__system", "upload", "workload")
+        .select_related("config__system__team", "upload", "workload", "excluded_by")
         .prefetch_related(Prefetch("points", queryset=Point.objects.order_by("seq")))
         .get(pk=run_id)
     )

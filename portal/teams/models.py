@@ -67,6 +67,12 @@ class AuditEvent(models.Model):
         MEMBER_ADD = "member_add", "member added"
         MEMBER_ROLE = "member_role", "member's role changed"
         MEMBER_REMOVE = "member_remove", "member removed"
+        EXCLUDE = "exclude", "excluded from comparisons"
+        INCLUDE = "include", "compared again"
+        ALIAS = "alias", "workload named"
+        UNALIAS = "unalias", "workload name removed"
+        STATE = "state", "workload stated"
+        UNSTATE = "unstate", "statement removed"
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="events")
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)

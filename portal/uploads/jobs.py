@@ -22,6 +22,7 @@ from django.utils import timezone
 import ingest
 from ingest import ParseError
 from ingest.source import ProgressMeter
+from portal.curation.services import overrides_kept, overrides_restore
 from portal.models import IngestJob, Run, Upload
 from portal.results.services import StoreError, result_sets_store
 from portal.systems.services import LabelError, system_get_or_create, systems_facets_recompute
@@ -135,8 +136,11 @@ def _store(job, lease, results):
         system = job.system or (system_get_or_create(**job.new_system, team=anchor.team) if job.new_system else None)
         replaced = Run.objects.filter(upload_id__in=[upload.id for upload in members])
         earlier_systems = set(replaced.values_list("config__system_id", flat=True).distinct())
+        # A maintainer's exclusions and stated values go to the runs of the same names read again.
+        kept = overrides_kept(runs=replaced)
         replaced.delete()
         counts = result_sets_store(results=results, upload=anchor, system=system, labels=anchor.labels)
+        overrides_restore(kept=kept, runs=Run.objects.filter(upload=anchor))
         # Systems that lost runs to the new reading (stored ones were recomputed with the runs).
         systems_facets_recompute(system_ids=earlier_systems)
         now = timezone.now()

@@ -156,6 +156,12 @@ WALK = {
     },  # fmt: skip
     "teams:member_remove": {"kind": ONE, "path": "/teams/acme/members/{membership}/remove", "method": "post"},
     "tokens:revoke": {"kind": ONE, "path": "/accounts/tokens/{token}/revoke", "method": "post"},
+    "curation:exclude": {"kind": ONE, "path": "/runs/{run}/exclude", "method": "post", "data": {"reason": "failed"}},
+    "curation:include": {"kind": ONE, "path": "/runs/{run}/include", "method": "post"},
+    "curation:alias": {"kind": ONE, "path": "/runs/{run}/alias", "method": "post", "data": {"name": "Lab OLTP"}},
+    "curation:alias_remove": {"kind": ONE, "path": "/runs/{run}/alias/remove", "method": "post"},
+    "curation:statement": {"kind": ONE, "path": "/runs/{run}/statement", "method": "post", "data": {"read_pct": "67"}},
+    "curation:statement_remove": {"kind": ONE, "path": "/runs/{run}/statement/remove", "method": "post"},
 }
 # URLs that hold nothing of any system: who may use them is tested where they are built.
 NOTHING_PRIVATE = {
