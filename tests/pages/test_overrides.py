@@ -78,7 +78,7 @@ def test_the_teams_name_for_a_workload_is_shown_to_its_members_on_the_compare_an
     assert heading in _text(maintainer.get("/compare/", COMPARED))
     assert '<h2 id="w1">Random Reads 8K</h2>' in _text(client.get("/compare/", COMPARED))
     system = _text(maintainer.get(f"/systems/{run.config.system_id}/", {"runs": "Random Reads 8K"}))
-    assert "<h3>Random read 8K (lab) <span class=\"muted\">(stored as “Random Reads 8K”, " in system
+    assert '<h3>Random read 8K (lab) <span class="muted">(stored as “Random Reads 8K”, ' in system
     assert "<dd>Random read 8K (lab) (Random Reads 8K)</dd>" in _text(maintainer.get(f"/runs/{run.id}/"))
     # The team's name finds the workload for its members (the DS4400 knows it by the tool's name).
     asked = {**COMPARED, "workload": "Random read 8K (lab)"}
