@@ -36,6 +36,7 @@ def test_xml_results_timespan_threads_summed():
     # Sequential (<StrideSize> 65536, line 52) and <InterlockedSequential>false (line 53): each of the
     # 4 <ThreadsPerFile> (line 59) runs its own sequence, which is load, so no stream count is stated.
     assert run["workload"] == {
+        "name": None,
         "read_pct": 100.0,
         "random_pct": 0.0,
         "transfer_sizes": [{"bytes": 65536, "pct": 100.0}],
@@ -68,6 +69,7 @@ def test_xml_latency_section_when_run_with_L():
     assert point["load"] == {"outstanding_io": 8, "threads": 2}  # 2 threads x RequestCount 4
     # <BlockSize>8192 (line 29), <Random>8192 (line 38: random, aligned to 8 KiB), <WriteRatio>30 (line 42).
     assert run["workload"] == {
+        "name": None,
         "read_pct": 70.0,
         "random_pct": 100.0,
         "transfer_sizes": [{"bytes": 8192, "pct": 100.0}],
@@ -83,6 +85,7 @@ def test_text_output_with_preamble():
     assert run["description"].endswith("-w50 -W5 -b4K -c8G -F2 -o32 -Sh -L -r -d600 C:\\testfile.foo")
     # Lines 23-25: "read/write ratio: 50/50", "block size: 4096", "using random I/O (alignment: 4096)".
     assert run["workload"] == {
+        "name": None,
         "read_pct": 50.0,
         "random_pct": 100.0,
         "transfer_sizes": [{"bytes": 4096, "pct": 100.0}],

@@ -47,6 +47,7 @@ def test_result_csv_maps_phases_to_runs_with_last_done_figures():
     assert point["metrics"]["hosts"] == 4 and point["metrics"]["threads_per_host"] == 4
     # The command line gives --block 1m and --write without --rand; "random" column 0 (line 5).
     assert write["workload"] == {
+        "name": None,
         "read_pct": 0.0,
         "random_pct": 0.0,
         "transfer_sizes": [{"bytes": 1048576, "pct": 100.0}],
@@ -117,6 +118,7 @@ def test_thread_sweep_in_one_csv_is_a_curve_and_rwmix_fills_both_directions():
     assert read["points"][1]["avg_read_response_ms"] == 0.421 and read["points"][1]["avg_write_response_ms"] is None
     # Line 2: block size 4096, random 1, random aligned 1 (offsets on block-size boundaries).
     assert read["workload"] == {
+        "name": None,
         "read_pct": 100.0,
         "random_pct": 100.0,
         "transfer_sizes": [{"bytes": 4096, "pct": 100.0}],
@@ -216,6 +218,7 @@ class TestWorkloadSignature:
         # Line 2: "--block" "1m" "--write" without "--rand": a sequential 1 MiB write.
         write = runs_by_name(parse_one(RESFILE))["WRITE 1m"]
         assert write["workload"] == {
+            "name": None,
             "read_pct": 0.0,
             "random_pct": 0.0,
             "transfer_sizes": [{"bytes": 1048576, "pct": 100.0}],
