@@ -225,6 +225,14 @@ def test_nan_is_an_unknown_figure_not_zero():
     assert point.cpu_pct is None and "cpu_sys_pct" not in point.metrics
 
 
+def test_an_sd_format_run_is_a_preparation_step():
+    # formatsd=yes: vdbench writes the SDs over in an RD it names SD_format before rd1.
+    sd_format = HEADER.replace("RD=rd1", "RD=SD_format").replace("09:58:25.001", "09:50:00.001")
+    line = "09:58:00.051 avg_2-10 1510.00 188.75 131072 0.00 5.300 40.100 2.000 3.1 1.2\n"
+    result = parse_text(sd_format + line + HEADER.removeprefix("<pre>\n") + line.replace("avg_2-10", "avg_6-35"))
+    assert [(run.name, run.phase) for run in result.runs] == [("SD_format", "preparation"), ("rd1", "measurement")]
+
+
 def test_a_cut_row_names_the_expected_column_count():
     with pytest.raises(ParseError) as caught:
         parse_text(HEADER + "09:58:27.048 1 8471.00 33.09 4096 100.00\n")
