@@ -10,6 +10,7 @@ import json
 import math
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
@@ -250,6 +251,10 @@ def _decode(text, source, first_line, warnings):
             line=first_line + error.lineno - 1,
             column=error.colno,
         ) from None
+    except ValueError:  # Python reads no whole number of more than 4,300 digits
+        huge = re.search(rf"\d{{{sys.get_int_max_str_digits() + 1},}}", text)
+        line = first_line + text.count("\n", 0, huge.start()) if huge else None
+        raise ParseError("a number of thousands of digits: the file is damaged", file=source.name, line=line) from None
     for key in _options_given_twice(text, end):
         warnings.append(f"{source.name}: key {key!r} appears twice with different values; the last one was kept")
     if text[end:].strip():

@@ -25,6 +25,7 @@ Rows are split on commas, never read with CSV quoting: Iometer writes target nam
 """
 
 import dataclasses
+import math
 import re
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -279,18 +280,20 @@ def _iso_timestamp(text):
     return f"{day}T{clock}.{int(millis):03d}" if millis else f"{day}T{clock}"
 
 
-def _histogram_bin(name):
+def _histogram_bin(name, line):
     """``(low_ms, high_ms)`` for a latency-bin column name such as ``0.5 to 1 mS`` or ``>= 10 s``."""
     match = _HISTOGRAM_BIN.match(name.strip())
     if not match:
         return None
     at_least, low, high, unit = match.groups()
     scale = _BIN_UNIT_MS[unit]
-    if at_least:
-        return float(low) * scale, None
-    if high is None:
+    bounds = (float(low) * scale, None if at_least else float(high) * scale if high is not None else None)
+    if not at_least and high is None:
         return None
-    return float(low) * scale, float(high) * scale
+    if not all(math.isfinite(bound) for bound in bounds if bound is not None):
+        shown = name if len(name) <= 40 else f"{name[:40]}...({len(name)} characters)"
+        raise ParseError(f"latency bin {shown!r} has a bound too large to be a time", line=line, field=name[:40])
+    return bounds
 
 
 class _Table:
@@ -320,7 +323,7 @@ class _Table:
         self.metric_cells = self._present(
             {key: self.index.get(column) for key, column in _TOTAL_METRIC_COLUMNS.items()}
         )
-        self.bins = [(i, name, bounds) for i, name in enumerate(self.columns) if (bounds := _histogram_bin(name))]
+        self.bins = [(i, name, bounds) for i, name in enumerate(self.columns) if (bounds := _histogram_bin(name, line))]
         self.bin_cells = [(i, i, name) for i, name, _bounds in self.bins]
         self._plain_readers()
         # PROCESSOR rows stop before the latency bins; every other row fills the whole header.

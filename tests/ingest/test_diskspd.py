@@ -190,6 +190,17 @@ def test_truncated_xml_names_the_line():
     assert "not well-formed XML" in caught.value.message
 
 
+@pytest.mark.parametrize("written", ["9.80,0", "9,80.5"])
+def test_a_figure_with_mixed_separators_in_xml_names_its_line(written):
+    # randrw_latency.xml line 104: the 99th percentile's <TotalMilliseconds>9.800</TotalMilliseconds>.
+    xml = LATENCY_XML.read_text().replace("<TotalMilliseconds>9.800<", f"<TotalMilliseconds>{written}<")
+    with pytest.raises(ParseError) as caught:
+        parse_sources([Source(name="mixed.xml", data=xml.encode())])
+    assert str(caught.value) == (
+        f"mixed.xml:104: field 'TotalMilliseconds': <TotalMilliseconds> holds {written!r}, not a number"
+    )
+
+
 def test_bad_number_in_a_text_table_names_line_and_column():
     text = GOODSQL.read_text().replace("242199 |       1.58", "2421x9 |       1.58")
     with pytest.raises(ParseError) as caught:

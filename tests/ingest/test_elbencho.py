@@ -173,6 +173,19 @@ def test_a_csv_figure_that_is_not_a_number_names_its_column():
     assert caught.value.message == "'35x4' is not a number"
 
 
+@pytest.mark.parametrize("path", [RWMIX_RESFILE, SWEEP_CSV])
+def test_an_rwmixpct_no_float_holds_names_the_command_line(path):
+    text = path.read_text().replace('"--rwmixpct" "70"', '"--rwmixpct" "1' + "0" * 400 + '"')
+    assert text != path.read_text()
+    with pytest.raises(ParseError) as caught:
+        parse_text(text, name=path.name)
+    # The command line: line 15 of the resfile; in the CSV, the row of the rwmix phase (line 4).
+    assert caught.value.line == (15 if path == RWMIX_RESFILE else 4)
+    assert caught.value.message == (
+        "the command line's --rwmixpct 10000000000000000000...(401 digits) is not a percentage"
+    )
+
+
 def test_a_resfile_latency_in_an_unknown_unit_is_refused():
     text = RWMIX_RESFILE.read_text().replace("max=3.12ms", "max=3.12min")
     with pytest.raises(ParseError) as caught:
