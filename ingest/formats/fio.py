@@ -351,15 +351,17 @@ def _job(data, name, groupid, entries, where, warnings):
         point = (_entry_point(entries[0], where) if len(entries) == 1 else None) or _point(entries, where)
         if shown:
             rw, workload = _stated_workload(global_options, job_options, where)
+            defaults = _defaults_taken({**global_options, **job_options})
         else:
-            rw, workload = None, _measured_workload(entries, where)
+            rw, workload, defaults = None, _measured_workload(entries, where), {}
         # The workload's other fields, for a copy of it per run (as ``dataclasses.replace`` would
         # make, at half its cost: the workload holds only its fields).
         fixed = {field_name: value for field_name, value in vars(workload).items() if field_name not in _OWN_FIELDS}
         if key is not None:
-            known.stated[key] = iodepth, numjobs if "numjobs" in options else None, rw, workload, fixed
+            given_numjobs = numjobs if "numjobs" in options else None
+            known.stated[key] = iodepth, given_numjobs, rw, workload, fixed, defaults
     else:
-        iodepth, numjobs, rw, workload, fixed = stated
+        iodepth, numjobs, rw, workload, fixed, defaults = stated
         numjobs = len(entries) if numjobs is None else numjobs
         point = (_entry_point(entries[0], where) if len(entries) == 1 else None) or _point(entries, where)
     # Each run gets its own workload and list: a caller may change one run's sizes.
@@ -377,6 +379,8 @@ def _job(data, name, groupid, entries, where, warnings):
             "its read % is left unknown"
         )
     options["groupid"] = groupid
+    if defaults:
+        options["fio_defaults"] = defaults
     return _Job(
         name=name,
         rw=rw,
@@ -411,7 +415,8 @@ class _Known:
     started_at: dict = field(default_factory=dict)  # seconds -> ISO 8601
     percentile_layouts: dict = field(default_factory=dict)  # a table's keys -> _percentile_layout
     document: tuple | None = None  # (global options, fio version, whether they are all text)
-    # _options_key of the job options -> (iodepth, numjobs given or None, rw, Workload, its other fields)
+    # _options_key of the job options -> (iodepth, numjobs given or None, rw, Workload, its other
+    # fields, the fio defaults it took)
     stated: dict = field(default_factory=dict)
 
 
@@ -748,6 +753,22 @@ def _stated_workload(global_options, job_options, where):
     return rw, _workload(rw, workload_options, where)
 
 
+def _defaults_taken(options):
+    """The fio defaults (``FIO_DEFAULTS``) a job's workload took, by option, for its run's
+    ``params["fio_defaults"]``: what the file did not state."""
+    given = _canonical(options)
+    taken = {}
+    if "rw" not in given:
+        taken["rw"] = FIO_DEFAULTS["rw"]
+    rw = str(given.get("rw", FIO_DEFAULTS["rw"])).split(":")[0].strip().lower()
+    if rw in ("rw", "randrw") and not {"rwmixread", "rwmixwrite"} & given.keys():
+        taken["rwmixread"] = FIO_DEFAULTS["rwmixread"]
+    sizes_given = {"bs", "bssplit", "bsrange"} & given.keys()
+    if not sizes_given or sizes_given == {"bs"} and None in _per_direction(given["bs"]).values():
+        taken["bs"] = FIO_DEFAULTS["bs"]
+    return taken
+
+
 def _canonical(options):
     """Job options under one name each (``readwrite`` is ``rw``, ``blocksize`` is ``bs``, ...)."""
     return {OPTION_ALIASES.get(key, key): value for key, value in (options or {}).items()}
@@ -849,7 +870,8 @@ def _direction_shares(rw, read_pct):
 
 def _per_direction(spec):
     """fio's ``read,write,trim`` lists: a direction left out inherits the one before; an empty
-    entry (``bs=,8k``) is fio's default for that direction, unknown here."""
+    entry (``bs=,8k``) is fio's default for that direction (``None``: 4096 for ``bs``, unknown
+    for the others)."""
     parts = [part.strip() for part in str(spec).split(",")][: len(DIRECTIONS)]
     parts += [parts[-1]] * (len(DIRECTIONS) - len(parts))
     return dict(zip(DIRECTIONS, (part or None for part in parts), strict=True))
@@ -995,6 +1017,8 @@ def _run(name, jobs):
             params={"rw": first.rw, "files": [job.file for job in jobs]},
             points=sorted((job.point for job in jobs), key=lambda p: (p.load["outstanding_io"], p.load["threads"])),
         )
+        if "fio_defaults" in first.options:
+            run.params["fio_defaults"] = first.options["fio_defaults"]
     if first.measured:
         run.params["measured_workload"] = first.measured
         if len(jobs) > 1:

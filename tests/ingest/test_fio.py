@@ -257,6 +257,7 @@ class TestDamagedFiles:
             "streams": None,
         }
         assert "measured_workload" not in result["runs"][0]["params"]
+        assert result["runs"][0]["params"]["fio_defaults"] == {"rw": "read", "bs": "4096"}
 
     def test_a_latin_1_byte_names_offset_line_and_encoding(self, tmp_path):
         text = FIO_334.read_bytes()
@@ -334,6 +335,8 @@ class TestWorkloadSignature:
         # An empty entry is fio's default bs (4096) for that direction.
         sizes = self.parsed_workload(rw="rw", rwmixread="75", bs=",64k")["transfer_sizes"]
         assert sizes == [{"bytes": 4096, "pct": 75.0}, {"bytes": 65536, "pct": 25.0}]
+        [result] = parse_sources([Source(name="mix.json", data=document(rw="rw", rwmixread="75", bs=",64k"))])
+        assert result["runs"][0]["params"]["fio_defaults"] == {"bs": "4096"}
 
     def test_per_direction_bssplit_and_block_alignment(self):
         workload = self.parsed_workload(
@@ -415,6 +418,8 @@ class TestFioDefaults:
         assert (workload["read_pct"], workload["random_pct"]) == (50, 100)
         assert workload["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
         assert "measured_workload" not in run["params"]
+        # The run says which of the figures' settings came from fio's documentation, not the files.
+        assert run["params"]["fio_defaults"] == {"rwmixread": "50"}
         # What the files measured agrees: reads are 48.8 % to 50.5 % of each cell's IOPS.
         for point in run["points"]:
             assert 0.48 < point["read_iops"] / point["iops"] < 0.51
@@ -427,6 +432,11 @@ class TestFioDefaults:
         assert run["workload"]["read_pct"] == 50
         # read total_ios 20069, write total_ios 20144: the file's own split, near 50/50.
         assert point["read_iops"] / point["iops"] == pytest.approx(20069 / (20069 + 20144), abs=0.002)
+
+    def test_options_stated_in_full_take_no_default(self):
+        # pkb 2.17 lines 28-29: rw=randread, bs=16k.
+        read_run, _ = parse_paths([PKB_217])[0]["runs"]
+        assert "fio_defaults" not in read_run["params"]
 
 
 def without_options(path):
