@@ -365,7 +365,9 @@ def _job(data, name, groupid, entries, where, warnings):
         numjobs = len(entries) if numjobs is None else numjobs
         point = (_entry_point(entries[0], where) if len(entries) == 1 else None) or _point(entries, where)
     # Each run gets its own workload and list: a caller may change one run's sizes.
-    workload = Workload(name=name, transfer_sizes=list(workload.transfer_sizes), **fixed)
+    # The job name is the tool's name of the workload; a job without one is named by its place only.
+    job_name = name if "jobname" in entries[0] else None
+    workload = Workload(name=job_name, transfer_sizes=list(workload.transfer_sizes), **fixed)
     point.load = {"outstanding_io": iodepth * numjobs, "threads": numjobs}
     if len(entries) > 1:
         point.metrics["job_entries_summed"] = len(entries)
@@ -988,12 +990,12 @@ def _runs(jobs, *, several_files):
     runs = []
     for members in by_workload.values():
         names = {job.name for job in members}
-        one_name = len(names) == 1
-        name = names.pop() if one_name else _workload_name(members[0])
+        name = names.pop() if len(names) == 1 else _workload_name(members[0])
         for job in members:
             job.point.metrics["file"] = job.file
         run = _run(name, members)
-        run.workload.name = name if one_name else None  # the job name, where the files agree on it
+        job_names = {job.workload.name for job in members}
+        run.workload.name = job_names.pop() if len(job_names) == 1 else None  # where the files agree on it
         runs.append(run)
     return runs
 

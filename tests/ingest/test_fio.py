@@ -170,7 +170,7 @@ def test_a_queue_depth_sweep_folder_becomes_one_curve():
     [result] = parse_paths([SWEEP])
     assert result["source"]["name"] == "randread-1-1.json + randread-16-1.json + randread-4-1.json"
     [run] = result["runs"]
-    assert run["name"] == "qd-sweep"
+    assert run["name"] == run["workload"]["name"] == "qd-sweep"  # the job name of all three files
     # Our own files randread-{1,4,16}-1.json: read iops and lat_ns mean of each.
     assert [p["load"]["outstanding_io"] for p in run["points"]] == [1, 4, 16]
     assert [p["iops"] for p in run["points"]] == [5000.0, 16000.0, 32000.0]
@@ -216,6 +216,15 @@ def test_bs_per_direction_is_weighted_by_the_read_mix():
     workload = result["runs"][0]["workload"]
     assert workload["read_pct"] == 25 and workload["random_pct"] == 0
     assert workload["transfer_sizes"] == [{"bytes": 4096, "pct": 25.0}, {"bytes": 65536, "pct": 75.0}]
+
+
+def test_a_job_without_a_name_gives_its_workload_none():
+    document_of_one_job = json.loads(document(rw="randread", bs="4k"))
+    del document_of_one_job["jobs"][0]["jobname"]
+    [result] = parse_sources([Source(name="nameless.json", data=json.dumps(document_of_one_job).encode())])
+    [run] = result["runs"]
+    # The run needs a name, so it is named by its place; that is no name fio gave the workload.
+    assert run["name"] == "job 1" and run["workload"]["name"] is None
 
 
 def test_unknown_rw_mode_names_the_job_line():
