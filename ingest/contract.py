@@ -103,6 +103,9 @@ def _validate_workload(workload, where, errors):
         errors.append(f"{where}: expected an object")
         return
     _check_figures(workload, _WORKLOAD_BOUNDS, where, errors)
+    name = workload.get("name")
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        errors.append(f"{where}.name: expected a non-empty name or null, got {name!r}")
     for i, size in enumerate(workload.get("transfer_sizes") or []):
         if not isinstance(size.get("bytes"), int) or size["bytes"] <= 0:
             errors.append(f"{where}.transfer_sizes[{i}].bytes: expected a positive whole number")

@@ -56,8 +56,13 @@ class TransferSize:
 
 @dataclass
 class Workload:
-    """What a run did, whatever it is named: read %, random %, transfer-size mix, alignment, streams."""
+    """What a run did, whatever it is named: read %, random %, transfer-size mix, alignment, streams.
 
+    ``name`` is the tool's own name of the workload (Iometer's access specification, fio's job
+    name, vdbench's run definition), shown to people; it is no part of what the workload is: two
+    runs that did the same I/O are one workload whatever they are named."""
+
+    name: str | None = field(default=None, metadata={"schema": {"pattern": r"\S"}})
     read_pct: float | None = _percent()
     random_pct: float | None = _percent()
     transfer_sizes: list[TransferSize] = field(default_factory=list)

@@ -220,8 +220,35 @@ def _result_set(source, version, runs, warnings):
 # XML (-Rxml) ----------------------------------------------------------------------------------
 
 
+@dataclass
+class _XmlFile:
+    """A DiskSpd XML file as its figures are read: its name and the line each element starts on."""
+
+    name: str
+    lines: dict
+
+    def line_of(self, element, path=None):
+        found = element if path is None else element.find(path)
+        return self.lines.get(found if found is not None else element)
+
+
+class _LineNumbers(ET.TreeBuilder):
+    """Builds the tree, noting the line each element starts on (``line`` is set as lines are fed)."""
+
+    def __init__(self):
+        super().__init__()
+        self.line = 0
+        self.lines = {}
+
+    def start(self, tag, attrs):
+        element = super().start(tag, attrs)
+        self.lines[element] = self.line
+        return element
+
+
 def _parse_xml(source):
-    root = _xml_root(source)
+    root, lines = _xml_root(source)
+    xml = _XmlFile(source.name, lines)
     if root.tag != "Results":
         raise ParseError(f"the XML root is <{root.tag}>, expected DiskSpd's <Results>", file=source.name)
     warnings, runs = [], []
@@ -233,7 +260,7 @@ def _parse_xml(source):
             warnings.append(f"{source.name}: timespan {index}: {span.findtext('Error').strip()}")
             continue
         profile = profile_spans[index - 1] if index <= len(profile_spans) else None
-        measurement = _xml_measurement(span, profile, source)
+        measurement = _xml_measurement(span, profile, xml)
         measurement.params["computer"] = root.findtext("System/ComputerName")
         runs.append(
             _run(
@@ -251,9 +278,11 @@ def _parse_xml(source):
 
 def _xml_root(source):
     """Parse line by line, refusing DTDs: a result file never needs one, and entities can attack."""
-    parser = ET.XMLParser()
+    target = _LineNumbers()
+    parser = ET.XMLParser(target=target)
     with source.open_text() as stream:
         for number, line in enumerate(stream, 1):
+            target.line = number
             if "<!DOCTYPE" in line or "<!ENTITY" in line:
                 raise ParseError(
                     "the XML declares a DOCTYPE or ENTITY; DiskSpd never writes one, so the file is refused",
@@ -265,7 +294,7 @@ def _xml_root(source):
             except ET.ParseError as error:
                 raise _xml_error(error, source) from None
         try:
-            return parser.close()
+            return parser.close(), target.lines
         except ET.ParseError as error:
             raise _xml_error(error, source) from None
 
@@ -290,7 +319,7 @@ def _xml_measurement(span, profile, source):
             sums[direction][1] += counts[bytes_key]
         pairs.append((target.findtext("Path", "").strip(), counts["IOCount"]))
     latency = span.find("Latency")
-    averages = _xml_latency_averages(latency)
+    averages = _xml_latency_averages(latency, source)
     directions = {
         key: _Direction(ios=ios, bytes=size, iops=ios / seconds, avg_ms=averages.get(key))
         for key, (ios, size) in sums.items()
@@ -298,7 +327,7 @@ def _xml_measurement(span, profile, source):
     targets, pool_depth = _xml_profile(profile, source)
     metrics = {"test_time_s": seconds}
     if latency is not None:
-        metrics["percentiles_ms"] = _xml_percentiles(latency)
+        metrics["percentiles_ms"] = _xml_percentiles(latency, source)
     return _Measurement(
         seconds=seconds,
         threads=int(_xml_number(span, "ThreadCount", source) or 0) or None,
@@ -320,7 +349,7 @@ _XML_DIRECTIONS = {
 }
 
 
-def _xml_latency_averages(latency):
+def _xml_latency_averages(latency, source):
     if latency is None:
         return {}
     names = {
@@ -328,16 +357,16 @@ def _xml_latency_averages(latency):
         "read": "AverageReadMilliseconds",
         "write": "AverageWriteMilliseconds",
     }
-    return {key: float(latency.findtext(tag)) for key, tag in names.items() if latency.findtext(tag)}
+    return {key: _xml_number(latency, tag, source) for key, tag in names.items() if latency.findtext(tag)}
 
 
-def _xml_percentiles(latency):
+def _xml_percentiles(latency, source):
     table = {"read": {}, "write": {}, "total": {}}
     for bucket in latency.iterfind("Bucket"):
         percentile = bucket.findtext("Percentile", "").strip()
         for key, tag in (("read", "ReadMilliseconds"), ("write", "WriteMilliseconds"), ("total", "TotalMilliseconds")):
             if bucket.findtext(tag):
-                table[key][percentile] = float(bucket.findtext(tag))
+                table[key][percentile] = _xml_number(bucket, tag, source)
     return {key: values for key, values in table.items() if values}
 
 
@@ -355,7 +384,7 @@ def _xml_profile(profile, source):
                 path=element.findtext("Path", "").strip(),
                 block_bytes=int(_xml_number(element, "BlockSize", source) or 0) or None,
                 write_pct=_xml_number(element, "WriteRatio", source),
-                random_pct=(float(ratio) if ratio else 100.0) if random else 0.0,
+                random_pct=(_xml_number(element, "RandomRatio", source) if ratio else 100.0) if random else 0.0,
                 outstanding_per_thread=int(_xml_number(element, "RequestCount", source) or 0) or None,
                 alignment_bytes=alignment,
                 interlocked=element.findtext("InterlockedSequential", "").strip().lower() == "true",
@@ -372,7 +401,8 @@ def _is_setting(element):
 
 
 def _xml_number(element, path, source):
-    return read_number(element.findtext(path) or "", file=source.name, field=path, printed=PRINTED_XML)
+    line = source.line_of(element, path)
+    return read_number(element.findtext(path) or "", file=source.name, line=line, field=path, printed=PRINTED_XML)
 
 
 def _xml_count(element, path, source):
@@ -380,7 +410,7 @@ def _xml_count(element, path, source):
     value = _xml_number(element, path, source)
     if value is None:
         raise ParseError(f"a <{element.tag}> has no <{path}>; the file may be damaged", file=source.name, field=path)
-    return whole(value, file=source.name, field=path, shown=element.findtext(path))
+    return whole(value, file=source.name, line=source.line_of(element, path), field=path, shown=element.findtext(path))
 
 
 def _timestamp(text):

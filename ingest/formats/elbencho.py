@@ -25,6 +25,7 @@ from ..source import Source
 from ..units import MB, binary_prefix, convert_time, mib_to_mbps
 
 FORMAT = "elbencho"
+MAX_COUNT_DIGITS = 9  # threads or an IO depth beyond a billion are no elbencho run
 TOOL = "elbencho"
 READS = (
     "elbencho `--csvfile` CSV, `--resfile` text and `--livecsv` progress CSV: one run per phase, "
@@ -177,7 +178,7 @@ def _csv_phase(row, number):
 
 
 def _csv_setup(row, number):
-    setup = _command_setup(row.get("command", ""))
+    setup = _command_setup(row.get("command", ""), number)
     for column, key in (("threads", "threads"), ("hosts", "hosts"), ("block size", "block"), ("file size", "size")):
         if row.get(column):
             setup[key] = int(_number(row[column], number, column))
@@ -204,7 +205,7 @@ def _resfile_phases(source, warnings):
             if line.startswith("ISO DATE:"):
                 setup = {"started_at": line.partition(":")[2].strip()}
             elif line.startswith("COMMAND LINE:"):
-                setup |= _command_setup(line.partition(":")[2])
+                setup |= _command_setup(line.partition(":")[2], number)
             elif line.startswith("---"):
                 current = None
             elif line.startswith(("OPERATION", "=====")) or not line.strip():
@@ -514,7 +515,7 @@ def _metrics(phase, threads):
 # --- values ---------------------------------------------------------------------------------
 
 
-def _command_setup(command):
+def _command_setup(command, number):
     """Workload and load options from an elbencho command line (quoted words, as elbencho logs it)."""
     try:
         words = shlex.split(command)
@@ -530,17 +531,23 @@ def _command_setup(command):
         if key is None:
             continue
         value = inline if has_value else (words[index + 1] if index + 1 < len(words) else "")
-        setup[key] = _option_value(key, value)
+        setup[key] = _option_value(key, value, number)
     return setup
 
 
-def _option_value(key, value):
+def _option_value(key, value, number):
     if key == "hosts":
         return len([host for host in re.split(r"[,\s]+", value) if host])
     if key in ("block", "size"):
         return _size_bytes(value)
     if key in ("threads", "iodepth", "rwmixpct"):
-        return int(value) if value.isdigit() else None
+        if not value.isdigit():
+            return None
+        if len(value) > MAX_COUNT_DIGITS or (key == "rwmixpct" and int(value) > 100):
+            shown = value if len(value) <= 20 else f"{value[:20]}...({len(value)} digits)"
+            kind = "a percentage" if key == "rwmixpct" else "a plausible count"
+            raise ParseError(f"the command line's --{key} {shown} is not {kind}", line=number, field=key)
+        return int(value)
     return value
 
 

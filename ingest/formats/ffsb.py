@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..errors import ParseError
-from ..numbers import read_number, whole
+from ..numbers import read_number, read_whole
 from ..result import Point, ResultSet, Run, TransferSize, Workload
 from ..source import Source
 from ..units import MB, binary_prefix, size_in
@@ -156,9 +156,9 @@ def _read_invocations(source):
             elif invocations[-1].in_results:
                 _read_result_line(invocations[-1], line, number)
             elif line[:1] in ("\t", " ") and invocations[-1].config_target is not None:
-                _read_setting(invocations[-1].config_target, line)
+                _read_setting(invocations[-1].config_target, line, number)
             else:
-                _read_config_line(invocations[-1], line)
+                _read_config_line(invocations[-1], line, number)
     return invocations
 
 
@@ -172,9 +172,9 @@ def _incomplete_warnings(invocations):
     ]
 
 
-def _read_config_line(inv, line):
+def _read_config_line(inv, line, number):
     if benchmark_time := _BENCHMARK_TIME.match(line):
-        inv.benchmark_time_s = int(benchmark_time.group(1))
+        inv.benchmark_time_s = _count(benchmark_time.group(1), number)
     elif line.startswith("ThreadGroup "):
         inv.config_target = {"op_weights": {}}
         inv.thread_groups.append(inv.config_target)
@@ -187,35 +187,36 @@ def _read_config_line(inv, line):
         inv.in_results = True
 
 
-def _read_setting(target, line):
+def _read_setting(target, line, number):
     """An indented line of a thread group or file system echo (one pattern tried per line: logs are long)."""
     if "->" in line:
         fileset = _FILESET_WEIGHT.match(line)
         if fileset and "fileset_weights" in target:
-            target["fileset_weights"].append({"bytes": _count(fileset.group(1)), "weight": _count(fileset.group(2))})
+            weights = {"bytes": _count(fileset.group(1), number), "weight": _count(fileset.group(2), number)}
+            target["fileset_weights"].append(weights)
     elif "=" not in line:
         return
     elif line.endswith("%)") and "op_weights" in target:
         weight = _OP_WEIGHT.match(line)
         if weight:
-            target["op_weights"][weight.group(1)] = _count(weight.group(2))
+            target["op_weights"][weight.group(1)] = _count(weight.group(2), number)
     else:
         setting = _SETTING.match(line)
         if setting:
-            target[setting.group(1).strip().replace(" ", "_")] = _setting_value(setting.group(2))
+            target[setting.group(1).strip().replace(" ", "_")] = _setting_value(setting.group(2), number)
 
 
-def _setting_value(text):
+def _setting_value(text, number):
     if text in ("on", "off"):
         return text == "on"
     if text.endswith("%"):
-        return read_number(text[:-1], file=None, field="%")
-    return _count(text) if re.fullmatch(r"-?\d+", text, re.ASCII) else text
+        return read_number(text[:-1], file=None, line=number, field="%")
+    return _count(text, number) if re.fullmatch(r"-?\d+", text, re.ASCII) else text
 
 
-def _count(text):
-    """A whole number of a profile echo; one too large for any count means the log is damaged."""
-    return whole(int(text), file=None, shown=text)
+def _count(text, number):
+    """A whole number the log prints; one too large for any count means the log is damaged."""
+    return read_whole(text, file=None, line=number, negative=True)
 
 
 def _iso_time(text):
@@ -253,7 +254,7 @@ def _read_op_row(table, line, number):
     name, transactions, per_sec, trans_pct, weight_pct, throughput = row.groups()
     bytes_per_s = _bytes_per_s(throughput, number, name) if throughput else None
     table.ops[name] = {
-        "transactions": int(transactions),
+        "transactions": _count(transactions, number),
         "trans_per_sec": float(per_sec),
         "trans_pct": float(trans_pct),
         "op_weight_pct": float(weight_pct),
@@ -275,7 +276,7 @@ def _read_summary_line(inv, stripped, number):
             "min_ms": float(min_ms),
             "avg_ms": float(avg_ms),
             "max_ms": float(max_ms),
-            "calls": int(calls),
+            "calls": _count(calls, number),
         }
     elif cpu:
         user_or_system = cpu.group(2)

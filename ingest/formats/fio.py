@@ -10,6 +10,7 @@ import json
 import math
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
@@ -34,7 +35,8 @@ SWEEP_FILE_NAME = re.compile(
     re.IGNORECASE,
 )
 # rw value -> (read %, random %); None read % means "from rwmixread". fio's JSON lists only the
-# options the job gave: without rw (or bs) the workload is unknown, not fio's default.
+# options the job gave; where it lists them, what they leave out is fio's documented default
+# (``FIO_DEFAULTS``), and where it lists none (old fio versions) the workload is measured.
 RW_MODES = {
     None: (None, None),
     "read": (100, 0),
@@ -48,6 +50,11 @@ RW_MODES = {
     "randtrim": (None, 100),
     "trimwrite": (0, 0),
 }
+# fio's documented defaults (fio HOWTO, "Job file parameters") the workload relies on: rw=read,
+# bs=4096 bytes for each direction, rwmixread=50 for a mixed job (percentage_random=100 and
+# kb_base=1024 are applied where they are read). ``ba`` (default: bs, for random I/O only) is not
+# assumed: it says nothing bs does not.
+FIO_DEFAULTS = {"rw": "read", "bs": "4096", "rwmixread": "50"}
 OPTION_ALIASES = {"readwrite": "rw", "blocksize": "bs", "blockalign": "ba", "blocksize_range": "bsrange"}
 DIRECTIONS = ("read", "write", "trim")
 PREAMBLE_SHOWN = 3
@@ -61,6 +68,7 @@ OPTIONS_OBJECT = re.compile(r'"(?:global|job) options"\s*:\s*(?=\{)')
 _OPTIONS_KEYS = ('"job options"', '"global options"')  # a job's first: there are more of them
 _OPTIONS_KEY_END = ' options"'
 _COLON, _COMMA = frozenset((":",)), frozenset((",",))
+_OWN_FIELDS = ("transfer_sizes", "name")  # a workload's fields each job's copy sets itself
 
 
 def sniff(head, name):
@@ -243,6 +251,10 @@ def _decode(text, source, first_line, warnings):
             line=first_line + error.lineno - 1,
             column=error.colno,
         ) from None
+    except ValueError:  # Python reads no whole number of more than 4,300 digits
+        huge = re.search(rf"\d{{{sys.get_int_max_str_digits() + 1},}}", text)
+        line = first_line + text.count("\n", 0, huge.start()) if huge else None
+        raise ParseError("a number of thousands of digits: the file is damaged", file=source.name, line=line) from None
     for key in _options_given_twice(text, end):
         warnings.append(f"{source.name}: key {key!r} appears twice with different values; the last one was kept")
     if text[end:].strip():
@@ -275,6 +287,9 @@ class _Job:
     version: str | None
     started_at: str | None
     file: str
+    # Without job options: the workload fields taken from the figures, and the (read, write) I/Os.
+    measured: list[str] | None = None
+    ios: tuple[float, float] | None = None
 
 
 def _job_groups(document, source, warnings):
@@ -325,24 +340,34 @@ def _job(data, name, groupid, entries, where, warnings):
         known.document = global_options, version, _TEXT.issuperset(map(type, global_options.values()))
     (global_options, version, global_text), job_options = known.document, _object(entries[0], "job options", where)
     options = {**global_options, **job_options}
-    key = _options_key(job_options) if global_text else None
+    # fio writes "job options" for a job given any option, "global options" when a [global] section
+    # gave any: either shows the configuration, so fio's defaults fill what it leaves out.
+    shown = "job options" in entries[0] or "global options" in data
+    key = _options_key(job_options) if global_text and shown else None
     stated = known.stated.get(key)
     if stated is None:
         iodepth = _whole_number(options.get("iodepth", 1), "iodepth", where)
         numjobs = _whole_number(options.get("numjobs", len(entries)), "numjobs", where)
         point = (_entry_point(entries[0], where) if len(entries) == 1 else None) or _point(entries, where)
-        rw, workload = _stated_workload(global_options, job_options, where)
+        if shown:
+            rw, workload = _stated_workload(global_options, job_options, where)
+            defaults = _defaults_taken({**global_options, **job_options})
+        else:
+            rw, workload, defaults = None, _measured_workload(entries, where), {}
         # The workload's other fields, for a copy of it per run (as ``dataclasses.replace`` would
         # make, at half its cost: the workload holds only its fields).
-        fixed = {name: value for name, value in vars(workload).items() if name != "transfer_sizes"}
+        fixed = {field_name: value for field_name, value in vars(workload).items() if field_name not in _OWN_FIELDS}
         if key is not None:
-            known.stated[key] = iodepth, numjobs if "numjobs" in options else None, rw, workload, fixed
+            given_numjobs = numjobs if "numjobs" in options else None
+            known.stated[key] = iodepth, given_numjobs, rw, workload, fixed, defaults
     else:
-        iodepth, numjobs, rw, workload, fixed = stated
+        iodepth, numjobs, rw, workload, fixed, defaults = stated
         numjobs = len(entries) if numjobs is None else numjobs
         point = (_entry_point(entries[0], where) if len(entries) == 1 else None) or _point(entries, where)
     # Each run gets its own workload and list: a caller may change one run's sizes.
-    workload = Workload(transfer_sizes=list(workload.transfer_sizes), **fixed)
+    # The job name is the tool's name of the workload; a job without one is named by its place only.
+    job_name = name if "jobname" in entries[0] else None
+    workload = Workload(name=job_name, transfer_sizes=list(workload.transfer_sizes), **fixed)
     point.load = {"outstanding_io": iodepth * numjobs, "threads": numjobs}
     if len(entries) > 1:
         point.metrics["job_entries_summed"] = len(entries)
@@ -356,6 +381,8 @@ def _job(data, name, groupid, entries, where, warnings):
             "its read % is left unknown"
         )
     options["groupid"] = groupid
+    if defaults:
+        options["fio_defaults"] = defaults
     return _Job(
         name=name,
         rw=rw,
@@ -365,6 +392,8 @@ def _job(data, name, groupid, entries, where, warnings):
         version=version,
         started_at=_started_at(data, entries[0], where),
         file=where.file,
+        measured=None if shown else _measured_fields(workload),
+        ios=None if shown else _direction_ios(entries, where),
     )
 
 
@@ -388,7 +417,8 @@ class _Known:
     started_at: dict = field(default_factory=dict)  # seconds -> ISO 8601
     percentile_layouts: dict = field(default_factory=dict)  # a table's keys -> _percentile_layout
     document: tuple | None = None  # (global options, fio version, whether they are all text)
-    # _options_key of the job options -> (iodepth, numjobs given or None, rw, Workload, its other fields)
+    # _options_key of the job options -> (iodepth, numjobs given or None, rw, Workload, its other
+    # fields, the fio defaults it took)
     stated: dict = field(default_factory=dict)
 
 
@@ -715,10 +745,30 @@ def _options_key(job_options):
 
 
 def _stated_workload(global_options, job_options, where):
-    """``(rw, Workload)`` the options state."""
+    """``(rw, Workload)`` the options state, with fio's defaults (``FIO_DEFAULTS``) for what they
+    leave out."""
     workload_options = {**_canonical(global_options), **_canonical(job_options)}
+    workload_options.setdefault("rw", FIO_DEFAULTS["rw"])
+    if not {"bs", "bssplit", "bsrange"} & workload_options.keys():
+        workload_options["bs"] = FIO_DEFAULTS["bs"]
     rw = _rw_mode(workload_options, where)
     return rw, _workload(rw, workload_options, where)
+
+
+def _defaults_taken(options):
+    """The fio defaults (``FIO_DEFAULTS``) a job's workload took, by option, for its run's
+    ``params["fio_defaults"]``: what the file did not state."""
+    given = _canonical(options)
+    taken = {}
+    if "rw" not in given:
+        taken["rw"] = FIO_DEFAULTS["rw"]
+    rw = str(given.get("rw", FIO_DEFAULTS["rw"])).split(":")[0].strip().lower()
+    if rw in ("rw", "randrw") and not {"rwmixread", "rwmixwrite"} & given.keys():
+        taken["rwmixread"] = FIO_DEFAULTS["rwmixread"]
+    sizes_given = {"bs", "bssplit", "bsrange"} & given.keys()
+    if not sizes_given or sizes_given == {"bs"} and None in _per_direction(given["bs"]).values():
+        taken["bs"] = FIO_DEFAULTS["bs"]
+    return taken
 
 
 def _canonical(options):
@@ -737,14 +787,16 @@ def _rw_mode(options, where):
 
 
 def _workload(rw, options, where):
-    """The signature the job options state; fio's defaults for what they leave out are not assumed
-    (``rw=randrw`` without ``rwmixread`` / ``rwmixwrite`` has an unknown read %)."""
+    """The signature the job options state (``rw=randrw`` without ``rwmixread`` / ``rwmixwrite``
+    reads 50 %, fio's default)."""
     read_pct, random_pct = RW_MODES[rw]
     if rw in ("rw", "randrw"):
         if "rwmixread" in options:
             read_pct = _percent(options["rwmixread"], "rwmixread", where)
         elif "rwmixwrite" in options:
             read_pct = 100 - _percent(options["rwmixwrite"], "rwmixwrite", where)
+        else:
+            read_pct = _percent(FIO_DEFAULTS["rwmixread"], "rwmixread", where)
     shares = _direction_shares(rw, read_pct)
     if random_pct and "percentage_random" in options:
         random_pct = _mixed_percent(options["percentage_random"], "percentage_random", shares, where)
@@ -755,6 +807,56 @@ def _workload(rw, options, where):
         transfer_sizes=_transfer_sizes(options, shares, kilo, where),
         alignment_bytes=_alignment_bytes(options, kilo, where),
     )
+
+
+def _measured_workload(entries, where):
+    """The workload a job's figures show when the file states no options (old fio versions): the
+    read share of its I/Os and, per direction, the bytes per I/O where that is a whole number (a
+    fraction is an average of several sizes, no size issued). Random % stays unknown: neither the
+    figures nor the job name state it."""
+    reads, writes = _direction_ios(entries, where)
+    trims = sum(where.number(_object(entry, "trim", where), "total_ios", 0.0) for entry in entries)
+    if trims or not reads + writes:
+        return Workload()  # trims are neither reads nor writes
+    read_pct = 100.0 * reads / (reads + writes)
+    sizes = {d: _bytes_per_io(entries, d, where) for d in ("read", "write") if (reads if d == "read" else writes)}
+    if None in sizes.values():
+        return Workload(read_pct=read_pct)
+    mix = {}
+    for direction, size in sizes.items():
+        mix[size] = mix.get(size, 0.0) + (read_pct if direction == "read" else 100.0 - read_pct)
+    transfer_sizes = [TransferSize(bytes=size, pct=round(pct, 6)) for size, pct in sorted(mix.items())]
+    return Workload(read_pct=read_pct, transfer_sizes=transfer_sizes)
+
+
+def _direction_ios(entries, where):
+    """(read I/Os, write I/Os) summed over a job group's entries (``total_ios``; 0 where absent)."""
+    return tuple(
+        sum(where.number(_object(entry, direction, where), "total_ios", 0.0) for entry in entries)
+        for direction in ("read", "write")
+    )
+
+
+def _bytes_per_io(entries, direction, where):
+    """Bytes per I/O of one direction, ``None`` unless a whole number. fio 3 writes ``io_bytes`` in
+    bytes beside ``io_kbytes``; fio 2 wrote ``io_bytes`` in KiB (4,392 reads of 4k are 17,568)."""
+    total_bytes = total_ios = 0.0
+    for entry in entries:
+        stats = _object(entry, direction, where)
+        if "io_bytes" not in stats:
+            return None
+        scale = 1 if "io_kbytes" in stats else 1024
+        total_bytes += where.number(stats, "io_bytes") * scale
+        total_ios += where.number(stats, "total_ios", 0.0)
+    if not total_ios or total_bytes % total_ios:
+        return None
+    size = int(total_bytes // total_ios)
+    return size or None
+
+
+def _measured_fields(workload):
+    """The workload fields a job without options took from its figures, for ``measured_workload``."""
+    return [name for name in ("read_pct", "transfer_sizes") if getattr(workload, name) not in (None, [])]
 
 
 def _direction_shares(rw, read_pct):
@@ -770,7 +872,8 @@ def _direction_shares(rw, read_pct):
 
 def _per_direction(spec):
     """fio's ``read,write,trim`` lists: a direction left out inherits the one before; an empty
-    entry (``bs=,8k``) is fio's default for that direction, unknown here."""
+    entry (``bs=,8k``) is fio's default for that direction (``None``: 4096 for ``bs``, unknown
+    for the others)."""
     parts = [part.strip() for part in str(spec).split(",")][: len(DIRECTIONS)]
     parts += [parts[-1]] * (len(DIRECTIONS) - len(parts))
     return dict(zip(DIRECTIONS, (part or None for part in parts), strict=True))
@@ -816,7 +919,10 @@ def _transfer_sizes(options, shares, kilo, where):
         option, reader = "bs", lambda text: _size(text, "bs", kilo, where)
     else:
         return []
-    per_direction = {d: None if text is None else reader(text) for d, text in _per_direction(options[option]).items()}
+    per_direction = _per_direction(options[option])
+    if option == "bs":  # an empty entry (bs=,8k) is fio's default for that direction
+        per_direction = {d: FIO_DEFAULTS["bs"] if text is None else text for d, text in per_direction.items()}
+    per_direction = {d: None if text is None else reader(text) for d, text in per_direction.items()}
     if any(isinstance(value, dict) for value in per_direction.values()):
         # bssplit: each direction is itself a mix; weight it by the direction's share.
         per_direction = {d: None if v is None else tuple(sorted(v.items())) for d, v in per_direction.items()}
@@ -876,7 +982,10 @@ def _runs(jobs, *, several_files):
     by_workload = {}
     for job in jobs:
         sizes = tuple((s.bytes, s.pct) for s in job.workload.transfer_sizes)
-        key = (job.rw, job.workload.read_pct, job.workload.random_pct, sizes)
+        if job.measured is None:
+            key = (job.rw, job.workload.read_pct, job.workload.random_pct, sizes)
+        else:  # each file's measured read share differs a little: one run per job name and sizes
+            key = ("measured", job.name, tuple(s.bytes for s in job.workload.transfer_sizes))
         by_workload.setdefault(key, []).append(job)
     runs = []
     for members in by_workload.values():
@@ -884,28 +993,49 @@ def _runs(jobs, *, several_files):
         name = names.pop() if len(names) == 1 else _workload_name(members[0])
         for job in members:
             job.point.metrics["file"] = job.file
-        runs.append(_run(name, members))
+        run = _run(name, members)
+        job_names = {job.workload.name for job in members}
+        run.workload.name = job_names.pop() if len(job_names) == 1 else None  # where the files agree on it
+        runs.append(run)
     return runs
 
 
 def _run(name, jobs):
     first = jobs[0]
     if len(jobs) == 1:
-        return Run(
+        run = Run(
             name=name,
             started_at=first.started_at or None,
             workload=first.workload,
             params=first.options,
             points=[first.point],
         )
-    starts = [job.started_at for job in jobs if job.started_at]
-    return Run(
-        name=name,
-        started_at=min(starts) if starts else None,
-        workload=first.workload,
-        params=first.options if len(jobs) == 1 else {"rw": first.rw, "files": [job.file for job in jobs]},
-        points=sorted((job.point for job in jobs), key=lambda p: (p.load["outstanding_io"], p.load["threads"])),
-    )
+    else:
+        starts = [job.started_at for job in jobs if job.started_at]
+        run = Run(
+            name=name,
+            started_at=min(starts) if starts else None,
+            workload=first.workload,
+            params={"rw": first.rw, "files": [job.file for job in jobs]},
+            points=sorted((job.point for job in jobs), key=lambda p: (p.load["outstanding_io"], p.load["threads"])),
+        )
+        if "fio_defaults" in first.options:
+            run.params["fio_defaults"] = first.options["fio_defaults"]
+    if first.measured:
+        run.params["measured_workload"] = first.measured
+        if len(jobs) > 1:
+            _measured_over_files(run, jobs)
+    return run
+
+
+def _measured_over_files(run, jobs):
+    """A measured workload of a sweep's files: the read share of all its I/Os; a mix of sizes (reads
+    and writes of different sizes) is not kept, its shares differ from file to file."""
+    reads, writes = (sum(job.ios[i] for job in jobs) for i in (0, 1))
+    run.workload.read_pct = 100.0 * reads / (reads + writes)
+    if len(run.workload.transfer_sizes) > 1:
+        run.workload.transfer_sizes = []
+        run.params["measured_workload"] = ["read_pct"]
 
 
 def _workload_name(job):

@@ -35,6 +35,7 @@ from ..result import Point, ResultSet, Run, Workload
 from ..source import Source, sniff_encoding
 from ..units import convert_time
 
+MAX_THREAD_DIGITS = 9  # a billion threads is no Jetstress run
 FORMAT = "jetstress"
 TOOL = "Microsoft Exchange Jetstress"
 READS = (
@@ -475,8 +476,9 @@ def _threads(report):
     if found is None:
         return None, None
     match = re.match(r"\s*(\d+)\s*(?:\((.*)\))?", found[1])
-    if not match:
-        raise ParseError(f"expected a number of threads, found {found[1]!r}", line=found[2], field=found[0])
+    if not match or len(match[1]) > MAX_THREAD_DIGITS:
+        shown = found[1] if len(found[1]) <= 40 else f"{found[1][:40]}...({len(found[1])} characters)"
+        raise ParseError(f"expected a number of threads, found {shown!r}", line=found[2], field=found[0])
     return int(match[1]), match[2]
 
 

@@ -31,7 +31,7 @@ from datetime import datetime
 from pathlib import PurePosixPath
 
 from ..errors import ParseError
-from ..numbers import Printed, read_number
+from ..numbers import Printed, read_number, read_whole
 from ..result import Point, ResultSet, Run, TransferSize, Workload
 from ..source import Source, describe_group, sniff_encoding
 from ..units import convert_time, size_multiplier
@@ -44,6 +44,7 @@ READS = (
     "small x large cell"
 )
 
+MAX_LEVEL_DIGITS = 9  # outstanding IOs beyond a billion are no ORION level
 MATRIX_KINDS = ("iops", "mbps", "lat")
 _KIND_SUFFIX = re.compile(r"^(?P<prefix>.*?)[_-]?(?P<kind>summary\.txt|iops\.csv|mbps\.csv|lat\.csv)$", re.IGNORECASE)
 _MATRIX_HEADER = "large/small"
@@ -233,9 +234,10 @@ def _matrix_header(fields, source, line_number):
 
 
 def _level(text, source, line_number, column):
-    if not text.isdigit():
+    if not text.isdigit() or len(text) > MAX_LEVEL_DIGITS:
+        shown = text if len(text) <= 20 else f"{text[:20]}...({len(text)} characters)"
         raise ParseError(
-            f"expected a whole number of outstanding IOs, found {text!r}",
+            f"expected a whole number of outstanding IOs, found {shown!r}",
             file=source.name,
             line=line_number,
             column=column,
@@ -279,18 +281,23 @@ def _summary_line(line, line_number, state, warnings, source):
     elif lowered in ("this maps to this test:", "these options enable these settings:") or _FILES_FOUND.match(line):
         return
     elif match := _MAXIMUM.match(line):
-        _maximum(match, state)
+        _maximum(match, state, source, line_number)
     elif match := _LATENCY_DETAIL.match(line):
-        params.setdefault("latency_details", []).append(_latency_detail(match))
+        params.setdefault("latency_details", []).append(_latency_detail(match, source, line_number))
     elif match := _HISTOGRAM_START.search(line):
-        state["histogram"] = {"small_outstanding": int(match[1]), "large_outstanding": int(match[2]), "buckets": []}
+        state["histogram"] = {
+            "small_outstanding": _count(match[1], source, line_number),
+            "large_outstanding": _count(match[2], source, line_number),
+            "buckets": [],
+        }
         params.setdefault("latency_histograms", []).append(state["histogram"])
     elif match := _HISTOGRAM_BUCKET.match(line):
         _histogram_bucket(match, state, warnings, source, line_number)
     elif lowered.startswith("latency:") and state["histogram"] is not None:
         return
     elif match := _LUN.match(line):
-        params.setdefault("luns", []).append({"name": match["name"], "size_bytes": int(match["size"])})
+        lun = {"name": match["name"], "size_bytes": _count(match["size"], source, line_number)}
+        params.setdefault("luns", []).append(lun)
     elif ":" in line:
         label, _, value = line.partition(":")
         _setting(label.strip(), value.strip(), params, warnings, source, line_number)
@@ -298,23 +305,31 @@ def _summary_line(line, line_number, state, warnings, source):
         warnings.append(f"{source.name}:{line_number}: line not read: {line!r}")
 
 
-def _maximum(match, state):
+def _count(text, source, line_number):
+    """A whole number of the summary; one too large for any count means the file is damaged."""
+    return read_whole(text, file=source.name, line=line_number)
+
+
+def _maximum(match, state, source, line_number):
     key = _MAXIMA_KEYS[" ".join(match["what"].lower().split())]
     state["params"][key] = float(match["value"])
-    state["params"][f"{key}_at"] = {"small_outstanding": int(match["small"]), "large_outstanding": int(match["large"])}
+    state["params"][f"{key}_at"] = {
+        "small_outstanding": _count(match["small"], source, line_number),
+        "large_outstanding": _count(match["large"], source, line_number),
+    }
     if key == "min_small_latency_ms" and match["unit"]:
         state["latency_unit_us"] = match["unit"].lower() in ("usecs", "us", "usec")
 
 
-def _latency_detail(match):
+def _latency_detail(match, source, line_number):
     return {
         "direction": match["direction"].lower(),
         "avg_ms": convert_time(float(match["avg"]), "us"),
         "min_ms": convert_time(float(match["min"]), "us"),
         "max_ms": convert_time(float(match["max"]), "us"),
         "std_dev_ms": convert_time(float(match["std"]), "us"),
-        "small_outstanding": int(match["small"]),
-        "large_outstanding": int(match["large"]),
+        "small_outstanding": _count(match["small"], source, line_number),
+        "large_outstanding": _count(match["large"], source, line_number),
     }
 
 
@@ -324,10 +339,10 @@ def _histogram_bucket(match, state, warnings, source, line_number):
         return
     state["histogram"]["buckets"].append(
         {
-            "from_ms": convert_time(int(match["low"]), "us"),
-            "to_ms": convert_time(int(match["high"]), "us") if match["high"] else None,
-            "reads": int(match["reads"]),
-            "writes": int(match["writes"]),
+            "from_ms": convert_time(_count(match["low"], source, line_number), "us"),
+            "to_ms": convert_time(_count(match["high"], source, line_number), "us") if match["high"] else None,
+            "reads": _count(match["reads"], source, line_number),
+            "writes": _count(match["writes"], source, line_number),
         }
     )
 
@@ -342,8 +357,8 @@ def _size_bytes(text):
     return None if multiplier is None else round(float(match[1]) * multiplier)
 
 
-def _levels(text):
-    return [int(part) for part in (p.strip() for p in text.split(",")) if part.isdigit()]
+def _levels(text, source, line_number):
+    return [_count(part, source, line_number) for part in (p.strip() for p in text.split(",")) if part.isdigit()]
 
 
 def _setting(label, value, params, warnings, source, line_number):
@@ -360,11 +375,11 @@ def _setting(label, value, params, warnings, source, line_number):
         params["write_pct"] = _percent(value, source, line_number)
     elif key == "duration for each data point":
         match = re.match(r"(\d+)", value)
-        params["duration_s"] = int(match[1]) if match else None
+        params["duration_s"] = _count(match[1], source, line_number) if match else None
     elif key in ("small columns", "large columns"):
-        params[key.replace(" ", "_")] = _levels(value)
+        params[key.replace(" ", "_")] = _levels(value, source, line_number)
     elif key == "total data points":
-        params["total_data_points"] = int(value) if value.isdigit() else None
+        params["total_data_points"] = _count(value, source, line_number) if value.isdigit() else None
     else:
         params[key.replace(" ", "_")] = value
 

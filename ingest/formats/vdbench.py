@@ -6,11 +6,12 @@ raw-device (SD) and file-system (FSD/FWD) layouts are told apart by their column
 which are read by position, so localised dates in front of them do not matter.
 
 Mapping: one run per run definition (RD), or per RD and workload-changing ``For loops`` value
-(xfersize, rdpct, seekpct); the ``avg_`` line of each RD (the flatfile's ``avg_`` row) is its
-point, with ``load.threads`` when vdbench states the thread count. The interval lines become a
-time series in the point's ``metrics``. vdbench's MB/sec is 2^20 bytes per second and is
-converted to 10^6. An RD that stops before its ``avg_`` line is left out with a warning; a file
-where no RD reached its average is refused.
+(xfersize, rdpct, seekpct), named (workload name) by its RD; the RDs vdbench adds to prepare a test
+(``format_for_<rd>``, ``SD_format``) are runs of phase ``preparation``. The ``avg_`` line of each
+RD (the flatfile's ``avg_`` row) is its point, with ``load.threads`` when vdbench states the thread
+count. The interval lines become a time series in the point's ``metrics``. vdbench's MB/sec is 2^20
+bytes per second and is converted to 10^6. An RD that stops before its ``avg_`` line is left out
+with a warning; a file where no RD reached its average is refused.
 
 The reports of one output folder (``summary.html``, ``totals.html``, ``flatfile.html``, also with a
 name around them) print the same RDs, so they are read together as one result set: each RD once,
@@ -46,6 +47,9 @@ _SNIFF_PATTERNS = (
     re.compile(rb"^(?:<[^>]+>)*\d\d:\d\d:\d\d\.\d{3} Starting RD=", re.MULTILINE),
 )
 _UNNAMED = re.compile(r"[^a-z0-9%]+")
+# The run definitions vdbench adds to prepare a test, not to measure one: ``format_for_<rd>`` creates
+# an FSD's files (``format=yes``), ``SD_format`` writes a raw SD over (``formatsd=yes``).
+_PREPARATION_RD = re.compile(r"^(?:format_for_|SD_format$)", re.IGNORECASE)
 _TAG = re.compile(r"<[^>]*>")
 _TIME_OF_DAY = re.compile(r"^\d\d:\d\d:\d\d\.\d+$")
 _START_RD = re.compile(r"^(\d\d:\d\d:\d\d)\.\d+\s+Starting RD=([^;\s]+);?\s*(.*)$")
@@ -593,11 +597,13 @@ def _run_and_point(definition):
     values = definition.average
     workload, measured = _workload(values, definition.loops)
     name = " ".join([definition.name] + [f"{k}={v}" for k, v in definition.loops.items() if k not in _LOAD_LOOPS])
+    workload.name = definition.name
     run = Run(
         name=name,
         description=definition.description,
         started_at=definition.started_at,
         workload=workload,
+        phase="preparation" if _PREPARATION_RD.match(definition.name) else "measurement",
         params={"rd": definition.name} | {f"for_{k}": v for k, v in definition.loops.items() if k not in _LOAD_LOOPS},
     )
     if measured:

@@ -366,7 +366,7 @@ def _point_figures(seq, point):
 
 
 def _workload_name(run, labels):
-    return (labels.get("workload_name") or run["name"])[:200]
+    return (labels.get("workload_name") or (run.get("workload") or {}).get("name") or run["name"])[:200]
 
 
 def _aware(moment):

@@ -36,6 +36,7 @@ def test_xml_results_timespan_threads_summed():
     # Sequential (<StrideSize> 65536, line 52) and <InterlockedSequential>false (line 53): each of the
     # 4 <ThreadsPerFile> (line 59) runs its own sequence, which is load, so no stream count is stated.
     assert run["workload"] == {
+        "name": None,
         "read_pct": 100.0,
         "random_pct": 0.0,
         "transfer_sizes": [{"bytes": 65536, "pct": 100.0}],
@@ -68,6 +69,7 @@ def test_xml_latency_section_when_run_with_L():
     assert point["load"] == {"outstanding_io": 8, "threads": 2}  # 2 threads x RequestCount 4
     # <BlockSize>8192 (line 29), <Random>8192 (line 38: random, aligned to 8 KiB), <WriteRatio>30 (line 42).
     assert run["workload"] == {
+        "name": None,
         "read_pct": 70.0,
         "random_pct": 100.0,
         "transfer_sizes": [{"bytes": 8192, "pct": 100.0}],
@@ -83,6 +85,7 @@ def test_text_output_with_preamble():
     assert run["description"].endswith("-w50 -W5 -b4K -c8G -F2 -o32 -Sh -L -r -d600 C:\\testfile.foo")
     # Lines 23-25: "read/write ratio: 50/50", "block size: 4096", "using random I/O (alignment: 4096)".
     assert run["workload"] == {
+        "name": None,
         "read_pct": 50.0,
         "random_pct": 100.0,
         "transfer_sizes": [{"bytes": 4096, "pct": 100.0}],
@@ -185,6 +188,17 @@ def test_truncated_xml_names_the_line():
         parse_sources([Source(name="cut.xml", data=xml)])
     assert caught.value.line == 6
     assert "not well-formed XML" in caught.value.message
+
+
+@pytest.mark.parametrize("written", ["9.80,0", "9,80.5"])
+def test_a_figure_with_mixed_separators_in_xml_names_its_line(written):
+    # randrw_latency.xml line 104: the 99th percentile's <TotalMilliseconds>9.800</TotalMilliseconds>.
+    xml = LATENCY_XML.read_text().replace("<TotalMilliseconds>9.800<", f"<TotalMilliseconds>{written}<")
+    with pytest.raises(ParseError) as caught:
+        parse_sources([Source(name="mixed.xml", data=xml.encode())])
+    assert str(caught.value) == (
+        f"mixed.xml:104: field 'TotalMilliseconds': <TotalMilliseconds> holds {written!r}, not a number"
+    )
 
 
 def test_bad_number_in_a_text_table_names_line_and_column():

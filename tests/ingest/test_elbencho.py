@@ -47,6 +47,7 @@ def test_result_csv_maps_phases_to_runs_with_last_done_figures():
     assert point["metrics"]["hosts"] == 4 and point["metrics"]["threads_per_host"] == 4
     # The command line gives --block 1m and --write without --rand; "random" column 0 (line 5).
     assert write["workload"] == {
+        "name": None,
         "read_pct": 0.0,
         "random_pct": 0.0,
         "transfer_sizes": [{"bytes": 1048576, "pct": 100.0}],
@@ -117,6 +118,7 @@ def test_thread_sweep_in_one_csv_is_a_curve_and_rwmix_fills_both_directions():
     assert read["points"][1]["avg_read_response_ms"] == 0.421 and read["points"][1]["avg_write_response_ms"] is None
     # Line 2: block size 4096, random 1, random aligned 1 (offsets on block-size boundaries).
     assert read["workload"] == {
+        "name": None,
         "read_pct": 100.0,
         "random_pct": 100.0,
         "transfer_sizes": [{"bytes": 4096, "pct": 100.0}],
@@ -171,6 +173,19 @@ def test_a_csv_figure_that_is_not_a_number_names_its_column():
     assert caught.value.message == "'35x4' is not a number"
 
 
+@pytest.mark.parametrize("path", [RWMIX_RESFILE, SWEEP_CSV])
+def test_an_rwmixpct_no_float_holds_names_the_command_line(path):
+    text = path.read_text().replace('"--rwmixpct" "70"', '"--rwmixpct" "1' + "0" * 400 + '"')
+    assert text != path.read_text()
+    with pytest.raises(ParseError) as caught:
+        parse_text(text, name=path.name)
+    # The command line: line 15 of the resfile; in the CSV, the row of the rwmix phase (line 4).
+    assert caught.value.line == (15 if path == RWMIX_RESFILE else 4)
+    assert caught.value.message == (
+        "the command line's --rwmixpct 10000000000000000000...(401 digits) is not a percentage"
+    )
+
+
 def test_a_resfile_latency_in_an_unknown_unit_is_refused():
     text = RWMIX_RESFILE.read_text().replace("max=3.12ms", "max=3.12min")
     with pytest.raises(ParseError) as caught:
@@ -216,6 +231,7 @@ class TestWorkloadSignature:
         # Line 2: "--block" "1m" "--write" without "--rand": a sequential 1 MiB write.
         write = runs_by_name(parse_one(RESFILE))["WRITE 1m"]
         assert write["workload"] == {
+            "name": None,
             "read_pct": 0.0,
             "random_pct": 0.0,
             "transfer_sizes": [{"bytes": 1048576, "pct": 100.0}],

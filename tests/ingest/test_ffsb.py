@@ -115,6 +115,7 @@ def test_same_workload_with_more_threads_is_one_run_with_a_point_per_thread_coun
     # Lines 8-10 and 21: read_random on, read_blocksize 8192, the only data op "read = 1"
     # (stat, line 29, moves no data); alignedio off (line 45).
     assert sweep["workload"] == {
+        "name": None,
         "read_pct": 100.0,
         "random_pct": 100.0,
         "transfer_sizes": [{"bytes": 8192, "pct": 100.0}],

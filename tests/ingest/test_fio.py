@@ -41,6 +41,7 @@ def test_fio_2_x_microsecond_fields():
     assert run["name"] == "random-io"
     # "rw" : "randread", "bs" : "4k" (lines 13-14); no ba/blockalign.
     assert run["workload"] == {
+        "name": "random-io",
         "read_pct": 100,
         "random_pct": 100,
         "transfer_sizes": [{"bytes": 4096, "pct": 100.0}],
@@ -169,7 +170,7 @@ def test_a_queue_depth_sweep_folder_becomes_one_curve():
     [result] = parse_paths([SWEEP])
     assert result["source"]["name"] == "randread-1-1.json + randread-16-1.json + randread-4-1.json"
     [run] = result["runs"]
-    assert run["name"] == "qd-sweep"
+    assert run["name"] == run["workload"]["name"] == "qd-sweep"  # the job name of all three files
     # Our own files randread-{1,4,16}-1.json: read iops and lat_ns mean of each.
     assert [p["load"]["outstanding_io"] for p in run["points"]] == [1, 4, 16]
     assert [p["iops"] for p in run["points"]] == [5000.0, 16000.0, 32000.0]
@@ -217,6 +218,15 @@ def test_bs_per_direction_is_weighted_by_the_read_mix():
     assert workload["transfer_sizes"] == [{"bytes": 4096, "pct": 25.0}, {"bytes": 65536, "pct": 75.0}]
 
 
+def test_a_job_without_a_name_gives_its_workload_none():
+    document_of_one_job = json.loads(document(rw="randread", bs="4k"))
+    del document_of_one_job["jobs"][0]["jobname"]
+    [result] = parse_sources([Source(name="nameless.json", data=json.dumps(document_of_one_job).encode())])
+    [run] = result["runs"]
+    # The run needs a name, so it is named by its place; that is no name fio gave the workload.
+    assert run["name"] == "job 1" and run["workload"]["name"] is None
+
+
 def test_unknown_rw_mode_names_the_job_line():
     with pytest.raises(ParseError) as caught:
         parse_sources([Source(name="bad.json", data=document(rw="sideways"))])
@@ -241,19 +251,22 @@ def test_sniff_is_specific():
 class TestDamagedFiles:
     """What a damaged or incomplete fio file gives: never an invented workload, never a traceback."""
 
-    def test_without_rw_and_bs_the_workload_stays_unknown(self, tmp_path):
+    def test_job_options_without_rw_and_bs_are_fio_defaults(self, tmp_path):
         text = FIO_334.read_bytes()
         path = tmp_path / "no-rw-bs.json"
         path.write_bytes(text.replace(b'"rw" : "randread",\n', b"").replace(b'"bs" : "4k",\n', b""))
         [result] = parse_paths([path])
-        # The job read, but its read count is a measurement, not the workload it was given.
+        # The options are shown (lines 11-19) and state neither: fio's documented rw=read, bs=4096.
         assert result["runs"][0]["workload"] == {
-            "read_pct": None,
-            "random_pct": None,
-            "transfer_sizes": [],
+            "name": "FIOJOB",
+            "read_pct": 100,
+            "random_pct": 0,
+            "transfer_sizes": [{"bytes": 4096, "pct": 100.0}],
             "alignment_bytes": None,
             "streams": None,
         }
+        assert "measured_workload" not in result["runs"][0]["params"]
+        assert result["runs"][0]["params"]["fio_defaults"] == {"rw": "read", "bs": "4096"}
 
     def test_a_latin_1_byte_names_offset_line_and_encoding(self, tmp_path):
         text = FIO_334.read_bytes()
@@ -321,12 +334,18 @@ class TestWorkloadSignature:
         [result] = parse_sources([Source(name="mix.json", data=document(**options))])
         return result["runs"][0]["workload"]
 
-    def test_randrw_without_a_mix_leaves_read_pct_unknown(self):
-        # fio's default of 50 % is not in the file; with one bs both directions share it.
+    def test_randrw_without_a_mix_reads_half_by_fio_default(self):
+        # fio's rwmixread defaults to 50; with one bs both directions share it.
         workload = self.parsed_workload(rw="randrw", bs="8k")
-        assert workload["read_pct"] is None and workload["random_pct"] == 100
+        assert workload["read_pct"] == 50 and workload["random_pct"] == 100
         assert workload["transfer_sizes"] == [{"bytes": 8192, "pct": 100.0}]
-        assert self.parsed_workload(rw="randrw", bs="4k,64k")["transfer_sizes"] == []
+        sizes = self.parsed_workload(rw="randrw", bs="4k,64k")["transfer_sizes"]
+        assert sizes == [{"bytes": 4096, "pct": 50.0}, {"bytes": 65536, "pct": 50.0}]
+        # An empty entry is fio's default bs (4096) for that direction.
+        sizes = self.parsed_workload(rw="rw", rwmixread="75", bs=",64k")["transfer_sizes"]
+        assert sizes == [{"bytes": 4096, "pct": 75.0}, {"bytes": 65536, "pct": 25.0}]
+        [result] = parse_sources([Source(name="mix.json", data=document(rw="rw", rwmixread="75", bs=",64k"))])
+        assert result["runs"][0]["params"]["fio_defaults"] == {"bs": "4096"}
 
     def test_per_direction_bssplit_and_block_alignment(self):
         workload = self.parsed_workload(
@@ -388,3 +407,105 @@ def test_an_option_given_twice_is_found_however_its_object_is_written(options):
     text = f'{{"global options": {options}, "jobs": []}}'
     assert fio._options_given_twice(text, len(text)) == ["rw"]
     assert fio._options_given_twice(text.replace('"write"', '"read"'), len(text)) == []
+
+
+class TestFioDefaults:
+    """Job options shown but silent on the mix: fio's documented defaults (rwmixread=50, bs=4096)."""
+
+    @pytest.mark.parametrize(
+        "folder", ["fioplot_HPDL380G8-RAID-NEW-P420i_3xSSD_MD0_RW", "fioplot_SERVER-HIGHPOINT-RAID5_RW"]
+    )
+    def test_randrw_grids_read_half_as_their_figures_show(self, folder):
+        from portal.analysis.workloads import describe, signature
+
+        paths = sorted(sample("fio-grids", folder).glob("randrw-*.json"))
+        [result] = parse_paths(paths)
+        # Every file: "rw" : "randrw", "bs" : "4k", no rwmixread / rwmixwrite.
+        [run] = result["runs"]
+        assert len(run["points"]) == len(paths)
+        workload = run["workload"]
+        assert (workload["read_pct"], workload["random_pct"]) == (50, 100)
+        assert workload["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
+        assert "measured_workload" not in run["params"]
+        # The run says which of the figures' settings came from fio's documentation, not the files.
+        assert run["params"]["fio_defaults"] == {"rwmixread": "50"}
+        # What the files measured agrees: reads are 48.8 % to 50.5 % of each cell's IOPS.
+        for point in run["points"]:
+            assert 0.48 < point["read_iops"] / point["iops"] < 0.51
+        fifty_fifty = signature(read_pct=50, random_pct=100, transfer_sizes=[{"bytes": 4096, "pct": 100}])
+        assert signature(**{key: workload[key] for key in ("read_pct", "random_pct", "transfer_sizes")}) == fifty_fifty
+        assert describe(fifty_fifty) == "50 % read, random, 4 KiB"
+
+    def test_one_randrw_cell_of_the_raid5_grid(self):
+        _, run, point = only_point(sample("fio-grids", "fioplot_SERVER-HIGHPOINT-RAID5_RW", "randrw-8-16.json"))
+        assert run["workload"]["read_pct"] == 50
+        # read total_ios 20069, write total_ios 20144: the file's own split, near 50/50.
+        assert point["read_iops"] / point["iops"] == pytest.approx(20069 / (20069 + 20144), abs=0.002)
+
+    def test_options_stated_in_full_take_no_default(self):
+        # pkb 2.17 lines 28-29: rw=randread, bs=16k.
+        read_run, _ = parse_paths([PKB_217])[0]["runs"]
+        assert "fio_defaults" not in read_run["params"]
+
+
+def without_options(path):
+    """A real fio 2.x file as fio versions that write no options give it: no "job options", no
+    "global options" (the figures are untouched)."""
+    document = json.loads(path.read_text())
+    document.pop("global options", None)
+    for job in document["jobs"]:
+        job.pop("job options", None)
+    return Source(name=path.name, data=json.dumps(document).encode())
+
+
+class TestMeasuredWorkload:
+    """Files that write no job options: read share and transfer size come from the figures."""
+
+    def test_pkb_jobs_read_and_write_16k_as_measured(self):
+        [result] = parse_sources([without_options(PKB_217)])
+        read_run, write_run = result["runs"]
+        # read: io_bytes 1294256 KiB over total_ios 80891 (fio 2 writes io_bytes in KiB) = 16,384 B.
+        assert read_run["workload"]["read_pct"] == 100
+        assert read_run["workload"]["transfer_sizes"] == [{"bytes": 16384, "pct": 100.0}]
+        # write: io_bytes 393280 KiB over 24580 I/Os = 16,384 B; no reads.
+        assert write_run["workload"]["read_pct"] == 0
+        assert write_run["workload"]["transfer_sizes"] == [{"bytes": 16384, "pct": 100.0}]
+        for run in (read_run, write_run):
+            assert run["params"]["measured_workload"] == ["read_pct", "transfer_sizes"]
+            # Neither the figures nor the job name state random or sequential.
+            assert run["workload"]["random_pct"] is None
+        assert read_run["workload"]["name"] == "rand_16k_read_100%-io-depth-1-num-jobs-2"
+
+    def test_fio_3_bytes_per_io_and_a_measured_read_share(self, tmp_path):
+        # randrw-8-16 (fio 3.16): io_bytes 82202624 / 20069 reads and 82509824 / 20144 writes = 4,096 B.
+        cell = sample("fio-grids", "fioplot_SERVER-HIGHPOINT-RAID5_RW", "randrw-8-16.json")
+        [result] = parse_sources([without_options(cell)])
+        [run] = result["runs"]
+        assert run["workload"]["read_pct"] == pytest.approx(100 * 20069 / (20069 + 20144))
+        assert run["workload"]["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
+        assert run["params"]["measured_workload"] == ["read_pct", "transfer_sizes"]
+
+    def test_a_sweep_without_options_is_one_run_of_its_overall_read_share(self):
+        paths = sorted(sample("fio-grids", "fioplot_SERVER-HIGHPOINT-RAID5_RW").glob("randrw-*.json"))
+        [result] = parse_sources([without_options(path) for path in paths])
+        [run] = result["runs"]
+        assert len(run["points"]) == 20
+        # The share of all 20 files' I/Os, counted here from their "total_ios".
+        documents = [json.loads(path.read_text()) for path in paths]
+        reads = sum(job["read"]["total_ios"] for document in documents for job in document["jobs"])
+        writes = sum(job["write"]["total_ios"] for document in documents for job in document["jobs"])
+        assert run["workload"]["read_pct"] == pytest.approx(100 * reads / (reads + writes))
+        assert 48.8 < run["workload"]["read_pct"] < 50.5
+        assert run["workload"]["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
+        assert run["params"]["measured_workload"] == ["read_pct", "transfer_sizes"]
+
+    def test_a_size_that_is_an_average_is_no_transfer_size(self):
+        document = json.loads(PKB_217.read_text())
+        del document["global options"]
+        for job in document["jobs"]:
+            del job["job options"]
+        document["jobs"][0]["read"]["io_bytes"] += 1  # no longer a whole number of bytes per I/O
+        [result] = parse_sources([Source(name="pkb.json", data=json.dumps(document).encode())])
+        run = result["runs"][0]
+        assert run["workload"]["transfer_sizes"] == [] and run["workload"]["read_pct"] == 100
+        assert run["params"]["measured_workload"] == ["read_pct"]

@@ -3,7 +3,9 @@
 Each example takes real files of one format (read together when the format reads groups), damages
 one of them (flipped, inserted or deleted bytes, a cut, a number replaced by a huge, NaN, infinite
 or negative value, a re-encoding, a stray Latin-1 or NUL byte) and parses the result. Anything
-but a ``ParseError`` naming the file is a parser bug.
+but a ``ParseError`` naming the file is a parser bug. Two classes of damaged numbers get examples
+of their own: numbers written with mixed separators (``9.80,0``, ``9,80.5``) and whole numbers
+beyond a float's range (``1`` and 400 zeros), in every numeric field a file holds.
 
 ``make test`` runs a small, fixed set of examples per format; ``make fuzz`` (the ``fuzz`` settings
 profile, chosen with ``HYPOTHESIS_PROFILE``) runs thousands with fresh random choices.
@@ -124,6 +126,18 @@ INPUTS = {
 NUMBER = re.compile(rb"-?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?")
 BAD_NUMBERS = (b"9" * 400, b"NaN", b"nan", b"inf", b"-inf", b"Infinity", b"-1", b"-0.5", b"1e400", b"1e308", b"")
 LATIN1_BYTES = (b"\xe9", b"\xb5", b"\xa0", b"\xfc\xdf", b"\x80", b"\x96")
+# A number as damage or a wrong locale writes it: a decimal comma followed by more digits, mixed separators.
+MIXED_SEPARATORS = (
+    lambda number: number + b",0",
+    lambda number: number.replace(b".", b",") + b".5",
+    lambda number: number + b".5,3",
+    lambda number: number[:-1] + b"," + number[-1:],
+    lambda number: number + b",000.25",
+)
+# Whole numbers no float holds (10^400, 2^1100), and one beyond Python's 4,300-digit conversion limit.
+HUGE_INTEGERS = (b"1" + b"0" * 400, str(2**1100).encode(), b"9" * 309, b"1" + b"0" * 5000)
+# Examples per format and class of damaged number: ``make test`` stays fast; ``make fuzz`` runs more.
+NUMBER_EXAMPLES = 25 if os.environ.get("HYPOTHESIS_PROFILE", "default") == "default" else None
 ENCODINGS = (
     ("utf-16-le", b""),
     ("utf-16-be", b""),
@@ -218,6 +232,35 @@ def damaged(draw, format_id):
     return Damaged(members=members, steps=steps)
 
 
+# Numbers as the files write them in their fields: not part of a word or a longer number.
+FIELD_NUMBER = re.compile(rb"(?<![\w.,])\d+(?:\.\d+)?(?![\w.,])")
+
+
+@st.composite
+def damaged_number(draw, format_id, rewrite):
+    """One number of one file of a group rewritten by ``rewrite(draw, number)``."""
+    group = draw(st.sampled_from(INPUTS[format_id]))
+    members = [(_name(path), path.read_bytes()) for path in group]
+    target = draw(st.integers(0, len(members) - 1))
+    name, content = members[target]
+    numbers = list(FIELD_NUMBER.finditer(content))
+    if not numbers:
+        return Damaged(members=members, steps=[name, "no number"])
+    match = numbers[draw(st.integers(0, len(numbers) - 1))]
+    value = rewrite(draw, match.group())
+    members[target] = (name, content[: match.start()] + value + content[match.end() :])
+    line = content.count(b"\n", 0, match.start()) + 1
+    return Damaged(members=members, steps=[name, f"line {line}: {match.group()!r} -> {value[:30]!r}"])
+
+
+def _mixed_separators(draw, number):
+    return draw(st.sampled_from(MIXED_SEPARATORS))(number)
+
+
+def _huge_integer(draw, number):
+    return draw(st.sampled_from(HUGE_INTEGERS))
+
+
 def check_parse(example):
     """Parse a damaged example; return the results, or the ParseError raised. Anything else escapes."""
     names = [name for name, _ in example.members]
@@ -250,3 +293,35 @@ def test_damaged_files_give_results_or_a_parse_error(format_id):
         check_parse(example)
 
     property_holds()
+
+
+@pytest.mark.parametrize("rewrite", [_mixed_separators, _huge_integer], ids=["mixed separators", "huge integer"])
+@pytest.mark.parametrize("format_id", sorted(INPUTS))
+def test_damaged_numbers_give_results_or_a_parse_error(format_id, rewrite):
+    @settings(max_examples=NUMBER_EXAMPLES or settings.default.max_examples)
+    @given(example=damaged_number(format_id, rewrite))
+    def property_holds(example):
+        check_parse(example)
+
+    property_holds()
+
+
+HUGE = "1" + "0" * 5000  # beyond a float, and beyond the 4,300 digits Python reads as a whole number
+
+
+@pytest.mark.parametrize(
+    ("path", "written", "damaged"),
+    [
+        (sample("fio", "pkb_fio-2.17_multijob_group_reporting.json"), '"total_ios" : 80891', f'"total_ios" : {HUGE}'),
+        (sample("orion", "cnblogs-hftian_mytest_20190329_1057_iops.csv"), ",      5\n", f",      {HUGE}\n"),
+        (data("ffsb", "sweep_and_two_groups.txt"), "num_threads      = 1\n", f"num_threads      = {HUGE}\n"),
+        (sample("iometer", "quarchpy_an016_testfile_1.1.0_multitest.csv"), "0 to 50 uS", f"0 to {HUGE} uS"),
+    ],
+    ids=["fio", "orion", "ffsb", "iometer"],
+)
+def test_a_number_of_thousands_of_digits_is_refused_with_its_line(path, written, damaged):
+    text = path.read_text()
+    line = text[: text.index(written)].count("\n") + 1  # the first place the number is written
+    with pytest.raises(ParseError) as caught:
+        parse_sources([Source(name=path.name, data=text.replace(written, damaged, 1).encode())])
+    assert str(caught.value).startswith(f"{path.name}:{line}: ")

@@ -56,6 +56,7 @@ class TestSharedSampleMatrices:
         # The matrices give loads, not ORION's IO sizes, write % or IO types (those are in the summary).
         workload = sample_result["runs"][0]["workload"]
         assert workload == {
+            "name": None,
             "read_pct": None,
             "random_pct": None,
             "transfer_sizes": [],

@@ -43,6 +43,9 @@ def test_the_schema_states_the_contracts_units_and_bounds():
         "maximum": 100,
     }
     assert definitions["Workload"]["properties"]["streams"] == {"type": ["integer", "null"], "exclusiveMinimum": 0}
+    # The tool's own name of the workload: optional, and no part of what the workload is.
+    assert definitions["Workload"]["properties"]["name"] == {"type": ["string", "null"], "pattern": r"\S"}
+    assert definitions["Run"]["properties"]["phase"]["enum"] == ["measurement", "preparation", "warm-up"]
     assert definitions["Run"]["properties"]["verdict"]["enum"] == ["pass", "fail", None]
     assert definitions["Run"]["properties"]["points"]["minItems"] == 1
     assert definitions["Point"]["additionalProperties"] is False
@@ -63,6 +66,8 @@ def test_a_real_result_meets_it(result):
         (lambda r: r["runs"][0].update(points=[]), "$.runs[0].points: minItems"),
         (lambda r: r["runs"][0].update(verdict="maybe"), "$.runs[0].verdict: enum"),
         (lambda r: r["runs"][0].update(name=" "), "$.runs[0].name: pattern"),
+        (lambda r: r["runs"][0]["workload"].update(name=" "), "$.runs[0].workload.name: pattern"),
+        (lambda r: r["runs"][0]["workload"].update(name=7), "$.runs[0].workload.name: type"),
         (lambda r: r["source"].update(sha256="abc"), "$.source.sha256: pattern"),
         (lambda r: r["runs"][0]["points"][0].update(iops_per_drive=1.0), "$.runs[0].points[0]: additionalProperties"),
         (lambda r: r.pop("warnings"), "$: required"),
@@ -99,3 +104,10 @@ def test_metrics_a_format_checked_are_not_walked_again(result):
     # Everything but the metrics is checked whatever the format says.
     broken["runs"][0]["points"][0]["load"]["threads"] = float("nan")
     assert validate(broken, metrics_checked=True) == ["runs[0].points[0].load.threads: nan is not a finite number"]
+
+
+@pytest.mark.parametrize("name", [" ", 7])
+def test_the_contract_refuses_a_blank_or_non_text_workload_name(result, name):
+    broken = copy.deepcopy(result)
+    broken["runs"][0]["workload"]["name"] = name
+    assert validate(broken) == [f"runs[0].workload.name: expected a non-empty name or null, got {name!r}"]

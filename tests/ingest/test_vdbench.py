@@ -86,6 +86,23 @@ def test_fsd_flatfile_reads_the_avg_rows():
     assert fill["iops"] == 400.0 and fill["mbps"] == mib(50.0) and fill["avg_response_ms"] == 0.5979
 
 
+@pytest.mark.parametrize("path", [TOTALS, SUMMARY, FSD_FLATFILE])
+def test_the_format_run_is_a_preparation_step_kept_apart_from_the_measurement(path):
+    runs = runs_by_name(parse_one(path))
+    # vdbench adds format_for_rd1 (format=yes) to create rd1's files before rd1 is measured.
+    assert runs["format_for_rd1"]["phase"] == "preparation"
+    assert runs["rd1"]["phase"] == "measurement"
+    # Still stored with its figures (400 writes/s creating the files), under the RD's name.
+    assert runs["format_for_rd1"]["points"][0]["iops"] == 400.0
+    assert [run["workload"]["name"] for run in runs.values()] == ["format_for_rd1", "rd1"]
+
+
+def test_every_rd_of_the_raw_device_flatfile_is_a_measurement_named_by_its_rd():
+    runs = runs_by_name(parse_one(SD_FLATFILE))
+    assert {run["phase"] for run in runs.values()} == {"measurement"}
+    assert all(run["workload"]["name"] == name for name, run in runs.items())
+
+
 def test_raw_device_flatfile_gives_threads_and_the_requested_workload():
     result = parse_one(SD_FLATFILE)
     runs = runs_by_name(result)
@@ -102,6 +119,7 @@ def test_raw_device_flatfile_gives_threads_and_the_requested_workload():
     assert point["cpu_pct"] == 0.5767
     assert point["metrics"]["resp_std_ms"] == 134.5254 and point["metrics"]["ks_mb"] == 2.5624
     assert run["workload"] == {
+        "name": "random_write_max_4k",
         "read_pct": 0.0,
         "random_pct": 100.0,
         "transfer_sizes": [{"bytes": 4096, "pct": 100.0}],
@@ -114,6 +132,7 @@ def test_raw_device_flatfile_gives_threads_and_the_requested_workload():
     assert run["points"][0]["iops"] == 13091.2222 and run["points"][0]["mbps"] == mib(102.2752)
     assert run["points"][0]["avg_response_ms"] == 0.6088 and run["points"][0]["cpu_pct"] == 4.5
     assert run["workload"] == {
+        "name": "sequential_read_max_8k",
         "read_pct": 100.0,
         "random_pct": 0.0,
         "transfer_sizes": [{"bytes": 8192, "pct": 100.0}],
@@ -204,6 +223,14 @@ def test_nan_is_an_unknown_figure_not_zero():
     [point] = result.runs[0].points
     assert point.iops == 8482.6
     assert point.cpu_pct is None and "cpu_sys_pct" not in point.metrics
+
+
+def test_an_sd_format_run_is_a_preparation_step():
+    # formatsd=yes: vdbench writes the SDs over in an RD it names SD_format before rd1.
+    sd_format = HEADER.replace("RD=rd1", "RD=SD_format").replace("09:58:25.001", "09:50:00.001")
+    line = "09:58:00.051 avg_2-10 1510.00 188.75 131072 0.00 5.300 40.100 2.000 3.1 1.2\n"
+    result = parse_text(sd_format + line + HEADER.removeprefix("<pre>\n") + line.replace("avg_2-10", "avg_6-35"))
+    assert [(run.name, run.phase) for run in result.runs] == [("SD_format", "preparation"), ("rd1", "measurement")]
 
 
 def test_a_cut_row_names_the_expected_column_count():
