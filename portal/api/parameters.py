@@ -82,8 +82,11 @@ FIELD_TYPES: dict[type[forms.Field], type] = {
 }
 
 
-def form_parameters(form_class: type[forms.Form], descriptions: dict[str, str]) -> list[OpenApiParameter]:
-    """A form's fields as the OpenAPI document's query parameters: type, choices, required."""
+def form_parameters(
+    form_class: type[forms.Form], descriptions: dict[str, str], *, optional: bool = False
+) -> list[OpenApiParameter]:
+    """A form's fields as the OpenAPI document's query parameters: type, choices, required (none when
+    ``optional``: an endpoint that takes them for some of its uses only)."""
     found = []
     for name, field in form_class.base_fields.items():
         kind = next((value for base, value in FIELD_TYPES.items() if isinstance(field, base)), str)
@@ -96,7 +99,7 @@ def form_parameters(form_class: type[forms.Form], descriptions: dict[str, str]) 
             OpenApiParameter(
                 name,
                 kind,
-                required=field.required,
+                required=field.required and not optional,
                 enum=choices,
                 many=name in REPEATABLE or None,
                 explode=True if name in REPEATABLE else None,

@@ -186,24 +186,20 @@ class UploadViewSet(KnownParameters, mixins.CreateModelMixin, viewsets.ReadOnlyM
         return Response({"uploads": received, "refused": refused}, status=status.HTTP_202_ACCEPTED)
 
 
-COMPARE_PARAMETERS = [
-    *form_parameters(
-        CompareForm,
-        {
-            "a": "System A (name or id); repeat it to compare up to five systems, each against B.",
-            "b": "System B (name or id): the baseline every A is compared with.",
-            "threshold_ms": THRESHOLD_TEXT,
-            "latency": LATENCY_TEXT,
-            "adjust_b": "Factor for B's figures before the improvement is computed (1; 1.05 boosts B 5 %).",
-            "raid_level": 'Only this RAID level, e.g. "RAID-5" or "RAID 5".',
-            "cache": 'Only this cache setting, e.g. "Write Cache Enabled".',
-            "drive_count": "Only configurations of this many drives.",
-            "workload": "Only this workload (any of its names).",
-            "pair": "A's workload | B's workload, compared by hand, e.g. rd1 | Random Reads 8K.",
-            "best": "1 (or true, on): each side's best over transfer sizes.",
-        },
-    ),
-]
+COMPARE_TEXTS = {
+    "a": "System A (name or id); repeat it to compare up to five systems, each against B.",
+    "b": "System B (name or id): the baseline every A is compared with.",
+    "threshold_ms": THRESHOLD_TEXT,
+    "latency": LATENCY_TEXT,
+    "adjust_b": "Factor for B's figures before the improvement is computed (1; 1.05 boosts B 5 %).",
+    "raid_level": 'Only this RAID level, e.g. "RAID-5" or "RAID 5".',
+    "cache": 'Only this cache setting, e.g. "Write Cache Enabled".',
+    "drive_count": "Only configurations of this many drives.",
+    "workload": "Only this workload (any of its names).",
+    "pair": "A's workload | B's workload, compared by hand, e.g. rd1 | Random Reads 8K.",
+    "best": "1 (or true, on): each side's best over transfer sizes.",
+}
+COMPARE_PARAMETERS = form_parameters(CompareForm, COMPARE_TEXTS)
 
 
 class CompareView(APIView):
@@ -235,7 +231,7 @@ TABLE_PARAMETERS = [
     OpenApiParameter("workloads", str, description="whitepaper, pivot: comma-separated, in column order."),
     OpenApiParameter("source_table", str, description='whitepaper, pivot: a paper\'s table, e.g. "Table 5".'),
     OpenApiParameter("rows", str, description="pivot: two configuration attributes, comma-separated."),
-    *COMPARE_PARAMETERS,
+    *form_parameters(CompareForm, COMPARE_TEXTS, optional=True),
 ]
 
 

@@ -126,3 +126,37 @@ def test_comparison_table_and_table_errors(demo, api):
     assert error_of(no_system)["fields"] == {"system": ["required: a system's name or id"]}
     bad_rows = api.get("/api/v1/tables/pivot/", {"system": "IBM DS4500", "rows": "colour,size"})
     assert bad_rows.status_code == 400
+
+
+def test_comparison_tables_take_the_compare_pages_parameters_and_match_the_export(demo, api):
+    params = {"a": "IBM DS4500", "b": "IBM DS4400", "threshold_ms": "30", "adjust_b": "1.05"}
+    from_api = api.get("/api/v1/tables/comparison/", {**params, "format": "csv"})
+    export = Client().get("/export/comparison/", {**params, "table": "comparison", "format": "csv"})
+    assert from_api.status_code == export.status_code == 200
+    assert from_api.content == export.content
+    # Seed 000 Table 4 line 272: 30,020 against 26,640 x 1.05 = 27,972.
+    assert '"30,020","26,640","27,972",7.3' in from_api.content.decode()
+    several = [("a", "IBM DS4500"), ("a", "HP EVA4400"), ("b", "IBM DS4400"), ("format", "csv")]
+    assert (
+        api.get(f"/api/v1/tables/comparison/?{urlencode(several)}").content
+        == Client().get(f"/export/comparison/?{urlencode(several)}").content
+    )
+    two_only = api.get(f"/api/v1/tables/summary/?{urlencode(several)}")
+    assert error_of(two_only)["fields"] == {
+        "a": ["the summary table compares two systems: name one a, or ask for comparison."]
+    }
+
+
+def test_system_tables_refuse_a_latency_they_do_not_read(demo, api):
+    response = api.get("/api/v1/tables/whitepaper/", {"system": "IBM DS4500", "latency": "p99"})
+    assert response.status_code == 400
+    assert error_of(response)["fields"]["latency"] == [
+        "the system tables read figures at the average response time; the comparison presets "
+        "(all, comparison, summary, side_by_side) take latency."
+    ]
+    rows = api.get("/api/v1/tables/stroke/", {"system": "IBM DS4500", "rows": "drive_count,cache_setting"})
+    assert "this endpoint takes format, raid_level, system, threshold_ms." in error_of(rows)["fields"]["rows"][0]
+    threshold = api.get("/api/v1/tables/whitepaper/", {"system": "IBM DS4500", "threshold_ms": "0"})
+    assert error_of(threshold)["fields"] == {
+        "threshold_ms": ["the threshold must be a positive number of milliseconds, such as 20."]
+    }
