@@ -6,7 +6,9 @@ from html.parser import HTMLParser
 from urllib.parse import urlencode
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from portal.results.services import runs_stored_figures_recompute
 from tests.api.conftest import error_of
@@ -218,3 +220,32 @@ def test_unknown_and_repeated_parameters_are_refused(arrays, api):
     assert error_of(api.get(f"/api/v1/compare/?{too_many}"))["fields"] == {
         "a": ["at most 5 systems against one baseline; got 6."]
     }
+
+
+def _workloads(configs, count, *, first=0):
+    """``count`` more workloads both A's and B's configuration ran (read % 0, 5, 10, ...), two points each."""
+    a, b = configs
+    for index in range(first, first + count):
+        for config, iops in ((a, 10000 + index), (b, 9000 + index)):
+            run = RunFactory(config=config, workload_name=f"Mix {index:02}", read_pct=5 * index)
+            PointFactory(run=run, seq=0, outstanding_io=1, iops=iops / 2, avg_response_ms=10)
+            PointFactory(run=run, seq=1, outstanding_io=4, iops=iops, avg_response_ms=30)
+
+
+def test_compared_workloads_come_a_page_at_a_time_in_the_same_number_of_queries(db, api):
+    configs = [ConfigFactory(system=SystemFactory(vendor="Acme", model=model)) for model in ("A100", "B200")]
+    _workloads(configs, 3)
+    with CaptureQueriesContext(connection) as few:
+        assert api.get("/api/v1/compare/", {"a": A, "b": B}).status_code == 200
+    _workloads(configs, 9, first=3)
+    with CaptureQueriesContext(connection) as many:
+        first = api.get("/api/v1/compare/", {"a": A, "b": B}).json()["comparisons"][0]
+    assert len(many.captured_queries) == len(few.captured_queries)
+    assert first["workload_page"] == {"number": 1, "pages": 2, "workloads": 12}
+    assert len(first["workloads"]) == 10
+    second = api.get("/api/v1/compare/", {"a": A, "b": B, "wpage": "2"}).json()["comparisons"][0]
+    assert [w["workload"] for w in second["workloads"]] == ["Mix 10", "Mix 11"]
+    # Mix 11: A 5,005.5 IOPS at 10 ms, 10,011 at 30 ms; 20 ms is half way: 10,011 x 0.75 = 7,508.25
+    # (B: 9,011 x 0.75 = 6,758.25).
+    row = second["workloads"][1]["rows"][0]
+    assert (row["a"]["value"], row["b"]["value"], row["a"]["status"]) == (7508.25, 6758.25, "interpolated")
