@@ -27,7 +27,7 @@ from portal.models import System
 from portal.results.selectors import LATENCIES
 from portal.systems.selectors import system_by_name
 
-from .parameters import COMPARE_PARAMETERS, ThresholdQuery, parameters_known
+from .parameters import COMPARE_HINTS, COMPARE_PARAMETERS, ThresholdQuery, parameters_known
 from .querysets import systems_for
 from .serializers import SystemRefSerializer
 
@@ -61,7 +61,7 @@ class CompareQuery:
 def compare_query(*, user, params: QueryDict, allowed: Iterable[str] = COMPARE_PARAMETERS) -> CompareQuery:
     """The compare page's parameters read by its own form: ``a`` (up to five, each against B), ``b``
     (the baseline), ``threshold_ms``, ``latency``, ``adjust_b``, the filters, ``pair``, ``best``, ``wpage``."""
-    parameters_known(params, allowed=allowed)
+    parameters_known(params, allowed=allowed, hints=COMPARE_HINTS)
     names = [name.strip() for name in params.getlist("a") if name.strip()]
     if len(names) > MAX_COMPARED:
         raise ValidationError({"a": [f"at most {MAX_COMPARED} systems against one baseline; got {len(names)}."]})

@@ -17,8 +17,8 @@ from portal.forms import DEFAULT_THRESHOLD_MS, QueryForm, ThresholdField, latenc
 # DRF's choice of answer format (``?format=``), taken by every endpoint.
 FORMAT = "format"
 
-# Parameters the API once took under other names, or that belong elsewhere: what to write instead.
-HINTS = {
+# Parameters of a comparison the API once took under other names: what to write instead.
+COMPARE_HINTS = {
     "systems": "name the baseline as b= and each system compared with it as a= (a= may be repeated), "
     "as on the compare page",
     "adjust": "renamed adjust_b: the factor for the baseline B's figures, as on the compare page",
@@ -34,7 +34,7 @@ COMPARE_PARAMETERS = (*CompareForm.base_fields, "wpage")
 def parameters_known(params: QueryDict, *, allowed: Iterable[str], hints: dict[str, str] | None = None) -> None:
     """Refuse parameters the endpoint does not take, and a single-valued one given twice."""
     allowed = sorted({*allowed, FORMAT})
-    hints = {**HINTS, **(hints or {})}
+    hints = hints or {}
     errors = {
         name: [f"{hints[name]}." if name in hints else f"unknown parameter; this endpoint takes {', '.join(allowed)}."]
         for name in params

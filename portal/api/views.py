@@ -2,6 +2,7 @@
 pages use. Parameters and answers are documented in the OpenAPI document (``/api/v1/schema/``)."""
 
 from django.utils.text import slugify
+from django_filters import FilterSet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, renderers, status, viewsets
@@ -27,11 +28,12 @@ from .throttles import UploadRateThrottle
 ERRORS = OpenApiResponse(description='{"error": {"status", "message", "fields"}}')
 
 
-class KnownParameters:
+class KnownParameters(viewsets.GenericViewSet):
     """Refuses query-string parameters the action does not take (400, each named in ``fields``): a list
     takes its filters and its pages, an action the parameters named in ``action_parameters``."""
 
     action_parameters: dict[str, tuple[str, ...]] = {}
+    filterset_class: type[FilterSet]
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
@@ -41,9 +43,10 @@ class KnownParameters:
         action = getattr(self, "action", None)
         if action != "list":
             return set(self.action_parameters.get(action or "", ()))
-        paginator = self.paginator  # type: ignore[attr-defined]
-        pages = {getattr(paginator, "page_query_param", None) or paginator.cursor_query_param}
-        return filter_parameters(self.filterset_class) | pages | {paginator.page_size_query_param}  # type: ignore[attr-defined]
+        paginator = self.paginator
+        pages = {getattr(paginator, name, None) for name in ("page_query_param", "cursor_query_param")}
+        pages.add(getattr(paginator, "page_size_query_param", None))
+        return filter_parameters(self.filterset_class) | {name for name in pages if name}
 
 
 @extend_schema_view(
