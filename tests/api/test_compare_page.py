@@ -2,10 +2,13 @@
 query string sent to ``/compare/`` and ``/api/v1/compare/`` gives the same figures, statuses and
 improvements, read from the page's table cells and from the API's JSON."""
 
+import io
+import json
 from html.parser import HTMLParser
 from urllib.parse import urlencode
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -249,3 +252,20 @@ def test_compared_workloads_come_a_page_at_a_time_in_the_same_number_of_queries(
     # (B: 9,011 x 0.75 = 6,758.25).
     row = second["workloads"][1]["rows"][0]
     assert (row["a"]["value"], row["b"]["value"], row["a"]["status"]) == (7508.25, 6758.25, "interpolated")
+
+
+def test_manage_py_compare_gives_the_apis_numbers_at_a_percentile(arrays, api):
+    out = io.StringIO()
+    call_command(
+        "compare", A, B, "--latency", "p99", "--threshold-ms", "25", "--adjust-b", "1.05", "--format", "json",
+        stdout=out,
+    )  # fmt: skip
+    from_command = {row["configuration"]: row for row in json.loads(out.getvalue())["rows"]}
+    found = api_rows(api, {"a": A, "b": B, "latency": "p99", "threshold_ms": "25", "adjust_b": "1.05"})
+    assert {label.split(", All")[0] for label in from_command} == set(found) == {RAID_5, RAID_10}
+    for label, row in from_command.items():
+        api_row = found[label.split(", All")[0]]
+        assert (row["a"], row["b"]) == (round(api_row["a"]["value"], 3), round(api_row["b"]["value"], 3))
+        assert row["improvement_pct"] == round(api_row["improvement_pct"], 2)
+    # 63,104 / (43,818.18 x 1.05) - 1 = 63,104 / 46,009.09 - 1
+    assert found[RAID_5]["improvement_pct"] == pytest.approx(37.156, abs=0.001)
