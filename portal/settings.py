@@ -265,7 +265,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # The upload form's cache switches share one set of choices.
-    "ENUM_NAME_OVERRIDES": {"OnOffEnum": ["true", "false"]},
+    # A compared figure's status: how it was obtained, in the vocabulary of the pages.
+    "ENUM_NAME_OVERRIDES": {"OnOffEnum": ["true", "false"], "FigureStatusEnum": "portal.api.numbers.STATUSES"},
 }
 
 if not DEBUG:

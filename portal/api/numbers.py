@@ -1,93 +1,111 @@
 """The numbers of the compare page and the white-paper tables, as the API answers them.
 
-The figures come from the same selectors as the pages and the commands (``portal.comparisons.selectors.comparison``,
-``portal.exports.presets``); this module only shapes them.
+The API reads a comparison's parameters with the compare page's own form and calls the selectors the
+page, the exports and the commands call (``portal.comparisons.selectors``, ``portal.exports.presets``), so
+the numbers and how each was obtained are the page's; this module only shapes them.
 """
 
-import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.forms import IntegerField
+from django.http import QueryDict
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ValidationError
 
+from portal.analysis.curves import Status
 from portal.analysis.pairing import config_key_label
 from portal.analysis.tables import Table
-from portal.comparisons.selectors import Comparison, comparison
+from portal.comparisons.forms import CompareForm
+from portal.comparisons.selectors import Comparison, ComparisonRow, multi_comparison
+from portal.errors import form_error
+from portal.exports.multi_tables import multi_comparison_table
 from portal.exports.presets import comparison_tables_from
 from portal.exports.views import COMPARISON_TABLES, system_tables
 from portal.models import System
+from portal.results.selectors import LATENCIES
+from portal.systems.selectors import system_by_name
 
+from .parameters import COMPARE_HINTS, COMPARE_PARAMETERS, ThresholdQuery, parameters_known
 from .querysets import systems_for
+from .serializers import SystemRefSerializer
+
+# As the compare page: systems compared with one baseline at once, and workloads compared a page.
+MAX_COMPARED = 5
+WORKLOADS_PER_PAGE = 10
 
 
 def system_named(*, user, name: str) -> System:
-    """A system given by id or name among those the user may see; 404 naming close matches."""
+    """A system given by id or by name among those the user may see, found by name as the compare page
+    finds it (a team's own system before a published one of the same name); 404 naming close matches."""
     name = " ".join(name.split())
-    systems = systems_for(user=user)
-    found = systems.filter(id=int(name)).first() if name.isdigit() else systems.filter(name__iexact=name).first()
-    if found is not None:
+    if name.isdigit():
+        found = systems_for(user=user).filter(id=int(name)).first()
+        if found is None:
+            raise NotFound(f"no system #{name}")
         return found
-    close = difflib.get_close_matches(name, list(systems.values_list("name", flat=True)), n=5, cutoff=0.4)
-    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    raise NotFound(f"no system named {name!r}{hint}")
+    return system_by_name(name=name, viewer=user)
 
 
-def systems_named(*, user, text: str, at_least: int = 2) -> list[System]:
-    names = [name for name in (part.strip() for part in text.split(",")) if name]
-    if len(names) < at_least:
-        raise ValidationError(
-            {"systems": [f"name at least {at_least} systems separated by commas, the baseline first"]}
-        )
-    return [system_named(user=user, name=name) for name in names]
+@dataclass
+class CompareQuery:
+    """A comparison asked for with the compare page's parameters: each system A against the baseline B."""
+
+    candidates: list[System]
+    b: System
+    form: CompareForm
+    workload_page: int
 
 
-class CompareQuerySerializer(serializers.Serializer):
-    """The compare page's options; ``systems`` lists the baseline first, then the systems compared with it."""
-
-    systems = serializers.CharField(
-        help_text="Names or ids separated by commas: the baseline, then one or more others."
-    )
-    threshold_ms = serializers.FloatField(default=20.0, min_value=0.001, help_text="Average response time, ms.")
-    adjust = serializers.FloatField(
-        default=1.0, min_value=0.01, max_value=100, help_text="Factor for the baseline's figures (1.05 boosts it 5 %)."
-    )
-    raid_level = serializers.CharField(required=False, help_text='Only this RAID level, e.g. "RAID-5".')
-    cache = serializers.CharField(required=False, help_text='Only this cache setting, e.g. "Write Cache Enabled".')
-    drive_count = serializers.IntegerField(required=False, min_value=1)
-    workload = serializers.CharField(required=False, help_text="Only this workload (any of its names).")
-    pair = serializers.CharField(
-        required=False, help_text="OTHER's workload | baseline's workload, e.g. rd1 | Random Reads 8K."
-    )
-    best = serializers.BooleanField(default=False, help_text="Compare each side's best over transfer sizes.")
-
-    def validate_pair(self, text):
-        names = [name.strip() for name in text.split("|")]
-        if len(names) != 2 or not all(names):
-            raise serializers.ValidationError("write the two workloads separated by |, e.g. rd1 | OLTP 8K")
-        return tuple(names)
-
-    def selection(self) -> dict:
-        """The keyword arguments of :func:`portal.comparisons.selectors.comparison` but the systems."""
-        data = self.validated_data
-        return {
-            "threshold_ms": data["threshold_ms"],
-            "adjust_b": data["adjust"],
-            "raid_level": data.get("raid_level") or None,
-            "cache": data.get("cache") or None,
-            "drive_count": data.get("drive_count"),
-            "workload": data.get("workload") or None,
-            "pairs": [data["pair"]] if data.get("pair") else [],
-            "best_of_sizes": data["best"],
-        }
+def compare_query(*, user, params: QueryDict, allowed: Iterable[str] = COMPARE_PARAMETERS) -> CompareQuery:
+    """The compare page's parameters read by its own form: ``a`` (up to five, each against B), ``b``
+    (the baseline), ``threshold_ms``, ``latency``, ``adjust_b``, the filters, ``pair``, ``best``, ``wpage``."""
+    parameters_known(params, allowed=allowed, hints=COMPARE_HINTS)
+    names = [name.strip() for name in params.getlist("a") if name.strip()]
+    if len(names) > MAX_COMPARED:
+        raise ValidationError({"a": [f"at most {MAX_COMPARED} systems against one baseline; got {len(names)}."]})
+    data = params.copy()
+    data.setlist("a", names[:1])
+    form = CompareForm(data)
+    if not form.is_valid():
+        raise form_error(form)
+    page = IntegerField(min_value=1, error_messages={"invalid": "a page number (1, 2, ...) is required."})
+    try:
+        workload_page = page.clean(params.get("wpage") or 1)
+    except DjangoValidationError as error:
+        raise ValidationError({"wpage": error.messages}) from None
+    candidates = [system_named(user=user, name=name) for name in names]
+    return CompareQuery(candidates, system_named(user=user, name=form.value("b")), form, workload_page)
 
 
-def comparisons(*, baseline: System, others: list[System], selection: dict) -> list[Comparison]:
-    """Each other system against the baseline: the compare page's A is the other system, its B the baseline."""
-    return [comparison(a=other, b=baseline, **selection) for other in others]
+def comparisons(query: CompareQuery, *, paged: bool = True) -> list[Comparison]:
+    """Each system A against the baseline B, as the compare page compares them (``paged``: its page
+    ``query.workload_page`` of workloads, :data:`WORKLOADS_PER_PAGE` a page)."""
+    paging = {"workloads_per_page": WORKLOADS_PER_PAGE, "workload_page": query.workload_page} if paged else {}
+    selection = {**query.form.selection(), **paging}
+    return multi_comparison(candidates=query.candidates, baseline=query.b, **selection).pairs
+
+
+def compare_data(query: CompareQuery, results: list[Comparison]) -> dict:
+    selection = query.form.selection()
+    return {
+        "b": _system_ref(query.b),
+        "threshold_ms": selection["threshold_ms"],
+        "latency": selection["latency"],
+        "adjust_b": selection["adjust_b"],
+        "comparisons": [comparison_data(result) for result in results],
+    }
+
+
+def _system_ref(system: System) -> dict:
+    return {"id": system.id, "name": system.name}
 
 
 def comparison_data(result: Comparison) -> dict:
+    page = result.page
     return {
-        "system": {"id": result.a.id, "name": result.a.name},
+        "a": _system_ref(result.a),
         "workloads": [
             {
                 "workload": workload.workload,
@@ -95,49 +113,105 @@ def comparison_data(result: Comparison) -> dict:
                 "matched_by": workload.matched_by,
                 "rows": [_row_data(row) for row in workload.rows],
                 "summaries": workload.summaries,
-                "only_system": [config_key_label(key) for key in workload.only_a],
-                "only_baseline": [config_key_label(key) for key in workload.only_b],
+                "only_a": [config_key_label(key) for key in workload.only_a],
+                "only_b": [config_key_label(key) for key in workload.only_b],
                 "not_compared": workload.ambiguous,
                 "cache_choices": workload.cache_choices,
             }
             for workload in result.workloads
         ],
-        "only_system_workloads": result.only_a_workloads,
-        "only_baseline_workloads": result.only_b_workloads,
+        "workload_page": {"number": page.number, "pages": page.paginator.num_pages, "workloads": page.paginator.count}
+        if page is not None
+        else None,
+        "only_a_workloads": result.only_a_workloads,
+        "only_b_workloads": result.only_b_workloads,
     }
 
 
-def _row_data(row) -> dict:
-    welch = row.confidence.welch if row.confidence is not None else None
+def _row_data(row: ComparisonRow) -> dict:
+    welch = getattr(row.confidence, "welch", None)
     return {
         "configuration": row.label,
         "raid_level": row.raid_level,
-        "drive_count": row.drive_count_a,
-        "baseline_drive_count": row.drive_count_b,
-        "cache": row.cache_a,
-        "baseline_cache": row.cache_b,
-        "value": row.a_value,
-        "baseline_value": row.b_value,
-        "runs": [figure.run_id for figure in row.a],
-        "baseline_runs": [figure.run_id for figure in row.b],
+        "drive_count_a": row.drive_count_a,
+        "drive_count_b": row.drive_count_b,
+        "cache_a": row.cache_a,
+        "cache_b": row.cache_b,
+        "a": _side_data(row.a_value, row.a),
+        "b": _side_data(row.b_value, row.b),
         "improvement_pct": row.pct,
         "p_value": welch.p_value if welch else None,
         "notes": row.notes,
     }
 
 
+def _side_data(value: float, figures: list) -> dict:
+    """One side of a row: its value (the mean of its figures), how it was obtained, and each figure."""
+    status = side_status(figure.status for figure in figures)
+    statuses = dict.fromkeys(Status(figure.status) for figure in figures)
+    return {
+        "value": value,
+        "status": status,
+        "status_text": Status(status).words if status else "; ".join(found.words for found in statuses),
+        "figures": [
+            {
+                "run": figure.run_id,
+                "value": figure.value,
+                "status": figure.status,
+                "status_text": Status(figure.status).words,
+            }
+            for figure in figures
+        ],
+    }
+
+
+def side_status(statuses: Iterable[str]) -> str | None:
+    """How a mean of figures was obtained: as each was when they agree; a lower bound when any is (the
+    mean of a lower bound is one); None when they were obtained in different ways (each figure says)."""
+    found = set(statuses)
+    if len(found) == 1:
+        return found.pop()
+    return str(Status.NOT_REACHED) if Status.NOT_REACHED in found else None
+
+
+STATUSES = [str(status) for status in Status]
+STATUS_HELP = (
+    "How the figure was obtained, as the compare page says it: interpolated (between two measured points), "
+    "measured (a point at the threshold), not_reached (no point reached it: the best point, a lower bound), "
+    "first_point_over (over it at the lowest load: no value), single_point (a published figure, at the "
+    "threshold its paper states), no_data."
+)
+
+
+class CompareFigureSerializer(serializers.Serializer):
+    run = serializers.IntegerField()
+    value = serializers.FloatField(help_text="IOPS, or MB/s (10^6 bytes/s), as the workload's metric says.")
+    status = serializers.ChoiceField(choices=STATUSES, help_text=STATUS_HELP)
+    status_text = serializers.CharField(help_text="The status in the compare page's words.")
+
+
+class CompareSideSerializer(serializers.Serializer):
+    value = serializers.FloatField(help_text="The mean of the side's figures (its replicates), before adjust_b.")
+    status = serializers.ChoiceField(
+        choices=STATUSES,
+        allow_null=True,
+        help_text="The figures' status when they agree; not_reached when any is a lower bound (so is their "
+        "mean); null when they were obtained in different ways (each figure says how).",
+    )
+    status_text = serializers.CharField(help_text="The status in the compare page's words (each one's when mixed).")
+    figures = CompareFigureSerializer(many=True)
+
+
 class CompareRowSerializer(serializers.Serializer):
-    configuration = serializers.CharField()
+    configuration = serializers.CharField(help_text="As the compare page's row heading.")
     raid_level = serializers.CharField()
-    drive_count = serializers.IntegerField(allow_null=True)
-    baseline_drive_count = serializers.IntegerField(allow_null=True)
-    cache = serializers.CharField()
-    baseline_cache = serializers.CharField()
-    value = serializers.FloatField(help_text="The system's throughput at the threshold (mean of replicates).")
-    baseline_value = serializers.FloatField(help_text="The baseline's, before the adjustment factor.")
-    runs = serializers.ListField(child=serializers.IntegerField())
-    baseline_runs = serializers.ListField(child=serializers.IntegerField())
-    improvement_pct = serializers.FloatField(help_text="(value - baseline x adjust) / (baseline x adjust) x 100.")
+    drive_count_a = serializers.IntegerField(allow_null=True)
+    drive_count_b = serializers.IntegerField(allow_null=True)
+    cache_a = serializers.CharField()
+    cache_b = serializers.CharField()
+    a = CompareSideSerializer(help_text="System A's throughput at the threshold.")
+    b = CompareSideSerializer(help_text="The baseline B's, before the adjustment factor.")
+    improvement_pct = serializers.FloatField(help_text="(A - B x adjust_b) / (B x adjust_b) x 100.")
     p_value = serializers.FloatField(allow_null=True, help_text="Welch's t-test, where both sides were repeated.")
     notes = serializers.ListField(child=serializers.CharField())
 
@@ -148,24 +222,32 @@ class CompareWorkloadSerializer(serializers.Serializer):
     matched_by = serializers.CharField()
     rows = CompareRowSerializer(many=True)
     summaries = serializers.ListField(child=serializers.CharField())
-    only_system = serializers.ListField(child=serializers.CharField())
-    only_baseline = serializers.ListField(child=serializers.CharField())
+    only_a = serializers.ListField(child=serializers.CharField(), help_text="Configurations only A has.")
+    only_b = serializers.ListField(child=serializers.CharField(), help_text="Configurations only B has.")
     not_compared = serializers.ListField(child=serializers.CharField())
     cache_choices = serializers.ListField(child=serializers.CharField())
 
 
+class WorkloadPageSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="This page (wpage).")
+    pages = serializers.IntegerField()
+    workloads = serializers.IntegerField(help_text="Workloads both systems have, on every page.")
+
+
 class SystemComparisonSerializer(serializers.Serializer):
-    system = serializers.DictField()
+    a = SystemRefSerializer()
     workloads = CompareWorkloadSerializer(many=True)
-    only_system_workloads = serializers.ListField(child=serializers.CharField())
-    only_baseline_workloads = serializers.ListField(child=serializers.CharField())
+    workload_page = WorkloadPageSerializer(allow_null=True, help_text="null when pair= compares named workloads.")
+    only_a_workloads = serializers.ListField(child=serializers.CharField())
+    only_b_workloads = serializers.ListField(child=serializers.CharField())
 
 
 class CompareSerializer(serializers.Serializer):
-    baseline = serializers.DictField(help_text="id and name")
+    b = SystemRefSerializer(help_text="The baseline.")
     threshold_ms = serializers.FloatField()
-    adjust = serializers.FloatField()
-    comparisons = SystemComparisonSerializer(many=True)
+    latency = serializers.ChoiceField(choices=list(LATENCIES), help_text="What the threshold applies to.")
+    adjust_b = serializers.FloatField()
+    comparisons = SystemComparisonSerializer(many=True, help_text="One per system A, in the order given.")
 
 
 # --- White-paper tables ---------------------------------------------------------------------------
@@ -173,22 +255,46 @@ class CompareSerializer(serializers.Serializer):
 SYSTEM_PRESETS = ("whitepaper", "pivot", "stroke", "jetstress", "orion")
 COMPARISON_PRESETS = COMPARISON_TABLES
 
+# The parameters of each system preset (those of ``/export/table/``).
+SYSTEM_PRESET_PARAMETERS = {
+    "whitepaper": ("system", "raid_level", "workloads", "source_table", "threshold_ms"),
+    "pivot": ("system", "raid_level", "workloads", "source_table", "threshold_ms", "rows"),
+    "stroke": ("system", "raid_level", "threshold_ms"),
+    "jetstress": ("system",),
+    "orion": ("system",),
+}
+SYSTEM_PRESET_HINTS = {
+    "latency": "the system tables read figures at the average response time; the comparison presets "
+    f"({', '.join(COMPARISON_PRESETS)}) take latency"
+}
+# Tables of two systems only: several systems against B make one table of their own.
+TWO_SYSTEM_PRESETS = ("summary", "side_by_side")
 
-def tables_of(*, user, preset: str, params) -> tuple[list[Table], str]:
-    """The tables of a preset and a file name stem: one system's (``system=``), or a comparison's
-    (``systems=baseline,other,...``; ``all`` is the comparison, summary and side-by-side tables)."""
+
+def tables_of(*, user, preset: str, params: QueryDict) -> tuple[list[Table], str]:
+    """The tables of a preset and a file name stem: one system's (``system=``), or a comparison's, with
+    the compare page's parameters (``all`` is the comparison, summary and side-by-side tables; several
+    ``a`` make the one table of several systems against B, as ``/export/comparison/`` does)."""
     if preset in SYSTEM_PRESETS:
+        parameters_known(params, allowed=SYSTEM_PRESET_PARAMETERS[preset], hints=SYSTEM_PRESET_HINTS)
+        threshold = ThresholdQuery({"threshold_ms": params.get("threshold_ms", "")})
+        if not threshold.is_valid():
+            raise form_error(threshold)
         system = system_named(user=user, name=params.get("system", "") or _missing("system"))
         tables, _ = system_tables(system, {**params.dict(), "preset": preset})
         return tables, f"{system.name} {preset}"
-    query = CompareQuerySerializer(data=params)
-    query.is_valid(raise_exception=True)
-    baseline, *others = systems_named(user=user, text=query.validated_data["systems"])
-    tables = []
-    for result in comparisons(baseline=baseline, others=others, selection=query.selection()):
-        found = comparison_tables_from(result)
-        tables += found if preset == "all" else [found[COMPARISON_TABLES.index(preset) - 1]]
-    return tables, f"{' vs '.join(s.name for s in others)} vs {baseline.name} {preset}"
+    query = compare_query(user=user, params=params, allowed=CompareForm.base_fields)
+    names = " ".join(system.name for system in query.candidates)
+    if len(query.candidates) > 1:
+        if preset in TWO_SYSTEM_PRESETS:
+            raise ValidationError(
+                {"a": [f"the {preset} table compares two systems: name one a, or ask for comparison."]}
+            )
+        multi = multi_comparison(candidates=query.candidates, baseline=query.b, **query.form.selection())
+        return [multi_comparison_table(multi)], f"{names} vs {query.b.name}"
+    found = comparison_tables_from(comparisons(query, paged=False)[0])
+    tables = found if preset == "all" else [found[COMPARISON_TABLES.index(preset) - 1]]
+    return tables, f"{names} vs {query.b.name} {preset}"
 
 
 def _missing(name):

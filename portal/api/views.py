@@ -2,17 +2,18 @@
 pages use. Parameters and answers are documented in the OpenAPI document (``/api/v1/schema/``)."""
 
 from django.utils.text import slugify
+from django_filters import FilterSet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, renderers, status, viewsets
-from rest_framework import serializers as drf_serializers
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from portal.results.selectors import run_curve, run_metric, run_threshold
+from portal.comparisons.forms import CompareForm
+from portal.results.selectors import LATENCIES, run_curve, run_metric, run_threshold
 from portal.uploads import services as upload_services
 from portal.uploads.views import SizeLimitUploadHandler, too_large_message
 
@@ -20,16 +21,38 @@ from . import filters, numbers, querysets, serializers
 from .errors import PayloadTooLarge
 from .labels import upload_labels
 from .pagination import PointCursorPagination
+from .parameters import filter_parameters, form_parameters, parameters_known, threshold_query
 from .renderers import EXPORT_RENDERERS
 from .throttles import UploadRateThrottle
 
 ERRORS = OpenApiResponse(description='{"error": {"status", "message", "fields"}}')
 
 
+class KnownParameters(viewsets.GenericViewSet):
+    """Refuses query-string parameters the action does not take (400, each named in ``fields``): a list
+    takes its filters and its pages, an action the parameters named in ``action_parameters``."""
+
+    action_parameters: dict[str, tuple[str, ...]] = {}
+    filterset_class: type[FilterSet]
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        parameters_known(request.query_params, allowed=self.parameters())
+
+    def parameters(self) -> set[str]:
+        action = getattr(self, "action", None)
+        if action != "list":
+            return set(self.action_parameters.get(action or "", ()))
+        paginator = self.paginator
+        pages = {getattr(paginator, name, None) for name in ("page_query_param", "cursor_query_param")}
+        pages.add(getattr(paginator, "page_size_query_param", None))
+        return filter_parameters(self.filterset_class) | {name for name in pages if name}
+
+
 @extend_schema_view(
     list=extend_schema(summary="Systems"), retrieve=extend_schema(summary="A system, with its array profile")
 )
-class SystemViewSet(viewsets.ReadOnlyModelViewSet):
+class SystemViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
     filterset_class = filters.SystemFilter
 
     def get_queryset(self):
@@ -40,7 +63,7 @@ class SystemViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema_view(list=extend_schema(summary="Configurations"), retrieve=extend_schema(summary="A configuration"))
-class ConfigViewSet(viewsets.ReadOnlyModelViewSet):
+class ConfigViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.ConfigSerializer
     filterset_class = filters.ConfigFilter
 
@@ -48,53 +71,65 @@ class ConfigViewSet(viewsets.ReadOnlyModelViewSet):
         return querysets.configs_for(user=self.request.user).order_by("system__name", "raid_level", "drive_count", "id")
 
 
-THRESHOLD_MS = OpenApiParameter("threshold_ms", float, description="Average response time, ms (20).")
+THRESHOLD_TEXT = "The response-time threshold, ms (20), as on the run and compare pages."
+LATENCY_TEXT = (
+    "What the threshold applies to: the average response time (avg, the papers' rule), "
+    "a percentile (p50 ... p99.9) or the maximum (max)."
+)
+THRESHOLD_MS = OpenApiParameter("threshold_ms", float, description=THRESHOLD_TEXT)
+LATENCY = OpenApiParameter("latency", str, enum=list(LATENCIES), description=LATENCY_TEXT)
 METRIC = OpenApiParameter(
     "metric", str, enum=["iops", "mbps"], description="IOPS when every point has them, else MB/s."
 )
 
 
 @extend_schema_view(list=extend_schema(summary="Runs"), retrieve=extend_schema(summary="A run"))
-class RunViewSet(viewsets.ReadOnlyModelViewSet):
+class RunViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.RunSerializer
     filterset_class = filters.RunFilter
+    action_parameters = {"curve": ("metric", "latency"), "threshold": ("threshold_ms", "latency", "metric")}
 
     def get_queryset(self):
         if self.action in ("curve", "threshold"):
             return querysets.runs_with_points_for(user=self.request.user)
         return querysets.with_point_counts(querysets.runs_for(user=self.request.user)).order_by("id")
 
-    @extend_schema(summary="A run's response-time curve", parameters=[METRIC], responses=serializers.CurveSerializer)
+    @extend_schema(
+        summary="A run's response-time curve", parameters=[METRIC, LATENCY], responses=serializers.CurveSerializer
+    )
     @action(detail=True, filter_backends=[], pagination_class=None)
     def curve(self, request, pk=None):
+        query = threshold_query(request.query_params)
         run = self.get_object()
-        metric = _choice(request.query_params, "metric", ("iops", "mbps")) or run_metric(run=run)
-        points = [vars(point) for point in run_curve(run=run, metric=metric)]
-        return Response({"run": run.id, "metric": metric, "points": points})
+        metric, latency = query.cleaned_data["metric"] or run_metric(run=run), query.value("latency")
+        points = [vars(point) for point in run_curve(run=run, metric=metric, latency=latency)]
+        return Response({"run": run.id, "metric": metric, "latency": latency, "points": points})
 
     @extend_schema(
         summary="A run's throughput at a response-time threshold",
-        parameters=[THRESHOLD_MS, METRIC],
+        parameters=[THRESHOLD_MS, LATENCY, METRIC],
         responses=serializers.ThresholdSerializer,
     )
     @action(detail=True, filter_backends=[], pagination_class=None)
     def threshold(self, request, pk=None):
+        query = threshold_query(request.query_params)
         run = self.get_object()
-        threshold_ms = _positive(request.query_params, "threshold_ms", 20.0)
+        threshold_ms, latency = query.value("threshold_ms"), query.value("latency")
         metric, answer = run_threshold(
-            run=run, threshold_ms=threshold_ms, metric=_choice(request.query_params, "metric", ("iops", "mbps"))
+            run=run, threshold_ms=threshold_ms, metric=query.cleaned_data["metric"] or None, latency=latency
         )
         return Response(
             {
-                "run": run.id, "metric": metric, "threshold_ms": threshold_ms, "rule": str(answer.rule),
-                "value": answer.value, "reached": answer.reached, "status": str(answer.status),
-                "status_text": answer.status.words, "load": answer.load, "warnings": list(answer.warnings),
+                "run": run.id, "metric": metric, "threshold_ms": threshold_ms, "latency": latency,
+                "rule": str(answer.rule), "value": answer.value, "reached": answer.reached,
+                "status": str(answer.status), "status_text": answer.status.words, "load": answer.load,
+                "warnings": list(answer.warnings),
             }
         )  # fmt: skip
 
 
 @extend_schema_view(list=extend_schema(summary="Points (cursor pages)"), retrieve=extend_schema(summary="A point"))
-class PointViewSet(viewsets.ReadOnlyModelViewSet):
+class PointViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.PointSerializer
     filterset_class = filters.PointFilter
     pagination_class = PointCursorPagination
@@ -112,7 +147,7 @@ class PointViewSet(viewsets.ReadOnlyModelViewSet):
         responses={202: serializers.UploadsReceivedSerializer, 400: ERRORS, 401: ERRORS, 413: ERRORS, 429: ERRORS},
     ),
 )
-class UploadViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class UploadViewSet(KnownParameters, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Uploads go through the upload page's pipeline: kept, then read by a worker exactly once."""
 
     serializer_class = serializers.UploadSerializer
@@ -154,25 +189,34 @@ class UploadViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response({"uploads": received, "refused": refused}, status=status.HTTP_202_ACCEPTED)
 
 
+COMPARE_TEXTS = {
+    "a": "System A (name or id); repeat it to compare up to five systems, each against B.",
+    "b": "System B (name or id): the baseline every A is compared with.",
+    "threshold_ms": THRESHOLD_TEXT,
+    "latency": LATENCY_TEXT,
+    "adjust_b": "Factor for B's figures before the improvement is computed (1; 1.05 boosts B 5 %).",
+    "raid_level": 'Only this RAID level, e.g. "RAID-5" or "RAID 5".',
+    "cache": 'Only this cache setting, e.g. "Write Cache Enabled".',
+    "drive_count": "Only configurations of this many drives.",
+    "workload": "Only this workload (any of its names).",
+    "pair": "A's workload | B's workload, compared by hand, e.g. rd1 | Random Reads 8K.",
+    "best": "1 (or true, on): each side's best over transfer sizes.",
+}
+COMPARE_PARAMETERS = form_parameters(CompareForm, COMPARE_TEXTS)
+
+
 class CompareView(APIView):
     @extend_schema(
-        summary="Systems compared with a baseline at a response-time threshold (the compare page's numbers)",
-        parameters=[numbers.CompareQuerySerializer],
+        summary="Systems A against the baseline B at a response-time threshold: the compare page's numbers",
+        parameters=[
+            *COMPARE_PARAMETERS,
+            OpenApiParameter("wpage", int, description="The page of compared workloads (10 a page), from 1."),
+        ],
         responses={200: numbers.CompareSerializer, 400: ERRORS, 404: ERRORS},
     )
     def get(self, request):
-        query = numbers.CompareQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        baseline, *others = numbers.systems_named(user=request.user, text=query.validated_data["systems"])
-        results = numbers.comparisons(baseline=baseline, others=others, selection=query.selection())
-        return Response(
-            {
-                "baseline": {"id": baseline.id, "name": baseline.name},
-                "threshold_ms": query.validated_data["threshold_ms"],
-                "adjust": query.validated_data["adjust"],
-                "comparisons": [numbers.comparison_data(result) for result in results],
-            }
-        )
+        query = numbers.compare_query(user=request.user, params=request.query_params)
+        return Response(numbers.compare_data(query, numbers.comparisons(query)))
 
 
 TABLE_PARAMETERS = [
@@ -182,17 +226,15 @@ TABLE_PARAMETERS = [
         OpenApiParameter.PATH,
         enum=[*numbers.SYSTEM_PRESETS, *numbers.COMPARISON_PRESETS],
         description="whitepaper, pivot, stroke, jetstress, orion: one system's tables (system=); "
-        "all, comparison, summary, side_by_side: systems compared with a baseline (systems=, and compare's options).",
+        "all, comparison, summary, side_by_side: A against the baseline B with the compare page's parameters "
+        "(several a: one table of them all against B, for all and comparison).",
     ),
     OpenApiParameter("format", str, enum=["json", *(renderer.format for renderer in EXPORT_RENDERERS)]),
-    OpenApiParameter("system", str, description="A system preset's system (name or id)."),
-    OpenApiParameter("systems", str, description="A comparison preset's baseline, then the others."),
-    OpenApiParameter("raid_level", str),
-    OpenApiParameter("workloads", str, description="Comma-separated, in column order."),
-    OpenApiParameter("source_table", str, description='A paper\'s table, e.g. "Table 5".'),
+    OpenApiParameter("system", str, description="System presets: the system (name or id)."),
+    OpenApiParameter("workloads", str, description="whitepaper, pivot: comma-separated, in column order."),
+    OpenApiParameter("source_table", str, description='whitepaper, pivot: a paper\'s table, e.g. "Table 5".'),
     OpenApiParameter("rows", str, description="pivot: two configuration attributes, comma-separated."),
-    THRESHOLD_MS,
-    OpenApiParameter("adjust", float, description="Comparison presets: the baseline's factor."),
+    *form_parameters(CompareForm, COMPARE_TEXTS, optional=True),
 ]
 
 
@@ -226,19 +268,3 @@ class TablesView(APIView):
         if response.status_code >= 400:
             request.accepted_renderer, request.accepted_media_type = renderers.JSONRenderer(), "application/json"
         return super().finalize_response(request, response, *args, **kwargs)
-
-
-def _choice(params, name: str, choices: tuple) -> str | None:
-    value = params.get(name) or None
-    if value is not None and value not in choices:
-        raise ValidationError({name: [f"must be one of {', '.join(choices)}; got {value!r}"]})
-    return value
-
-
-def _positive(params, name: str, default: float) -> float:
-    field = drf_serializers.FloatField(min_value=0.001)
-    text = params.get(name, "").strip()
-    try:
-        return field.run_validation(text) if text else default
-    except ValidationError as error:
-        raise ValidationError({name: error.detail}) from None

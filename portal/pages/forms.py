@@ -3,40 +3,17 @@
 from django import forms
 
 from portal.analysis.sizing import IOPS_PER_MAILBOX
+from portal.comparisons.forms import CompareForm
 from portal.comparisons.sweeps import SWEEP_PARAMETERS
-from portal.results.selectors import LATENCIES
+from portal.forms import DEFAULT_THRESHOLD_MS, QueryForm, ThresholdField, latency_field
 from portal.systems.selectors import SYSTEM_SORTS
 
 from .system_runs import DEFAULT_SORT, RUN_SORTS
 
-DEFAULT_THRESHOLD_MS = 20.0
-
-
-class ThresholdField(forms.FloatField):
-    """A response-time threshold in ms: positive and finite."""
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("required", False)
-        kwargs.setdefault("label", "Threshold (ms)")
-        kwargs.setdefault("min_value", 0.001)
-        kwargs.setdefault("max_value", 100_000)
-        kwargs.setdefault(
-            "error_messages",
-            {
-                "invalid": "the threshold must be a number of milliseconds, such as 20.",
-                "min_value": "the threshold must be a positive number of milliseconds, such as 20.",
-                "max_value": "the threshold must be at most %(limit_value)s ms.",
-            },
-        )
-        super().__init__(**kwargs)
-
-
-class QueryForm(forms.Form):
-    """A GET form whose blank fields take their initial value."""
-
-    def value(self, name):
-        value = self.cleaned_data.get(name)
-        return self.fields[name].initial if value in (None, "") else value
+__all__ = [
+    "DEFAULT_THRESHOLD_MS", "CompareForm", "QueryForm", "RunForm", "StrokeForm", "SweepForm", "SystemFilterForm",
+    "SystemPageForm", "ThresholdField", "ThresholdForm", "latency_field",
+]  # fmt: skip
 
 
 class SystemFilterForm(QueryForm):
@@ -50,13 +27,6 @@ class SystemFilterForm(QueryForm):
     workload = forms.CharField(required=False, max_length=200)
     sort = forms.ChoiceField(
         required=False, choices=[(key, heading) for key, (heading, _) in SYSTEM_SORTS.items()], initial="name"
-    )
-
-
-def latency_field():
-    """What the threshold applies to: the papers' average response time, a percentile, or the maximum."""
-    return forms.ChoiceField(
-        required=False, choices=list(LATENCIES.items()), initial="avg", label="Threshold applies to"
     )
 
 
@@ -94,48 +64,3 @@ class StrokeForm(ThresholdForm):
     table = forms.SlugField(required=False, max_length=300, label="Multiplier table")
     base = forms.FloatField(required=False, min_value=0, label="Throughput at the baseline stroke")
     stroke_pct = forms.FloatField(required=False, min_value=0.001, max_value=100, initial=45.0, label="Stroke %")
-
-
-class CompareForm(QueryForm):
-    a = forms.CharField(label="System A", max_length=200)
-    b = forms.CharField(label="System B", max_length=200)
-    threshold_ms = ThresholdField(initial=DEFAULT_THRESHOLD_MS)
-    adjust_b = forms.FloatField(
-        required=False, min_value=0.01, max_value=100, initial=1.0, label="Adjustment factor for B"
-    )
-    raid_level = forms.CharField(required=False, label="RAID level", max_length=20)
-    cache = forms.CharField(required=False, label="Cache setting", max_length=100)
-    drive_count = forms.IntegerField(required=False, min_value=1, label="Drive count")
-    workload = forms.CharField(required=False, max_length=200)
-    pair = forms.CharField(
-        required=False,
-        max_length=401,
-        label="Pair workloads",
-        help_text="A's workload | B's workload, e.g. rd1 | Random Reads 8K",
-    )
-    best = forms.BooleanField(required=False, label="Best over transfer sizes")
-    latency = latency_field()
-
-    def clean_pair(self):
-        text = self.cleaned_data.get("pair") or ""
-        if not text.strip():
-            return None
-        names = [name.strip() for name in text.split("|")]
-        if len(names) != 2 or not all(names):
-            raise forms.ValidationError("write A's workload and B's workload separated by |, e.g. rd1 | OLTP 8K.")
-        return tuple(names)
-
-    def selection(self):
-        """The keyword arguments of :func:`portal.comparisons.selectors.comparison` (without the systems)."""
-        pair = self.cleaned_data.get("pair")
-        return {
-            "threshold_ms": self.value("threshold_ms"),
-            "adjust_b": self.value("adjust_b"),
-            "raid_level": self.value("raid_level") or None,
-            "cache": self.value("cache") or None,
-            "drive_count": self.value("drive_count"),
-            "workload": self.value("workload") or None,
-            "pairs": [pair] if pair else [],
-            "best_of_sizes": bool(self.cleaned_data.get("best")),
-            "latency": self.value("latency"),
-        }

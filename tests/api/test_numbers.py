@@ -5,6 +5,7 @@ Seed 000 is 000_f52f16ce4c762121.txt (IBM DS4500 white paper); the demo data hol
 
 import io
 import json
+from urllib.parse import urlencode
 
 import pytest
 from django.core.management import call_command
@@ -27,27 +28,36 @@ def api_rows(api, **params):
 
 def test_compare_endpoint_gives_seed_000s_improvement(demo, api):
     # Seed 000 line 295: the DS4500 "approximately 30,020 8K IOPS. The DS4400 ... 26,640 8K IOPS ... approximately 13%
-    # better" (Table 4 line 272: RAID-5, 140 HDDs, All Caches Disabled). The DS4400 is the baseline.
-    body = api.get("/api/v1/compare/", {"systems": "IBM DS4400,IBM DS4500", "threshold_ms": "20"}).json()
-    assert body["baseline"] == {"id": demo["IBM DS4400"].id, "name": "IBM DS4400"}
+    # better" (Table 4 line 272: RAID-5, 140 HDDs, All Caches Disabled). B, the DS4400, is the baseline.
+    body = api.get("/api/v1/compare/", {"a": "IBM DS4500", "b": "IBM DS4400", "threshold_ms": "20"}).json()
+    assert body["b"] == {"id": demo["IBM DS4400"].id, "name": "IBM DS4400"}
+    assert (body["threshold_ms"], body["latency"], body["adjust_b"]) == (20, "avg", 1)
     (compared,) = body["comparisons"]
-    assert compared["system"] == {"id": demo["IBM DS4500"].id, "name": "IBM DS4500"}
+    assert compared["a"] == {"id": demo["IBM DS4500"].id, "name": "IBM DS4500"}
     workload = next(w for w in compared["workloads"] if w["workload"] == RANDOM_READS)
     row = next(r for r in workload["rows"] if r["configuration"] == "RAID-5, 140 drives, All Caches Disabled")
-    assert (row["value"], row["baseline_value"], round(row["improvement_pct"], 1)) == (30020, 26640, 12.7)
+    assert (row["a"]["value"], row["b"]["value"], round(row["improvement_pct"], 1)) == (30020, 26640, 12.7)
+    # Both are the paper's figures, published at 20 ms.
+    assert (row["a"]["status"], row["a"]["status_text"]) == ("single_point", "published figure")
+    assert [figure["value"] for figure in row["a"]["figures"]] == [30020]
     assert "IBM DS4500 performs 13 % better than IBM DS4400 for RAID-5 Random Reads 8K" in workload["summaries"]
-    assert "OLTP 8K" in compared["only_system_workloads"]
+    assert "OLTP 8K" in compared["only_a_workloads"]
 
 
-def test_several_systems_are_each_compared_with_the_first(demo, api):
-    body = api.get("/api/v1/compare/", {"systems": "IBM DS4400,IBM DS4500,HP EVA4400", "adjust": "1.05"}).json()
-    assert [c["system"]["name"] for c in body["comparisons"]] == ["IBM DS4500", "HP EVA4400"]
+def test_several_systems_are_each_compared_with_b(demo, api):
+    query = [("a", "IBM DS4500"), ("a", "HP EVA4400"), ("b", "IBM DS4400"), ("adjust_b", "1.05")]
+    body = api.get(f"/api/v1/compare/?{urlencode(query)}").json()
+    assert body["b"]["name"] == "IBM DS4400"
+    assert [c["a"]["name"] for c in body["comparisons"]] == ["IBM DS4500", "HP EVA4400"]
     # Seed 000 line 201: streaming reads 64K, 722 vs 388 MBps with the DS4400 boosted 5 %: 722 / 407.4 = +77.2 %.
-    rows = api_rows(api, systems="IBM DS4400,IBM DS4500", adjust="1.05")
+    rows = api_rows(api, a="IBM DS4500", b="IBM DS4400", adjust_b="1.05")
     streaming = next(
         row for (w, _), row in rows.items() if w == "Streaming Reads 64K" and row["raid_level"] == "RAID-5"
     )
     assert streaming["improvement_pct"] == pytest.approx(77.2, abs=0.05)
+    # The paper's MBps are 2^20 bytes/s: 722 x 1.048576 = 757.07 MB/s, 388 x 1.048576 = 406.85 MB/s.
+    assert (streaming["a"]["value"], streaming["b"]["value"]) == pytest.approx((757.07, 406.85), abs=0.005)
+    assert "IBM DS4500 published 722 MBps (2^20 bytes/s)" in streaming["notes"]
 
 
 def test_pages_command_and_api_give_the_same_numbers(demo, api):
@@ -63,7 +73,7 @@ def test_pages_command_and_api_give_the_same_numbers(demo, api):
     from_command = {
         (row["workload"], row["configuration"]): row["improvement_pct"] for row in json.loads(out.getvalue())["rows"]
     }
-    rows = api_rows(api, systems="IBM DS4400,IBM DS4500", threshold_ms="25", adjust="1.05", raid_level="RAID-5")
+    rows = api_rows(api, a="IBM DS4500", b="IBM DS4400", **options)
     from_api = {key: round(row["improvement_pct"], 2) for key, row in rows.items()}
     # 30,020 / (26,640 x 1.05): seed 000's 12.7 % with the DS4400 boosted for its older drives.
     assert on_page[(RANDOM_READS, "RAID-5, 140 drives, All Caches Disabled")] == 7.32
@@ -72,15 +82,15 @@ def test_pages_command_and_api_give_the_same_numbers(demo, api):
 
 
 def test_compare_errors_name_the_parameter(demo, api):
-    missing = api.get("/api/v1/compare/", {"systems": "IBM DS4500"})
-    assert error_of(missing)["fields"] == {
-        "systems": ["name at least 2 systems separated by commas, the baseline first"]
-    }
-    unknown = api.get("/api/v1/compare/", {"systems": "IBM DS4500,IBM DS4501"})
+    missing = api.get("/api/v1/compare/", {"a": "IBM DS4500"})
+    assert missing.status_code == 400 and error_of(missing)["fields"] == {"b": ["This field is required."]}
+    unknown = api.get("/api/v1/compare/", {"a": "IBM DS4501", "b": "IBM DS4400"})
     assert unknown.status_code == 404
     assert "no system named 'IBM DS4501'; did you mean" in error_of(unknown)["message"]
-    threshold = api.get("/api/v1/compare/", {"systems": "IBM DS4500,IBM DS4400", "threshold_ms": "-1"})
-    assert set(error_of(threshold)["fields"]) == {"threshold_ms"}
+    threshold = api.get("/api/v1/compare/", {"a": "IBM DS4500", "b": "IBM DS4400", "threshold_ms": "-1"})
+    assert error_of(threshold)["fields"] == {
+        "threshold_ms": ["the threshold must be a positive number of milliseconds, such as 20."]
+    }
 
 
 def test_white_paper_table_as_json_and_in_every_export_format(demo, api):
@@ -104,7 +114,8 @@ def test_white_paper_table_as_json_and_in_every_export_format(demo, api):
 
 
 def test_comparison_table_and_table_errors(demo, api):
-    body = api.get("/api/v1/tables/comparison/", {"systems": "IBM DS4400,IBM DS4500", "raid_level": "RAID-5"}).json()
+    params = {"a": "IBM DS4500", "b": "IBM DS4400", "raid_level": "RAID-5"}
+    body = api.get("/api/v1/tables/comparison/", params).json()
     text = [cell for line in body["tables"][0]["text"] for cell in line]
     assert "30,020" in text and "26,640" in text and "12.7" in text
 
@@ -115,3 +126,37 @@ def test_comparison_table_and_table_errors(demo, api):
     assert error_of(no_system)["fields"] == {"system": ["required: a system's name or id"]}
     bad_rows = api.get("/api/v1/tables/pivot/", {"system": "IBM DS4500", "rows": "colour,size"})
     assert bad_rows.status_code == 400
+
+
+def test_comparison_tables_take_the_compare_pages_parameters_and_match_the_export(demo, api):
+    params = {"a": "IBM DS4500", "b": "IBM DS4400", "threshold_ms": "30", "adjust_b": "1.05"}
+    from_api = api.get("/api/v1/tables/comparison/", {**params, "format": "csv"})
+    export = Client().get("/export/comparison/", {**params, "table": "comparison", "format": "csv"})
+    assert from_api.status_code == export.status_code == 200
+    assert from_api.content == export.content
+    # Seed 000 Table 4 line 272: 30,020 against 26,640 x 1.05 = 27,972.
+    assert '"30,020","26,640","27,972",7.3' in from_api.content.decode()
+    several = [("a", "IBM DS4500"), ("a", "HP EVA4400"), ("b", "IBM DS4400"), ("format", "csv")]
+    assert (
+        api.get(f"/api/v1/tables/comparison/?{urlencode(several)}").content
+        == Client().get(f"/export/comparison/?{urlencode(several)}").content
+    )
+    two_only = api.get(f"/api/v1/tables/summary/?{urlencode(several)}")
+    assert error_of(two_only)["fields"] == {
+        "a": ["the summary table compares two systems: name one a, or ask for comparison."]
+    }
+
+
+def test_system_tables_refuse_a_latency_they_do_not_read(demo, api):
+    response = api.get("/api/v1/tables/whitepaper/", {"system": "IBM DS4500", "latency": "p99"})
+    assert response.status_code == 400
+    assert error_of(response)["fields"]["latency"] == [
+        "the system tables read figures at the average response time; the comparison presets "
+        "(all, comparison, summary, side_by_side) take latency."
+    ]
+    rows = api.get("/api/v1/tables/stroke/", {"system": "IBM DS4500", "rows": "drive_count,cache_setting"})
+    assert "this endpoint takes format, raid_level, system, threshold_ms." in error_of(rows)["fields"]["rows"][0]
+    threshold = api.get("/api/v1/tables/whitepaper/", {"system": "IBM DS4500", "threshold_ms": "0"})
+    assert error_of(threshold)["fields"] == {
+        "threshold_ms": ["the threshold must be a positive number of milliseconds, such as 20."]
+    }

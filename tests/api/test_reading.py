@@ -51,10 +51,14 @@ def test_configs_and_runs_filtered(demo, api):
 
 @pytest.fixture
 def sweep(db):
-    """A measured run: 1,000 IOPS at 5 ms, 3,000 at 15 ms, 4,000 at 25 ms (outstanding I/Os 1, 4, 8), tagged."""
+    """A measured run: 1,000 IOPS at 5 ms, 3,000 at 15 ms, 4,000 at 25 ms (outstanding I/Os 1, 4, 8), tagged;
+    their 99th percentiles 10, 30 and 50 ms."""
     run = RunFactory(tags=["nightly"])
     for seq, (load, iops, ms) in enumerate([(1, 1000, 5), (4, 3000, 15), (8, 4000, 25)]):
-        PointFactory(run=run, seq=seq, outstanding_io=load, iops=iops, mbps=iops * 8192 / 1e6, avg_response_ms=ms)
+        PointFactory(
+            run=run, seq=seq, outstanding_io=load, iops=iops, mbps=iops * 8192 / 1e6, avg_response_ms=ms,
+            latency_percentiles_ms={"99": 2 * ms},
+        )  # fmt: skip
     return run
 
 
@@ -85,3 +89,48 @@ def test_points_by_cursor_and_a_runs_curve_and_threshold(sweep, api):
     assert api.get("/api/v1/runs/", {"tag": "nightly"}).json()["results"][0]["point_count"] == 3
     assert api.get(f"/api/v1/points/{first['results'][0]['id']}/").json()["seq"] == 0
     assert api.get("/api/v1/runs/999999/curve/").status_code == 404
+
+
+def test_a_runs_curve_and_threshold_at_a_percentile(sweep, api):
+    curve = api.get(f"/api/v1/runs/{sweep.id}/curve/", {"latency": "p99"}).json()
+    assert (curve["latency"], [point["response_ms"] for point in curve["points"]]) == ("p99", [10, 30, 50])
+    # 99th percentiles 10 ms and 30 ms around 20 ms: 1,000 + 2,000 x (20 - 10) / (30 - 10) = 2,000 IOPS.
+    at_p99 = api.get(f"/api/v1/runs/{sweep.id}/threshold/", {"latency": "p99"}).json()
+    assert (at_p99["value"], at_p99["status"], at_p99["latency"], at_p99["threshold_ms"]) == (
+        2000, "interpolated", "p99", 20,
+    )  # fmt: skip
+    # Every 99th percentile is under 60 ms: the best point, a lower bound.
+    beyond = api.get(f"/api/v1/runs/{sweep.id}/threshold/", {"latency": "p99", "threshold_ms": "60"}).json()
+    assert (beyond["value"], beyond["status"], beyond["status_text"]) == (
+        4000, "not_reached", "threshold not reached: the best point, a lower bound",
+    )  # fmt: skip
+    bogus = api.get(f"/api/v1/runs/{sweep.id}/threshold/", {"latency": "bogus"})
+    assert error_of(bogus)["fields"] == {
+        "latency": ["must be one of avg, p50, p90, p95, p99, p99.9, max; got 'bogus'."]
+    }
+    assert error_of(api.get(f"/api/v1/runs/{sweep.id}/curve/", {"metric": "kbps"}))["fields"] == {
+        "metric": ["Select a valid choice. kbps is not one of the available choices."]
+    }
+
+
+def test_every_endpoint_refuses_parameters_it_does_not_take(sweep, api):
+    systems = api.get("/api/v1/systems/", {"colour": "red"})
+    assert systems.status_code == 400
+    (text,) = error_of(systems)["fields"]["colour"]
+    assert text == (
+        "unknown parameter; this endpoint takes drive_count, format, model, name, page, page_size, q, raid_level, "
+        "tag, tool, vendor, workload."
+    )
+    # A run list gives no figures: a threshold there is refused, not ignored.
+    runs = api.get("/api/v1/runs/", {"threshold_ms": "20", "stored_after": "2000-01-01"})
+    assert set(error_of(runs)["fields"]) == {"threshold_ms"}
+    assert "stored_after, stored_before" in error_of(runs)["fields"]["threshold_ms"][0]
+    detail = api.get(f"/api/v1/runs/{sweep.id}/", {"latency": "p99"})
+    assert error_of(detail)["fields"] == {"latency": ["unknown parameter; this endpoint takes format."]}
+    curve = api.get(f"/api/v1/runs/{sweep.id}/curve/", {"threshold_ms": "20"})
+    assert error_of(curve)["fields"] == {
+        "threshold_ms": ["unknown parameter; this endpoint takes format, latency, metric."]
+    }
+    points = api.get("/api/v1/points/", {"run": sweep.id, "page": "2"})
+    assert "cursor, format, page_size, run, system" in error_of(points)["fields"]["page"][0]
+    assert api.get("/api/v1/uploads/", {"ids": "1,2", "page_size": "5"}).status_code == 200

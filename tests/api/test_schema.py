@@ -50,7 +50,7 @@ def test_every_documented_endpoint_answers(demo, api, data_dir):
         ("get", "/api/v1/points/{id}/"): (f"/api/v1/points/{point.id}/", 200),
         ("get", "/api/v1/uploads/"): (f"/api/v1/uploads/?ids={upload_id}", 200),
         ("get", "/api/v1/uploads/{id}/"): (f"/api/v1/uploads/{upload_id}/", 200),
-        ("get", "/api/v1/compare/"): ("/api/v1/compare/?systems=IBM DS4400,IBM DS4500", 200),
+        ("get", "/api/v1/compare/"): ("/api/v1/compare/?a=IBM DS4500&b=IBM DS4400", 200),
         ("get", "/api/v1/tables/{preset}/"): ("/api/v1/tables/stroke/?system=IBM DS4500", 200),
     }
     schema = APIClient().get("/api/v1/schema/", {"format": "json"}).json()
@@ -60,3 +60,27 @@ def test_every_documented_endpoint_answers(demo, api, data_dir):
         response = api.get(url)
         assert response.status_code == expected, (url, response.content[:300])
         assert response.json(), url
+
+
+def test_the_schema_documents_the_parameters_the_endpoints_take(db):
+    schema = APIClient().get("/api/v1/schema/", {"format": "json"}).json()
+
+    def parameters(path):
+        return {p["name"]: p for p in schema["paths"][path]["get"]["parameters"] if p["in"] == "query"}
+
+    latencies = ["avg", "max", "p50", "p90", "p95", "p99", "p99.9"]
+    compare = parameters("/api/v1/compare/")
+    assert set(compare) == {
+        "a", "b", "threshold_ms", "latency", "adjust_b", "raid_level", "cache", "drive_count", "workload", "pair",
+        "best", "wpage",
+    }  # fmt: skip
+    assert (compare["a"]["schema"]["type"], compare["a"]["required"], compare["b"]["required"]) == ("array", True, True)
+    assert sorted(compare["latency"]["schema"]["enum"]) == latencies
+    for path in ("/api/v1/runs/{id}/threshold/", "/api/v1/runs/{id}/curve/"):
+        assert sorted(parameters(path)["latency"]["schema"]["enum"]) == latencies
+    assert "threshold_ms" in parameters("/api/v1/runs/{id}/threshold/")
+    tables = parameters("/api/v1/tables/{preset}/")
+    assert {"system", "a", "b", "latency", "threshold_ms", "adjust_b"} <= set(tables)
+    assert not tables["a"].get("required") and not tables["b"].get("required")
+    side = schema["components"]["schemas"]["CompareSide"]["properties"]
+    assert set(side) == {"value", "status", "status_text", "figures"}

@@ -120,7 +120,7 @@ WALK = {
     "exports:bundle_status": {"kind": ONE, "path": "/export/bundles/{bundle}/status.json", "shows": "status"},
     # Not built in this test (no worker runs): the owner is told so, others as for any key.
     "exports:bundle_download": {"kind": ONE, "path": "/export/bundles/{bundle}/download/", "owner": 404, "shows": ""},
-    "api:compare": {"kind": ONE, "path": "/api/v1/compare/", "query": {"systems": f"{PUBLIC},{SECRET}"}},
+    "api:compare": {"kind": ONE, **_compare("/api/v1/compare/")},
     "api:tables": {"kind": ONE, "path": "/api/v1/tables/pivot/", "query": {"system": SECRET}},
     "api:system-list": {"kind": LIST, "path": "/api/v1/systems/"},
     "api:system-detail": {"kind": ONE, "path": "/api/v1/systems/{system}/"},
