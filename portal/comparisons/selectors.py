@@ -4,6 +4,7 @@ systems against one baseline (one set of numbers for pages, exports, the API and
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.contrib.postgres.fields import ArrayField
@@ -37,6 +38,7 @@ from portal.analysis.pairing import (
     MATCHED_BY,
     WorkloadKey,
     ambiguities,
+    config_key_label,
     config_key_order,
     match_workloads,
     pair_configs,
@@ -46,7 +48,8 @@ from portal.analysis.pairing import (
     workload_title,
 )
 from portal.analysis.vocabulary import cache_setting_name
-from portal.models import Run, System, Workload
+from portal.errors import ApplicationError
+from portal.models import Config, Run, System, Workload
 from portal.results.selectors import (
     FIGURE_ORDER,
     named,
@@ -78,6 +81,17 @@ class ComparisonRow:
     # draw and list them, the tables need only the values.
     a_figures: "_Replicates | None" = field(default=None, repr=False)
     b_figures: "_Replicates | None" = field(default=None, repr=False)
+    # B's RAID level when it differs from A's (configurations chosen by hand), else None.
+    raid_level_b: str | None = None
+
+    @property
+    def a_label(self) -> str:
+        return config_key_label((self.raid_level, self.drive_count_a, self.cache_a))
+
+    @property
+    def b_label(self) -> str:
+        raid_level = self.raid_level if self.raid_level_b is None else self.raid_level_b
+        return config_key_label((raid_level, self.drive_count_b, self.cache_b))
 
     @property
     def a(self) -> list:
@@ -89,6 +103,8 @@ class ComparisonRow:
 
     @property
     def label(self):
+        if self.raid_level_b is not None:
+            return f"{self.a_label} vs {self.b_label}"
         if self.drive_count_a == self.drive_count_b:
             drives = f"{self.drive_count_a} drives" if self.drive_count_a else ""
         else:
@@ -110,6 +126,8 @@ class WorkloadComparison:
     matched_by: str = ""
     # Cache settings that would pair configurations one side states no cache setting for.
     cache_choices: list = field(default_factory=list)
+    # Why no configuration is compared (sentences), when ``rows`` is empty.
+    empty: list = field(default_factory=list)
 
 
 @dataclass
@@ -124,6 +142,10 @@ class Comparison:
     latency: str = "avg"
     # The compared workloads' page among all both systems have (None: every one, as pairs compare).
     page: Page | None = None
+    # What each side's filters left out, in sentences, and the values each side offers to filter by.
+    left_out: list = field(default_factory=list)
+    a_choices: "SideChoices | None" = None
+    b_choices: "SideChoices | None" = None
 
 
 @dataclass
@@ -148,6 +170,8 @@ class _Replicates:
     # The figures (None: read on demand, by ``on_demand``).
     found: list | None = None
     on_demand: "_FiguresOnDemand | None" = field(default=None, repr=False)
+    # Why figures have no value at the threshold, in words (one per reason).
+    no_value: list = field(default_factory=list)
 
     @property
     def valued(self) -> Replicates:
@@ -162,7 +186,15 @@ class _Replicates:
         return self.found
 
 
-def _replicates_of(figure: "ComparedFigure") -> _Replicates:
+def _no_value_words(figure: "ComparedFigure", latency: str) -> str:
+    """Why ``figure`` has no value at the threshold, as the page says it."""
+    if figure.origin == Run.Origin.PUBLISHED and latency != "avg":
+        missing = "no maximum" if latency == "max" else "no percentiles"
+        return f"published figures are stated at an average response time; {missing}"
+    return Status(figure.status).words
+
+
+def _replicates_of(figure: "ComparedFigure", *, latency: str) -> _Replicates:
     """One figure as replicates of its own (with no value: only its metric counts)."""
     valued = figure.value is not None
     published = figure.origin == Run.Origin.PUBLISHED and figure.published_at_ms is not None
@@ -176,6 +208,7 @@ def _replicates_of(figure: "ComparedFigure") -> _Replicates:
         stated_ms=[figure.published_at_ms] if valued and published else [],
         not_reached=[figure.status] if valued and not figure.reached else [],
         found=[figure],
+        no_value=[] if valued else [_no_value_words(figure, latency)],
     )
 
 
@@ -207,6 +240,7 @@ def _together(parts: list[_Replicates]) -> _Replicates:
         not_reached=[status for part in parts for status in part.not_reached],
         found=None if None in found else [figure for figures in found if figures for figure in figures],
         on_demand=next((part.on_demand for part in parts if part.on_demand), None),
+        no_value=list(dict.fromkeys(words for part in parts for words in part.no_value)),
     )
 
 
@@ -223,6 +257,7 @@ def _row(a, b, a_key, b_key, a_found: _Replicates, b_found: _Replicates, adjust_
         pct=0.0,
         a_figures=a_found,
         b_figures=b_found,
+        raid_level_b=None if b_key[0] == a_key[0] else b_key[0],
     )
     row.pct = (row.a_value - row.b_value * adjust_b) / (row.b_value * adjust_b) * 100
     if a_summary.n > 1 and b_summary.n > 1:
@@ -257,11 +292,16 @@ class _Side:
     figures: list = field(default_factory=list)
 
 
-def _workload_comparison(a, b, label, a_figures, b_figures, adjust_b, threshold_ms, *, matched_by, best=False):
-    """One compared workload from each side's :class:`_Replicates` (one per figure, or summed up)."""
+def _workload_comparison(
+    a, b, label, a_figures, b_figures, adjust_b, threshold_ms, *, matched_by, best=False, chosen=False
+):
+    """One compared workload from each side's :class:`_Replicates` (one per figure, or summed up);
+    ``chosen``: one configuration of each side was chosen, and they are compared whatever they are."""
     metric = "iops" if all(found.metric == "iops" for found in a_figures + b_figures) else "mbps"
     a_groups, b_groups = _groups(a_figures, metric, best=best), _groups(b_figures, metric, best=best)
     pairs, only_a, only_b = pair_configs(sorted(a_groups, key=config_key_order), sorted(b_groups, key=config_key_order))
+    if chosen and not pairs and len(a_groups) == len(b_groups) == 1:
+        pairs, only_a, only_b = [(next(iter(a_groups)), next(iter(b_groups)))], [], []
     rows = [_row(a, b, ak, bk, a_groups[ak], b_groups[bk], adjust_b, threshold_ms) for ak, bk in pairs]
     rows.sort(key=lambda r: (r.raid_level, r.drive_count_a or 0, r.cache_a))
     summaries = []
@@ -272,7 +312,25 @@ def _workload_comparison(a, b, label, a_figures, b_figures, adjust_b, threshold_
         subject = f"{raid + ' ' if raid else ''}{label}"
         summaries.append(summary_sentence(a.name, b.name, subject, improvements))
     sentences, choices = ambiguities(only_a, only_b)
-    return WorkloadComparison(label, metric, rows, only_a, only_b, summaries, sentences, matched_by, choices)
+    empty = [] if rows else _why_empty(a, b, a_figures, b_figures, metric)
+    return WorkloadComparison(
+        label, metric, rows, only_a, only_b, summaries, sentences, matched_by, choices, empty=empty
+    )
+
+
+def _why_empty(a, b, a_figures, b_figures, metric) -> list[str]:
+    """Why a workload both sides have compares no configuration, in sentences."""
+    why = []
+    for letter, system, figures in (("A", a, a_figures), ("B", b, b_figures)):
+        if not any(found.metric == metric and found.summary is not None for found in figures):
+            reasons = dict.fromkeys(words for found in figures for words in found.no_value)
+            why.append(f"No figure of {letter} ({system.name}) at the threshold: {'; '.join(reasons) or 'no value'}.")
+    if not why:
+        why.append(
+            f"No configuration of A ({a.name}) pairs with one of B ({b.name}): "
+            "choose a configuration of each side above to compare them."
+        )
+    return why
 
 
 # The run columns a workload key is made of.
@@ -472,7 +530,7 @@ def _fill(compared, *, best, **read):
         runs |= side_runs.filter(_runs_of(sides, keys))
     stored = _stored_default(read["threshold_ms"], read["latency"]) and not best
     found = [
-        _replicates_of(figure)
+        _replicates_of(figure, latency=read["latency"])
         for figure in _compared_figures(runs.filter(throughput_metric="") if stored else runs, **read)
     ]
     if stored:
@@ -531,12 +589,15 @@ def _stored_replicates(runs, *, family) -> list[_Replicates]:
             printed=ArrayAgg(_with_id("published_mbps_binary"), filter=Q(published_mbps_binary__isnull=False)),
             stated=ArrayAgg(_with_id("published_at_ms"), filter=published),
             not_reached=ArrayAgg("status", filter=Q(reached_20ms=False)),
+            statuses=ArrayAgg("status", distinct=True),
         )
-        .values_list(*_REPLICATE_COLUMNS, "valued", "n", "mean", "variance", "printed", "stated", "not_reached")
+        .values_list(
+            *_REPLICATE_COLUMNS, "valued", "n", "mean", "variance", "printed", "stated", "not_reached", "statuses"
+        )
     )
     cache_settings: dict = {}
     found = []
-    for row in groups:
+    for *row, statuses in groups:
         *key, raid_level, drive_count, read_cache, write_cache, metric, system_id, valued, n, mean, variance = row[:-3]
         flags = (read_cache, write_cache)
         if flags not in cache_settings:
@@ -552,6 +613,7 @@ def _stored_replicates(runs, *, family) -> list[_Replicates]:
                 printed_mbps=[figure for _, figure in sorted(printed)],
                 stated_ms=[figure for _, figure in sorted(stated)],
                 not_reached=not_reached,
+                no_value=[] if valued else [Status(status).words for status in statuses or () if status],
             )
         )
     return found
@@ -568,6 +630,177 @@ def _with_id(column: str) -> Func:
     )
 
 
+@dataclass(frozen=True)
+class SideFilters:
+    """What narrows one side's runs: a RAID level, a drive count, a cache setting, or one configuration."""
+
+    raid_level: str | None = None
+    drive_count: int | None = None
+    cache: str | None = None
+    config_id: int | None = None
+
+
+class ConfigChoice(NamedTuple):
+    id: int
+    label: str
+
+
+@dataclass
+class SideChoices:
+    """The values one side's comparable runs have, as the compare page offers them to filter by."""
+
+    raid_levels: list[str]
+    drive_counts: list[int]
+    caches: list[str]
+    configs: list[ConfigChoice]
+
+
+# Properties that tell apart configurations of the same RAID level, drive count and cache setting.
+_DISTINGUISHING = {
+    "drive_type": "{} drives",
+    "drive_rpm": "{:,} rpm",
+    "drive_capacity_gb": "{:g} GB drives",
+    "drive_model": "{}",
+    "drives_per_array": "{} drives per array",
+    "segment_kb": "{:g} KB segments",
+    "stroke_pct": "stroke {:g} %",
+    "host_server": "host {}",
+}
+
+
+def side_choices(*, system: System) -> SideChoices:
+    """The RAID levels, drive counts, cache settings and configurations of ``system``'s comparable runs,
+    in one query over its configurations."""
+    comparable = Q(runs__phase=Run.Phase.MEASUREMENT, runs__excluded_reason="")
+    configs = list(
+        Config.objects.filter(system=system)
+        .annotate(run_count=Count("runs", filter=comparable))
+        .filter(run_count__gt=0)
+        .order_by("raid_level", "drive_count", "id")
+        .values("id", "raid_level", "drive_count", "read_cache", "write_cache", "run_count", *_DISTINGUISHING)
+    )
+    for config in configs:
+        config["cache"] = cache_setting_name(read_cache=config["read_cache"], write_cache=config["write_cache"])
+        config["key"] = (config["raid_level"], config["drive_count"], config["cache"])
+    return SideChoices(
+        raid_levels=sorted({config["raid_level"] for config in configs}),
+        drive_counts=sorted({config["drive_count"] for config in configs if config["drive_count"]}),
+        caches=sorted({config["cache"] for config in configs if config["cache"]}),
+        configs=[ConfigChoice(config["id"], _config_label(config, configs)) for config in configs],
+    )
+
+
+def _config_label(config: dict, configs: list[dict]) -> str:
+    """'RAID-5, 140 drives, All Caches Disabled (11 runs)', with what tells it apart from configurations
+    of the same key."""
+    twins = [other for other in configs if other["key"] == config["key"]]
+    details = [
+        words.format(config[name])
+        for name, words in _DISTINGUISHING.items()
+        if config[name] not in (None, "") and len({other[name] for other in twins}) > 1
+    ]
+    if len(twins) > 1 and not details:
+        details = [f"configuration #{config['id']}"]
+    runs = f"{config['run_count']} run{'s' if config['run_count'] != 1 else ''}"
+    return f"{config_key_label(config['key'])} ({', '.join([*details, runs])})"
+
+
+def _checked(filters: SideFilters, choices: SideChoices, *, letter: str, system: System) -> None:
+    """Raise :class:`ApplicationError` for a filter value ``system`` has no comparable run with."""
+    side = f"{system.name} ({letter})"
+    field_name = letter.lower()
+    if filters.config_id is not None and filters.config_id not in {choice.id for choice in choices.configs}:
+        raise ApplicationError(
+            f"{side} has no configuration #{filters.config_id} with runs to compare; choose one the page offers.",
+            field=f"{field_name}_config",
+        )
+    if filters.raid_level is not None and filters.raid_level not in choices.raid_levels:
+        raise ApplicationError(
+            f"{side} has no {filters.raid_level} runs to compare; its RAID levels: {_listed(choices.raid_levels)}.",
+            field=f"{field_name}_raid_level",
+        )
+    if filters.drive_count and filters.drive_count not in choices.drive_counts:
+        raise ApplicationError(
+            f"{side} has no runs on {filters.drive_count} drives to compare; "
+            f"its drive counts: {_listed(choices.drive_counts)}.",
+            field=f"{field_name}_drive_count",
+        )
+    if filters.cache and filters.cache not in choices.caches:
+        raise ApplicationError(
+            f"{side} has no runs with the cache setting {filters.cache!r}; its cache settings: "
+            f"{_listed(choices.caches)}.",
+            field=f"{field_name}_cache",
+        )
+
+
+def _listed(values) -> str:
+    return ", ".join(str(value) or "not stated" for value in values) or "none stated"
+
+
+def _checked_shared(shared: SideFilters, a_choices: SideChoices, b_choices: SideChoices, a, b) -> None:
+    """Raise :class:`ApplicationError` for a filter of both sides that neither side has a run with."""
+    offered: dict[str, tuple[object, str, list]] = {
+        "raid_level": (shared.raid_level, "RAID level", a_choices.raid_levels + b_choices.raid_levels),
+        "drive_count": (shared.drive_count, "drive count", a_choices.drive_counts + b_choices.drive_counts),
+        "cache": (shared.cache, "cache setting", a_choices.caches + b_choices.caches),
+    }
+    for name, (value, words, values) in offered.items():
+        if value not in (None, "") and value not in values:
+            raise ApplicationError(
+                f"Neither {a.name} nor {b.name} has runs with the {words} {value}; "
+                f"their {words}s: {_listed(sorted(set(values)))}.",
+                field=name,
+            )
+
+
+# The filters of one side, how they are named and how a run they leave out is described.
+_LEFT_OUT_BY = {
+    "config_id": ("configuration choice", "Runs of {side} in other configurations"),
+    "raid_level": ("RAID level filter", "{value} runs of {side}"),
+    "drive_count": ("drive count filter", "Runs of {side} on {value} drives"),
+    "cache": ("cache setting filter", "{value} runs of {side}"),
+}
+
+
+def _left_out(*, runs: QuerySet[Run], filters: SideFilters, side: str, family: bool) -> list[str]:
+    """What ``filters`` leave out of ``runs`` (one side's comparable runs), by filter: a sentence each with
+    the values left out and how many workloads their runs hold. One query over the distinct configurations
+    and workloads."""
+    if filters == SideFilters():
+        return []
+    columns = ("config_id", "config__raid_level", "config__drive_count", "config__read_cache", "config__write_cache")
+    left: dict[str, tuple[set, set]] = {}
+    for config_id, raid_level, drive_count, read_cache, write_cache, *key in (
+        runs.order_by().values_list(*columns, *_KEY_COLUMNS).distinct()
+    ):
+        cache = cache_setting_name(read_cache=read_cache, write_cache=write_cache)
+        found = {"config_id": config_id, "raid_level": raid_level, "drive_count": drive_count, "cache": cache}
+        for name, value in found.items():
+            wanted = getattr(filters, name)
+            # A configuration that states no cache setting stays comparable, as the filter keeps it.
+            if wanted not in (None, "") and value != wanted and not (name == "cache" and value == ""):
+                values, workloads = left.setdefault(name, (set(), set()))
+                values.add(value)
+                workloads.add(workload_key_of(*key, family=family))
+                break
+    sentences = []
+    for name, (filter_words, subject) in _LEFT_OUT_BY.items():
+        if name in left:
+            values, workloads = left[name]
+            listed = ", ".join(str(value) if value else "not stated" for value in sorted(values, key=_value_order))
+            count = len(workloads)
+            sentences.append(
+                f"{subject.format(side=side, value=listed)} left out by the {filter_words}: "
+                f"{count} workload{'s' if count != 1 else ''}."
+            )
+    return sentences
+
+
+def _value_order(value) -> tuple:
+    """Drive counts in number order, names in text order, unstated ones first."""
+    return (0, value, "") if isinstance(value, int) else (1, 0, value or "")
+
+
 def comparison(
     *,
     a: System,
@@ -577,6 +810,14 @@ def comparison(
     raid_level: str | None = None,
     drive_count: int | None = None,
     cache: str | None = None,
+    a_raid_level: str | None = None,
+    b_raid_level: str | None = None,
+    a_drive_count: int | None = None,
+    b_drive_count: int | None = None,
+    a_cache: str | None = None,
+    b_cache: str | None = None,
+    a_config: int | None = None,
+    b_config: int | None = None,
     workload: str | None = None,
     pairs: Sequence[tuple[str, str]] = (),
     best_of_sizes: bool = False,
@@ -592,27 +833,53 @@ def comparison(
     family; ``pairs`` (``[(A's workload name, B's workload name), ...]``) compares named workloads by hand.
     Workloads only one side has are listed, not dropped; so are unmatched configurations.
 
+    ``raid_level``, ``drive_count`` and ``cache`` narrow both sides; ``a_raid_level``, ``a_config`` (a
+    configuration's id) and the others narrow one side (in place of the filter of both sides). A value
+    a side has no comparable run with raises :class:`ApplicationError`; what the filters leave out is
+    said in ``left_out``.
+
     The workloads both sides have are found first from their key columns, and points are read only
     for the runs of those compared: ``label`` keeps one workload, ``workloads_per_page`` compares
     page ``workload_page`` of them in label order (the rest stay counted in ``page``).
     """
-    a_runs, b_runs = (
-        runs_filtered(
-            system=system,
-            workloads=(workload,) if workload else (),
-            raid_level=raid_level_asked(raid_level=raid_level),
-            drive_count=drive_count,
-            cache=cache,
-            comparable=True,
+    shared = SideFilters(raid_level_asked(raid_level=raid_level), drive_count, cache)
+    a_filters, b_filters = (
+        SideFilters(
+            raid_level_asked(raid_level=side_raid_level) or shared.raid_level,
+            side_drive_count or shared.drive_count,
+            side_cache or shared.cache,
+            side_config,
         )
-        for system in (a, b)
+        for side_raid_level, side_drive_count, side_cache, side_config in (
+            (a_raid_level, a_drive_count, a_cache, a_config),
+            (b_raid_level, b_drive_count, b_cache, b_config),
+        )
     )
+    a_choices, b_choices = side_choices(system=a), side_choices(system=b)
+    _checked_shared(shared, a_choices, b_choices, a, b)
+    _checked(SideFilters(raid_level_asked(raid_level=a_raid_level), a_drive_count, a_cache, a_config), a_choices,
+             letter="A", system=a)  # fmt: skip
+    _checked(SideFilters(raid_level_asked(raid_level=b_raid_level), b_drive_count, b_cache, b_config), b_choices,
+             letter="B", system=b)  # fmt: skip
+    workloads = (workload,) if workload else ()
+    a_all, b_all = (runs_filtered(system=system, workloads=workloads, comparable=True) for system in (a, b))
+    a_runs, b_runs = (
+        _side_runs(system=system, workloads=workloads, filters=filters)
+        for system, filters in ((a, a_filters), (b, b_filters))
+    )
+    left_out = [
+        *_left_out(runs=a_all, filters=a_filters, side=f"A ({a.name})", family=best_of_sizes),
+        *_left_out(runs=b_all, filters=b_filters, side=f"B ({b.name})", family=best_of_sizes),
+    ]
+    chosen = a_config is not None and b_config is not None
     figures = {"threshold_ms": threshold_ms, "latency": latency, "runs_on_demand": _RunsOnDemand(latency=latency)}
     if pairs:
         paired = {**figures, "family": False, "names": True}
         a_figures = _compared_figures(a_runs.filter(_named_any(a_name for a_name, _ in pairs)), **paired)
         b_figures = _compared_figures(b_runs.filter(_named_any(b_name for _, b_name in pairs)), **paired)
-        return _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms, latency)
+        paired_result = _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms, latency)
+        paired_result.left_out, paired_result.a_choices, paired_result.b_choices = left_out, a_choices, b_choices
+        return paired_result
     a_sides, b_sides = _sides(a_runs, b_runs, family=best_of_sizes)
     matched = sorted(
         match_workloads(
@@ -628,6 +895,7 @@ def comparison(
         _workload_comparison(
             a, b, _label(a_sides[ak], b_sides[bk]), a_sides[ak].figures, b_sides[bk].figures, adjust_b, threshold_ms,
             matched_by=MATCHED_BY["name" if "name" in (ak[0], bk[0]) else ak[0]], best=best_of_sizes,
+            chosen=chosen,
         )
         for ak, bk in page
     ]  # fmt: skip
@@ -642,7 +910,24 @@ def comparison(
         only_b_workloads=sorted(side.name for key, side in b_sides.items() if key not in b_done),
         latency=latency,
         page=page,
+        left_out=left_out,
+        a_choices=a_choices,
+        b_choices=b_choices,
     )
+
+
+def _side_runs(*, system: System, workloads: Sequence[str], filters: SideFilters) -> QuerySet[Run]:
+    """One side's comparable runs narrowed by its filters (a configuration that states no cache setting
+    stays comparable)."""
+    runs = runs_filtered(
+        system=system,
+        workloads=workloads,
+        raid_level=filters.raid_level,
+        drive_count=filters.drive_count,
+        cache=filters.cache,
+        comparable=True,
+    )
+    return runs if filters.config_id is None else runs.filter(config_id=filters.config_id)
 
 
 def _label(a_side: _Side, b_side: _Side) -> str:
@@ -660,8 +945,8 @@ def _named_any(names) -> Q:
 def _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms, latency):
     compared = []
     for a_name, b_name in pairs:
-        a_found = [_replicates_of(f) for f in a_figures if a_name in f.names]
-        b_found = [_replicates_of(f) for f in b_figures if b_name in f.names]
+        a_found = [_replicates_of(f, latency=latency) for f in a_figures if a_name in f.names]
+        b_found = [_replicates_of(f, latency=latency) for f in b_figures if b_name in f.names]
         if a_found and b_found:
             label = f"{a_name} vs {b_name}"
             compared.append(
@@ -683,12 +968,22 @@ def _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms
 
 @dataclass
 class MultiRow:
-    """One configuration of one workload: the baseline's figure and each candidate's, with its improvement."""
+    """One configuration of the baseline in one workload: the baseline's figure and each candidate's, with
+    its improvement."""
 
     label: str
     baseline: float | None
     # One (value, improvement %) per candidate, None where the candidate has no counterpart.
     cells: list
+    # Per candidate: its configuration where it is not the baseline's, else "".
+    configs: list = field(default_factory=list)
+    # Per candidate: why its cell is empty, else "".
+    reasons: list = field(default_factory=list)
+
+    @property
+    def entries(self) -> list[tuple]:
+        """Per candidate: its cell, its configuration where it differs, why the cell is empty."""
+        return list(zip(self.cells, self.configs, self.reasons, strict=True))
 
 
 @dataclass
@@ -705,22 +1000,69 @@ class MultiComparison:
     threshold_ms: float
     workloads: list
     pairs: list = field(default_factory=list)
+    # Each candidate's summary sentences, and the workloads only it or only the baseline has, in sentences.
+    summaries: list = field(default_factory=list)
+    only_one: list = field(default_factory=list)
 
 
 def multi_comparison(*, candidates: Sequence[System], baseline: System, **selection) -> MultiComparison:
     """Several systems each against one baseline (the papers' predecessor, a buyer's reference),
-    through :func:`comparison`, gathered into one table per workload: the same numbers as the
-    two-system comparisons."""
+    through :func:`comparison`, gathered into one table per workload with a row per configuration of
+    the baseline: the same numbers as the two-system comparisons. An empty cell says why."""
     pairs = [comparison(a=candidate, b=baseline, **selection) for candidate in candidates]
     tables: dict = {}
     for index, result in enumerate(pairs):
         for workload in result.workloads:
             table = tables.setdefault(workload.workload, (workload.metric, {}))[1]
             for row in workload.rows:
-                found = table.setdefault(row.label, MultiRow(row.label, row.b_value, [None] * len(pairs)))
+                found = table.setdefault(row.b_label, _multi_row(row.b_label, row.b_value, len(pairs)))
                 found.cells[index] = (row.a_value, row.pct)
+                found.configs[index] = "" if row.a_label == row.b_label else row.a_label
     # A workload none of the candidates could be paired in (no rows) is left out of the table.
     shown = sorted((label, metric, rows) for label, (metric, rows) in tables.items() if rows)
     workloads = [MultiWorkload(label, metric, list(rows.values())) for label, metric, rows in shown]
+    for workload in workloads:
+        for row in workload.rows:
+            row.reasons = [
+                "" if cell else _empty_cell_reason(result, workload.workload)
+                for cell, result in zip(row.cells, pairs, strict=True)
+            ]
     threshold_ms = pairs[0].threshold_ms if pairs else selection.get("threshold_ms", 20.0)
-    return MultiComparison(baseline, list(candidates), threshold_ms, workloads, pairs)
+    summaries = [sentence for result in pairs for workload in result.workloads for sentence in workload.summaries]
+    return MultiComparison(
+        baseline, list(candidates), threshold_ms, workloads, pairs, summaries, _only_one(pairs, baseline)
+    )
+
+
+def _multi_row(label: str, baseline: float, candidates: int) -> MultiRow:
+    return MultiRow(label, baseline, [None] * candidates, [""] * candidates, [""] * candidates)
+
+
+def _empty_cell_reason(result: Comparison, label: str) -> str:
+    """Why the candidate of ``result`` has no figure for a configuration of the baseline in workload ``label``."""
+    filtered = " with these filters" if result.left_out else ""
+    compared = next((workload for workload in result.workloads if workload.workload == label), None)
+    if compared is None:
+        return f"no run of this workload{filtered}"
+    if not compared.rows:
+        return " ".join(compared.empty)
+    if compared.only_a:
+        configurations = "; ".join(config_key_label(key) for key in compared.only_a)
+        return f"no configuration paired with this one (its configurations left unpaired: {configurations})"
+    return f"no configuration paired with this one{filtered}"
+
+
+def _only_one(pairs: list[Comparison], baseline: System) -> list[str]:
+    """The workloads each candidate has and the baseline not, and those the baseline has and it not."""
+    sentences = []
+    for result in pairs:
+        shown, more = result.only_a_workloads[:50], max(len(result.only_a_workloads) - 50, 0)
+        if shown:
+            sentences.append(f"Only {result.a.name}: {', '.join(shown)}{f' and {more} more' if more else ''}.")
+        shown, more = result.only_b_workloads[:50], max(len(result.only_b_workloads) - 50, 0)
+        if shown:
+            sentences.append(
+                f"Only {baseline.name} (baseline), not {result.a.name}: "
+                f"{', '.join(shown)}{f' and {more} more' if more else ''}."
+            )
+    return sentences

@@ -14,10 +14,10 @@ from portal.systems import selectors as system_selectors
 
 from . import compare_charts
 from .common import chart_data, query_with, valid
-from .forms import CompareForm
+from .forms import SIDE_FILTERS, CompareForm
 
 COMPARE_PARAMETERS: tuple[str, ...] = ("a", "b", "threshold_ms", "adjust_b", "raid_level", "cache")
-COMPARE_PARAMETERS += ("drive_count", "workload", "pair", "best", "latency")
+COMPARE_PARAMETERS += ("drive_count", "workload", "pair", "best", "latency", *SIDE_FILTERS)
 
 
 def _selection_query(query):
@@ -97,6 +97,20 @@ def _workload_pages(query, page):
     return previous, following
 
 
+def _side_filters(result, query):
+    """Each side's filters as the page offers them: its letter, system, the values its runs have and the
+    value chosen (the side's own, else the one of both sides)."""
+    sides = []
+    for letter, system, choices in (("a", result.a, result.a_choices), ("b", result.b, result.b_choices)):
+        chosen = {
+            name: query.get(f"{letter}_{name}") or query.get(name) or ""
+            for name in ("raid_level", "drive_count", "cache", "config")
+        }
+        chosen["raid_level"] = result_selectors.raid_level_asked(raid_level=chosen["raid_level"]) or ""
+        sides.append({"letter": letter, "system": system, "choices": choices, "chosen": chosen})
+    return sides
+
+
 def _first_names(names):
     """The first names of a list only one side has, and how many are not shown."""
     return names[:ONLY_ONE_SIDE_SHOWN], max(len(names) - ONLY_ONE_SIDE_SHOWN, 0)
@@ -146,6 +160,7 @@ def compare(request):
         workload_pages=_workload_pages(form.data, result.page) if result.page else (None, None),
         only_a=_first_names(result.only_a_workloads),
         only_b=_first_names(result.only_b_workloads),
+        sides=_side_filters(result, form.data) if result.a_choices else [],
     )
     return render(request, "pages/compare.html", context)
 

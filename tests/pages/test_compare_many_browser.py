@@ -14,7 +14,8 @@ from portal.models import System
 from tests.exports.test_bundle_background import seed_000_line_295
 from tests.factories import ConfigFactory, PointFactory, RunFactory
 
-CONFIG = "RAID-5, 140 drives, All Caches Disabled"
+# A row is a configuration of the baseline: the DS4400 states no cache setting.
+CONFIG = "RAID-5, 140 drives"
 
 
 def number(text):
