@@ -1,6 +1,7 @@
 """Selectors of comparisons: system A against system B per workload at a threshold, and several
 systems against one baseline (one set of numbers for pages, exports, the API and commands)."""
 
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,12 +19,15 @@ from django.db.models import (
     F,
     FloatField,
     Func,
+    Max,
+    Min,
     Q,
     QuerySet,
     Variance,
     When,
 )
 from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 
 from portal.analysis.compare import (
     Replicates,
@@ -128,6 +132,11 @@ class WorkloadComparison:
     cache_choices: list = field(default_factory=list)
     # Why no configuration is compared (sentences), when ``rows`` is empty.
     empty: list = field(default_factory=list)
+    # When a side's curve does not cross the threshold: the response times (ms) both sides' curves are
+    # measured between, None when they share none, and thresholds within them to compare at instead.
+    no_crossing: bool = False
+    measured_ms: tuple[float, float] | None = None
+    thresholds: list = field(default_factory=list)
 
 
 @dataclass
@@ -899,6 +908,11 @@ def comparison(
         )
         for ak, bk in page
     ]  # fmt: skip
+    _offer_thresholds(
+        [(workload, ak, bk) for workload, (ak, bk) in zip(compared, page, strict=True)],
+        sides=(a_sides, b_sides), runs=(a_runs, b_runs), family=best_of_sizes, latency=latency,
+        threshold_ms=threshold_ms,
+    )  # fmt: skip
     a_done, b_done = {ak for ak, _ in matched}, {bk for _, bk in matched}
     return Comparison(
         a=a,
@@ -914,6 +928,73 @@ def comparison(
         a_choices=a_choices,
         b_choices=b_choices,
     )
+
+
+def _crosses(workload: WorkloadComparison) -> bool:
+    """Whether every compared figure of ``workload`` was read where its curve crosses the threshold."""
+    sides = [found for row in workload.rows for found in (row.a_figures, row.b_figures) if found is not None]
+    over = Status.FIRST_POINT_OVER.words
+    if any(found.not_reached for found in sides):
+        return False
+    return not any(over in sentence for sentence in workload.empty)
+
+
+def _offer_thresholds(compared: list, *, sides: tuple, runs: tuple, family: bool, latency: str, threshold_ms: float):
+    """For each compared workload (``[(workload, A's key, B's key), ...]``) whose curves do not cross the
+    threshold, the response times both sides' curves are measured between and thresholds within them: one
+    query per side, whatever the number of workloads and runs."""
+    missing = [(workload, a_key, b_key) for workload, a_key, b_key in compared if not _crosses(workload)]
+    if not missing:
+        return
+    a_ranges = _measured_ms(runs[0], sides[0], [a_key for _, a_key, _ in missing], family=family, latency=latency)
+    b_ranges = _measured_ms(runs[1], sides[1], [b_key for _, _, b_key in missing], family=family, latency=latency)
+    for workload, a_key, b_key in missing:
+        workload.no_crossing = True
+        if a_key not in a_ranges or b_key not in b_ranges:
+            continue
+        low, high = max(a_ranges[a_key][0], b_ranges[b_key][0]), min(a_ranges[a_key][1], b_ranges[b_key][1])
+        if low <= high:
+            workload.measured_ms = (low, high)
+            workload.thresholds = [value for value in thresholds_within(low, high) if value != threshold_ms]
+
+
+def _measured_ms(runs: QuerySet[Run], sides: dict, keys: list, *, family: bool, latency: str) -> dict:
+    """The lowest and highest response time at ``latency`` of the points of each workload ``keys`` of
+    ``sides``, by key (a workload without response times is left out)."""
+    wanted = Q(pk__in=[])
+    for key in keys:
+        wanted |= sides[key].runs
+    if latency in ("avg", "max"):
+        response: F | Cast = F(f"points__{latency}_response_ms")
+    else:
+        response = Cast(KT(f"points__latency_percentiles_ms__{latency.removeprefix('p')}"), FloatField())
+    rows = runs.filter(wanted).order_by().values_list(*_KEY_COLUMNS).annotate(low=Min(response), high=Max(response))
+    ranges: dict = {}
+    for *columns, low, high in rows:
+        key = workload_key_of(*columns, family=family)
+        if low is None or key not in keys:
+            continue
+        known = ranges.get(key, (low, high))
+        ranges[key] = (min(known[0], low), max(known[1], high))
+    return ranges
+
+
+def thresholds_within(low_ms: float, high_ms: float, *, most: int = 4) -> list[float]:
+    """Thresholds a comparison can be read at when both curves are measured between ``low_ms`` and ``high_ms``:
+    the lowest response time both reach, rounded up to two significant digits, and round values (1, 2, 5
+    times a power of ten) up to ``high_ms``, at most ``most`` in all, spread over the range."""
+    exponent = math.floor(math.log10(low_ms)) - 1
+    lowest = round(math.ceil(low_ms / 10**exponent - 1e-9) * 10**exponent, -exponent)
+    round_values = [
+        round(mantissa * 10**power, max(-power, 0))
+        for power in range(exponent + 1, math.floor(math.log10(high_ms)) + 1)
+        for mantissa in (1, 2, 5)
+        if lowest < mantissa * 10**power <= high_ms
+    ]
+    if len(round_values) > most - 1:
+        step = (len(round_values) - 1) / (most - 2)
+        round_values = [round_values[round(index * step)] for index in range(most - 1)]
+    return [lowest, *round_values] if lowest <= high_ms else round_values
 
 
 def _side_runs(*, system: System, workloads: Sequence[str], filters: SideFilters) -> QuerySet[Run]:

@@ -111,6 +111,16 @@ def _side_filters(result, query):
     return sides
 
 
+def _threshold_links(workload, query):
+    """Links to the thresholds both curves of ``workload`` are measured at (from the first page of workloads),
+    and the range they are measured between in words."""
+    if not workload.thresholds:
+        return []
+    first_page = query.copy()
+    first_page.pop("wpage", None)
+    return [(f"{value:g} ms", query_with(first_page, threshold_ms=f"{value:g}")) for value in workload.thresholds]
+
+
 def _first_names(names):
     """The first names of a list only one side has, and how many are not shown."""
     return names[:ONLY_ONE_SIDE_SHOWN], max(len(names) - ONLY_ONE_SIDE_SHOWN, 0)
@@ -148,6 +158,7 @@ def compare(request):
         workload.chart_url = f"{chart_url}?{query.urlencode()}"
         workload.csv_url = f"{csv_url}?{query.urlencode()}"
         workload.cache_links = [(setting, query_with(form.data, cache=setting)) for setting in workload.cache_choices]
+        workload.threshold_links = _threshold_links(workload, form.data)
     export = _selection_query(form.data)
     for workload in result.workloads:
         workload.export_query = urlencode({**export, "label": workload.workload})
