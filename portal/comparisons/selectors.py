@@ -834,6 +834,7 @@ def comparison(
     label: str | None = None,
     workloads_per_page: int | None = None,
     workload_page: int | str = 1,
+    offer_choices: bool = False,
 ) -> Comparison:
     """System A against system B for every workload both have, at the threshold.
 
@@ -846,6 +847,8 @@ def comparison(
     configuration's id) and the others narrow one side (in place of the filter of both sides). A value
     a side has no comparable run with raises :class:`ApplicationError`; what the filters leave out is
     said in ``left_out``.
+
+    ``offer_choices`` reads each side's values (``a_choices``, ``b_choices``) even when nothing is filtered.
 
     The workloads both sides have are found first from their key columns, and points are read only
     for the runs of those compared: ``label`` keeps one workload, ``workloads_per_page`` compares
@@ -864,12 +867,14 @@ def comparison(
             (b_raid_level, b_drive_count, b_cache, b_config),
         )
     )
-    a_choices, b_choices = side_choices(system=a), side_choices(system=b)
-    _checked_shared(shared, a_choices, b_choices, a, b)
-    _checked(SideFilters(raid_level_asked(raid_level=a_raid_level), a_drive_count, a_cache, a_config), a_choices,
-             letter="A", system=a)  # fmt: skip
-    _checked(SideFilters(raid_level_asked(raid_level=b_raid_level), b_drive_count, b_cache, b_config), b_choices,
-             letter="B", system=b)  # fmt: skip
+    a_choices = b_choices = None
+    if offer_choices or a_filters != SideFilters() or b_filters != SideFilters():
+        a_choices, b_choices = side_choices(system=a), side_choices(system=b)
+        _checked_shared(shared, a_choices, b_choices, a, b)
+        _checked(SideFilters(raid_level_asked(raid_level=a_raid_level), a_drive_count, a_cache, a_config),
+                 a_choices, letter="A", system=a)  # fmt: skip
+        _checked(SideFilters(raid_level_asked(raid_level=b_raid_level), b_drive_count, b_cache, b_config),
+                 b_choices, letter="B", system=b)  # fmt: skip
     workloads = (workload,) if workload else ()
     a_all, b_all = (runs_filtered(system=system, workloads=workloads, comparable=True) for system in (a, b))
     a_runs, b_runs = (

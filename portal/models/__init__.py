@@ -5,6 +5,7 @@ Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes
 
 from portal.teams.models import AuditEvent, Membership, Role, Team
 
+from .preferences import ThresholdDefault
 from .results import Point, Run, Workload, document_title
 from .systems import Config, DriveType, PublishedStrokeMultipliers, System
 from .tokens import ApiToken
@@ -23,6 +24,7 @@ __all__ = [
     "Run",
     "System",
     "Team",
+    "ThresholdDefault",
     "Upload",
     "Workload",
     "document_title",

@@ -152,3 +152,22 @@ class CompareForm(QueryForm):
 
 # The compare page's filters of one side (A's or B's configuration), as :func:`comparison` takes them.
 SIDE_FILTERS = tuple(f"{side}_{name}" for side in "ab" for name in ("raid_level", "drive_count", "cache", "config"))
+
+
+class ThresholdDefaultForm(forms.Form):
+    """A reader's default threshold and latency figure, or one of a team they administer (``owner``: its slug)."""
+
+    threshold_ms = ThresholdField(label="Default threshold (ms)", help_text="Leave blank to remove the default.")
+    latency = latency_field()
+    owner = forms.ChoiceField(required=False, label="For", initial="")
+
+    def __init__(self, *args, teams=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.teams = {team.slug: team for team in teams}
+        owner = self.fields["owner"]
+        assert isinstance(owner, forms.ChoiceField)
+        owner.choices = [("", "me"), *((team.slug, f"team {team.name}") for team in teams)]
+
+    def team(self):
+        """The team whose default is set, None for the reader's own."""
+        return self.teams.get(self.cleaned_data.get("owner") or "")

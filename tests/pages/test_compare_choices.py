@@ -61,9 +61,9 @@ def test_each_side_offers_the_values_its_runs_have(demo, client):
     assert "RAID-5, 108 drives (1 run)" in configs
     # Two RAID-5 configurations of 140 drives: told apart by what differs between them.
     unrated = _config("IBM DS4400", raid_level="RAID-5", drive_count=140, drive_rpm=None)
-    assert [c for c in configs if c.startswith("RAID-5, 140 drives")] == [
-        f"RAID-5, 140 drives (configuration #{unrated.id}, 1 run)",
+    assert sorted(c for c in configs if c.startswith("RAID-5, 140 drives")) == [
         "RAID-5, 140 drives (15,000 rpm, 18.2 GB drives, 1 run)",
+        f"RAID-5, 140 drives (configuration #{unrated.id}, 1 run)",
     ]
 
 
