@@ -83,6 +83,7 @@ def test_a_configuration_of_a_compared_with_one_of_b(demo, client):
     assert f'<option value="{a_config.id}" selected>' in response.content.decode()
     text = _text(response)
     assert "Runs of A (IBM DS4500) in other configurations left out by the configuration choice" in text
+    assert "Workloads only one system has With the filters above: the other system's runs of these workloads" in text
     others = Run.objects.filter(config__system__name="IBM DS4400").exclude(config=b_config)
     workloads = len(set(others.values_list("workload_name", flat=True)))
     left_out = (
