@@ -1,11 +1,9 @@
 """Selectors of comparisons: system A against system B per workload at a threshold, and several
 systems against one baseline (one set of numbers for pages, exports, the API and commands)."""
 
-import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.contrib.postgres.fields import ArrayField
@@ -51,9 +49,9 @@ from portal.analysis.pairing import (
     workload_names,
     workload_title,
 )
+from portal.analysis.thresholds import thresholds_within
 from portal.analysis.vocabulary import cache_setting_name
-from portal.errors import ApplicationError
-from portal.models import Config, Run, System, Workload
+from portal.models import Run, System, Workload
 from portal.results.selectors import (
     FIGURE_ORDER,
     named,
@@ -67,6 +65,17 @@ from portal.results.selectors import (
     stated_response_ms,
 )
 from portal.results.services import STORED_FIGURE_COLUMNS
+
+from .filters import (
+    KEY_COLUMNS,
+    SideChoices,
+    SideFilters,
+    check_both_sides,
+    check_side,
+    runs_of_side,
+    side_choices,
+    what_filters_left_out,
+)
 
 
 @dataclass
@@ -342,17 +351,13 @@ def _why_empty(a, b, a_figures, b_figures, metric) -> list[str]:
     return why
 
 
-# The run columns a workload key is made of.
-_KEY_COLUMNS = ("workload_id", "workload_name", "read_pct", "random_pct")
-
-
 def _sides(*systems_runs, family) -> list[dict]:
     """The workloads of each of ``systems_runs`` by key, without their figures: a query per system over
     the distinct key columns, so its rows grow with the workloads and names a system has, not with its
     runs, and one for the names of all their workloads. A workload's names are read once, not with each
     name its runs were stored under: a 50 MB Iometer file stores thousands of run names under a few
     workloads, each of which is then known by all of them."""
-    keys = [list(runs.order_by().values_list(*_KEY_COLUMNS).distinct()) for runs in systems_runs]
+    keys = [list(runs.order_by().values_list(*KEY_COLUMNS).distinct()) for runs in systems_runs]
     workload_ids = {columns[0] for found in keys for columns in found if columns[0] is not None}
     workloads = {
         workload_id: (name, names)
@@ -374,7 +379,7 @@ def _sides_of(keys, workloads, *, family) -> dict:
             side.runs = Q(workload_id=key[1])
         else:
             # Equal to None is IS NULL in a filter, so a run without a workload or mix is found too.
-            side.runs |= Q(**dict(zip(_KEY_COLUMNS, columns, strict=True)))
+            side.runs |= Q(**dict(zip(KEY_COLUMNS, columns, strict=True)))
     return sides
 
 
@@ -440,7 +445,7 @@ class ComparedFigure:
 # figure is stated at, and the stored figures.
 _FIGURE_COLUMNS = (
     "id",
-    *_KEY_COLUMNS,
+    *KEY_COLUMNS,
     *("config__raid_level", "config__drive_count", "config__read_cache", "config__write_cache"),
     *("config__system_id", "config__system__name", "origin", "published_at_ms"),
     *STORED_FIGURE_COLUMNS,
@@ -571,7 +576,7 @@ def _stored_default(threshold_ms: float, latency: str) -> bool:
 
 # The run columns replicates are summed up by: the workload key, the configuration, the metric.
 _REPLICATE_COLUMNS = (
-    *_KEY_COLUMNS,
+    *KEY_COLUMNS,
     *("config__raid_level", "config__drive_count", "config__read_cache", "config__write_cache"),
     "throughput_metric",
     "config__system_id",
@@ -639,177 +644,6 @@ def _with_id(column: str) -> Func:
     )
 
 
-@dataclass(frozen=True)
-class SideFilters:
-    """What narrows one side's runs: a RAID level, a drive count, a cache setting, or one configuration."""
-
-    raid_level: str | None = None
-    drive_count: int | None = None
-    cache: str | None = None
-    config_id: int | None = None
-
-
-class ConfigChoice(NamedTuple):
-    id: int
-    label: str
-
-
-@dataclass
-class SideChoices:
-    """The values one side's comparable runs have, as the compare page offers them to filter by."""
-
-    raid_levels: list[str]
-    drive_counts: list[int]
-    caches: list[str]
-    configs: list[ConfigChoice]
-
-
-# Properties that tell apart configurations of the same RAID level, drive count and cache setting.
-_DISTINGUISHING = {
-    "drive_type": "{} drives",
-    "drive_rpm": "{:,} rpm",
-    "drive_capacity_gb": "{:g} GB drives",
-    "drive_model": "{}",
-    "drives_per_array": "{} drives per array",
-    "segment_kb": "{:g} KB segments",
-    "stroke_pct": "stroke {:g} %",
-    "host_server": "host {}",
-}
-
-
-def side_choices(*, system: System) -> SideChoices:
-    """The RAID levels, drive counts, cache settings and configurations of ``system``'s comparable runs,
-    in one query over its configurations."""
-    comparable = Q(runs__phase=Run.Phase.MEASUREMENT, runs__excluded_reason="")
-    configs = list(
-        Config.objects.filter(system=system)
-        .annotate(run_count=Count("runs", filter=comparable))
-        .filter(run_count__gt=0)
-        .order_by("raid_level", "drive_count", "id")
-        .values("id", "raid_level", "drive_count", "read_cache", "write_cache", "run_count", *_DISTINGUISHING)
-    )
-    for config in configs:
-        config["cache"] = cache_setting_name(read_cache=config["read_cache"], write_cache=config["write_cache"])
-        config["key"] = (config["raid_level"], config["drive_count"], config["cache"])
-    return SideChoices(
-        raid_levels=sorted({config["raid_level"] for config in configs}),
-        drive_counts=sorted({config["drive_count"] for config in configs if config["drive_count"]}),
-        caches=sorted({config["cache"] for config in configs if config["cache"]}),
-        configs=[ConfigChoice(config["id"], _config_label(config, configs)) for config in configs],
-    )
-
-
-def _config_label(config: dict, configs: list[dict]) -> str:
-    """'RAID-5, 140 drives, All Caches Disabled (11 runs)', with what tells it apart from configurations
-    of the same key."""
-    twins = [other for other in configs if other["key"] == config["key"]]
-    details = [
-        words.format(config[name])
-        for name, words in _DISTINGUISHING.items()
-        if config[name] not in (None, "") and len({other[name] for other in twins}) > 1
-    ]
-    if len(twins) > 1 and not details:
-        details = [f"configuration #{config['id']}"]
-    runs = f"{config['run_count']} run{'s' if config['run_count'] != 1 else ''}"
-    return f"{config_key_label(config['key'])} ({', '.join([*details, runs])})"
-
-
-def _checked(filters: SideFilters, choices: SideChoices, *, letter: str, system: System) -> None:
-    """Raise :class:`ApplicationError` for a filter value ``system`` has no comparable run with."""
-    side = f"{system.name} ({letter})"
-    field_name = letter.lower()
-    if filters.config_id is not None and filters.config_id not in {choice.id for choice in choices.configs}:
-        raise ApplicationError(
-            f"{side} has no configuration #{filters.config_id} with runs to compare; choose one the page offers.",
-            field=f"{field_name}_config",
-        )
-    if filters.raid_level is not None and filters.raid_level not in choices.raid_levels:
-        raise ApplicationError(
-            f"{side} has no {filters.raid_level} runs to compare; its RAID levels: {_listed(choices.raid_levels)}.",
-            field=f"{field_name}_raid_level",
-        )
-    if filters.drive_count and filters.drive_count not in choices.drive_counts:
-        raise ApplicationError(
-            f"{side} has no runs on {filters.drive_count} drives to compare; "
-            f"its drive counts: {_listed(choices.drive_counts)}.",
-            field=f"{field_name}_drive_count",
-        )
-    if filters.cache and filters.cache not in choices.caches:
-        raise ApplicationError(
-            f"{side} has no runs with the cache setting {filters.cache!r}; its cache settings: "
-            f"{_listed(choices.caches)}.",
-            field=f"{field_name}_cache",
-        )
-
-
-def _listed(values) -> str:
-    return ", ".join(str(value) or "not stated" for value in values) or "none stated"
-
-
-def _checked_shared(shared: SideFilters, a_choices: SideChoices, b_choices: SideChoices, a, b) -> None:
-    """Raise :class:`ApplicationError` for a filter of both sides that neither side has a run with."""
-    offered: dict[str, tuple[object, str, list]] = {
-        "raid_level": (shared.raid_level, "RAID level", a_choices.raid_levels + b_choices.raid_levels),
-        "drive_count": (shared.drive_count, "drive count", a_choices.drive_counts + b_choices.drive_counts),
-        "cache": (shared.cache, "cache setting", a_choices.caches + b_choices.caches),
-    }
-    for name, (value, words, values) in offered.items():
-        if value not in (None, "") and value not in values:
-            raise ApplicationError(
-                f"Neither {a.name} nor {b.name} has runs with the {words} {value}; "
-                f"their {words}s: {_listed(sorted(set(values)))}.",
-                field=name,
-            )
-
-
-# The filters of one side, how they are named and how a run they leave out is described.
-_LEFT_OUT_BY = {
-    "config_id": ("configuration choice", "Runs of {side} in other configurations"),
-    "raid_level": ("RAID level filter", "{value} runs of {side}"),
-    "drive_count": ("drive count filter", "Runs of {side} on {value} drives"),
-    "cache": ("cache setting filter", "{value} runs of {side}"),
-}
-
-
-def _left_out(*, runs: QuerySet[Run], filters: SideFilters, side: str, family: bool) -> list[str]:
-    """What ``filters`` leave out of ``runs`` (one side's comparable runs), by filter: a sentence each with
-    the values left out and how many workloads their runs hold. One query over the distinct configurations
-    and workloads."""
-    if filters == SideFilters():
-        return []
-    columns = ("config_id", "config__raid_level", "config__drive_count", "config__read_cache", "config__write_cache")
-    left: dict[str, tuple[set, set]] = {}
-    for config_id, raid_level, drive_count, read_cache, write_cache, *key in (
-        runs.order_by().values_list(*columns, *_KEY_COLUMNS).distinct()
-    ):
-        cache = cache_setting_name(read_cache=read_cache, write_cache=write_cache)
-        found = {"config_id": config_id, "raid_level": raid_level, "drive_count": drive_count, "cache": cache}
-        for name, value in found.items():
-            wanted = getattr(filters, name)
-            # A configuration that states no cache setting stays comparable, as the filter keeps it.
-            if wanted not in (None, "") and value != wanted and not (name == "cache" and value == ""):
-                values, workloads = left.setdefault(name, (set(), set()))
-                values.add(value)
-                workloads.add(workload_key_of(*key, family=family))
-                break
-    sentences = []
-    for name, (filter_words, subject) in _LEFT_OUT_BY.items():
-        if name in left:
-            values, workloads = left[name]
-            listed = ", ".join(str(value) if value else "not stated" for value in sorted(values, key=_value_order))
-            count = len(workloads)
-            sentences.append(
-                f"{subject.format(side=side, value=listed)} left out by the {filter_words}: "
-                f"{count} workload{'s' if count != 1 else ''}."
-            )
-    return sentences
-
-
-def _value_order(value) -> tuple:
-    """Drive counts in number order, names in text order, unstated ones first."""
-    return (0, value, "") if isinstance(value, int) else (1, 0, value or "")
-
-
 def comparison(
     *,
     a: System,
@@ -870,20 +704,20 @@ def comparison(
     a_choices = b_choices = None
     if offer_choices or a_filters != SideFilters() or b_filters != SideFilters():
         a_choices, b_choices = side_choices(system=a), side_choices(system=b)
-        _checked_shared(shared, a_choices, b_choices, a, b)
-        _checked(SideFilters(raid_level_asked(raid_level=a_raid_level), a_drive_count, a_cache, a_config),
+        check_both_sides(shared, a_choices, b_choices, a, b)
+        check_side(SideFilters(raid_level_asked(raid_level=a_raid_level), a_drive_count, a_cache, a_config),
                  a_choices, letter="A", system=a)  # fmt: skip
-        _checked(SideFilters(raid_level_asked(raid_level=b_raid_level), b_drive_count, b_cache, b_config),
+        check_side(SideFilters(raid_level_asked(raid_level=b_raid_level), b_drive_count, b_cache, b_config),
                  b_choices, letter="B", system=b)  # fmt: skip
     workloads = (workload,) if workload else ()
     a_all, b_all = (runs_filtered(system=system, workloads=workloads, comparable=True) for system in (a, b))
     a_runs, b_runs = (
-        _side_runs(system=system, workloads=workloads, filters=filters)
+        runs_of_side(system=system, workloads=workloads, filters=filters)
         for system, filters in ((a, a_filters), (b, b_filters))
     )
     left_out = [
-        *_left_out(runs=a_all, filters=a_filters, side=f"A ({a.name})", family=best_of_sizes),
-        *_left_out(runs=b_all, filters=b_filters, side=f"B ({b.name})", family=best_of_sizes),
+        *what_filters_left_out(runs=a_all, filters=a_filters, side=f"A ({a.name})", family=best_of_sizes),
+        *what_filters_left_out(runs=b_all, filters=b_filters, side=f"B ({b.name})", family=best_of_sizes),
     ]
     chosen = a_config is not None and b_config is not None
     figures = {"threshold_ms": threshold_ms, "latency": latency, "runs_on_demand": _RunsOnDemand(latency=latency)}
@@ -973,7 +807,7 @@ def _measured_ms(runs: QuerySet[Run], sides: dict, keys: list, *, family: bool, 
         response: F | Cast = F(f"points__{latency}_response_ms")
     else:
         response = Cast(KT(f"points__latency_percentiles_ms__{latency.removeprefix('p')}"), FloatField())
-    rows = runs.filter(wanted).order_by().values_list(*_KEY_COLUMNS).annotate(low=Min(response), high=Max(response))
+    rows = runs.filter(wanted).order_by().values_list(*KEY_COLUMNS).annotate(low=Min(response), high=Max(response))
     ranges: dict = {}
     for *columns, low, high in rows:
         key = workload_key_of(*columns, family=family)
@@ -982,38 +816,6 @@ def _measured_ms(runs: QuerySet[Run], sides: dict, keys: list, *, family: bool, 
         known = ranges.get(key, (low, high))
         ranges[key] = (min(known[0], low), max(known[1], high))
     return ranges
-
-
-def thresholds_within(low_ms: float, high_ms: float, *, most: int = 4) -> list[float]:
-    """Thresholds a comparison can be read at when both curves are measured between ``low_ms`` and ``high_ms``:
-    the lowest response time both reach, rounded up to two significant digits, and round values (1, 2, 5
-    times a power of ten) up to ``high_ms``, at most ``most`` in all, spread over the range."""
-    exponent = math.floor(math.log10(low_ms)) - 1
-    lowest = round(math.ceil(low_ms / 10**exponent - 1e-9) * 10**exponent, -exponent)
-    round_values = [
-        round(mantissa * 10**power, max(-power, 0))
-        for power in range(exponent + 1, math.floor(math.log10(high_ms)) + 1)
-        for mantissa in (1, 2, 5)
-        if lowest < mantissa * 10**power <= high_ms
-    ]
-    if len(round_values) > most - 1:
-        step = (len(round_values) - 1) / (most - 2)
-        round_values = [round_values[round(index * step)] for index in range(most - 1)]
-    return [lowest, *round_values] if lowest <= high_ms else round_values
-
-
-def _side_runs(*, system: System, workloads: Sequence[str], filters: SideFilters) -> QuerySet[Run]:
-    """One side's comparable runs narrowed by its filters (a configuration that states no cache setting
-    stays comparable)."""
-    runs = runs_filtered(
-        system=system,
-        workloads=workloads,
-        raid_level=filters.raid_level,
-        drive_count=filters.drive_count,
-        cache=filters.cache,
-        comparable=True,
-    )
-    return runs if filters.config_id is None else runs.filter(config_id=filters.config_id)
 
 
 def _label(a_side: _Side, b_side: _Side) -> str:
