@@ -21,6 +21,7 @@ from django.db.models import (
     Min,
     Q,
     QuerySet,
+    Value,
     Variance,
     When,
 )
@@ -51,7 +52,7 @@ from portal.analysis.pairing import (
 )
 from portal.analysis.thresholds import thresholds_within
 from portal.analysis.vocabulary import cache_setting_name
-from portal.models import Run, System, Workload
+from portal.models import Point, Run, System, Workload
 from portal.results.selectors import (
     FIGURE_ORDER,
     named,
@@ -804,10 +805,19 @@ def _measured_ms(runs: QuerySet[Run], sides: dict, keys: list, *, family: bool, 
     for key in keys:
         wanted |= sides[key].runs
     if latency in ("avg", "max"):
-        response: F | Cast = F(f"points__{latency}_response_ms")
+        response: F | Cast = F(f"{latency}_response_ms")
     else:
-        response = Cast(KT(f"points__latency_percentiles_ms__{latency.removeprefix('p')}"), FloatField())
-    rows = runs.filter(wanted).order_by().values_list(*KEY_COLUMNS).annotate(low=Min(response), high=Max(response))
+        # A key path, not KT: KT reads a key of digits ("99") as an array index.
+        percentile = Func(
+            F("latency_percentiles_ms"), Value(latency.removeprefix("p")), function="jsonb_extract_path_text"
+        )
+        response = Cast(percentile, FloatField())
+    rows = (
+        Point.objects.filter(run__in=runs.filter(wanted))
+        .order_by()
+        .values_list(*(f"run__{column}" for column in KEY_COLUMNS))
+        .annotate(low=Min(response), high=Max(response))
+    )
     ranges: dict = {}
     for *columns, low, high in rows:
         key = workload_key_of(*columns, family=family)

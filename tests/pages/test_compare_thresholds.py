@@ -79,3 +79,23 @@ def test_the_chart_axis_follows_the_curves_not_a_threshold_far_above_them(ssds, 
     # At 0.5 ms the threshold lies among the curves and is drawn.
     drawn = client.get("/compare/chart.json", {**QUERY, "label": "random-read", "threshold_ms": "0.5"}).json()
     assert "threshold 0.5 ms" in [trace["name"] for trace in drawn["data"]]
+
+
+def _p99_ms(folder):
+    """Each file's completion-latency 99th percentile (``clat_ns.percentile["99.000000"]``), in ms."""
+    return [
+        json.loads(path.read_text())["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"] / 1e6
+        for path in sample("fio-sweeps", folder).glob("randread-*-1.json")
+    ]
+
+
+def test_at_the_99th_percentile_the_offered_thresholds_follow_the_percentile_curves(ssds, client):
+    page = client.get("/compare/", {**QUERY, "latency": "p99", "threshold_ms": "0.05"}).content.decode()
+    p99 = [_p99_ms(folder) for folder in DEVICES.values()]
+    lowest, highest = max(min(values) for values in p99), min(max(values) for values in p99)
+    # 0.157 ms (iodepth 1, both devices) to the Samsung's 1.04 ms at iodepth 64.
+    assert (round(lowest, 3), round(highest, 2)) == (0.157, 1.04)
+    note = _text(_note(page))
+    assert note.startswith("No crossing at 0.05 ms")
+    assert f"Both curves are measured between {lowest:#.3g} and {highest:#.3g} ms" in note
+    assert note.endswith("compare at 0.16 ms · 0.2 ms · 0.5 ms · 1 ms .")
