@@ -127,8 +127,7 @@ def _side_filters(result, query):
 
 
 def _threshold_links(workload, query):
-    """Links to the thresholds both curves of ``workload`` are measured at (from the first page of workloads),
-    and the range they are measured between in words."""
+    """Links to the thresholds both curves of ``workload`` are measured at, each on the first page of workloads."""
     if not workload.thresholds:
         return []
     first_page = query.copy()
