@@ -201,6 +201,13 @@ COMPARE_TEXTS = {
     "workload": "Only this workload (any of its names).",
     "pair": "A's workload | B's workload, compared by hand, e.g. rd1 | Random Reads 8K.",
     "best": "1 (or true, on): each side's best over transfer sizes.",
+    **{
+        f"{side}_{name}": f"Only {side.upper()}'s runs of this {words} (in place of {name} for that side)."
+        for side in "ab"
+        for name, words in (("raid_level", "RAID level"), ("drive_count", "drive count"), ("cache", "cache setting"))
+    },
+    "a_config": "A's configuration (its id, from a system's configurations): compared with b_config.",
+    "b_config": "B's configuration (its id): compared with a_config, whatever their RAID levels.",
 }
 COMPARE_PARAMETERS = form_parameters(CompareForm, COMPARE_TEXTS)
 

@@ -28,6 +28,14 @@ class CompareForm(QueryForm):
     )
     best = forms.BooleanField(required=False, label="Best over transfer sizes")
     latency = latency_field()
+    a_raid_level = forms.CharField(required=False, label="A's RAID level", max_length=20)
+    b_raid_level = forms.CharField(required=False, label="B's RAID level", max_length=20)
+    a_drive_count = forms.IntegerField(required=False, min_value=1, label="A's drive count")
+    b_drive_count = forms.IntegerField(required=False, min_value=1, label="B's drive count")
+    a_cache = forms.CharField(required=False, label="A's cache setting", max_length=100)
+    b_cache = forms.CharField(required=False, label="B's cache setting", max_length=100)
+    a_config = forms.IntegerField(required=False, min_value=1, label="A's configuration")
+    b_config = forms.IntegerField(required=False, min_value=1, label="B's configuration")
 
     def clean_pair(self):
         text = self.cleaned_data.get("pair") or ""
@@ -57,4 +65,9 @@ class CompareForm(QueryForm):
             "pairs": [pair] if pair else [],
             "best_of_sizes": bool(self.cleaned_data.get("best")),
             "latency": self.value("latency"),
+            **{name: self.value(name) or None for name in SIDE_FILTERS},
         }
+
+
+# The compare page's filters of one side (A's or B's configuration), as :func:`comparison` takes them.
+SIDE_FILTERS = tuple(f"{side}_{name}" for side in "ab" for name in ("raid_level", "drive_count", "cache", "config"))

@@ -17,12 +17,16 @@ from django.db.models import (
     F,
     FloatField,
     Func,
+    Max,
+    Min,
     Q,
     QuerySet,
+    Value,
     Variance,
     When,
 )
 from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 
 from portal.analysis.compare import (
     Replicates,
@@ -37,6 +41,7 @@ from portal.analysis.pairing import (
     MATCHED_BY,
     WorkloadKey,
     ambiguities,
+    config_key_label,
     config_key_order,
     match_workloads,
     pair_configs,
@@ -45,8 +50,9 @@ from portal.analysis.pairing import (
     workload_names,
     workload_title,
 )
+from portal.analysis.thresholds import thresholds_within
 from portal.analysis.vocabulary import cache_setting_name
-from portal.models import Run, System, Workload
+from portal.models import Point, Run, System, Workload
 from portal.results.selectors import (
     FIGURE_ORDER,
     named,
@@ -60,6 +66,17 @@ from portal.results.selectors import (
     stated_response_ms,
 )
 from portal.results.services import STORED_FIGURE_COLUMNS
+
+from .filters import (
+    KEY_COLUMNS,
+    SideChoices,
+    SideFilters,
+    check_both_sides,
+    check_side,
+    runs_of_side,
+    side_choices,
+    what_filters_left_out,
+)
 
 
 @dataclass
@@ -78,6 +95,17 @@ class ComparisonRow:
     # draw and list them, the tables need only the values.
     a_figures: "_Replicates | None" = field(default=None, repr=False)
     b_figures: "_Replicates | None" = field(default=None, repr=False)
+    # B's RAID level when it differs from A's (configurations chosen by hand), else None.
+    raid_level_b: str | None = None
+
+    @property
+    def a_label(self) -> str:
+        return config_key_label((self.raid_level, self.drive_count_a, self.cache_a))
+
+    @property
+    def b_label(self) -> str:
+        raid_level = self.raid_level if self.raid_level_b is None else self.raid_level_b
+        return config_key_label((raid_level, self.drive_count_b, self.cache_b))
 
     @property
     def a(self) -> list:
@@ -89,6 +117,8 @@ class ComparisonRow:
 
     @property
     def label(self):
+        if self.raid_level_b is not None:
+            return f"{self.a_label} vs {self.b_label}"
         if self.drive_count_a == self.drive_count_b:
             drives = f"{self.drive_count_a} drives" if self.drive_count_a else ""
         else:
@@ -110,6 +140,13 @@ class WorkloadComparison:
     matched_by: str = ""
     # Cache settings that would pair configurations one side states no cache setting for.
     cache_choices: list = field(default_factory=list)
+    # Why no configuration is compared (sentences), when ``rows`` is empty.
+    empty: list = field(default_factory=list)
+    # When a side's curve does not cross the threshold: the response times (ms) both sides' curves are
+    # measured between, None when they share none, and thresholds within them to compare at instead.
+    no_crossing: bool = False
+    measured_ms: tuple[float, float] | None = None
+    thresholds: list = field(default_factory=list)
 
 
 @dataclass
@@ -124,6 +161,10 @@ class Comparison:
     latency: str = "avg"
     # The compared workloads' page among all both systems have (None: every one, as pairs compare).
     page: Page | None = None
+    # What each side's filters left out, in sentences, and the values each side offers to filter by.
+    left_out: list = field(default_factory=list)
+    a_choices: "SideChoices | None" = None
+    b_choices: "SideChoices | None" = None
 
 
 @dataclass
@@ -148,6 +189,8 @@ class _Replicates:
     # The figures (None: read on demand, by ``on_demand``).
     found: list | None = None
     on_demand: "_FiguresOnDemand | None" = field(default=None, repr=False)
+    # Why figures have no value at the threshold, in words (one per reason).
+    no_value: list = field(default_factory=list)
 
     @property
     def valued(self) -> Replicates:
@@ -162,7 +205,15 @@ class _Replicates:
         return self.found
 
 
-def _replicates_of(figure: "ComparedFigure") -> _Replicates:
+def _no_value_words(figure: "ComparedFigure", latency: str) -> str:
+    """Why ``figure`` has no value at the threshold, as the page says it."""
+    if figure.origin == Run.Origin.PUBLISHED and latency != "avg":
+        missing = "no maximum" if latency == "max" else "no percentiles"
+        return f"published figures are stated at an average response time; {missing}"
+    return Status(figure.status).words
+
+
+def _replicates_of(figure: "ComparedFigure", *, latency: str) -> _Replicates:
     """One figure as replicates of its own (with no value: only its metric counts)."""
     valued = figure.value is not None
     published = figure.origin == Run.Origin.PUBLISHED and figure.published_at_ms is not None
@@ -176,6 +227,7 @@ def _replicates_of(figure: "ComparedFigure") -> _Replicates:
         stated_ms=[figure.published_at_ms] if valued and published else [],
         not_reached=[figure.status] if valued and not figure.reached else [],
         found=[figure],
+        no_value=[] if valued else [_no_value_words(figure, latency)],
     )
 
 
@@ -207,6 +259,7 @@ def _together(parts: list[_Replicates]) -> _Replicates:
         not_reached=[status for part in parts for status in part.not_reached],
         found=None if None in found else [figure for figures in found if figures for figure in figures],
         on_demand=next((part.on_demand for part in parts if part.on_demand), None),
+        no_value=list(dict.fromkeys(words for part in parts for words in part.no_value)),
     )
 
 
@@ -223,6 +276,7 @@ def _row(a, b, a_key, b_key, a_found: _Replicates, b_found: _Replicates, adjust_
         pct=0.0,
         a_figures=a_found,
         b_figures=b_found,
+        raid_level_b=None if b_key[0] == a_key[0] else b_key[0],
     )
     row.pct = (row.a_value - row.b_value * adjust_b) / (row.b_value * adjust_b) * 100
     if a_summary.n > 1 and b_summary.n > 1:
@@ -257,11 +311,16 @@ class _Side:
     figures: list = field(default_factory=list)
 
 
-def _workload_comparison(a, b, label, a_figures, b_figures, adjust_b, threshold_ms, *, matched_by, best=False):
-    """One compared workload from each side's :class:`_Replicates` (one per figure, or summed up)."""
+def _workload_comparison(
+    a, b, label, a_figures, b_figures, adjust_b, threshold_ms, *, matched_by, best=False, chosen=False
+):
+    """One compared workload from each side's :class:`_Replicates` (one per figure, or summed up);
+    ``chosen``: one configuration of each side was chosen, and they are compared whatever they are."""
     metric = "iops" if all(found.metric == "iops" for found in a_figures + b_figures) else "mbps"
     a_groups, b_groups = _groups(a_figures, metric, best=best), _groups(b_figures, metric, best=best)
     pairs, only_a, only_b = pair_configs(sorted(a_groups, key=config_key_order), sorted(b_groups, key=config_key_order))
+    if chosen and not pairs and len(a_groups) == len(b_groups) == 1:
+        pairs, only_a, only_b = [(next(iter(a_groups)), next(iter(b_groups)))], [], []
     rows = [_row(a, b, ak, bk, a_groups[ak], b_groups[bk], adjust_b, threshold_ms) for ak, bk in pairs]
     rows.sort(key=lambda r: (r.raid_level, r.drive_count_a or 0, r.cache_a))
     summaries = []
@@ -272,11 +331,25 @@ def _workload_comparison(a, b, label, a_figures, b_figures, adjust_b, threshold_
         subject = f"{raid + ' ' if raid else ''}{label}"
         summaries.append(summary_sentence(a.name, b.name, subject, improvements))
     sentences, choices = ambiguities(only_a, only_b)
-    return WorkloadComparison(label, metric, rows, only_a, only_b, summaries, sentences, matched_by, choices)
+    empty = [] if rows else _why_empty(a, b, a_figures, b_figures, metric)
+    return WorkloadComparison(
+        label, metric, rows, only_a, only_b, summaries, sentences, matched_by, choices, empty=empty
+    )
 
 
-# The run columns a workload key is made of.
-_KEY_COLUMNS = ("workload_id", "workload_name", "read_pct", "random_pct")
+def _why_empty(a, b, a_figures, b_figures, metric) -> list[str]:
+    """Why a workload both sides have compares no configuration, in sentences."""
+    why = []
+    for letter, system, figures in (("A", a, a_figures), ("B", b, b_figures)):
+        if not any(found.metric == metric and found.summary is not None for found in figures):
+            reasons = dict.fromkeys(words for found in figures for words in found.no_value)
+            why.append(f"No figure of {letter} ({system.name}) at the threshold: {'; '.join(reasons) or 'no value'}.")
+    if not why:
+        why.append(
+            f"No configuration of A ({a.name}) pairs with one of B ({b.name}): "
+            "choose a configuration of each side above to compare them."
+        )
+    return why
 
 
 def _sides(*systems_runs, family) -> list[dict]:
@@ -285,7 +358,7 @@ def _sides(*systems_runs, family) -> list[dict]:
     runs, and one for the names of all their workloads. A workload's names are read once, not with each
     name its runs were stored under: a 50 MB Iometer file stores thousands of run names under a few
     workloads, each of which is then known by all of them."""
-    keys = [list(runs.order_by().values_list(*_KEY_COLUMNS).distinct()) for runs in systems_runs]
+    keys = [list(runs.order_by().values_list(*KEY_COLUMNS).distinct()) for runs in systems_runs]
     workload_ids = {columns[0] for found in keys for columns in found if columns[0] is not None}
     workloads = {
         workload_id: (name, names)
@@ -307,7 +380,7 @@ def _sides_of(keys, workloads, *, family) -> dict:
             side.runs = Q(workload_id=key[1])
         else:
             # Equal to None is IS NULL in a filter, so a run without a workload or mix is found too.
-            side.runs |= Q(**dict(zip(_KEY_COLUMNS, columns, strict=True)))
+            side.runs |= Q(**dict(zip(KEY_COLUMNS, columns, strict=True)))
     return sides
 
 
@@ -373,7 +446,7 @@ class ComparedFigure:
 # figure is stated at, and the stored figures.
 _FIGURE_COLUMNS = (
     "id",
-    *_KEY_COLUMNS,
+    *KEY_COLUMNS,
     *("config__raid_level", "config__drive_count", "config__read_cache", "config__write_cache"),
     *("config__system_id", "config__system__name", "origin", "published_at_ms"),
     *STORED_FIGURE_COLUMNS,
@@ -473,7 +546,7 @@ def _fill(compared, *, best, **read):
         runs |= side_runs.filter(_runs_of(sides, keys))
     stored = _stored_default(read["threshold_ms"], read["latency"]) and not best
     found = [
-        _replicates_of(figure)
+        _replicates_of(figure, latency=read["latency"])
         for figure in _compared_figures(runs.filter(throughput_metric="") if stored else runs, **read)
     ]
     if stored:
@@ -505,7 +578,7 @@ def _stored_default(threshold_ms: float, latency: str) -> bool:
 
 # The run columns replicates are summed up by: the workload key, the configuration, the metric.
 _REPLICATE_COLUMNS = (
-    *_KEY_COLUMNS,
+    *KEY_COLUMNS,
     *("config__raid_level", "config__drive_count", "config__read_cache", "config__write_cache"),
     "throughput_metric",
     "config__system_id",
@@ -532,12 +605,15 @@ def _stored_replicates(runs, *, family) -> list[_Replicates]:
             printed=ArrayAgg(_with_id("published_mbps_binary"), filter=Q(published_mbps_binary__isnull=False)),
             stated=ArrayAgg(_with_id("published_at_ms"), filter=published),
             not_reached=ArrayAgg("status", filter=Q(reached_20ms=False)),
+            statuses=ArrayAgg("status", distinct=True),
         )
-        .values_list(*_REPLICATE_COLUMNS, "valued", "n", "mean", "variance", "printed", "stated", "not_reached")
+        .values_list(
+            *_REPLICATE_COLUMNS, "valued", "n", "mean", "variance", "printed", "stated", "not_reached", "statuses"
+        )
     )
     cache_settings: dict = {}
     found = []
-    for row in groups:
+    for *row, statuses in groups:
         *key, raid_level, drive_count, read_cache, write_cache, metric, system_id, valued, n, mean, variance = row[:-3]
         flags = (read_cache, write_cache)
         if flags not in cache_settings:
@@ -553,6 +629,7 @@ def _stored_replicates(runs, *, family) -> list[_Replicates]:
                 printed_mbps=[figure for _, figure in sorted(printed)],
                 stated_ms=[figure for _, figure in sorted(stated)],
                 not_reached=not_reached,
+                no_value=[] if valued else [Status(status).words for status in statuses or () if status],
             )
         )
     return found
@@ -578,6 +655,14 @@ def comparison(
     raid_level: str | None = None,
     drive_count: int | None = None,
     cache: str | None = None,
+    a_raid_level: str | None = None,
+    b_raid_level: str | None = None,
+    a_drive_count: int | None = None,
+    b_drive_count: int | None = None,
+    a_cache: str | None = None,
+    b_cache: str | None = None,
+    a_config: int | None = None,
+    b_config: int | None = None,
     workload: str | None = None,
     pairs: Sequence[tuple[str, str]] = (),
     best_of_sizes: bool = False,
@@ -585,6 +670,7 @@ def comparison(
     label: str | None = None,
     workloads_per_page: int | None = None,
     workload_page: int | str = 1,
+    offer_choices: bool = False,
     viewer=None,
 ) -> Comparison:
     """System A against system B for every workload both have, at the threshold.
@@ -594,29 +680,60 @@ def comparison(
     family; ``pairs`` (``[(A's workload name, B's workload name), ...]``) compares named workloads by hand.
     Workloads only one side has are listed, not dropped; so are unmatched configurations.
 
+    ``raid_level``, ``drive_count`` and ``cache`` narrow both sides; ``a_raid_level``, ``a_config`` (a
+    configuration's id) and the others narrow one side (in place of the filter of both sides). A value
+    a side has no comparable run with raises :class:`ApplicationError`; what the filters leave out is
+    said in ``left_out``.
+
+    ``offer_choices`` reads each side's values (``a_choices``, ``b_choices``) even when nothing is filtered.
+
     The workloads both sides have are found first from their key columns, and points are read only
     for the runs of those compared: ``label`` keeps one workload, ``workloads_per_page`` compares
     page ``workload_page`` of them in label order (the rest stay counted in ``page``). With ``viewer``,
     ``workload`` also names a workload by the name one of their teams gave it.
     """
-    a_runs, b_runs = (
-        runs_filtered(
-            system=system,
-            workloads=(workload,) if workload else (),
-            raid_level=raid_level_asked(raid_level=raid_level),
-            drive_count=drive_count,
-            cache=cache,
-            comparable=True,
-            viewer=viewer,
+    shared = SideFilters(raid_level_asked(raid_level=raid_level), drive_count, cache)
+    a_filters, b_filters = (
+        SideFilters(
+            raid_level_asked(raid_level=side_raid_level) or shared.raid_level,
+            side_drive_count or shared.drive_count,
+            side_cache or shared.cache,
+            side_config,
         )
-        for system in (a, b)
+        for side_raid_level, side_drive_count, side_cache, side_config in (
+            (a_raid_level, a_drive_count, a_cache, a_config),
+            (b_raid_level, b_drive_count, b_cache, b_config),
+        )
     )
+    a_choices = b_choices = None
+    if offer_choices or a_filters != SideFilters() or b_filters != SideFilters():
+        a_choices, b_choices = side_choices(system=a), side_choices(system=b)
+        check_both_sides(shared, a_choices, b_choices, a, b)
+        check_side(SideFilters(raid_level_asked(raid_level=a_raid_level), a_drive_count, a_cache, a_config),
+                 a_choices, letter="A", system=a)  # fmt: skip
+        check_side(SideFilters(raid_level_asked(raid_level=b_raid_level), b_drive_count, b_cache, b_config),
+                 b_choices, letter="B", system=b)  # fmt: skip
+    workloads = (workload,) if workload else ()
+    a_all, b_all = (
+        runs_filtered(system=system, workloads=workloads, comparable=True, viewer=viewer) for system in (a, b)
+    )
+    a_runs, b_runs = (
+        runs_of_side(system=system, workloads=workloads, filters=filters, viewer=viewer)
+        for system, filters in ((a, a_filters), (b, b_filters))
+    )
+    left_out = [
+        *what_filters_left_out(runs=a_all, filters=a_filters, side=f"A ({a.name})", family=best_of_sizes),
+        *what_filters_left_out(runs=b_all, filters=b_filters, side=f"B ({b.name})", family=best_of_sizes),
+    ]
+    chosen = a_config is not None and b_config is not None
     figures = {"threshold_ms": threshold_ms, "latency": latency, "runs_on_demand": _RunsOnDemand(latency=latency)}
     if pairs:
         paired = {**figures, "family": False, "names": True}
         a_figures = _compared_figures(a_runs.filter(_named_any(a_name for a_name, _ in pairs)), **paired)
         b_figures = _compared_figures(b_runs.filter(_named_any(b_name for _, b_name in pairs)), **paired)
-        return _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms, latency)
+        paired_result = _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms, latency)
+        paired_result.left_out, paired_result.a_choices, paired_result.b_choices = left_out, a_choices, b_choices
+        return paired_result
     a_sides, b_sides = _sides(a_runs, b_runs, family=best_of_sizes)
     matched = sorted(
         match_workloads(
@@ -632,9 +749,15 @@ def comparison(
         _workload_comparison(
             a, b, _label(a_sides[ak], b_sides[bk]), a_sides[ak].figures, b_sides[bk].figures, adjust_b, threshold_ms,
             matched_by=MATCHED_BY["name" if "name" in (ak[0], bk[0]) else ak[0]], best=best_of_sizes,
+            chosen=chosen,
         )
         for ak, bk in page
     ]  # fmt: skip
+    _offer_thresholds(
+        [(workload, ak, bk) for workload, (ak, bk) in zip(compared, page, strict=True)],
+        sides=(a_sides, b_sides), runs=(a_runs, b_runs), family=best_of_sizes, latency=latency,
+        threshold_ms=threshold_ms,
+    )  # fmt: skip
     a_done, b_done = {ak for ak, _ in matched}, {bk for _, bk in matched}
     return Comparison(
         a=a,
@@ -646,7 +769,68 @@ def comparison(
         only_b_workloads=sorted(side.name for key, side in b_sides.items() if key not in b_done),
         latency=latency,
         page=page,
+        left_out=left_out,
+        a_choices=a_choices,
+        b_choices=b_choices,
     )
+
+
+def _crosses(workload: WorkloadComparison) -> bool:
+    """Whether every compared figure of ``workload`` was read where its curve crosses the threshold."""
+    sides = [found for row in workload.rows for found in (row.a_figures, row.b_figures) if found is not None]
+    over = Status.FIRST_POINT_OVER.words
+    if any(found.not_reached for found in sides):
+        return False
+    return not any(over in sentence for sentence in workload.empty)
+
+
+def _offer_thresholds(compared: list, *, sides: tuple, runs: tuple, family: bool, latency: str, threshold_ms: float):
+    """For each compared workload (``[(workload, A's key, B's key), ...]``) whose curves do not cross the
+    threshold, the response times both sides' curves are measured between and thresholds within them: one
+    query per side, whatever the number of workloads and runs."""
+    missing = [(workload, a_key, b_key) for workload, a_key, b_key in compared if not _crosses(workload)]
+    if not missing:
+        return
+    a_ranges = _measured_ms(runs[0], sides[0], [a_key for _, a_key, _ in missing], family=family, latency=latency)
+    b_ranges = _measured_ms(runs[1], sides[1], [b_key for _, _, b_key in missing], family=family, latency=latency)
+    for workload, a_key, b_key in missing:
+        workload.no_crossing = True
+        if a_key not in a_ranges or b_key not in b_ranges:
+            continue
+        low, high = max(a_ranges[a_key][0], b_ranges[b_key][0]), min(a_ranges[a_key][1], b_ranges[b_key][1])
+        if low <= high:
+            workload.measured_ms = (low, high)
+            workload.thresholds = [value for value in thresholds_within(low, high) if value != threshold_ms]
+
+
+def _measured_ms(runs: QuerySet[Run], sides: dict, keys: list, *, family: bool, latency: str) -> dict:
+    """The lowest and highest response time at ``latency`` of the points of each workload ``keys`` of
+    ``sides``, by key (a workload without response times is left out)."""
+    wanted = Q(pk__in=[])
+    for key in keys:
+        wanted |= sides[key].runs
+    if latency in ("avg", "max"):
+        response: F | Cast = F(f"{latency}_response_ms")
+    else:
+        # A key path, not KT: KT reads a key of digits ("99") as an array index.
+        percentile = Func(
+            F("latency_percentiles_ms"), Value(latency.removeprefix("p")), function="jsonb_extract_path_text"
+        )
+        response = Cast(percentile, FloatField())
+    rows = (
+        Point.objects.filter(run__in=runs.filter(wanted))
+        .order_by()
+        .values_list(*(f"run__{column}" for column in KEY_COLUMNS))
+        .annotate(low=Min(response), high=Max(response))
+    )
+    ranges: dict = {}
+    for *columns, low, high in rows:
+        key = workload_key_of(*columns, family=family)
+        if low is None or key not in keys:
+            continue
+        known = ranges.get(key, (low, high))
+        ranges[key] = (min(known[0], low), max(known[1], high))
+    return ranges
 
 
 def _label(a_side: _Side, b_side: _Side) -> str:
@@ -664,8 +848,8 @@ def _named_any(names) -> Q:
 def _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms, latency):
     compared = []
     for a_name, b_name in pairs:
-        a_found = [_replicates_of(f) for f in a_figures if a_name in f.names]
-        b_found = [_replicates_of(f) for f in b_figures if b_name in f.names]
+        a_found = [_replicates_of(f, latency=latency) for f in a_figures if a_name in f.names]
+        b_found = [_replicates_of(f, latency=latency) for f in b_figures if b_name in f.names]
         if a_found and b_found:
             label = f"{a_name} vs {b_name}"
             compared.append(
@@ -687,12 +871,22 @@ def _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms
 
 @dataclass
 class MultiRow:
-    """One configuration of one workload: the baseline's figure and each candidate's, with its improvement."""
+    """One configuration of the baseline in one workload: the baseline's figure and each candidate's, with
+    its improvement."""
 
     label: str
     baseline: float | None
     # One (value, improvement %) per candidate, None where the candidate has no counterpart.
     cells: list
+    # Per candidate: its configuration where it is not the baseline's, else "".
+    configs: list = field(default_factory=list)
+    # Per candidate: why its cell is empty, else "".
+    reasons: list = field(default_factory=list)
+
+    @property
+    def entries(self) -> list[tuple]:
+        """Per candidate: its cell, its configuration where it differs, why the cell is empty."""
+        return list(zip(self.cells, self.configs, self.reasons, strict=True))
 
 
 @dataclass
@@ -709,22 +903,69 @@ class MultiComparison:
     threshold_ms: float
     workloads: list
     pairs: list = field(default_factory=list)
+    # Each candidate's summary sentences, and the workloads only it or only the baseline has, in sentences.
+    summaries: list = field(default_factory=list)
+    only_one: list = field(default_factory=list)
 
 
 def multi_comparison(*, candidates: Sequence[System], baseline: System, **selection) -> MultiComparison:
     """Several systems each against one baseline (the papers' predecessor, a buyer's reference),
-    through :func:`comparison`, gathered into one table per workload: the same numbers as the
-    two-system comparisons."""
+    through :func:`comparison`, gathered into one table per workload with a row per configuration of
+    the baseline: the same numbers as the two-system comparisons. An empty cell says why."""
     pairs = [comparison(a=candidate, b=baseline, **selection) for candidate in candidates]
     tables: dict = {}
     for index, result in enumerate(pairs):
         for workload in result.workloads:
             table = tables.setdefault(workload.workload, (workload.metric, {}))[1]
             for row in workload.rows:
-                found = table.setdefault(row.label, MultiRow(row.label, row.b_value, [None] * len(pairs)))
+                found = table.setdefault(row.b_label, _multi_row(row.b_label, row.b_value, len(pairs)))
                 found.cells[index] = (row.a_value, row.pct)
+                found.configs[index] = "" if row.a_label == row.b_label else row.a_label
     # A workload none of the candidates could be paired in (no rows) is left out of the table.
     shown = sorted((label, metric, rows) for label, (metric, rows) in tables.items() if rows)
     workloads = [MultiWorkload(label, metric, list(rows.values())) for label, metric, rows in shown]
+    for workload in workloads:
+        for row in workload.rows:
+            row.reasons = [
+                "" if cell else _empty_cell_reason(result, workload.workload)
+                for cell, result in zip(row.cells, pairs, strict=True)
+            ]
     threshold_ms = pairs[0].threshold_ms if pairs else selection.get("threshold_ms", 20.0)
-    return MultiComparison(baseline, list(candidates), threshold_ms, workloads, pairs)
+    summaries = [sentence for result in pairs for workload in result.workloads for sentence in workload.summaries]
+    return MultiComparison(
+        baseline, list(candidates), threshold_ms, workloads, pairs, summaries, _only_one(pairs, baseline)
+    )
+
+
+def _multi_row(label: str, baseline: float, candidates: int) -> MultiRow:
+    return MultiRow(label, baseline, [None] * candidates, [""] * candidates, [""] * candidates)
+
+
+def _empty_cell_reason(result: Comparison, label: str) -> str:
+    """Why the candidate of ``result`` has no figure for a configuration of the baseline in workload ``label``."""
+    filtered = " with these filters" if result.left_out else ""
+    compared = next((workload for workload in result.workloads if workload.workload == label), None)
+    if compared is None:
+        return f"no run of this workload{filtered}"
+    if not compared.rows:
+        return " ".join(compared.empty)
+    if compared.only_a:
+        configurations = "; ".join(config_key_label(key) for key in compared.only_a)
+        return f"no configuration paired with this one (its configurations left unpaired: {configurations})"
+    return f"no configuration paired with this one{filtered}"
+
+
+def _only_one(pairs: list[Comparison], baseline: System) -> list[str]:
+    """The workloads each candidate has and the baseline not, and those the baseline has and it not."""
+    sentences = []
+    for result in pairs:
+        shown, more = result.only_a_workloads[:50], max(len(result.only_a_workloads) - 50, 0)
+        if shown:
+            sentences.append(f"Only {result.a.name}: {', '.join(shown)}{f' and {more} more' if more else ''}.")
+        shown, more = result.only_b_workloads[:50], max(len(result.only_b_workloads) - 50, 0)
+        if shown:
+            sentences.append(
+                f"Only {baseline.name} (baseline), not {result.a.name}: "
+                f"{', '.join(shown)}{f' and {more} more' if more else ''}."
+            )
+    return sentences

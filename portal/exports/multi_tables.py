@@ -20,12 +20,18 @@ def multi_comparison_table(multi: MultiComparison) -> Table:
         ),
     )
     rows = []
+    notes: list[str] = []
     for workload in multi.workloads:
         name = f"{workload.workload} ({METRIC_UNITS[workload.metric]})"
         for row in workload.rows:
             values = tuple(cell[0] if cell else None for cell in row.cells)
             improvements = tuple(cell[1] if cell else None for cell in row.cells)
             rows.append(Row((name, row.label), (row.baseline, *values, *improvements)))
+            notes += [
+                f"{workload.workload}, {row.label}: {system.name}: {config or reason}."
+                for system, config, reason in zip(candidates, row.configs, row.reasons, strict=True)
+                if config or reason
+            ]
     return Table(
         title=f"{', '.join(system.name for system in candidates)} compared with {baseline.name}",
         corner=(("", ""), ("Workload", "Configuration")),
@@ -34,5 +40,8 @@ def multi_comparison_table(multi: MultiComparison) -> Table:
         footnotes=(
             f"Throughput at an average response time of {multi.threshold_ms:g} ms; MB/s = 10^6 bytes/s.",
             "Improvement = (system - baseline) / baseline x 100; N/A where the system has no such configuration.",
+            *notes,
+            *multi.summaries,
+            *multi.only_one,
         ),
     )

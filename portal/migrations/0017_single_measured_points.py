@@ -36,7 +36,7 @@ def workloads_titled_by_what_they_do(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("portal", "0015_team_workload_overrides")]
+    dependencies = [("portal", "0016_threshold_defaults")]
 
     operations = [
         migrations.AlterField(

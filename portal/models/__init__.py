@@ -6,6 +6,7 @@ Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes
 from portal.curation.models import RunStatement, WorkloadAlias
 from portal.teams.models import AuditEvent, Membership, Role, Team
 
+from .preferences import ThresholdDefault
 from .results import Point, Run, Workload, document_title
 from .systems import Config, DriveType, PublishedStrokeMultipliers, System
 from .tokens import ApiToken
@@ -25,6 +26,7 @@ __all__ = [
     "RunStatement",
     "System",
     "Team",
+    "ThresholdDefault",
     "Upload",
     "Workload",
     "WorkloadAlias",

@@ -2,23 +2,27 @@
 
 from urllib.parse import urlencode
 
+from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from portal.comparisons import selectors as comparison_selectors
+from portal.comparisons.defaults import threshold_default, threshold_default_set
 from portal.curation.selectors import compared_workload_aliases
 from portal.errors import ApplicationError, NotFoundError, answers_errors
+from portal.models import Role, ThresholdDefault
 from portal.results import selectors as result_selectors
 from portal.systems import selectors as system_selectors
+from portal.teams.selectors import teams_of
 
 from . import compare_charts
 from .common import chart_data, query_with, valid
-from .forms import CompareForm
+from .forms import SIDE_FILTERS, CompareForm, ThresholdDefaultForm
 
 COMPARE_PARAMETERS: tuple[str, ...] = ("a", "b", "threshold_ms", "adjust_b", "raid_level", "cache")
-COMPARE_PARAMETERS += ("drive_count", "workload", "pair", "best", "latency")
+COMPARE_PARAMETERS += ("drive_count", "workload", "pair", "best", "latency", *SIDE_FILTERS)
 
 
 def _selection_query(query):
@@ -41,6 +45,17 @@ def _first_candidate(query, candidates):
     data = query.copy()
     data.setlist("a", candidates[:1])
     return data
+
+
+def _with_default_threshold(request, query):
+    """The query with the reader's default threshold and latency figure where it states neither, and the
+    sentence saying which default applied (None when the address states them)."""
+    if query.get("threshold_ms") or query.get("latency"):
+        return query, None
+    default = threshold_default(viewer=request.user)
+    data = query.copy()
+    data["threshold_ms"], data["latency"] = f"{default.threshold_ms:g}", default.latency
+    return data, default.sentence
 
 
 def _found(request, name):
@@ -98,6 +113,29 @@ def _workload_pages(query, page):
     return previous, following
 
 
+def _side_filters(result, query):
+    """Each side's filters as the page offers them: its letter, system, the values its runs have and the
+    value chosen (the side's own, else the one of both sides)."""
+    sides = []
+    for letter, system, choices in (("a", result.a, result.a_choices), ("b", result.b, result.b_choices)):
+        chosen = {
+            name: query.get(f"{letter}_{name}") or query.get(name) or ""
+            for name in ("raid_level", "drive_count", "cache", "config")
+        }
+        chosen["raid_level"] = result_selectors.raid_level_asked(raid_level=chosen["raid_level"]) or ""
+        sides.append({"letter": letter, "system": system, "choices": choices, "chosen": chosen})
+    return sides
+
+
+def _threshold_links(workload, query):
+    """Links to the thresholds both curves of ``workload`` are measured at, each on the first page of workloads."""
+    if not workload.thresholds:
+        return []
+    first_page = query.copy()
+    first_page.pop("wpage", None)
+    return [(f"{value:g} ms", query_with(first_page, threshold_ms=f"{value:g}")) for value in workload.thresholds]
+
+
 def _first_names(names):
     """The first names of a list only one side has, and how many are not shown."""
     return names[:ONLY_ONE_SIDE_SHOWN], max(len(names) - ONLY_ONE_SIDE_SHOWN, 0)
@@ -106,9 +144,11 @@ def _first_names(names):
 @answers_errors()
 def compare(request):
     candidates = _candidates(request.GET)[:MAX_CANDIDATES]
-    form = CompareForm(_first_candidate(request.GET, candidates))
+    query, default_sentence = _with_default_threshold(request, request.GET)
+    form = CompareForm(_first_candidate(query, candidates))
     context = {
         "form": form,
+        "default_sentence": default_sentence,
         "candidates": candidates + [""] * (len(candidates) < MAX_CANDIDATES),
         "system_choices": system_selectors.system_names(limit=PICKER_CHOICES, viewer=request.user),
         "latencies": result_selectors.LATENCIES,
@@ -122,7 +162,11 @@ def compare(request):
             context["multi"] = _multi_comparison(request, valid(form), candidates)
             context["export_query"] = _link_multi_charts(context["multi"], form.data, candidates)
             return render(request, "pages/compare.html", context)
-        paging = {"workloads_per_page": COMPARED_PER_PAGE, "workload_page": request.GET.get("wpage") or 1}
+        paging = {
+            "workloads_per_page": COMPARED_PER_PAGE,
+            "workload_page": request.GET.get("wpage") or 1,
+            "offer_choices": True,
+        }
         result = _comparison(request, valid(form), **paging)
     except ApplicationError as error:
         context["error"] = error.message
@@ -135,6 +179,7 @@ def compare(request):
         workload.chart_url = f"{chart_url}?{query.urlencode()}"
         workload.csv_url = f"{csv_url}?{query.urlencode()}"
         workload.cache_links = [(setting, query_with(form.data, cache=setting)) for setting in workload.cache_choices]
+        workload.threshold_links = _threshold_links(workload, form.data)
     compared_workload_aliases(workloads=result.workloads, viewer=request.user)
     export = _selection_query(form.data)
     for workload in result.workloads:
@@ -148,6 +193,7 @@ def compare(request):
         workload_pages=_workload_pages(form.data, result.page) if result.page else (None, None),
         only_a=_first_names(result.only_a_workloads),
         only_b=_first_names(result.only_b_workloads),
+        sides=_side_filters(result, form.data) if result.a_choices else [],
     )
     return render(request, "pages/compare.html", context)
 
@@ -180,3 +226,28 @@ def _multi_chart(request, form, candidates, *, label):
     return compare_charts.multi_compare_chart(
         matching[0], baseline=multi.baseline, candidates=multi.candidates, threshold_ms=multi.threshold_ms
     )
+
+
+@login_required
+def compare_defaults(request):
+    """The reader's default threshold and latency figure, and those of the teams they administer."""
+    teams = list(teams_of(request.user, role=Role.ADMIN))
+    form = ThresholdDefaultForm(request.POST or None, teams=teams)
+    if request.method == "POST" and form.is_valid():
+        team = form.team()
+        threshold_default_set(
+            user=None if team else request.user,
+            team=team,
+            threshold_ms=form.cleaned_data["threshold_ms"],
+            latency=form.cleaned_data["latency"] or "avg",
+        )
+        return redirect("pages:compare_defaults")
+    applied = threshold_default(viewer=request.user)
+    context = {
+        "form": form,
+        "applied": applied,
+        "applied_latency": result_selectors.LATENCIES[applied.latency],
+        "own": ThresholdDefault.objects.filter(user=request.user).first(),
+        "team_defaults": ThresholdDefault.objects.filter(team__in=teams).select_related("team").order_by("team__name"),
+    }
+    return render(request, "pages/defaults.html", context)

@@ -11,6 +11,8 @@ from .charts import DASHES, BarChart, Bars, Chart, Series
 
 # The colours of the two systems on every compare chart (Okabe-Ito blue and vermillion).
 A_COLOUR, B_COLOUR = 1, 2
+# A threshold is drawn on the curves' chart up to this multiple of their highest response time.
+THRESHOLD_DRAWN_UP_TO = 1.5
 
 
 def compare_chart(workload_comparison, *, a, b, threshold_ms, latency="avg"):
@@ -36,11 +38,16 @@ def _compare_curves(workload_comparison, *, a, b, threshold_ms, latency):
                 name = f"{side}: {system.name}, {row.label}"
                 series += _side_curve(figure, name, index, colour, latency, threshold_ms)
     right = max((x for s in series for x in s.x), default=1)
-    series.append(
-        Series(f"threshold {threshold_ms:g} ms", [0, right], [threshold_ms, threshold_ms], mode="lines", dash="dot")
-    )
-    metric = METRICS[workload_comparison.metric]
+    top = max((y for s in series for y in s.y if y is not None), default=threshold_ms)
     title = f"{workload_comparison.workload}: {a.name} (A) vs {b.name} (B)"
+    # The axis follows the curves: a threshold far above them is named, not drawn (it would flatten them).
+    if threshold_ms <= top * THRESHOLD_DRAWN_UP_TO:
+        series.append(
+            Series(f"threshold {threshold_ms:g} ms", [0, right], [threshold_ms, threshold_ms], mode="lines", dash="dot")
+        )
+    else:
+        title += f"; the threshold, {threshold_ms:g} ms, is above every measured response time"
+    metric = METRICS[workload_comparison.metric]
     return Chart(title, metric, f"{LATENCIES[latency].capitalize()} response time (ms)", series)
 
 

@@ -3,7 +3,7 @@
 from django import forms
 
 from portal.analysis.sizing import IOPS_PER_MAILBOX
-from portal.comparisons.forms import CompareForm
+from portal.comparisons.forms import SIDE_FILTERS, CompareForm
 from portal.comparisons.sweeps import SWEEP_PARAMETERS
 from portal.forms import DEFAULT_THRESHOLD_MS, QueryForm, ThresholdField, latency_field
 from portal.systems.selectors import SYSTEM_SORTS
@@ -11,8 +11,8 @@ from portal.systems.selectors import SYSTEM_SORTS
 from .system_runs import DEFAULT_SORT, RUN_SORTS
 
 __all__ = [
-    "DEFAULT_THRESHOLD_MS", "CompareForm", "QueryForm", "RunForm", "StrokeForm", "SweepForm", "SystemFilterForm",
-    "SystemPageForm", "ThresholdField", "ThresholdForm", "latency_field",
+    "DEFAULT_THRESHOLD_MS", "SIDE_FILTERS", "CompareForm", "QueryForm", "RunForm", "StrokeForm", "SweepForm",
+    "SystemFilterForm", "SystemPageForm", "ThresholdField", "ThresholdForm", "latency_field",
 ]  # fmt: skip
 
 
@@ -64,3 +64,22 @@ class StrokeForm(ThresholdForm):
     table = forms.SlugField(required=False, max_length=300, label="Multiplier table")
     base = forms.FloatField(required=False, min_value=0, label="Throughput at the baseline stroke")
     stroke_pct = forms.FloatField(required=False, min_value=0.001, max_value=100, initial=45.0, label="Stroke %")
+
+
+class ThresholdDefaultForm(forms.Form):
+    """A reader's default threshold and latency figure, or one of a team they administer (``owner``: its slug)."""
+
+    threshold_ms = ThresholdField(label="Default threshold (ms)", help_text="Leave blank to remove the default.")
+    latency = latency_field()
+    owner = forms.ChoiceField(required=False, label="For", initial="")
+
+    def __init__(self, *args, teams=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.teams = {team.slug: team for team in teams}
+        owner = self.fields["owner"]
+        assert isinstance(owner, forms.ChoiceField)
+        owner.choices = [("", "me"), *((team.slug, f"team {team.name}") for team in teams)]
+
+    def team(self):
+        """The team whose default is set, None for the reader's own."""
+        return self.teams.get(self.cleaned_data.get("owner") or "")

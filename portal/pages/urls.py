@@ -27,6 +27,7 @@ urlpatterns = [
     path("runs/<int:run_id>/", runs.run_detail, name="run"),
     path("runs/<int:run_id>/charts/<slug:chart>.<fmt:fmt>", runs.run_chart, name="run_chart"),
     path("compare/", compare.compare, name="compare"),
+    path("compare/defaults/", compare.compare_defaults, name="compare_defaults"),
     path("systems/search.json", compare.system_search, name="system_search"),
     path("compare/chart.<fmt:fmt>", compare.compare_chart, name="compare_chart"),
 ]

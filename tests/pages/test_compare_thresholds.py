@@ -1,0 +1,101 @@
+"""Two SSDs compared at the papers' 20 ms: no curve crosses it, so the compare page says so and offers
+thresholds both curves are measured at, and the chart's axis follows the curves.
+
+The sweeps are fio-plot's (samples/fio-sweeps/, randread 4k at iodepth 1 to 64): read here with json, each
+file's ``jobs[0].read.iops`` and ``lat_ns.mean`` (the average response time)."""
+
+import html
+import io
+import json
+import re
+
+import pytest
+from django.core.management import call_command
+
+from tests.samples import sample
+
+DEVICES = {"Intel D3-S4610": "fioplot_intel-d3-s4610_randread", "Samsung PM883": "fioplot_samsung-pm883_randread"}
+QUERY = {"a": "Intel D3-S4610", "b": "Samsung PM883"}
+
+
+def _points(folder):
+    """(iodepth, IOPS, average response time in ms) of each file of a sweep, by iodepth."""
+    found = []
+    for path in sample("fio-sweeps", folder).glob("randread-*-1.json"):
+        read = json.loads(path.read_text())["jobs"][0]["read"]
+        found.append((int(path.name.split("-")[1]), read["iops"], read["lat_ns"]["mean"] / 1e6))
+    return sorted(found)
+
+
+@pytest.fixture
+def ssds(db, data_dir):
+    for name, folder in DEVICES.items():
+        call_command("ingest", str(sample("fio-sweeps", folder)), "--system", name, stdout=io.StringIO())
+    return {name: _points(folder) for name, folder in DEVICES.items()}
+
+
+def _text(fragment):
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+
+def _note(page):
+    return re.search(r'<p class="no-crossing" role="note">(.*?)</p>', page, flags=re.S)[1]
+
+
+def test_no_crossing_at_20_ms_offers_thresholds_both_curves_are_measured_at(ssds, client):
+    page = client.get("/compare/", QUERY).content.decode()
+    note = _note(page)
+    lowest = max(min(ms for _, _, ms in points) for points in ssds.values())
+    highest = min(max(ms for _, _, ms in points) for points in ssds.values())
+    # The Samsung's lowest average (0.0716 ms at iodepth 2) and the Intel's highest (0.920 ms at iodepth 64).
+    assert (round(lowest, 4), round(highest, 3)) == (0.0716, 0.92)
+    assert _text(note).startswith("No crossing at 20 ms: a curve here does not cross the threshold")
+    assert f"Both curves are measured between {lowest:#.3g} and {highest:#.3g} ms" in _text(note)
+    links = re.findall(r'<a href="([^"]+)">([^<]+)</a>', note)
+    assert [text for _, text in links] == ["0.072 ms", "0.1 ms", "0.2 ms", "0.5 ms"]
+    assert all("a=Intel+D3-S4610" in href and "b=Samsung+PM883" in href for href, _ in links)
+
+    # One click: at 0.2 ms both curves cross; each figure is interpolated, none a lower bound.
+    at_02 = client.get("/compare/" + html.unescape(links[2][0])).content.decode()
+    assert 'class="no-crossing"' not in at_02
+    row = re.search(r'<th scope="row">RAID level not stated</th>(.*?)</tr>', at_02, flags=re.S)[1]
+    cells = [_text(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, flags=re.S)]
+    assert "lower bound" not in cells[-1]
+    for cell, points in zip(cells[:2], ssds.values(), strict=True):
+        # Between the last point at or under 0.2 ms (iodepth 8) and the first over it (iodepth 16).
+        (_, under_iops, under_ms), (_, over_iops, over_ms) = [p for p in points if p[0] in (8, 16)]
+        expected = under_iops + (over_iops - under_iops) * (0.2 - under_ms) / (over_ms - under_ms)
+        assert float(cell.replace(",", "")) == pytest.approx(expected, abs=0.05)
+
+
+def test_the_chart_axis_follows_the_curves_not_a_threshold_far_above_them(ssds, client):
+    chart = client.get("/compare/chart.json", {**QUERY, "label": "random-read"}).json()
+    names = [trace["name"] for trace in chart["data"]]
+    assert not any(name.startswith("threshold") for name in names)
+    title = chart["layout"]["title"]["text"].replace("<br>", " ")
+    assert "the threshold, 20 ms, is above every measured response time" in title
+    highest = max(ms for points in ssds.values() for _, _, ms in points)
+    assert max(y for trace in chart["data"] for y in trace["y"]) == pytest.approx(highest)
+    # At 0.5 ms the threshold lies among the curves and is drawn.
+    drawn = client.get("/compare/chart.json", {**QUERY, "label": "random-read", "threshold_ms": "0.5"}).json()
+    assert "threshold 0.5 ms" in [trace["name"] for trace in drawn["data"]]
+
+
+def _p99_ms(folder):
+    """Each file's completion-latency 99th percentile (``clat_ns.percentile["99.000000"]``), in ms."""
+    return [
+        json.loads(path.read_text())["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"] / 1e6
+        for path in sample("fio-sweeps", folder).glob("randread-*-1.json")
+    ]
+
+
+def test_at_the_99th_percentile_the_offered_thresholds_follow_the_percentile_curves(ssds, client):
+    page = client.get("/compare/", {**QUERY, "latency": "p99", "threshold_ms": "0.05"}).content.decode()
+    p99 = [_p99_ms(folder) for folder in DEVICES.values()]
+    lowest, highest = max(min(values) for values in p99), min(max(values) for values in p99)
+    # 0.157 ms (iodepth 1, both devices) to the Samsung's 1.04 ms at iodepth 64.
+    assert (round(lowest, 3), round(highest, 2)) == (0.157, 1.04)
+    note = _text(_note(page))
+    assert note.startswith("No crossing at 0.05 ms")
+    assert f"Both curves are measured between {lowest:#.3g} and {highest:#.3g} ms" in note
+    assert note.endswith("compare at 0.16 ms · 0.2 ms · 0.5 ms · 1 ms .")
