@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import cast
 
+from portal.formatting import significant
+
 
 class Rule(StrEnum):
     INTERPOLATE = "interpolate"
@@ -268,4 +270,4 @@ def _is_non_negative(number) -> bool:
 
 
 def _ms(number: float) -> str:
-    return f"{number:g}"
+    return significant(number)

@@ -5,8 +5,9 @@ from urllib.parse import urlencode
 from django.core.paginator import Paginator
 from django.shortcuts import render
 
+from portal import formatting
 from portal.errors import NotFoundError, answers_errors
-from portal.models import Point
+from portal.models import Run
 from portal.results import selectors as result_selectors
 
 from . import run_charts
@@ -18,8 +19,24 @@ from .tools import tool_view
 POINTS_PER_PAGE = 50
 # Point fields that are load axes, shown first in the points table when a point has them.
 POINT_LOADS = ("outstanding_io", "threads")
-# Decimals each figure of a point is shown with (response times to the microsecond).
-FIGURE_DECIMALS = {name: "3g" if name.endswith("_ms") else "1g" for name in Point.FIGURES}
+
+
+def _figure_text(name: str, value) -> str:
+    """A point's figure as engineers write it: IOPS whole, MB/s, ms and % to three significant digits."""
+    return formatting.iops(value) if name.endswith("iops") else formatting.significant(value)
+
+
+def _load_text(value) -> str:
+    if value is None:
+        return formatting.NO_FIGURE
+    return (
+        formatting.significant(value) if isinstance(value, int | float) and not isinstance(value, bool) else str(value)
+    )
+
+
+def _load_kind(points) -> str | None:
+    """What the points' loads count ("outstanding_io" or "threads"), when every point states it."""
+    return next((name for name in POINT_LOADS if points and all(getattr(p, name) is not None for p in points)), None)
 
 
 @answers_errors()
@@ -37,17 +54,24 @@ def run_detail(request, run_id):
         "run": run,
         "system": run.config.system,
         "config": run.config,
-        "cache_setting": result_selectors.cache_setting(config=run.config),
+        "cache_setting": formatting.cache_setting(run.config),
         "form": form,
         "threshold_ms": threshold_ms,
         "metric": metric,
         "metric_title": result_selectors.METRICS[metric],
         "answer": answer,
+        "how_read": formatting.how_read(
+            answer,
+            load_kind=_load_kind(points),
+            published=run.origin == Run.Origin.PUBLISHED,
+            published_at_ms=run.published_at_ms,
+        ),
         "point_rows": [
             (
                 p.seq,
-                [(getattr(p, name), "-2g") for name in loads] + [((p.load or {}).get(key), "") for key in load_keys],
-                [(getattr(p, name), FIGURE_DECIMALS[name]) for name in columns],
+                [_load_text(getattr(p, name)) for name in loads]
+                + [_load_text((p.load or {}).get(key)) for key in load_keys],
+                [_figure_text(name, getattr(p, name)) for name in columns],
             )
             for p in shown
         ],

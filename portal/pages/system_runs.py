@@ -13,13 +13,12 @@ from dataclasses import dataclass
 from django.core.paginator import Page, Paginator
 from django.db.models import Count
 from django.db.models.expressions import RawSQL
-from django.template.defaultfilters import floatformat
 from django.urls import reverse
 
+from portal import formatting
 from portal.analysis.sizing import per_drive
 from portal.models import Point, Run, System
 from portal.results.selectors import (
-    METRICS,
     POINT_FIGURE_COLUMNS,
     Figure,
     PointFigures,
@@ -76,7 +75,7 @@ _STORED_COLUMNS = (
     "mbps_at_20ms_status",
     "reached_20ms",
 )
-_CONFIG_COLUMNS = ("raid_level", "drive_count", "read_cache", "write_cache", "stroke_pct")
+_CONFIG_COLUMNS = ("raid_level", "drive_count", "drive_type", "read_cache", "write_cache", "extra", "stroke_pct")
 
 
 def workload_run_counts(*, system: System) -> tuple[list[tuple[str, int]], list[str]]:
@@ -185,25 +184,24 @@ class RunRow:
 
 
 def run_row(figure: Figure) -> RunRow:
-    """The row of a figure: its configuration in words, the figure and the figure per drive (1 decimal)."""
+    """The row of a figure: its configuration in words, the figure and the figure per drive."""
     config, run = figure.config, figure.run
     described = [config.raid_level]
     if config.drive_count:
-        described.append(f"{config.drive_count} drives")
-    if figure.cache_setting:
-        described.append(figure.cache_setting)
+        described.append(formatting.drives(config.drive_count, config.drive_type))
+    described.append(formatting.cache_setting(config))
     if config.stroke_pct:
-        described.append(f"{floatformat(config.stroke_pct, '-1')} % stroke")
+        described.append(f"{formatting.percent(config.stroke_pct)} stroke")
     drives = config.drive_count
-    value = "–" if figure.value is None else f"{floatformat(figure.value, '1g')} {METRICS[figure.metric]}"
     by_drive = per_drive(figure.value, drives).per_drive if figure.value is not None and drives else None
+    write_per_drive = formatting.iops if figure.metric == "iops" else formatting.mbps
     return RunRow(
         run_id=run.id,
         url=reverse("pages:run", args=[run.id]),
-        configuration=", ".join(described),
-        tool=run.tool,
+        configuration=", ".join(part for part in described if part),
+        tool=run.tool or "not stated",
         source=run.get_origin_display(),
-        at_threshold=value,
-        per_drive="–" if by_drive is None else floatformat(by_drive, "1g"),
-        how_read=figure.status_text,
+        at_threshold=formatting.throughput(figure.value, figure.metric),
+        per_drive=write_per_drive(by_drive),
+        how_read=formatting.status_words(figure.status, published=run.origin == Run.Origin.PUBLISHED),
     )

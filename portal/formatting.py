@@ -1,0 +1,235 @@
+"""Numbers and names as engineers write them: the one formatter of pages, exports and the API.
+
+Whole IOPS with thousands separators (30,060); MB/s, ms and other measures to three significant
+digits without dropping whole digits (0.0839 ms, 1,024 MB, 54.5 MB/s); percentages to one decimal
+(12.7 %); counts with their noun in the right number (1 drive, 8 drives); format ids as the
+tool's name. ``None`` is written as an en dash, the tables' "no figure".
+"""
+
+import math
+import re
+from decimal import ROUND_HALF_UP, Decimal
+
+NO_FIGURE = "–"
+
+# The throughput metrics a figure is read in, as tables head them.
+METRIC_UNITS = {"iops": "IOPS", "mbps": "MB/s"}
+
+# A format as its reader knows it, where the tool's own name would mislead (a profile is no tool).
+FORMAT_NAMES = {"array_profile": "storage array profile"}
+
+# A published figure's note may carry where in the seed text it was typed from; the page cites the
+# paper by title and table instead.
+_SEED_LINES = re.compile(r"\s*\(seed lines?\s[\d,\s\-–and]*\d\)|\bseed lines?\s[\d,\s\-–and]*\d", re.IGNORECASE)
+
+
+def _rounded(value: float, decimals: int) -> Decimal:
+    return Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+
+
+def _written(number: Decimal, decimals: int) -> str:
+    text = f"{number:,.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def significant(value: float | None, digits: int = 3) -> str:
+    """``value`` to ``digits`` significant digits, never rounding away whole digits (1,024, not 1,020),
+    trailing zeros dropped (20, not 20.0): 0.0839169 gives "0.0839", 162.46 "162", 7.10 "7.1"."""
+    if value is None or not math.isfinite(value):
+        return NO_FIGURE
+    if value == 0:
+        return "0"
+    decimals = max(digits - 1 - math.floor(math.log10(abs(value))), 0)
+    number = _rounded(value, decimals)
+    if decimals and number != 0 and math.floor(math.log10(abs(number))) > math.floor(math.log10(abs(value))):
+        decimals -= 1  # 0.09996 rounds up to 0.1000: one digit fewer after the point
+        number = _rounded(value, decimals)
+    return _written(number, decimals)
+
+
+def whole(value: float | None) -> str:
+    """A whole number with thousands separators, rounded half up: 30060.0 gives "30,060"."""
+    if value is None or not math.isfinite(value):
+        return NO_FIGURE
+    return _written(_rounded(value, 0), 0)
+
+
+def iops(value: float | None) -> str:
+    """IOPS as a whole number: "30,060"."""
+    return whole(value)
+
+
+def mbps(value: float | None) -> str:
+    """MB/s to three significant digits: "54.5", "1,024"."""
+    return significant(value)
+
+
+def throughput(value: float | None, metric: str) -> str:
+    """A throughput figure with its unit: "30,060 IOPS", "54.5 MB/s" (``metric`` is "iops" or "mbps")."""
+    if value is None:
+        return NO_FIGURE
+    number = iops(value) if metric == "iops" else mbps(value)
+    return f"{number} {METRIC_UNITS.get(metric, metric)}"
+
+
+def ms(value: float | None) -> str:
+    """A response time with its unit, to three significant digits: "0.0839 ms", "24 ms"."""
+    return NO_FIGURE if value is None else f"{significant(value)} ms"
+
+
+def percent(value: float | None) -> str:
+    """A percentage with its sign: "12.7 %", "8 %", "118.8 %"; under one percent to two significant
+    digits ("0.25 %")."""
+    if value is None or not math.isfinite(value):
+        return NO_FIGURE
+    number = significant(value, 2) if abs(value) < 1 else _written(_rounded(value, 1), 1)
+    return f"{number} %"
+
+
+def count(number: float | None, noun: str, plural: str | None = None) -> str:
+    """A count with its noun in the right number: "1 drive", "8 drives", "1,200 mailboxes"."""
+    if number is None:
+        return f"{noun} count not stated"
+    written = whole(number) if float(number).is_integer() else significant(number)
+    return f"{written} {noun if number == 1 else plural or noun + 's'}"
+
+
+def drives(number: int | None, drive_type: str | None = None) -> str:
+    """Drives by their type where it is known: "1 SSD", "140 HDDs", "8 NVMe drives", else "20 drives"."""
+    if drive_type in ("HDD", "SSD"):
+        return count(number, drive_type, drive_type + "s")
+    if drive_type:
+        return count(number, f"{drive_type} drive")
+    return count(number, "drive")
+
+
+def load(value: float | None, kind: str | None) -> str:
+    """A measured load in words: "at 8 outstanding I/Os", "with 4 threads" ('' when not known)."""
+    if value is None or kind is None:
+        return ""
+    if kind == "threads":
+        return f"with {count(value, 'thread')}"
+    return f"at {count(value, 'outstanding I/O')}"
+
+
+def format_name(format_id: str | None) -> str:
+    """A stored format id as its reader knows the tool: "fio" stays "fio", "diskspd" is "DiskSpd"."""
+    if not format_id:
+        return NO_FIGURE
+    if format_id in FORMAT_NAMES:
+        return FORMAT_NAMES[format_id]
+    from ingest.registry import FORMATS
+
+    module = FORMATS.get(format_id)
+    return module.TOOL if module is not None else format_id
+
+
+def format_names() -> str:
+    """Every format ArrayBench reads, by name, for the uploads page."""
+    from ingest.registry import FORMATS
+
+    return ", ".join(format_name(format_id) for format_id in FORMATS)
+
+
+def tags(values) -> str:
+    """A list of tags (or any list a label holds) as a reader writes it: "lab, 2024 refresh"."""
+    if isinstance(values, list | tuple):
+        return ", ".join(str(value) for value in values)
+    return str(values)
+
+
+def citation_note(note: str) -> str:
+    """A published figure's note without where in the seed text it was typed from."""
+    return _SEED_LINES.sub("", note).strip()
+
+
+# An upload's labels as the upload form names them.
+LABEL_NAMES = {
+    "raid_level": "RAID level",
+    "drive_count": "drives",
+    "drive_type": "drive type",
+    "drive_rpm": "drive rpm",
+    "segment_kb": "segment size (KB)",
+    "read_cache": "read cache",
+    "write_cache": "write cache",
+    "write_cache_mirroring": "write-cache mirroring",
+    "stroke_pct": "stroke (%)",
+    "measurement": "measurement",
+    "tags": "tags",
+    "notes": "notes",
+}
+
+
+def label_value(value) -> str:
+    """One label's value in words: on/off for flags, lists comma-separated, numbers as written."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list | tuple):
+        return tags(value)
+    if isinstance(value, float):
+        return significant(value)
+    return str(value)
+
+
+def labels(values: dict) -> str:
+    """An upload's labels in words: "RAID level RAID-5; drives 140; read cache off; tags lab, refresh"."""
+    return "; ".join(
+        f"{LABEL_NAMES.get(name, name.replace('_', ' '))} {label_value(value)}" for name, value in values.items()
+    )
+
+
+def _point(point, load_kind: str | None) -> str:
+    """A measured point of a curve in words: "7.1 ms at 4 outstanding I/Os"."""
+    return " ".join(part for part in (ms(point.response_ms), load(point.load, load_kind)) if part)
+
+
+def how_read(answer, *, load_kind: str | None, published: bool, published_at_ms: float | None = None) -> str:
+    """How a figure at a threshold was obtained, in words (``answer`` a ``ThroughputAtThreshold``).
+
+    ``load_kind`` is "outstanding_io" or "threads" when the points state their load, else ``None``;
+    an interpolated load is never written, only the two measured points the figure lies between.
+    """
+    from portal.analysis.curves import Rule, Status
+
+    status, below, above = answer.status, answer.below, answer.above
+    if status is Status.INTERPOLATED:
+        return f"interpolated between {_point(below, load_kind)} and {_point(above, load_kind)}"
+    if status is Status.MEASURED:
+        chosen = "the best measured point at or under the threshold" if answer.rule is Rule.AT_OR_BELOW else "measured"
+        return f"{chosen}: {_point(below, load_kind)}"
+    if status is Status.NOT_REACHED:
+        return f"a lower bound: the threshold was not reached, the best measured point is {_point(below, load_kind)}"
+    if status is Status.SINGLE_POINT and published:
+        return "published by the paper" + (f" at {ms(published_at_ms)}" if published_at_ms else "")
+    if status is Status.SINGLE_POINT:
+        return f"a single measured point, {_point(below, load_kind)}, used as is"
+    return status.words
+
+
+def cache_setting(config) -> str:
+    """A configuration's cache setting in the papers' words: from its read and write cache flags, else
+    the setting its paper named in words no flags stand for ('' when neither is known)."""
+    from portal.analysis.vocabulary import cache_setting_name
+
+    named = cache_setting_name(read_cache=config.read_cache, write_cache=config.write_cache)
+    return named or str((config.extra or {}).get("cache_note") or "")
+
+
+def status_words(status: str, *, published: bool) -> str:
+    """How a figure was obtained, in a few words for a table's "How read" column."""
+    from portal.analysis.curves import Status
+
+    if status == Status.SINGLE_POINT and not published:
+        return "a single measured point"
+    if status == Status.NOT_REACHED:
+        return "a lower bound (threshold not reached)"
+    return Status(status).words
+
+
+def threshold(value: float | None) -> str:
+    """A response-time threshold as the reader chose it, to the microsecond: "20 ms", "2.025 ms"."""
+    if value is None or not math.isfinite(value):
+        return NO_FIGURE
+    return f"{_written(_rounded(value, 3), 3)} ms"
