@@ -48,6 +48,7 @@ def run_detail(request, run_id):
     metric, answer = result_selectors.run_threshold(run=run, threshold_ms=threshold_ms, latency=form.value("latency"))
     columns = [name for name in run.points.model.FIGURES if any(getattr(p, name) is not None for p in points)]
     loads = [name for name in POINT_LOADS if any(getattr(p, name) is not None for p in points)]
+    load_kind = _load_kind(points)
     load_keys = sorted({key for p in points for key in (p.load or {})} - set(loads))
     shown = Paginator(points, POINTS_PER_PAGE).get_page(request.GET.get("points"))
     context = {
@@ -62,7 +63,7 @@ def run_detail(request, run_id):
         "answer": answer,
         "how_read": formatting.how_read(
             answer,
-            load_kind=_load_kind(points),
+            load_kind=load_kind,
             published=run.origin == Run.Origin.PUBLISHED,
             published_at_ms=run.published_at_ms,
         ),
@@ -79,6 +80,7 @@ def run_detail(request, run_id):
         "points_links": _page_links(request.GET, shown, parameter="points", anchor="points"),
         "columns": [result_selectors.FIGURE_TITLES.get(name, name) for name in columns],
         "load_keys": [result_selectors.load_title(key=key) for key in (*loads, *load_keys)],
+        "loads_stated": len({getattr(p, load_kind) for p in points}) if load_kind else 0,
         "tool": tool_view(run, points, iops_per_mailbox=form.value("iops_per_mailbox")),
         "threshold_query": urlencode({"threshold_ms": f"{threshold_ms:g}", "latency": form.value("latency")}),
         "latency_text": result_selectors.LATENCIES[form.value("latency")],

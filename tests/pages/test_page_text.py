@@ -7,7 +7,9 @@ from html.parser import HTMLParser
 import pytest
 
 from portal.models import Run, System
+from tests.factories import SystemFactory
 from tests.ingesting import store_file
+from tests.pages.test_views import sweep_run
 from tests.samples import sample
 
 INTERNAL = {
@@ -104,3 +106,39 @@ def test_no_page_shows_internal_words_or_raw_numbers(demo, uploaded, client, eng
         pages[page] = visible_text(response.content.decode())
     found = hits(pages)
     assert not found, "\n".join(found)
+
+
+def test_a_single_point_run_draws_one_marker_on_axes_from_zero(demo, client):
+    # Seed 000 Table 1 (line 141): RAID-5, 20 HDDs, All Caches Disabled, OLTP 4K: 3,095 IOPS at 20 ms.
+    run = Run.objects.get(
+        config__system=demo["IBM DS4500"],
+        config__raid_level="RAID-5",
+        config__drive_count=20,
+        config__write_cache=False,
+        workload_name="OLTP 4K",
+    )
+    curve = client.get(f"/runs/{run.id}/charts/curve.json").json()
+    measured = curve["data"][0]
+    assert (measured["x"], measured["y"], measured["mode"]) == ([3095.0], [20.0], "lines+markers")
+    assert curve["layout"]["xaxis"]["rangemode"] == curve["layout"]["yaxis"]["rangemode"] == "tozero"
+    page = visible_text(client.get(f"/runs/{run.id}/").content.decode())
+    assert "3,095 IOPS at 20 ms (published by the paper at 20 ms)" in page
+    assert "No chart of throughput against load: the file states no load for its points." in page
+    assert f"/runs/{run.id}/charts/load.json" not in client.get(f"/runs/{run.id}/").content.decode()
+
+
+def test_an_uploaded_single_point_says_it_was_measured_at_one_load(uploaded, client):
+    # vdbenchexplorer_flatfile_kstat.html line 48: random_write_max_4k, avg_2-10 at 8 threads: 327.4444 IOPS at
+    # 23.9089 ms average response time.
+    run = uploaded["vdbench"]
+    page = visible_text(client.get(f"/runs/{run.id}/").content.decode())
+    assert "327 IOPS at 20 ms (a single measured point, 23.9 ms with 8 threads, used as is)" in page
+    assert "No chart of throughput against load: the run was measured at one load." in page
+    assert "The table below has its point." in page
+
+
+def test_a_curve_of_several_points_keeps_plotlys_own_axes(db, client):
+    run = sweep_run(SystemFactory())
+    curve = client.get(f"/runs/{run.id}/charts/curve.json").json()
+    assert "rangemode" not in curve["layout"]["xaxis"] and "rangemode" not in curve["layout"]["yaxis"]
+    assert "/charts/load.json" in client.get(f"/runs/{run.id}/").content.decode()
