@@ -30,7 +30,7 @@ def test_a_long_run_fits_the_window_pages_its_points_and_marks_the_threshold(lon
     page, problems = browser_page.page, browser_page.problems
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{live_server.url}/runs/{long_run.id}/?threshold_ms=2.025")
-    expect(page.locator("#at-threshold strong")).to_have_text("4,050.0 IOPS")
+    expect(page.locator("#at-threshold strong")).to_have_text("4,050 IOPS")
     curve = page.locator("[data-chart*='/charts/curve.json']")
     expect(curve).to_have_attribute("data-drawn", "true", timeout=20_000)
     assert page.evaluate("document.documentElement.scrollWidth") <= page.evaluate("window.innerWidth")
