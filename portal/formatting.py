@@ -88,6 +88,18 @@ def percent(value: float | None) -> str:
     return f"{number} %"
 
 
+def improvement(pct: float | None) -> str:
+    """A percentage improvement, signed and to one decimal as the comparisons print it: "+12.7 %",
+    "+10.0 %", "-3.2 %" ('' when there is none)."""
+    if pct is None or not math.isfinite(pct):
+        return ""
+    return f"{'+' if pct >= 0 else '-'}{_written_fixed(abs(pct), 1)} %"
+
+
+def _written_fixed(value: float, decimals: int) -> str:
+    return f"{_rounded(value, decimals):,.{decimals}f}"
+
+
 def count(number: float | None, noun: str, plural: str | None = None) -> str:
     """A count with its noun in the right number: "1 drive", "8 drives", "1,200 mailboxes"."""
     if number is None:

@@ -1,5 +1,7 @@
 """The compare page's charts: two systems' curves or bars, several systems against a baseline."""
 
+from portal import formatting
+from portal.models import Run
 from portal.results.selectors import (
     LATENCIES,
     METRICS,
@@ -36,7 +38,13 @@ def _compare_curves(workload_comparison, *, a, b, threshold_ms, latency):
                 series += _side_curve(figure, name, index, colour, latency, threshold_ms)
     right = max((x for s in series for x in s.x), default=1)
     series.append(
-        Series(f"threshold {threshold_ms:g} ms", [0, right], [threshold_ms, threshold_ms], mode="lines", dash="dot")
+        Series(
+            f"threshold {formatting.threshold(threshold_ms)}",
+            [0, right],
+            [threshold_ms, threshold_ms],
+            mode="lines",
+            dash="dot",
+        )
     )
     metric = METRICS[workload_comparison.metric]
     title = f"{workload_comparison.workload}: {a.name} (A) vs {b.name} (B)"
@@ -45,12 +53,13 @@ def _compare_curves(workload_comparison, *, a, b, threshold_ms, latency):
 
 def _side_curve(figure, name, index, colour, latency, threshold_ms):
     curve = [c for c in run_curve(run=figure.run, metric=figure.metric, latency=latency) if c.response_ms is not None]
-    hover = [f"load {c.load:g}" if c.load is not None else "load unknown" for c in curve]
+    hover = [f"{formatting.throughput(c.throughput, figure.metric)} at {formatting.ms(c.response_ms)}" for c in curve]
     line = Series(name, [c.throughput for c in curve], [c.response_ms for c in curve], hover=hover, style=index,
                   group=name, dash=DASHES[index % len(DASHES)], colour=colour)  # fmt: skip
     if figure.value is None:
         return [line]
-    at = f"{figure.value:,.1f} at the threshold ({figure.status_text})"
+    how = formatting.status_words(figure.status, published=figure.run.origin == Run.Origin.PUBLISHED)
+    at = f"{formatting.throughput(figure.value, figure.metric)} at the threshold ({how})"
     marker = Series(f"{name}: {at}", [figure.value], [threshold_ms], hover=[at], mode="markers",
                     style=index, group=name, colour=colour)  # fmt: skip
     return [line, marker]
@@ -61,7 +70,7 @@ def _compare_bars(workload_comparison, *, a, b, threshold_ms):
     errors = {side: [_spread([f.value for f in getattr(row, side)]) for row in rows] for side in ("a", "b")}
     metric = METRICS[workload_comparison.metric]
     return BarChart(
-        title=f"{workload_comparison.workload} at {threshold_ms:g} ms: {a.name} (A) vs {b.name} (B)",
+        title=f"{workload_comparison.workload} at {formatting.threshold(threshold_ms)}: {a.name} (A) vs {b.name} (B)",
         x_title="Configuration",
         y_title=metric,
         categories=[row.label for row in rows],
@@ -69,7 +78,7 @@ def _compare_bars(workload_comparison, *, a, b, threshold_ms):
             Bars(f"A: {a.name}", [row.a_value for row in rows], A_COLOUR, errors["a"]),
             Bars(f"B: {b.name}", [row.b_value for row in rows], B_COLOUR, errors["b"]),
         ],
-        notes=[f"{row.pct:+.1f} %" for row in rows],
+        notes=[formatting.improvement(row.pct) for row in rows],
     )
 
 
@@ -90,11 +99,11 @@ def multi_compare_chart(multi_workload, *, baseline, candidates, threshold_ms):
                 system.name,
                 [cell[0] if cell else None for cell in cells],
                 CANDIDATE_COLOURS[index % len(CANDIDATE_COLOURS)],
-                notes=[f"{cell[1]:+.1f} %" if cell else "" for cell in cells],
+                notes=[formatting.improvement(cell[1]) if cell else "" for cell in cells],
             )
         )
     return BarChart(
-        title=f"{multi_workload.workload} at {threshold_ms:g} ms: each system against {baseline.name}",
+        title=f"{multi_workload.workload} at {formatting.threshold(threshold_ms)}: each system against {baseline.name}",
         x_title="Configuration",
         y_title=METRICS[multi_workload.metric],
         categories=[row.label for row in rows],

@@ -17,6 +17,7 @@ from django.db.models import BigIntegerField, Case, Count, Exists, OuterRef, Q, 
 from django.db.models.fields.json import KT, KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast, Coalesce
 
+from portal import formatting
 from portal.models import Config, Point, Run, System
 from portal.results.selectors import cache_setting
 
@@ -135,7 +136,7 @@ def _cache_rank(cache: str) -> tuple[int, str]:
 def _pct_label(value: float | None, *, all_of: str, none_of: str, share: str) -> str:
     if value is None:
         return ""
-    return {100.0: all_of, 0.0: none_of}.get(float(value), f"{value:g}% {share}")
+    return {100.0: all_of, 0.0: none_of}.get(float(value), f"{formatting.percent(value)} {share}")
 
 
 def _family_title(*, tool: str, random_pct: float | None, read_pct: float | None, config: Config) -> str:
@@ -232,7 +233,8 @@ def family_chart(family: Family, *, metric: str) -> Chart:
             [size for size, _, _ in curve.points],
             [value for _, value, _ in curve.points],
             hover=[
-                f"{size_label(size)}: {value:,.4g} {unit} ({_runs_label(runs)})" for size, value, runs in curve.points
+                f"{size_label(size)}: {formatting.throughput(value, metric)} ({_runs_label(runs)})"
+                for size, value, runs in curve.points
             ],
             style=thread_counts.index(curve.threads),
             group=curve.cache,

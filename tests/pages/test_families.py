@@ -167,8 +167,8 @@ def test_a_sweep_repeated_many_times_reads_one_row_per_cell_and_names_the_first_
     )
     (one_thread, _) = json.loads(response.content)["data"]
     first = ", ".join(f"#{run}" for run in runs[:5])
-    # 130 / 7 = 18.571...: seven runs, five named
-    assert one_thread["text"][0] == f"4 KB: 18.57 MB/s (run {first} and 2 more)"
+    # 130 / 7 = 18.571... MB/s, to three significant digits: seven runs, five named
+    assert one_thread["text"][0] == f"4 KB: 18.6 MB/s (run {first} and 2 more)"
 
 
 def test_thread_counts_and_sizes_that_are_not_whole_numbers_are_left_off_the_axes(repeated):

@@ -89,3 +89,12 @@ def test_a_single_point_says_whether_a_paper_published_it():
         "a single measured point, 0.0961 ms at 1 outstanding I/O, used as is"
     )
     assert measured.warnings == ("a single point at 0.0961 ms is used as is for the 20 ms threshold",)
+
+
+def test_improvements_are_signed_to_one_decimal():
+    # Seed 000 line 295: 30,020 against 26,640 IOPS: +12.7 %; line 213: 525 against 240 MBps: +118.75 %.
+    assert formatting.improvement((30020 - 26640) / 26640 * 100) == "+12.7 %"
+    assert formatting.improvement((525 - 240) / 240 * 100) == "+118.8 %"
+    assert formatting.improvement(10.0) == "+10.0 %"
+    assert formatting.improvement(-3.21) == "-3.2 %"
+    assert formatting.improvement(None) == ""
