@@ -186,10 +186,11 @@ def label_value(value) -> str:
 
 
 def labels(values: dict) -> str:
-    """An upload's labels in words: "RAID level RAID-5; drives 140; read cache off; tags lab, refresh"."""
-    return "; ".join(
-        f"{LABEL_NAMES.get(name, name.replace('_', ' '))} {label_value(value)}" for name, value in values.items()
-    )
+    """An upload's labels in words, in the upload form's order: "RAID level RAID-5; drives 140; read cache
+    off; tags lab, refresh"."""
+    order = list(LABEL_NAMES)
+    named = sorted(values.items(), key=lambda item: (order.index(item[0]) if item[0] in order else len(order), item[0]))
+    return "; ".join(f"{LABEL_NAMES.get(name, name.replace('_', ' '))} {label_value(value)}" for name, value in named)
 
 
 def _point(point, load_kind: str | None) -> str:

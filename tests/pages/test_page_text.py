@@ -26,6 +26,8 @@ INTERNAL = {
     "the word unknown": r"unknown",
 }
 
+# The fio file is labelled as measured on one SSD, with two tags.
+FIO_LABELS = {"drive_count": 1, "drive_type": "SSD", "tags": ["lab", "2024 refresh"]}
 UPLOADED = {
     "fio": ("fio", "fioplot_fio-3.34_randread-1-1.json"),
     "DiskSpd": ("diskspd", "basilkisel_diskspd-text_goodsql2016.westeurope.cloudapp.azure.com.txt"),
@@ -77,7 +79,8 @@ def uploaded(demo, data_dir, engineer, lab):
     runs = {}
     for tool, parts in UPLOADED.items():
         system = System.objects.create(name=f"{tool} lab array", published=True, team=lab)
-        upload = store_file(sample(*parts), system=system, uploader=engineer)
+        labels = FIO_LABELS if tool == "fio" else None
+        upload = store_file(sample(*parts), system=system, uploader=engineer, labels=labels)
         assert upload.status == "done", upload.error
         runs[tool] = Run.objects.filter(upload=upload).order_by("id").first()
     return runs
@@ -106,6 +109,17 @@ def test_no_page_shows_internal_words_or_raw_numbers(demo, uploaded, client, eng
         pages[page] = visible_text(response.content.decode())
     found = hits(pages)
     assert not found, "\n".join(found)
+
+
+def test_labels_tags_and_drives_read_as_words(uploaded, client, engineer):
+    client.force_login(engineer)
+    run = uploaded["fio"]
+    page = visible_text(client.get(f"/runs/{run.id}/").content.decode())
+    assert "RAID level not stated, 1 SSD" in page and "HDD" not in page
+    assert "Tags lab, 2024 refresh" in page
+    upload = visible_text(client.get(f"/uploads/{run.upload_id}/").content.decode())
+    assert "Labels drives 1; drive type SSD; tags lab, 2024 refresh Warnings" in upload
+    assert "Format fio" in upload and "by test" not in upload
 
 
 def test_a_single_point_run_draws_one_marker_on_axes_from_zero(demo, client):
