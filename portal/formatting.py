@@ -117,6 +117,15 @@ def drives(number: int | None, drive_type: str | None = None) -> str:
     return count(number, "drive")
 
 
+def transfer_size(size_bytes: int) -> str:
+    """A transfer size as the papers and the tools print block sizes, in binary units: 512 B, 1 KB,
+    8 KB, 1 MB (a size no whole number of KB stays in bytes: 1,536 B)."""
+    for unit, power in (("MB", 2), ("KB", 1)):
+        if size_bytes >= 1024**power and size_bytes % 1024**power == 0:
+            return f"{size_bytes // 1024**power:,} {unit}"
+    return f"{size_bytes:,} B"
+
+
 def load(value: float | None, kind: str | None) -> str:
     """A measured load in words: "at 8 outstanding I/Os", "with 4 threads" ('' when not known)."""
     if value is None or kind is None:

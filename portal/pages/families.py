@@ -75,14 +75,6 @@ class Family:
         return [m for m in METRIC_TITLES if any(getattr(p, m) is not None for p in self.points)]
 
 
-def size_label(size_bytes: int) -> str:
-    """512 B, 1 KB, 8 KB, 1 MB: binary units, as the papers and FFSB print block sizes."""
-    for unit, power in (("MB", 2), ("KB", 1)):
-        if size_bytes >= 1024**power and size_bytes % 1024**power == 0:
-            return f"{size_bytes // 1024**power} {unit}"
-    return f"{size_bytes} B"
-
-
 def cache_label(config: Config) -> str:
     """'cache on' / 'cache off' when the configuration says so; a named setting, or '' when unknown.
 
@@ -233,7 +225,7 @@ def family_chart(family: Family, *, metric: str) -> Chart:
             [size for size, _, _ in curve.points],
             [value for _, value, _ in curve.points],
             hover=[
-                f"{size_label(size)}: {formatting.throughput(value, metric)} ({_runs_label(runs)})"
+                f"{formatting.transfer_size(size)}: {formatting.throughput(value, metric)} ({_runs_label(runs)})"
                 for size, value, runs in curve.points
             ],
             style=thread_counts.index(curve.threads),
@@ -244,4 +236,11 @@ def family_chart(family: Family, *, metric: str) -> Chart:
     ]
     sizes = sorted({p.transfer_bytes for p in family.points})
     title = f"{family.title}: {unit} against transfer size, one curve per thread count"
-    return Chart(title, X_TITLE, METRIC_TITLES[metric], series, x_log=True, x_ticks=[(s, size_label(s)) for s in sizes])
+    return Chart(
+        title,
+        X_TITLE,
+        METRIC_TITLES[metric],
+        series,
+        x_log=True,
+        x_ticks=[(s, formatting.transfer_size(s)) for s in sizes],
+    )

@@ -21,6 +21,7 @@ register.filter("citation_note", formatting.citation_note)
 register.filter("labels", formatting.labels)
 register.filter("threshold", formatting.threshold)
 register.filter("cache_setting", formatting.cache_setting)
+register.filter("transfer_size", formatting.transfer_size)
 
 
 @register.filter

@@ -6,9 +6,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from portal.formatting import transfer_size as size_label
 from portal.models import Run, Upload
 from portal.pages import families
-from portal.pages.families import Measured, SweepPoint, family_curves, is_family, size_label
+from portal.pages.families import Measured, SweepPoint, family_curves, is_family
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 from tests.ingesting import store_file
 from tests.samples import data
@@ -57,7 +58,7 @@ def test_sizes_are_labelled_in_binary_units():
         "1 KB",
         "2 KB",
         "8 KB",
-        "1536 B",
+        "1,536 B",
         "1 MB",
     ]
 
