@@ -18,9 +18,9 @@ METRIC_UNITS = {"iops": "IOPS", "mbps": "MB/s"}
 # A format as its reader knows it, where the tool's own name would mislead (a profile is no tool).
 FORMAT_NAMES = {"array_profile": "storage array profile"}
 
-# A published figure's note may carry where in the seed text it was typed from; the page cites the
-# paper by title and table instead.
-_SEED_LINES = re.compile(r"\s*\(seed lines?\s[\d,\s\-–and]*\d\)|\bseed lines?\s[\d,\s\-–and]*\d", re.IGNORECASE)
+# A published figure's note may carry the lines of the seed text it was typed from ("(seed line 141)",
+# "(lines 17, 141)"); the page cites the paper by title and table instead.
+_SEED_LINES = re.compile(r"\s*\((?:seed )?lines?\s[\d,\s\-–and]*\d\)|\bseed lines?\s[\d,\s\-–and]*\d", re.IGNORECASE)
 
 
 def _rounded(value: float, decimals: int) -> Decimal:

@@ -61,6 +61,12 @@ def test_labels_and_tags_are_written_in_words():
 def test_a_published_note_cites_no_seed_line():
     note = "row '20 HDDs / All Caches Disabled', column 'OLTP 4K' (seed line 141); results at 20 ms"
     assert formatting.citation_note(note) == "row '20 HDDs / All Caches Disabled', column 'OLTP 4K'; results at 20 ms"
+    # fixtures/demo.yaml, the Jetstress figure of seed 001: its note names the seed's lines in parentheses.
+    note = "the highlights say 8,252 mailboxes (lines 17, 141); Jetstress DB reads '16 to 17 millisecond' (line 148)"
+    assert (
+        formatting.citation_note(note)
+        == "the highlights say 8,252 mailboxes; Jetstress DB reads '16 to 17 millisecond'"
+    )
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ INTERNAL = {
     "a Python list": r"\['",
     "a format id": r"array_profile",
     "a seed line number": r"seed line",
+    "a source text's line number": r"\(lines? \d",
     "a rule's code name": r"rule interpolate",
     "a load as the code holds it": r"load \d+\.\d",
     "a worker name": r"celery@",
@@ -98,6 +99,8 @@ def test_no_page_shows_internal_words_or_raw_numbers(demo, uploaded, client, eng
         "compare page": "/compare/?a=IBM+DS4500&b=IBM+DS4400",
         "uploads page": "/uploads/",
     }
+    for tool in ("Microsoft Exchange Jetstress", "Oracle ORION", "FFSB"):
+        urls[f"run page (published {tool})"] = f"/runs/{Run.objects.filter(tool=tool).order_by('id').first().id}/"
     for tool, run in uploaded.items():
         urls[f"run page ({tool})"] = f"/runs/{run.id}/"
         urls[f"system page ({tool})"] = f"/systems/{run.config.system_id}/"
@@ -139,7 +142,7 @@ def test_a_single_point_run_draws_one_marker_on_axes_from_zero(demo, client):
     assert curve["layout"]["xaxis"]["rangemode"] == curve["layout"]["yaxis"]["rangemode"] == "tozero"
     page = visible_text(client.get(f"/runs/{run.id}/").content.decode())
     assert "3,095 IOPS at 20 ms (published by the paper at 20 ms)" in page
-    assert "No chart of throughput against load: the file states no load for its points." in page
+    assert "No chart of throughput against load: the paper states no load for its figure." in page
     assert f"/runs/{run.id}/charts/load.json" not in client.get(f"/runs/{run.id}/").content.decode()
 
 
