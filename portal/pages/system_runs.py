@@ -194,7 +194,6 @@ def run_row(figure: Figure) -> RunRow:
         described.append(f"{formatting.percent(config.stroke_pct)} stroke")
     drives = config.drive_count
     by_drive = per_drive(figure.value, drives).per_drive if figure.value is not None and drives else None
-    write_per_drive = formatting.iops if figure.metric == "iops" else formatting.mbps
     return RunRow(
         run_id=run.id,
         url=reverse("pages:run", args=[run.id]),
@@ -202,6 +201,6 @@ def run_row(figure: Figure) -> RunRow:
         tool=run.tool or "not stated",
         source=run.get_origin_display(),
         at_threshold=formatting.throughput(figure.value, figure.metric),
-        per_drive=write_per_drive(by_drive),
+        per_drive=formatting.throughput(by_drive, figure.metric),
         how_read=formatting.status_words(figure.status, published=run.origin == Run.Origin.PUBLISHED),
     )

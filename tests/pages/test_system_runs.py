@@ -55,7 +55,7 @@ def test_the_system_page_shows_a_bounded_number_of_runs_with_fixed_queries(
     assert body.count('<td class="num">1,500 IOPS</td>') == len(run_ids(body))
     # 1,500 IOPS over 8 drives = 187.5 per drive, written as whole IOPS (runs by configuration: the 8-drive runs
     # come first).
-    assert '<td class="num">188</td>' in body
+    assert '<td class="num">188 IOPS</td>' in body
     assert ("All 100 runs of OLTP 8K" in body) == (per_workload > RUNS_PER_WORKLOAD)
 
 
@@ -150,7 +150,7 @@ def test_figures_stored_with_the_runs_are_shown_at_the_default_threshold_without
         body = client.get(f"/systems/{system.id}/").content.decode()
     assert not [query for query in queries.captured_queries if "portal_point" in query["sql"]]
     assert body.count('<td class="num">1,500 IOPS</td>') == len(run_ids(body)) == 30
-    assert '<td class="num">188</td>' in body
+    assert '<td class="num">188 IOPS</td>' in body
     # At another threshold the figures are read from the points: 1,250 IOPS at 15 ms.
     body = client.get(f"/systems/{system.id}/", {"threshold_ms": "15"}).content.decode()
     assert body.count('<td class="num">1,250 IOPS</td>') == 30

@@ -43,7 +43,7 @@ def test_system_page_runs_per_drive_and_sweep(demo, client, django_assert_max_nu
     body = text(response)
     assert "Random Reads 8K" in body and "30,020 IOPS" in body
     # 30,020 IOPS / 140 drives = 214.4 per drive, written as whole IOPS.
-    assert '<td class="num">214</td>' in body
+    assert '<td class="num">214 IOPS</td>' in body
     with django_assert_max_num_queries(6):
         sweep = client.get(f"/systems/{system.id}/sweep.csv?workload=OLTP+8K")
     rows = list(csv.reader(io.StringIO(text(sweep))))
