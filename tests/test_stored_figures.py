@@ -184,6 +184,7 @@ def test_replicates_are_compared_with_welchs_test_from_the_stored_figures(stored
 
 def test_a_single_measured_point_over_20_ms_is_stored_with_no_value_and_the_run_page_says_why(client):
     # samples/diskspd/basilkisel_diskspd-text_goodsql2016...txt, "Total IO" total line: 403.66 I/O per s at an
+    # (2 threads x 32 outstanding I/Os, lines 26 and 36)
     # AvgLat of 158.382 ms. Measured once, far over 20 ms: there is no throughput at 20 ms to state.
     sample_file = sample("diskspd", "basilkisel_diskspd-text_goodsql2016.westeurope.cloudapp.azure.com.txt")
     status, out = ingest_command(sample_file, "--system", "Azure VM")
@@ -199,7 +200,7 @@ def test_a_single_measured_point_over_20_ms_is_stored_with_no_value_and_the_run_
         "published_mbps_binary": None,
     }
     page = client.get(f"/runs/{run.id}/").content.decode()
-    assert "No value at 20 ms: its only point is at 158 ms, over 20 ms." in page
+    assert "No value at 20 ms: its only point is at 158 ms at 64 outstanding I/Os, over 20 ms." in page
     assert "published" not in page
 
 
@@ -209,7 +210,7 @@ def test_a_single_measured_point_under_the_threshold_is_a_lower_bound_at_its_own
     ingest_command(sample_file, "--system", "Azure VM")
     run = Run.objects.get()
     page = client.get(f"/runs/{run.id}/?threshold_ms=200").content.decode()
-    assert "At least 404 IOPS at 200 ms (a lower bound): measured at 158 ms." in page
+    assert "At least 404 IOPS at 200 ms (a lower bound): measured at 158 ms at 64 outstanding I/Os." in page
 
 
 def test_the_stored_figures_of_single_measured_points_are_read_again_by_the_migration():

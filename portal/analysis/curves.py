@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import cast
 
+from portal.analysis.digits import significant
+
 
 class Rule(StrEnum):
     INTERPOLATE = "interpolate"
@@ -317,39 +319,4 @@ def _threshold(number: float) -> str:
 
 
 def _ms(number: float) -> str:
-    """A time as engineers write it: three significant digits, whole numbers from 100 up."""
-    return f"{number:,.0f}" if abs(number) >= 100 else f"{number:.3g}"
-
-
-def throughput_text(value: float, *, unit: str) -> str:
-    """A throughput as engineers write it: whole IOPS (30,060), MB/s to three significant digits."""
-    if unit == "IOPS" or abs(value) >= 100:
-        return f"{value:,.0f} {unit}"
-    return f"{value:.3g} {unit}"
-
-
-def reading_sentence(answer: ThroughputAtThreshold, *, unit: str, latency: str = "average") -> str:
-    """How the figure at the threshold was read, in a sentence a page, an export or the API states:
-    interpolated, measured, a lower bound, no value (and why) or a published figure."""
-    at = f"at {_threshold(answer.threshold_ms)} ms" + ("" if latency == "average" else f" ({latency} response time)")
-    below, above = answer.below, answer.above
-    if answer.status is Status.NO_DATA or (answer.value is None and above is None):
-        return f"No value {at}: no response times were measured."
-    if answer.value is None:
-        assert above is not None and above.response_ms is not None
-        where = "its only point" if answer.point_count == 1 else "the first point"
-        return f"No value {at}: {where} is at {_ms(above.response_ms)} ms, over {_threshold(answer.threshold_ms)} ms."
-    figure = throughput_text(answer.value, unit=unit)
-    if answer.status is Status.SINGLE_POINT:
-        stated = "" if below is None or below.response_ms is None else f", stated at {_ms(below.response_ms)} ms"
-        return f"{figure} {at}: a figure published by the paper{stated}."
-    if answer.status is Status.NOT_REACHED:
-        assert below is not None and below.response_ms is not None
-        return f"At least {figure} {at} (a lower bound): measured at {_ms(below.response_ms)} ms."
-    if answer.status is Status.INTERPOLATED:
-        assert below is not None and above is not None
-        return (
-            f"{figure} {at}: interpolated between the points measured at "
-            f"{_ms(_response_ms(below))} ms and {_ms(_response_ms(above))} ms."
-        )
-    return f"{figure} {at}: a point measured at the threshold."
+    return significant(number)

@@ -12,7 +12,7 @@ the others read ``text_grid()``. Merged headers are described by ``column_group_
 """
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -189,7 +189,7 @@ def whitepaper_table(
     metrics: Sequence[str] = (IOPS, MBPS),
     metric_labels: Mapping[str, str] | None = None,
     number_formats: Mapping[str, NumberFormat] | None = None,
-    drive_label: str = "{} HDDs",
+    drive_label: str | Callable[[int], str] = "{} HDDs",
     threshold_ms: float | None = 20.0,
 ) -> Table:
     """The layout of seed 000 Table 1: rows by drive count (ascending) then cache setting, columns
@@ -214,7 +214,7 @@ def whitepaper_table(
     )
     rows = tuple(
         Row(
-            headers=(drive_label.format(drive_count), cache),
+            headers=(drive_label(drive_count) if callable(drive_label) else drive_label.format(drive_count), cache),
             cells=tuple(cells.get((drive_count, cache, w, m)) for w in workloads for m in metrics),
         )
         for drive_count in drive_counts

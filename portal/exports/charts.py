@@ -26,6 +26,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from django.conf import settings
 
+from portal import formatting
 from portal.exports.formats import SpreadsheetCsvWriter
 
 logger = logging.getLogger(__name__)
@@ -54,7 +55,7 @@ def comparison_figure(result, workload):
         ]
     )
     figure.update_layout(
-        title=escape(f"{workload.workload}: {unit} at {result.threshold_ms:g} ms"),
+        title=escape(f"{workload.workload}: {unit} at {formatting.threshold(result.threshold_ms)}"),
         barmode="group",
         yaxis_title=unit,
         template="simple_white",

@@ -27,6 +27,7 @@ from statistics import fmean
 from ingest.formats import jetstress as jetstress_format
 from ingest.formats import orion as orion_format
 from ingest.result import MB, MIB
+from portal import formatting
 from portal.analysis.sizing import IOPS_PER_MAILBOX
 from portal.analysis.stroke import BASELINE_STROKE_PCT, StrokeMultipliers, StrokeRun, stroke_multipliers
 from portal.analysis.tables import (
@@ -64,7 +65,7 @@ BINARY_MBPS_NOTE = "MBps = 2^20 bytes/s"
 
 # Configuration attributes a pivot table can use as rows: label and how a value prints.
 ROW_ATTRIBUTES = {
-    "drive_count": ("Drives", lambda v: f"{v} HDDs"),
+    "drive_count": ("Drives", lambda v: formatting.count(v, "drive")),
     "cache_setting": ("Cache", str),
     "raid_level": ("RAID level", str),
     "stroke_pct": ("Disk stroke", lambda v: f"{v:g}%"),
@@ -179,7 +180,7 @@ def whitepaper(system, *, threshold_ms=20.0, selection=None, metrics=(IOPS, MBPS
         for metric in metrics:
             key = (
                 run.config.drive_count,
-                cache_setting(config=run.config) or "Cache unknown",
+                cache_setting(config=run.config) or "Cache not stated",
                 run.workload_name,
                 metric,
             )
@@ -187,6 +188,8 @@ def whitepaper(system, *, threshold_ms=20.0, selection=None, metrics=(IOPS, MBPS
     cells, averaged = _mean_cells(values)
     records = [ResultRecord(*key, value) for key, value in cells.items()]
     workloads = selection.workloads or tuple(dict.fromkeys(run.workload_name for run in runs))
+    drive_types = {run.config.drive_type for run in runs if run.config.drive_count is not None}
+    drive_type = drive_types.pop() if len(drive_types) == 1 else ""
     table = whitepaper_table(
         records,
         title=_whitepaper_title(system, selection),
@@ -194,9 +197,13 @@ def whitepaper(system, *, threshold_ms=20.0, selection=None, metrics=(IOPS, MBPS
         workloads=[w for w in workloads if any(r.workload == w for r in records)],
         metrics=metrics,
         metric_labels=PAPER_METRIC_LABELS,
+        drive_label=lambda count: formatting.drives(count, drive_type),
         threshold_ms=threshold_ms,
     )
-    notes = [f"Mean of {n} runs: {d} HDDs, {c}, {w} {PAPER_METRIC_LABELS[m]}." for (d, c, w, m), n in averaged]
+    notes = [
+        f"Mean of {n} runs: {formatting.drives(d, drive_type)}, {c}, {w} {PAPER_METRIC_LABELS[m]}."
+        for (d, c, w, m), n in averaged
+    ]
     if skipped:
         notes.append(f"{len(skipped)} runs without a drive count are not shown.")
     return _with_footnotes(table, notes)
@@ -252,7 +259,7 @@ def _attribute(config, name):
 
 
 def _attribute_text(name, value):
-    return "unknown" if value is None else ROW_ATTRIBUTES[name][1](value)
+    return "not stated" if value is None else ROW_ATTRIBUTES[name][1](value)
 
 
 def stroke(system, *, raid_level=None, baseline_pct=BASELINE_STROKE_PCT, threshold_ms=20.0):

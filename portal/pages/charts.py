@@ -114,13 +114,19 @@ def plotly_figure(chart) -> go.Figure:
         "title": {"text": label_text(chart.x_title)},
         "type": "log" if chart.x_log else "linear",
     }
+    yaxis: dict[str, object] = {"title": {"text": label_text(chart.y_title)}}
     if chart.x_ticks:
         xaxis.update(tickvals=[value for value, _ in chart.x_ticks], ticktext=[label for _, label in chart.x_ticks])
+    if _single_point(chart):
+        # Plotly centres a lone point on an axis of its own width (-1 to 1 at zero): start both axes at zero.
+        yaxis["rangemode"] = "tozero"
+        if not chart.x_log:
+            xaxis["rangemode"] = "tozero"
     title, lines = _title(chart.title)
     figure.update_layout(
         title=title,
         xaxis=xaxis,
-        yaxis={"title": {"text": label_text(chart.y_title)}},
+        yaxis=yaxis,
         template="simple_white",
         hovermode="closest",
         legend={"orientation": "h", "y": -0.2},
@@ -128,6 +134,14 @@ def plotly_figure(chart) -> go.Figure:
         annotations=[_callout(x, y, text) for x, y, text in chart.callouts],
     )
     return figure
+
+
+def _single_point(chart) -> bool:
+    """Whether the chart's points (lines such as a threshold aside) are one point at most."""
+    points = {
+        (x, y) for series in chart.series if "markers" in series.mode for x, y in zip(series.x, series.y, strict=False)
+    }
+    return len(points) <= 1
 
 
 def label_text(text) -> str:

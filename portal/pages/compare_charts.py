@@ -1,6 +1,7 @@
 """The compare page's charts: two systems' curves or bars, several systems against a baseline."""
 
-from portal.analysis.curves import Status, throughput_text
+from portal import formatting
+from portal.analysis.curves import Status
 from portal.results.selectors import (
     LATENCIES,
     METRICS,
@@ -43,30 +44,37 @@ def _compare_curves(workload_comparison, *, a, b, threshold_ms, latency):
     # The axis follows the curves: a threshold far above them is named, not drawn (it would flatten them).
     if threshold_ms <= top * THRESHOLD_DRAWN_UP_TO:
         series.append(
-            Series(f"threshold {threshold_ms:g} ms", [0, right], [threshold_ms, threshold_ms], mode="lines", dash="dot")
+            Series(
+                f"threshold {formatting.threshold(threshold_ms)}",
+                [0, right],
+                [threshold_ms, threshold_ms],
+                mode="lines",
+                dash="dot",
+            )
         )
     else:
-        title += f"; the threshold, {threshold_ms:g} ms, is above every measured response time"
+        title += f"; the threshold, {formatting.threshold(threshold_ms)}, is above every measured response time"
     metric = METRICS[workload_comparison.metric]
     return Chart(title, metric, f"{LATENCIES[latency].capitalize()} response time (ms)", series)
 
 
 def _side_curve(figure, name, index, colour, latency, threshold_ms):
     curve = [c for c in run_curve(run=figure.run, metric=figure.metric, latency=latency) if c.response_ms is not None]
-    hover = [f"load {c.load:g}" if c.load is not None else "load unknown" for c in curve]
+    hover = [f"{formatting.throughput(c.throughput, figure.metric)} at {formatting.ms(c.response_ms)}" for c in curve]
     line = Series(name, [c.throughput for c in curve], [c.response_ms for c in curve], hover=hover, style=index,
                   group=name, dash=DASHES[index % len(DASHES)], colour=colour)  # fmt: skip
     if figure.value is None:
         return [line]
-    figure_text = throughput_text(figure.value, unit=METRICS[figure.metric])
+    figure_text = formatting.throughput(figure.value, figure.metric)
     at_ms = threshold_ms
     if figure.status in (Status.NOT_REACHED, Status.SINGLE_POINT):
         # A lower bound (or a published figure) is marked where it was measured (stated), not on the threshold.
         at_ms = next((c.response_ms for c in curve if c.throughput == figure.value), threshold_ms)
     at = (
-        f"at least {figure_text} at {threshold_ms:g} ms (lower bound, measured at {at_ms:.3g} ms)"
+        f"at least {figure_text} at {formatting.threshold(threshold_ms)} (a lower bound, measured at "
+        f"{formatting.ms(at_ms)})"
         if figure.status == Status.NOT_REACHED
-        else f"{figure_text} at {threshold_ms:g} ms ({figure.status_text})"
+        else f"{figure_text} at {formatting.threshold(threshold_ms)} ({formatting.status_words(figure.status)})"
     )
     marker = Series(f"{name}: {at}", [figure.value], [at_ms], hover=[at], mode="markers",
                     style=index, group=name, colour=colour)  # fmt: skip
@@ -78,7 +86,7 @@ def _compare_bars(workload_comparison, *, a, b, threshold_ms):
     errors = {side: [_spread([f.value for f in getattr(row, side)]) for row in rows] for side in ("a", "b")}
     metric = METRICS[workload_comparison.metric]
     return BarChart(
-        title=f"{workload_comparison.workload} at {threshold_ms:g} ms: {a.name} (A) vs {b.name} (B)",
+        title=f"{workload_comparison.workload} at {formatting.threshold(threshold_ms)}: {a.name} (A) vs {b.name} (B)",
         x_title="Configuration",
         y_title=metric,
         categories=[row.label for row in rows],
@@ -86,7 +94,7 @@ def _compare_bars(workload_comparison, *, a, b, threshold_ms):
             Bars(f"A: {a.name}", [row.a_value for row in rows], A_COLOUR, errors["a"]),
             Bars(f"B: {b.name}", [row.b_value for row in rows], B_COLOUR, errors["b"]),
         ],
-        notes=[f"{row.pct:+.1f} %" for row in rows],
+        notes=[formatting.improvement(row.pct) for row in rows],
     )
 
 
@@ -107,11 +115,11 @@ def multi_compare_chart(multi_workload, *, baseline, candidates, threshold_ms):
                 system.name,
                 [cell[0] if cell else None for cell in cells],
                 CANDIDATE_COLOURS[index % len(CANDIDATE_COLOURS)],
-                notes=[f"{cell[1]:+.1f} %" if cell else "" for cell in cells],
+                notes=[formatting.improvement(cell[1]) if cell else "" for cell in cells],
             )
         )
     return BarChart(
-        title=f"{multi_workload.workload} at {threshold_ms:g} ms: each system against {baseline.name}",
+        title=f"{multi_workload.workload} at {formatting.threshold(threshold_ms)}: each system against {baseline.name}",
         x_title="Configuration",
         y_title=METRICS[multi_workload.metric],
         categories=[row.label for row in rows],

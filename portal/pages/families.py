@@ -17,6 +17,7 @@ from django.db.models import BigIntegerField, Case, Count, Exists, OuterRef, Q, 
 from django.db.models.fields.json import KT, KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast, Coalesce
 
+from portal import formatting
 from portal.models import Config, Point, Run, System
 from portal.results.selectors import cache_setting
 
@@ -74,14 +75,6 @@ class Family:
         return [m for m in METRIC_TITLES if any(getattr(p, m) is not None for p in self.points)]
 
 
-def size_label(size_bytes: int) -> str:
-    """512 B, 1 KB, 8 KB, 1 MB: binary units, as the papers and FFSB print block sizes."""
-    for unit, power in (("MB", 2), ("KB", 1)):
-        if size_bytes >= 1024**power and size_bytes % 1024**power == 0:
-            return f"{size_bytes // 1024**power} {unit}"
-    return f"{size_bytes} B"
-
-
 def cache_label(config: Config) -> str:
     """'cache on' / 'cache off' when the configuration says so; a named setting, or '' when unknown.
 
@@ -135,7 +128,7 @@ def _cache_rank(cache: str) -> tuple[int, str]:
 def _pct_label(value: float | None, *, all_of: str, none_of: str, share: str) -> str:
     if value is None:
         return ""
-    return {100.0: all_of, 0.0: none_of}.get(float(value), f"{value:g}% {share}")
+    return {100.0: all_of, 0.0: none_of}.get(float(value), f"{formatting.percent(value)} {share}")
 
 
 def _family_title(*, tool: str, random_pct: float | None, read_pct: float | None, config: Config) -> str:
@@ -232,7 +225,8 @@ def family_chart(family: Family, *, metric: str) -> Chart:
             [size for size, _, _ in curve.points],
             [value for _, value, _ in curve.points],
             hover=[
-                f"{size_label(size)}: {value:,.4g} {unit} ({_runs_label(runs)})" for size, value, runs in curve.points
+                f"{formatting.transfer_size(size)}: {formatting.throughput(value, metric)} ({_runs_label(runs)})"
+                for size, value, runs in curve.points
             ],
             style=thread_counts.index(curve.threads),
             group=curve.cache,
@@ -242,4 +236,11 @@ def family_chart(family: Family, *, metric: str) -> Chart:
     ]
     sizes = sorted({p.transfer_bytes for p in family.points})
     title = f"{family.title}: {unit} against transfer size, one curve per thread count"
-    return Chart(title, X_TITLE, METRIC_TITLES[metric], series, x_log=True, x_ticks=[(s, size_label(s)) for s in sizes])
+    return Chart(
+        title,
+        X_TITLE,
+        METRIC_TITLES[metric],
+        series,
+        x_log=True,
+        x_ticks=[(s, formatting.transfer_size(s)) for s in sizes],
+    )

@@ -1,28 +1,37 @@
 """The charts of one run: its response-time curve, throughput against load and ORION's heat maps."""
 
-from portal.analysis.curves import CurvePoint, Status, marker_response_ms, reading_sentence, throughput_text
+from portal import formatting
+from portal.analysis.curves import Status, marker_response_ms
 from portal.analysis.sizing import OrionPoint
 from portal.results.selectors import (
     FIGURE_TITLES,
     LATENCIES,
+    LOAD_TITLES,
     METRICS,
     load_title,
     response_ms,
-    run_curve,
     run_metric,
     run_threshold,
 )
 
 from .charts import Chart, Heatmap, Series, label_text
 
+# Point fields that state the load a point was measured at, in the order a chart prefers them.
+LOAD_FIELDS = ("outstanding_io", "threads")
 
-def _hover(curve_point, point):
-    """Hover text of one point: the load level and every figure the point has."""
-    parts = [f"load {curve_point.load:g}" if curve_point.load is not None else "load unknown"]
+
+def _hover(point):
+    """Hover text of one point: the load it was measured at (where stated) and every figure it has."""
+    parts = [
+        f"{LOAD_TITLES[name]}: {formatting.significant(getattr(point, name))}"
+        for name in LOAD_FIELDS
+        if getattr(point, name) is not None
+    ]
     for name in point.FIGURES:
         value = getattr(point, name)
         if value is not None:
-            parts.append(f"{FIGURE_TITLES[name]}: {value:,.4g}")
+            written = formatting.iops(value) if name.endswith("iops") else formatting.significant(value)
+            parts.append(f"{FIGURE_TITLES[name]}: {written}")
     parts += [f"{load_title(key=key)}: {value}" for key, value in (point.load or {}).items()]
     return "<br>".join(label_text(part) for part in parts)
 
@@ -41,29 +50,36 @@ def run_curve_chart(run, *, threshold_ms, latency="avg"):
             name,
             [getattr(p, metric) for p, _ in measured],
             [response for _, response in measured],
-            hover=[_hover(run_curve_point(p, metric, response), p) for p, response in measured],
+            hover=[_hover(p) for p, _ in measured],
         )
     ]
     series += _percentile_series(points, metric, shown=latency)
     _, answer = run_threshold(run=run, threshold_ms=threshold_ms, metric=metric, latency=latency)
     right = max([getattr(p, metric) for p in points] + [answer.value or 0]) or 1
     series.append(
-        Series(f"threshold {threshold_ms:g} ms", [0, right], [threshold_ms, threshold_ms], mode="lines", style=2)
+        Series(
+            f"threshold {formatting.threshold(threshold_ms)}",
+            [0, right],
+            [threshold_ms, threshold_ms],
+            mode="lines",
+            style=2,
+        )
     )
     callouts = []
     if answer.value is not None:
         # Drawn last (on top of the points), twice their size and outlined, with a labelled arrow: on the
         # threshold where the curve crosses it, at its own response time where the figure is a lower bound.
-        figure = throughput_text(answer.value, unit=METRICS[metric])
+        figure = formatting.throughput(answer.value, metric)
         lower_bound = answer.status is Status.NOT_REACHED
-        read = f"at least {figure} (lower bound)" if lower_bound else f"{figure} at {threshold_ms:g} ms"
+        at = formatting.threshold(threshold_ms)
+        read = f"at least {figure} (a lower bound)" if lower_bound else f"{figure} at {at}"
         at_ms = marker_response_ms(answer)
         series.append(
             Series(
-                f"at {threshold_ms:g} ms: {read}" if lower_bound else f"at threshold: {read}",
+                f"at {at}: {read}" if lower_bound else f"at threshold: {read}",
                 [answer.value],
                 [at_ms],
-                hover=[reading_sentence(answer, unit=METRICS[metric], latency=LATENCIES[latency])],
+                hover=[formatting.reading(answer, metric=metric, latency_text=LATENCIES[latency])],
                 mode="markers",
                 style=3,
                 highlight=True,
@@ -72,11 +88,6 @@ def run_curve_chart(run, *, threshold_ms, latency="avg"):
         callouts.append((answer.value, at_ms, read))
     y_title = f"{LATENCIES[latency].capitalize()} response time (ms)"
     return Chart(f"{run.name}: response-time curve", METRICS[metric], y_title, series, callouts=callouts)
-
-
-def run_curve_point(point, metric, response):
-    load = point.outstanding_io if point.outstanding_io is not None else (point.threads or point.seq)
-    return CurvePoint(load=load, throughput=getattr(point, metric), response_ms=response)
 
 
 def _percentile_series(points, metric, *, shown):
@@ -91,11 +102,16 @@ def _percentile_series(points, metric, *, shown):
 
 
 def run_load_chart(run):
-    """Throughput against load (outstanding I/Os or threads)."""
+    """Throughput against the load the points state (outstanding I/Os, else threads); points whose load
+    the file does not state are left out rather than drawn at their position in the file."""
     metric = run_metric(run=run)
-    curve = [c for c in run_curve(run=run, metric=metric) if c.load is not None]
-    series = [Series(METRICS[metric], [c.load for c in curve], [c.throughput for c in curve])]
-    return Chart(f"{run.name}: throughput against load", "Load (outstanding I/Os or threads)", METRICS[metric], series)
+    points = [p for p in run.points.all() if getattr(p, metric) is not None]
+    kind = next((name for name in LOAD_FIELDS if points and all(getattr(p, name) is not None for p in points)), None)
+    loaded = [(getattr(p, kind), getattr(p, metric)) for p in points] if kind else []
+    loaded.sort()
+    series = [Series(METRICS[metric], [load for load, _ in loaded], [value for _, value in loaded])]
+    x_title = LOAD_TITLES[kind] if kind else "Load (not stated in the file)"
+    return Chart(f"{run.name}: throughput against load", x_title, METRICS[metric], series)
 
 
 ORION_FIGURES = {

@@ -5,11 +5,10 @@ from urllib.parse import urlencode
 from django.core.paginator import Paginator
 from django.shortcuts import render
 
-from portal.analysis.curves import reading_sentence
+from portal import formatting
 from portal.curation import forms as curation_forms
 from portal.curation.selectors import run_overrides
 from portal.errors import NotFoundError, answers_errors
-from portal.models import Point
 from portal.results import selectors as result_selectors
 
 from . import run_charts
@@ -21,8 +20,24 @@ from .tools import tool_view
 POINTS_PER_PAGE = 50
 # Point fields that are load axes, shown first in the points table when a point has them.
 POINT_LOADS = ("outstanding_io", "threads")
-# Decimals each figure of a point is shown with (response times to the microsecond).
-FIGURE_DECIMALS = {name: "3g" if name.endswith("_ms") else "1g" for name in Point.FIGURES}
+
+
+def _figure_text(name: str, value) -> str:
+    """A point's figure as engineers write it: IOPS whole, MB/s, ms and % to three significant digits."""
+    return formatting.iops(value) if name.endswith("iops") else formatting.significant(value)
+
+
+def _load_text(value) -> str:
+    if value is None:
+        return formatting.NO_FIGURE
+    return (
+        formatting.significant(value) if isinstance(value, int | float) and not isinstance(value, bool) else str(value)
+    )
+
+
+def _load_kind(points) -> str | None:
+    """What the points' loads count ("outstanding_io" or "threads"), when every point states it."""
+    return next((name for name in POINT_LOADS if points and all(getattr(p, name) is not None for p in points)), None)
 
 
 @answers_errors()
@@ -34,26 +49,31 @@ def run_detail(request, run_id):
     metric, answer = result_selectors.run_threshold(run=run, threshold_ms=threshold_ms, latency=form.value("latency"))
     columns = [name for name in run.points.model.FIGURES if any(getattr(p, name) is not None for p in points)]
     loads = [name for name in POINT_LOADS if any(getattr(p, name) is not None for p in points)]
+    load_kind = _load_kind(points)
     load_keys = sorted({key for p in points for key in (p.load or {})} - set(loads))
     shown = Paginator(points, POINTS_PER_PAGE).get_page(request.GET.get("points"))
     context = {
         "run": run,
         "system": run.config.system,
         "config": run.config,
-        "cache_setting": result_selectors.cache_setting(config=run.config),
+        "cache_setting": formatting.cache_setting(run.config),
         "form": form,
         "threshold_ms": threshold_ms,
         "metric": metric,
         "metric_title": result_selectors.METRICS[metric],
         "answer": answer,
-        "reading": reading_sentence(
-            answer, unit=result_selectors.METRICS[metric], latency=result_selectors.LATENCIES[form.value("latency")]
+        "reading": formatting.reading(
+            answer,
+            metric=metric,
+            latency_text=result_selectors.LATENCIES[form.value("latency")],
+            load_kind=load_kind,
         ),
         "point_rows": [
             (
                 p.seq,
-                [(getattr(p, name), "-2g") for name in loads] + [((p.load or {}).get(key), "") for key in load_keys],
-                [(getattr(p, name), FIGURE_DECIMALS[name]) for name in columns],
+                [_load_text(getattr(p, name)) for name in loads]
+                + [_load_text((p.load or {}).get(key)) for key in load_keys],
+                [_figure_text(name, getattr(p, name)) for name in columns],
             )
             for p in shown
         ],
@@ -61,6 +81,7 @@ def run_detail(request, run_id):
         "points_links": _page_links(request.GET, shown, parameter="points", anchor="points"),
         "columns": [result_selectors.FIGURE_TITLES.get(name, name) for name in columns],
         "load_keys": [result_selectors.load_title(key=key) for key in (*loads, *load_keys)],
+        "loads_stated": len({getattr(p, load_kind) for p in points}) if load_kind else 0,
         "tool": tool_view(run, points, iops_per_mailbox=form.value("iops_per_mailbox")),
         "threshold_query": urlencode({"threshold_ms": f"{threshold_ms:g}", "latency": form.value("latency")}),
         "latency_text": result_selectors.LATENCIES[form.value("latency")],

@@ -1,5 +1,6 @@
 """A system's sweep chart: throughput at the threshold against one parameter."""
 
+from portal import formatting
 from portal.comparisons.sweeps import SWEEP_PARAMETERS
 from portal.results.selectors import (
     METRICS,
@@ -20,16 +21,17 @@ def sweep_chart(sweep_series, *, system, parameter, threshold_ms):
                     f"{label} ({METRICS[metric]})",
                     [x for x, _, _ in points],
                     [value for _, value, _ in points],
-                    hover=[f"run #{run_id}: {value:,.1f} {METRICS[metric]}" for _, value, run_id in points],
+                    hover=[f"run #{run_id}: {formatting.throughput(value, metric)}" for _, value, run_id in points],
                     style=len(series),
                 )
             )
-    title = f"{system.name}: throughput at {threshold_ms:g} ms against {SWEEP_PARAMETERS[parameter].lower()}"
+    against = SWEEP_PARAMETERS[parameter].lower()
+    title = f"{system.name}: throughput at {formatting.threshold(threshold_ms)} against {against}"
     y_title = " or ".join(metric_titles) or "Throughput"
     return Chart(
         title,
         SWEEP_PARAMETERS[parameter],
-        f"{y_title} at {threshold_ms:g} ms",
+        f"{y_title} at {formatting.threshold(threshold_ms)}",
         series,
         x_log=parameter == "transfer_bytes",
     )

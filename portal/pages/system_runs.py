@@ -13,15 +13,14 @@ from dataclasses import dataclass
 from django.core.paginator import Page, Paginator
 from django.db.models import Count
 from django.db.models.expressions import RawSQL
-from django.template.defaultfilters import floatformat
 from django.urls import reverse
 
+from portal import formatting
 from portal.analysis.curves import Status
 from portal.analysis.sizing import per_drive
 from portal.curation.selectors import exclusion_text
 from portal.models import Point, Run, System
 from portal.results.selectors import (
-    METRICS,
     POINT_FIGURE_COLUMNS,
     Figure,
     PointFigures,
@@ -80,7 +79,7 @@ _STORED_COLUMNS = (
     "mbps_at_20ms_status",
     "reached_20ms",
 )
-_CONFIG_COLUMNS = ("raid_level", "drive_count", "read_cache", "write_cache", "stroke_pct")
+_CONFIG_COLUMNS = ("raid_level", "drive_count", "drive_type", "read_cache", "write_cache", "extra", "stroke_pct")
 
 
 def workload_run_counts(*, system: System) -> tuple[list[tuple[str, int]], list[str]]:
@@ -220,13 +219,12 @@ def run_row(figure: Figure, *, names_shown: bool = False) -> RunRow:
     config, run = figure.config, figure.run
     described = [config.raid_level]
     if config.drive_count:
-        described.append(f"{config.drive_count} drives")
-    if figure.cache_setting:
-        described.append(figure.cache_setting)
+        described.append(formatting.drives(config.drive_count, config.drive_type))
+    described.append(formatting.cache_setting(config))
     if config.stroke_pct:
-        described.append(f"{floatformat(config.stroke_pct, '-1')} % stroke")
+        described.append(f"{formatting.percent(config.stroke_pct)} stroke")
     drives = config.drive_count
-    value = "no value" if figure.value is None else f"{floatformat(figure.value, '1g')} {METRICS[figure.metric]}"
+    value = "no value" if figure.value is None else formatting.throughput(figure.value, figure.metric)
     if figure.status == Status.NOT_REACHED:
         # A lower bound: the run did at least this much at the threshold.
         value = f"≥ {value}"
@@ -234,11 +232,11 @@ def run_row(figure: Figure, *, names_shown: bool = False) -> RunRow:
     return RunRow(
         run_id=run.id,
         url=reverse("pages:run", args=[run.id]),
-        configuration=", ".join(described),
-        tool=run.tool,
+        configuration=", ".join(part for part in described if part),
+        tool=run.tool or "not stated",
         source=run.get_origin_display(),
         at_threshold=value,
-        per_drive="–" if by_drive is None else floatformat(by_drive, "1g"),
-        how_read=figure.status_text,
+        per_drive=formatting.throughput(by_drive, figure.metric),
+        how_read=formatting.status_words(figure.status),
         excluded=exclusion_text(run=run, names_shown=names_shown),
     )

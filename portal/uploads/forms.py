@@ -5,7 +5,7 @@ from django import forms
 from portal.models import DriveType, Role, Run, System, Team
 from portal.teams import selectors as teams
 
-UNKNOWN_ON_OFF = [("", "unknown"), ("true", "on"), ("false", "off")]
+UNKNOWN_ON_OFF = [("", "not stated"), ("true", "on"), ("false", "off")]
 
 
 def _on_off(value):
@@ -24,7 +24,7 @@ class LabelsForm(forms.Form):
 
     raid_level = forms.CharField(label="RAID level", max_length=20, required=False)
     drive_count = forms.IntegerField(label="Drives", min_value=1, required=False)
-    drive_type = forms.ChoiceField(label="Drive type", choices=[("", "unknown"), *DriveType.choices], required=False)
+    drive_type = forms.ChoiceField(label="Drive type", choices=[("", "not stated"), *DriveType.choices], required=False)
     drive_rpm = forms.IntegerField(label="Drive rpm", min_value=1, required=False)
     segment_kb = forms.FloatField(label="Segment size (KB)", min_value=0, required=False)
     read_cache = forms.ChoiceField(label="Read cache", choices=UNKNOWN_ON_OFF, required=False)

@@ -13,8 +13,8 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
 
 from ingest.archive import DEFAULT_ZIP_LIMITS
-from ingest.registry import known_formats_sentence
 from portal.errors import ApplicationError, error_body, error_response, form_error
+from portal.formatting import format_names
 from portal.models import System
 from portal.teams.selectors import visible
 
@@ -91,7 +91,7 @@ def upload_list(request):
         "max_upload_mb": settings.MAX_UPLOAD_MB,
         "max_upload_files": settings.DATA_UPLOAD_MAX_NUMBER_FILES,
         "zip_limits": DEFAULT_ZIP_LIMITS,
-        "known_formats": known_formats_sentence(),
+        "known_formats": format_names(),
     }
     return render(request, "uploads/list.html", context)
 

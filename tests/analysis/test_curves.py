@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from portal.analysis.curves import CurvePoint, Rule, Status, curve, marker_response_ms, reading_sentence, throughput_at
+from portal.analysis.curves import CurvePoint, Rule, Status, curve, marker_response_ms, throughput_at
+from portal.formatting import reading
 
 # A synthetic queue-depth sweep: (outstanding I/Os, IOPS, average response ms).
 SWEEP = [
@@ -117,9 +118,7 @@ def test_a_single_published_point_is_used_as_is():
     published = [CurvePoint(None, 30_020, 20.0)]
     result = throughput_at(published, threshold_ms=20, published=True)
     assert (result.status, result.value, result.reached, result.warnings) == (Status.SINGLE_POINT, 30_020, True, ())
-    assert reading_sentence(result, unit="IOPS") == (
-        "30,020 IOPS at 20 ms: a figure published by the paper, stated at 20 ms."
-    )
+    assert reading(result, metric="iops") == "30,020 IOPS at 20 ms: published by the paper at 20 ms."
 
 
 def test_a_single_published_point_at_another_response_time_is_used_as_is_with_a_warning():
@@ -136,7 +135,7 @@ def test_a_single_measured_point_under_the_threshold_is_a_lower_bound_at_its_own
     assert result.warnings == (
         "its only point was measured at 4.1 ms, under the threshold of 20 ms: its throughput is a lower bound",
     )
-    assert reading_sentence(result, unit="IOPS") == "At least 219 IOPS at 20 ms (a lower bound): measured at 4.1 ms."
+    assert reading(result, metric="iops") == "At least 219 IOPS at 20 ms (a lower bound): measured at 4.1 ms."
     # A chart marks it where it was measured, not on the 20 ms line.
     assert marker_response_ms(result) == 4.1
 
@@ -145,31 +144,32 @@ def test_a_single_measured_point_under_the_threshold_is_a_lower_bound_at_its_own
 def test_a_single_measured_point_over_the_threshold_has_no_value(rule):
     result = throughput_at([CurvePoint(None, 219.0, 292.0)], threshold_ms=20, rule=rule)
     assert (result.status, result.value) == (Status.FIRST_POINT_OVER, None)
-    assert reading_sentence(result, unit="IOPS") == "No value at 20 ms: its only point is at 292 ms, over 20 ms."
+    assert reading(result, metric="iops") == "No value at 20 ms: its only point is at 292 ms, over 20 ms."
     assert result.warnings == ("its only point is at 292 ms, over 20 ms: there is no throughput at 20 ms",)
 
 
 def test_a_single_measured_point_at_the_threshold_is_measured():
     result = throughput_at([CurvePoint(4, 1_234.5, 20.0)], threshold_ms=20)
     assert (result.status, result.value, result.reached) == (Status.MEASURED, 1_234.5, True)
-    assert reading_sentence(result, unit="IOPS") == "1,234 IOPS at 20 ms: a point measured at the threshold."
+    assert reading(result, metric="iops") == "1,235 IOPS at 20 ms: measured at 20 ms."
 
 
 def test_a_single_measured_point_without_a_response_time_has_no_value():
     result = throughput_at([CurvePoint(None, 500, None)], threshold_ms=20)
     assert (result.status, result.value) == (Status.NO_DATA, None)
-    assert reading_sentence(result, unit="MB/s") == "No value at 20 ms: no response times were measured."
+    assert reading(result, metric="mbps") == "No value at 20 ms: no response times were measured."
 
 
 def test_the_sentences_say_how_a_curve_was_read():
-    assert reading_sentence(throughput_at(SWEEP, threshold_ms=20), unit="IOPS") == (
-        "6,160 IOPS at 20 ms: interpolated between the points measured at 16 ms and 26 ms."
+    assert reading(throughput_at(SWEEP, threshold_ms=20), metric="iops", load_kind="outstanding_io") == (
+        "6,160 IOPS at 20 ms: interpolated between 16 ms at 16 outstanding I/Os and 26 ms at 32 outstanding I/Os."
     )
-    assert reading_sentence(throughput_at(SWEEP, threshold_ms=1.5), unit="MB/s", latency="99th percentile") == (
-        "No value at 1.5 ms (99th percentile response time): the first point is at 2 ms, over 1.5 ms."
+    assert reading(throughput_at(SWEEP, threshold_ms=1.5), metric="mbps", latency_text="99th percentile") == (
+        "No value at 1.5 ms (99th percentile response time): the first point, at the lowest load, is at 2 ms, "
+        "over 1.5 ms."
     )
     lower = throughput_at([CurvePoint(1, 55.5, 0.0839169), CurvePoint(2, 98.25, 0.12)], threshold_ms=20)
-    assert reading_sentence(lower, unit="MB/s") == "At least 98.2 MB/s at 20 ms (a lower bound): measured at 0.12 ms."
+    assert reading(lower, metric="mbps") == "At least 98.3 MB/s at 20 ms (a lower bound): measured at 0.12 ms."
 
 
 def test_points_without_response_time_are_left_out_with_a_warning():

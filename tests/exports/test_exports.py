@@ -309,3 +309,17 @@ def test_summary_table_exports_without_data_columns():
     assert csv_rows(export([table], "csv")) == [["Summary"], [""], ["Summary"], ["A is 13 % better"]]
     grouped = Table("T", (("",), ("",)), (ColumnGroup("G", (Column("x", NumberFormat()),)),), (Row(("r",), (1,)),))
     assert "<td>1</td>" in export([grouped], "html").decode()
+
+
+def test_an_ssd_systems_white_paper_table_counts_ssds(db, data_dir):
+    # The shared fio sample was run on a Samsung PM833 SSD (its file name); labelled as 8 SSDs in RAID-5.
+    path = sample("fio", "fioplot_fio-3.14_samsungpm833_randread-1-1.json")
+    lab = System.objects.create(name="SSD array", published=True)
+    labels = {"raid_level": "RAID-5", "drive_count": 8, "drive_type": "SSD", "read_cache": False, "write_cache": False}
+    upload = store_file(path, system=lab, labels=labels)
+    assert upload.status == "done", upload.error
+    out = io.StringIO()
+    call_command("table", "SSD array", "--layout", "whitepaper", "--format", "csv", stdout=out)
+    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    assert rows[3][:2] == ["8 SSDs", "All Caches Disabled"], rows
+    assert "HDD" not in out.getvalue()

@@ -28,9 +28,9 @@ def test_two_candidates_against_one_baseline_give_the_two_system_numbers(demo, c
     # Seed 000 line 295: DS4400 26,640, DS4500 30,020 (+12.7 %); the lab array 29,304 is +10.0 %. A row is a
     # configuration of the baseline (the DS4400's states no cache setting); each system's is named in its cell.
     assert _cells(section, "RAID-5, 140 drives") == [
-        ("26,640.0", ""),
-        ("30,020.0 ", "12.7 %"),
-        ("29,304.0 ", "10.0 %"),
+        ("26,640", ""),
+        ("30,020 ", "12.7 %"),
+        ("29,304 ", "10.0 %"),
     ]
 
 

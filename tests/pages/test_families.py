@@ -6,9 +6,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from portal.formatting import transfer_size as size_label
 from portal.models import Run, Upload
 from portal.pages import families
-from portal.pages.families import Measured, SweepPoint, family_curves, is_family, size_label
+from portal.pages.families import Measured, SweepPoint, family_curves, is_family
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 from tests.ingesting import store_file
 from tests.samples import data
@@ -57,7 +58,7 @@ def test_sizes_are_labelled_in_binary_units():
         "1 KB",
         "2 KB",
         "8 KB",
-        "1536 B",
+        "1,536 B",
         "1 MB",
     ]
 
@@ -167,8 +168,8 @@ def test_a_sweep_repeated_many_times_reads_one_row_per_cell_and_names_the_first_
     )
     (one_thread, _) = json.loads(response.content)["data"]
     first = ", ".join(f"#{run}" for run in runs[:5])
-    # 130 / 7 = 18.571...: seven runs, five named
-    assert one_thread["text"][0] == f"4 KB: 18.57 MB/s (run {first} and 2 more)"
+    # 130 / 7 = 18.571... MB/s, to three significant digits: seven runs, five named
+    assert one_thread["text"][0] == f"4 KB: 18.6 MB/s (run {first} and 2 more)"
 
 
 def test_thread_counts_and_sizes_that_are_not_whole_numbers_are_left_off_the_axes(repeated):

@@ -21,12 +21,15 @@ def test_a_fio_sweep_read_at_p99_gives_another_number_than_at_the_average(db, da
     p99 = [p.latency_percentiles_ms["99"] for p in run.points.order_by("seq")]
     assert p99 == pytest.approx([0.597, 0.747, 1.497])
     average = _text(client.get(f"/runs/{run.id}/", {"threshold_ms": "1"}))
-    assert "<strong>At least 32,000 IOPS at 1 ms (a lower bound): measured at 0.499 ms.</strong>" in average
-    # At p99 <= 1 ms: between 0.747 ms (16,000) and 1.497 ms (32,000): 16,000 + 16,000 x 0.253 / 0.75 = 21,397.3.
+    assert (
+        "<strong>At least 32,000 IOPS at 1 ms (a lower bound): measured at 0.499 ms at 16 outstanding I/Os.</strong>"
+    ) in average
+    # At p99 <= 1 ms: between 0.747 ms (16,000) and 1.497 ms (32,000): 16,000 + 16,000 x 0.253 / 0.75 = 21,397.3,
+    # written as whole IOPS.
     p99 = _text(client.get(f"/runs/{run.id}/", {"threshold_ms": "1", "latency": "p99"}))
     assert (
-        "<strong>21,397 IOPS at 1 ms (99th percentile response time): interpolated between the points measured at "
-        "0.747 ms and 1.5 ms.</strong>"
+        "<strong>21,397 IOPS at 1 ms (99th percentile response time): interpolated between 0.747 ms at 4 "
+        "outstanding I/Os and 1.5 ms at 16 outstanding I/Os.</strong>"
     ) in p99
     curve = client.get(f"/runs/{run.id}/charts/curve.json", {"threshold_ms": "1"}).json()
     # The files give p50 and p99 (no p95): both are drawn beside the average.

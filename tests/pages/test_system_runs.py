@@ -52,9 +52,10 @@ def test_the_system_page_shows_a_bounded_number_of_runs_with_fixed_queries(
     for workload in WORKLOADS:
         assert f'{workload} <span class="muted">({per_workload} runs)</span>' in body
     assert len(run_ids(body)) == 3 * min(per_workload, RUNS_PER_WORKLOAD)
-    assert body.count('<td class="num">1,500.0 IOPS</td>') == len(run_ids(body))
-    # 1,500 IOPS over 8 drives (runs by configuration: the 8-drive runs come first).
-    assert '<td class="num">187.5</td>' in body
+    assert body.count('<td class="num">1,500 IOPS</td>') == len(run_ids(body))
+    # 1,500 IOPS over 8 drives = 187.5 per drive, written as whole IOPS (runs by configuration: the 8-drive runs
+    # come first).
+    assert '<td class="num">188 IOPS</td>' in body
     assert ("All 100 runs of OLTP 8K" in body) == (per_workload > RUNS_PER_WORKLOAD)
 
 
@@ -78,7 +79,7 @@ def test_all_runs_of_a_workload_page_by_page(client, django_assert_max_num_queri
     first_rows, second_rows = (
         page.split('id="runs"')[1].split("<tbody>")[1].split("</tbody>")[0] for page in (first, second)
     )
-    assert "8 drives" in first_rows.split("</tr>")[0] and "16 drives" in second_rows.rsplit("<tr>", 1)[1]
+    assert "8 HDDs" in first_rows.split("</tr>")[0] and "16 HDDs" in second_rows.rsplit("<tr>", 1)[1]
 
 
 @pytest.mark.django_db
@@ -148,11 +149,11 @@ def test_figures_stored_with_the_runs_are_shown_at_the_default_threshold_without
     with CaptureQueriesContext(connection) as queries:
         body = client.get(f"/systems/{system.id}/").content.decode()
     assert not [query for query in queries.captured_queries if "portal_point" in query["sql"]]
-    assert body.count('<td class="num">1,500.0 IOPS</td>') == len(run_ids(body)) == 30
-    assert '<td class="num">187.5</td>' in body
+    assert body.count('<td class="num">1,500 IOPS</td>') == len(run_ids(body)) == 30
+    assert '<td class="num">188 IOPS</td>' in body
     # At another threshold the figures are read from the points: 1,250 IOPS at 15 ms.
     body = client.get(f"/systems/{system.id}/", {"threshold_ms": "15"}).content.decode()
-    assert body.count('<td class="num">1,250.0 IOPS</td>') == 30
+    assert body.count('<td class="num">1,250 IOPS</td>') == 30
 
 
 @pytest.mark.django_db

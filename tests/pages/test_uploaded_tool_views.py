@@ -22,7 +22,7 @@ def test_a_jetstress_report_shows_mailbox_sizing(client):
     assert '<h2 id="jetstress-heading">Jetstress</h2>' in body
     # 001_22c77edb183857dc.txt appendix, the Jetstress 2007 report: 1,101.114 achieved IOPS, so
     # 2,202 mailboxes at 0.5 IOPS each (rounded down).
-    assert '<td class="num" id="mailboxes">2202</td>' in body
+    assert '<td class="num" id="mailboxes">2,202</td>' in body
 
 
 def test_an_orion_test_shows_its_heat_maps_and_maxima(client):

@@ -41,9 +41,9 @@ def test_system_page_runs_per_drive_and_sweep(demo, client, django_assert_max_nu
         response = client.get(f"/systems/{system.id}/")
     assert response.status_code == 200
     body = text(response)
-    assert "Random Reads 8K" in body and "30,020.0" in body
-    # 30,020 IOPS / 140 drives = 214.4 per drive.
-    assert "214.4" in body
+    assert "Random Reads 8K" in body and "30,020 IOPS" in body
+    # 30,020 IOPS / 140 drives = 214.4 per drive, written as whole IOPS.
+    assert '<td class="num">214 IOPS</td>' in body
     with django_assert_max_num_queries(6):
         sweep = client.get(f"/systems/{system.id}/sweep.csv?workload=OLTP+8K")
     rows = list(csv.reader(io.StringIO(text(sweep))))
@@ -77,19 +77,22 @@ def test_run_page_interpolates_at_the_threshold(db, client, django_assert_max_nu
     run = sweep_run(SystemFactory())
     with django_assert_max_num_queries(6):
         response = client.get(f"/runs/{run.id}/")
-    # Halfway from 12 ms to 28 ms: 9,000 + 0.5 x 2,000 = 10,000 IOPS; the load there was not measured, so it is
-    # not stated.
+    # Halfway from 12 ms to 28 ms: 9,000 + 0.5 x 2,000 = 10,000 IOPS, between the measured loads 16 and 64
+    # (the load 40 it interpolates to was never measured, so the page does not show it).
     page = text(response)
-    assert "<strong>10,000 IOPS at 20 ms: interpolated between the points measured at 12 ms and 28 ms.</strong>" in page
-    assert "load 40" not in page
+    assert (
+        "<strong>10,000 IOPS at 20 ms: interpolated between 12 ms at 16 outstanding I/Os and 28 ms at 64 "
+        "outstanding I/Os.</strong>"
+    ) in page
+    assert "40 outstanding" not in page
     # At 16 ms a quarter of the way: 9,500 IOPS.
     assert "<strong>9,500 IOPS at 16 ms: interpolated" in text(client.get(f"/runs/{run.id}/?threshold_ms=16"))
     figure = json.loads(text(client.get(f"/runs/{run.id}/charts/curve.json?threshold_ms=20")))
     names = [trace["name"] for trace in figure["data"]]
     assert names == ["measured points", "threshold 20 ms", "at threshold: 10,000 IOPS at 20 ms"]
-    assert "load 64" in figure["data"][0]["text"][2]
+    assert "Outstanding I/Os: 64" in figure["data"][0]["text"][2]
     rows = list(csv.reader(io.StringIO(text(client.get(f"/runs/{run.id}/charts/load.csv")))))
-    assert rows == [["series", "Load (outstanding I/Os or threads)", "IOPS"], ["IOPS", "4.0", "5000.0"],
+    assert rows == [["series", "Outstanding I/Os", "IOPS"], ["IOPS", "4.0", "5000.0"],
                     ["IOPS", "16.0", "9000.0"], ["IOPS", "64.0", "11000.0"]]  # fmt: skip
 
 
@@ -108,26 +111,27 @@ def test_published_run_shows_citation(demo, client):
     body = text(client.get(f"/runs/{run.id}/"))
     # Named by the paper's title (000_f52f16ce4c762121.txt line 5), not by the seed file's name.
     assert "Comparison of the Performance of the DS4500 (FAStT900) and DS4400 (FAStT700) Storage Servers" in body
-    assert "<strong>26,640 IOPS at 20 ms: a figure published by the paper, stated at 20 ms.</strong>" in body
+    assert "<strong>26,640 IOPS at 20 ms: published by the paper at 20 ms.</strong>" in body
 
 
 def test_jetstress_view_recomputes_mailboxes(demo, client):
     # Seed 001 lines 103-105: 4,127 IOPS / 0.5 IOPS per mailbox = 8,254 mailboxes.
     run = Run.objects.get(tool=jetstress.TOOL, points__iops=4127)
-    assert '<td class="num" id="mailboxes">8254</td>' in text(client.get(f"/runs/{run.id}/"))
-    assert '<td class="num" id="mailboxes">4127</td>' in text(client.get(f"/runs/{run.id}/?iops_per_mailbox=1"))
+    assert '<td class="num" id="mailboxes">8,254</td>' in text(client.get(f"/runs/{run.id}/"))
+    assert '<td class="num" id="mailboxes">4,127</td>' in text(client.get(f"/runs/{run.id}/?iops_per_mailbox=1"))
     assert client.get(f"/runs/{run.id}/?iops_per_mailbox=-1").status_code == 400
-    # The appendix report: achieved 1101.114 against a target of 1140, DB reads 15 ms against 20 ms.
+    # The appendix report: achieved 1101.114 against a target of 1140 (whole IOPS), DB reads 15 ms against 20 ms.
     report = Run.objects.get(tool=jetstress.TOOL, verdict="pass")
     body = text(client.get(f"/runs/{report.id}/"))
-    assert "1,101.1" in body and "1,140.0" in body and "15 ms against a goal of 20 ms" in body
+    assert "1,101</td>" in body and "1,140</td>" in body and "15 ms against a goal of 20 ms" in body
 
 
 def test_orion_view_shows_maxima(demo, client):
     # Seed 001 lines 246-247: Maximum Small IOPS=882 @ Small=25 and Large=0; Minimum Small Latency=5.42 @ Small=1.
     run = Run.objects.get(tool=orion.TOOL, workload_name="ORION small random 8K", config__drive_count=None)
     body = text(client.get(f"/runs/{run.id}/"))
-    assert "882.0 @ small=25, large=0" in body and "5.42 ms @ small=1, large=0" in body
+    assert "882 IOPS at 25 small and 0 large I/Os outstanding" in body
+    assert "5.42 ms at 1 small and 0 large I/Os outstanding" in body
     heatmap = client.get(f"/runs/{run.id}/charts/small-latency.csv")
     assert list(csv.reader(io.StringIO(text(heatmap))))[1:] == [["0", "1", "5.42"], ["0", "25", ""]]
 

@@ -90,7 +90,7 @@ class Command(BaseCommand):
         return Run(
             config=config,
             name=f"{row['workload']} ({citation['table']})",
-            tool=row["tool"]["name"] or "unknown",
+            tool=row["tool"]["name"] or "",
             tool_version=row["tool"].get("version") or "",
             workload_name=row["workload"],
             read_pct=workload.get("read_pct"),

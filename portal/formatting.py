@@ -1,0 +1,235 @@
+"""Numbers and names as engineers write them: the one formatter of pages, exports and the API.
+
+Whole IOPS with thousands separators (30,060); MB/s, ms and other measures to three significant
+digits without dropping whole digits (0.0839 ms, 1,024 MB, 54.5 MB/s); percentages to one decimal
+(12.7 %); counts with their noun in the right number (1 drive, 8 drives); format ids as the
+tool's name. ``None`` is written as an en dash, the tables' "no figure".
+"""
+
+import math
+import re
+
+from portal.analysis.digits import NO_FIGURE, rounded_half_up, significant, written
+
+# The throughput metrics a figure is read in, as tables head them.
+METRIC_UNITS = {"iops": "IOPS", "mbps": "MB/s"}
+
+# A format as its reader knows it, where the tool's own name would mislead (a profile is no tool).
+FORMAT_NAMES = {"array_profile": "storage array profile"}
+
+# A published figure's note may carry the lines of the seed text it was typed from ("(seed line 141)",
+# "(lines 17, 141)"); the page cites the paper by title and table instead.
+_SEED_LINES = re.compile(r"\s*\((?:seed )?lines?\s[\d,\s\-–and]*\d\)|\bseed lines?\s[\d,\s\-–and]*\d", re.IGNORECASE)
+
+
+def whole(value: float | None) -> str:
+    """A whole number with thousands separators, rounded half up: 30060.0 gives "30,060"."""
+    if value is None or not math.isfinite(value):
+        return NO_FIGURE
+    return written(rounded_half_up(value, 0), 0)
+
+
+def iops(value: float | None) -> str:
+    """IOPS as a whole number: "30,060"."""
+    return whole(value)
+
+
+def mbps(value: float | None) -> str:
+    """MB/s to three significant digits: "54.5", "1,024"."""
+    return significant(value)
+
+
+def throughput(value: float | None, metric: str) -> str:
+    """A throughput figure with its unit: "30,060 IOPS", "54.5 MB/s" (``metric`` is "iops" or "mbps")."""
+    if value is None:
+        return NO_FIGURE
+    number = iops(value) if metric == "iops" else mbps(value)
+    return f"{number} {METRIC_UNITS.get(metric, metric)}"
+
+
+def ms(value: float | None) -> str:
+    """A response time with its unit, to three significant digits: "0.0839 ms", "24 ms"."""
+    return NO_FIGURE if value is None else f"{significant(value)} ms"
+
+
+def percent(value: float | None) -> str:
+    """A percentage with its sign: "12.7 %", "8 %", "118.8 %"; under one percent to two significant
+    digits ("0.25 %")."""
+    if value is None or not math.isfinite(value):
+        return NO_FIGURE
+    number = significant(value, 2) if abs(value) < 1 else written(rounded_half_up(value, 1), 1)
+    return f"{number} %"
+
+
+def improvement(pct: float | None) -> str:
+    """A percentage improvement, signed and to one decimal as the comparisons print it: "+12.7 %",
+    "+10.0 %", "-3.2 %" ('' when there is none)."""
+    if pct is None or not math.isfinite(pct):
+        return ""
+    return f"{'+' if pct >= 0 else '-'}{_written_fixed(abs(pct), 1)} %"
+
+
+def _written_fixed(value: float, decimals: int) -> str:
+    return f"{rounded_half_up(value, decimals):,.{decimals}f}"
+
+
+def count(number: float | None, noun: str, plural: str | None = None) -> str:
+    """A count with its noun in the right number: "1 drive", "8 drives", "1,200 mailboxes"."""
+    if number is None:
+        return f"{noun} count not stated"
+    text = whole(number) if float(number).is_integer() else significant(number)
+    return f"{text} {noun if number == 1 else plural or noun + 's'}"
+
+
+def drives(number: int | None, drive_type: str | None = None) -> str:
+    """Drives by their type where it is known: "1 SSD", "140 HDDs", "8 NVMe drives", else "20 drives"."""
+    if drive_type in ("HDD", "SSD"):
+        return count(number, drive_type, drive_type + "s")
+    if drive_type:
+        return count(number, f"{drive_type} drive")
+    return count(number, "drive")
+
+
+def transfer_size(size_bytes: int) -> str:
+    """A transfer size as the papers and the tools print block sizes, in binary units: 512 B, 1 KB,
+    8 KB, 1 MB (a size no whole number of KB stays in bytes: 1,536 B)."""
+    for unit, power in (("MB", 2), ("KB", 1)):
+        if size_bytes >= 1024**power and size_bytes % 1024**power == 0:
+            return f"{size_bytes // 1024**power:,} {unit}"
+    return f"{size_bytes:,} B"
+
+
+def load(value: float | None, kind: str | None) -> str:
+    """A measured load in words: "at 8 outstanding I/Os", "with 4 threads" ('' when not known)."""
+    if value is None or kind is None:
+        return ""
+    if kind == "threads":
+        return f"with {count(value, 'thread')}"
+    return f"at {count(value, 'outstanding I/O')}"
+
+
+def format_name(format_id: str | None) -> str:
+    """A stored format id as its reader knows the tool: "fio" stays "fio", "diskspd" is "DiskSpd"."""
+    if not format_id:
+        return NO_FIGURE
+    if format_id in FORMAT_NAMES:
+        return FORMAT_NAMES[format_id]
+    from ingest.registry import FORMATS
+
+    module = FORMATS.get(format_id)
+    return module.TOOL if module is not None else format_id
+
+
+def format_names() -> str:
+    """Every format ArrayBench reads, by name, for the uploads page."""
+    from ingest.registry import FORMATS
+
+    return ", ".join(format_name(format_id) for format_id in FORMATS)
+
+
+def tags(values) -> str:
+    """A list of tags (or any list a label holds) as a reader writes it: "lab, 2024 refresh"."""
+    if isinstance(values, list | tuple):
+        return ", ".join(str(value) for value in values)
+    return str(values)
+
+
+def citation_note(note: str) -> str:
+    """A published figure's note without where in the seed text it was typed from."""
+    return _SEED_LINES.sub("", note).strip()
+
+
+# An upload's labels as the upload form names them.
+LABEL_NAMES = {
+    "raid_level": "RAID level",
+    "drive_count": "drives",
+    "drive_type": "drive type",
+    "drive_rpm": "drive rpm",
+    "segment_kb": "segment size (KB)",
+    "read_cache": "read cache",
+    "write_cache": "write cache",
+    "write_cache_mirroring": "write-cache mirroring",
+    "stroke_pct": "stroke (%)",
+    "measurement": "measurement",
+    "tags": "tags",
+    "notes": "notes",
+}
+
+
+def label_value(value) -> str:
+    """One label's value in words: on/off for flags, lists comma-separated, numbers as written."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list | tuple):
+        return tags(value)
+    if isinstance(value, float):
+        return significant(value)
+    return str(value)
+
+
+def labels(values: dict) -> str:
+    """An upload's labels in words, in the upload form's order: "RAID level RAID-5; drives 140; read cache
+    off; tags lab, refresh"."""
+    order = list(LABEL_NAMES)
+    named = sorted(values.items(), key=lambda item: (order.index(item[0]) if item[0] in order else len(order), item[0]))
+    return "; ".join(f"{LABEL_NAMES.get(name, name.replace('_', ' '))} {label_value(value)}" for name, value in named)
+
+
+def _point(point, load_kind: str | None) -> str:
+    """A measured point of a curve in words: "7.1 ms at 4 outstanding I/Os"."""
+    return " ".join(part for part in (ms(point.response_ms), load(point.load, load_kind)) if part)
+
+
+def reading(answer, *, metric: str, latency_text: str = "average", load_kind: str | None = None) -> str:
+    """How the figure at a threshold was obtained, in the sentence pages, charts, exports and the API state
+    (``answer`` a ``ThroughputAtThreshold``, ``metric`` "iops" or "mbps"): interpolated between two
+    measured points, measured, a lower bound at its own response time, no value (and why), or a figure a
+    paper published. ``load_kind`` ("outstanding_io" or "threads") names the measured points' loads; an
+    interpolated load is never written, only the two measured points the figure lies between."""
+    from portal.analysis.curves import Rule, Status
+
+    at = f"at {threshold(answer.threshold_ms)}"
+    if latency_text != "average":
+        at += f" ({latency_text} response time)"
+    status, below, above = answer.status, answer.below, answer.above
+    if answer.value is None:
+        if status is Status.FIRST_POINT_OVER and above is not None:
+            where = "its only point is" if answer.point_count == 1 else "the first point, at the lowest load, is"
+            return f"No value {at}: {where} at {_point(above, load_kind)}, over {threshold(answer.threshold_ms)}."
+        return f"No value {at}: no response times were measured."
+    figure = throughput(answer.value, metric)
+    if status is Status.INTERPOLATED:
+        return f"{figure} {at}: interpolated between {_point(below, load_kind)} and {_point(above, load_kind)}."
+    if status is Status.NOT_REACHED:
+        return f"At least {figure} {at} (a lower bound): measured at {_point(below, load_kind)}."
+    if status is Status.SINGLE_POINT:
+        stated = "" if below is None or below.response_ms is None else f" at {ms(below.response_ms)}"
+        return f"{figure} {at}: published by the paper{stated}."
+    if answer.rule is Rule.AT_OR_BELOW:
+        return f"{figure} {at}: the best point measured at or under the threshold, {_point(below, load_kind)}."
+    return f"{figure} {at}: measured at {_point(below, load_kind)}."
+
+
+def cache_setting(config) -> str:
+    """A configuration's cache setting in the papers' words: from its read and write cache flags, else
+    the setting its paper named in words no flags stand for ('' when neither is known)."""
+    from portal.analysis.vocabulary import cache_setting_name
+
+    named = cache_setting_name(read_cache=config.read_cache, write_cache=config.write_cache)
+    return named or str((config.extra or {}).get("cache_note") or "")
+
+
+def status_words(status: str) -> str:
+    """How a figure was obtained, in a few words for a table's "How read" column."""
+    from portal.analysis.curves import Status
+
+    if status == Status.NOT_REACHED:
+        return "a lower bound (threshold not reached)"
+    return Status(status).words
+
+
+def threshold(value: float | None) -> str:
+    """A response-time threshold as the reader chose it, to the microsecond: "20 ms", "2.025 ms"."""
+    if value is None or not math.isfinite(value):
+        return NO_FIGURE
+    return f"{written(rounded_half_up(value, 3), 3)} ms"
