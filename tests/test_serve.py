@@ -6,7 +6,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 import uuid
@@ -72,10 +71,9 @@ def test_a_killed_worker_is_started_again_and_the_portal_stays_up(transactional_
         assert healthy
         (first_worker,) = wait_until(lambda: _children(serve.pid), seconds=10)
         os.kill(first_worker, signal.SIGKILL)
-        time.sleep(1)
+        (second_worker,) = wait_until(lambda: [p for p in _children(serve.pid) if p != first_worker], seconds=30)
         assert serve.poll() is None, "serve keeps running"
         assert _healthz(port)["database"] == "ok", "the web server and the database stay up"
-        (second_worker,) = wait_until(lambda: [p for p in _children(serve.pid) if p != first_worker], seconds=30)
         assert wait_until(lambda: _healthz(port).get("worker") == "ok", seconds=60, interval=0.5)
         assert second_worker != first_worker
     finally:

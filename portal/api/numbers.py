@@ -19,6 +19,7 @@ from portal.analysis.pairing import config_key_label
 from portal.analysis.tables import Table
 from portal.comparisons.forms import CompareForm
 from portal.comparisons.selectors import Comparison, ComparisonRow, multi_comparison
+from portal.curation.selectors import compared_workload_aliases
 from portal.errors import form_error
 from portal.exports.multi_tables import multi_comparison_table
 from portal.exports.presets import comparison_tables_from
@@ -56,6 +57,8 @@ class CompareQuery:
     b: System
     form: CompareForm
     workload_page: int
+    # Who asks: workloads are also found, and named, by the names their teams gave them (as on the page).
+    viewer: object = None
 
 
 def compare_query(*, user, params: QueryDict, allowed: Iterable[str] = COMPARE_PARAMETERS) -> CompareQuery:
@@ -76,7 +79,7 @@ def compare_query(*, user, params: QueryDict, allowed: Iterable[str] = COMPARE_P
     except DjangoValidationError as error:
         raise ValidationError({"wpage": error.messages}) from None
     candidates = [system_named(user=user, name=name) for name in names]
-    return CompareQuery(candidates, system_named(user=user, name=form.value("b")), form, workload_page)
+    return CompareQuery(candidates, system_named(user=user, name=form.value("b")), form, workload_page, user)
 
 
 def comparisons(query: CompareQuery, *, paged: bool = True) -> list[Comparison]:
@@ -84,7 +87,10 @@ def comparisons(query: CompareQuery, *, paged: bool = True) -> list[Comparison]:
     ``query.workload_page`` of workloads, :data:`WORKLOADS_PER_PAGE` a page)."""
     paging = {"workloads_per_page": WORKLOADS_PER_PAGE, "workload_page": query.workload_page} if paged else {}
     selection = {**query.form.selection(), **paging}
-    return multi_comparison(candidates=query.candidates, baseline=query.b, **selection).pairs
+    pairs = multi_comparison(candidates=query.candidates, baseline=query.b, viewer=query.viewer, **selection).pairs
+    for result in pairs:
+        compared_workload_aliases(workloads=result.workloads, viewer=query.viewer)
+    return pairs
 
 
 def compare_data(query: CompareQuery, results: list[Comparison]) -> dict:
@@ -109,6 +115,8 @@ def comparison_data(result: Comparison) -> dict:
         "workloads": [
             {
                 "workload": workload.workload,
+                # The name the asking reader's team gave this workload ('' when none), as the page heads it.
+                "team_name": getattr(workload, "team_name", ""),
                 "metric": workload.metric,
                 "matched_by": workload.matched_by,
                 "rows": [_row_data(row) for row in workload.rows],
@@ -218,6 +226,7 @@ class CompareRowSerializer(serializers.Serializer):
 
 class CompareWorkloadSerializer(serializers.Serializer):
     workload = serializers.CharField()
+    team_name = serializers.CharField(help_text="The name the asking reader's team gave the workload ('' if none).")
     metric = serializers.ChoiceField(choices=["iops", "mbps"])
     matched_by = serializers.CharField()
     rows = CompareRowSerializer(many=True)

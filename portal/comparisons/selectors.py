@@ -31,6 +31,7 @@ from django.db.models.functions import Cast
 from portal.analysis.compare import (
     Replicates,
     compare_summaries,
+    improvement_pct,
     improvement_range,
     replicates_summed,
     replicates_together,
@@ -88,7 +89,8 @@ class ComparisonRow:
     cache_b: str
     a_value: float
     b_value: float
-    pct: float
+    # None when B's figure is 0 (there is nothing to improve on; the row's notes say so).
+    pct: float | None
     confidence: object = None
     notes: list = field(default_factory=list)
     # Each side's figures (:class:`ComparedFigure`), read when first asked for: charts and exports
@@ -278,7 +280,12 @@ def _row(a, b, a_key, b_key, a_found: _Replicates, b_found: _Replicates, adjust_
         b_figures=b_found,
         raid_level_b=None if b_key[0] == a_key[0] else b_key[0],
     )
-    row.pct = (row.a_value - row.b_value * adjust_b) / (row.b_value * adjust_b) * 100
+    if row.b_value * adjust_b > 0:
+        row.pct = improvement_pct(row.a_value, row.b_value, adjust_b=adjust_b)
+    else:
+        # Nothing to improve on: B did no I/O at the threshold (a failed run, a step that writes nothing).
+        row.pct = None
+        row.notes.append(f"no improvement: {b.name}'s figure is 0")
     if a_summary.n > 1 and b_summary.n > 1:
         row.confidence = compare_summaries(a_summary, b_summary, adjust_b=adjust_b)
     if a_key[1] != b_key[1]:
@@ -325,8 +332,9 @@ def _workload_comparison(
     rows.sort(key=lambda r: (r.raid_level, r.drive_count_a or 0, r.cache_a))
     summaries = []
     for raid in sorted({r.raid_level for r in rows}):
-        matched = {r.label: r.a_value for r in rows if r.raid_level == raid}
-        against = {r.label: r.b_value for r in rows if r.raid_level == raid}
+        # A row with no improvement (B's figure is 0) has nothing to say in the range.
+        matched = {r.label: r.a_value for r in rows if r.raid_level == raid and r.pct is not None}
+        against = {r.label: r.b_value for r in rows if r.raid_level == raid and r.pct is not None}
         improvements = improvement_range(matched, against, adjust_b=adjust_b)
         subject = f"{raid + ' ' if raid else ''}{label}"
         summaries.append(summary_sentence(a.name, b.name, subject, improvements))

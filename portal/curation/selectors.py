@@ -87,7 +87,10 @@ def _who(user, *, shown: bool) -> str:
 
 
 def exclusion_text(*, run: Run, names_shown: bool) -> str:
-    """ "excluded from comparisons: <reason>, by <user> on <date>" ('' for a run that is compared)."""
+    """ "excluded from comparisons: <reason>, by <user> on <date>", or what the step its file calls a
+    preparation was ('' for a run that is compared)."""
+    if run.phase != Run.Phase.MEASUREMENT:
+        return f"a {run.get_phase_display()} of the test, stored as the file states it: never compared"
     if not run.excluded_reason:
         return ""
     when = f" on {date_text(run.excluded_at, 'j M Y')}" if run.excluded_at else ""

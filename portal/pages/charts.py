@@ -19,6 +19,7 @@ from html import escape
 
 import plotly.graph_objects as go
 
+from portal import formatting
 from portal.exports.formats import SpreadsheetCsvWriter
 
 # Okabe-Ito colours (distinguishable with colour-blindness), backed by dashes and symbols for greyscale.
@@ -47,6 +48,18 @@ class Series:
     colour: int | None = None
     # A marker that must stand out from the points under it (the value read at the threshold).
     highlight: bool = False
+
+
+def threshold_line(threshold_ms: float, *, right: float, style: int = 0, dash: str | None = None) -> Series:
+    """The threshold as a horizontal line across a response-time chart, from 0 to ``right`` throughput."""
+    return Series(
+        f"threshold {formatting.threshold(threshold_ms)}",
+        [0, right],
+        [threshold_ms, threshold_ms],
+        mode="lines",
+        style=style,
+        dash=dash,
+    )
 
 
 @dataclass

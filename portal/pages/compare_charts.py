@@ -8,7 +8,7 @@ from portal.results.selectors import (
     run_curve,
 )
 
-from .charts import DASHES, BarChart, Bars, Chart, Series
+from .charts import DASHES, BarChart, Bars, Chart, Series, threshold_line
 
 # The colours of the two systems on every compare chart (Okabe-Ito blue and vermillion).
 A_COLOUR, B_COLOUR = 1, 2
@@ -43,15 +43,7 @@ def _compare_curves(workload_comparison, *, a, b, threshold_ms, latency):
     title = f"{workload_comparison.workload}: {a.name} (A) vs {b.name} (B)"
     # The axis follows the curves: a threshold far above them is named, not drawn (it would flatten them).
     if threshold_ms <= top * THRESHOLD_DRAWN_UP_TO:
-        series.append(
-            Series(
-                f"threshold {formatting.threshold(threshold_ms)}",
-                [0, right],
-                [threshold_ms, threshold_ms],
-                mode="lines",
-                dash="dot",
-            )
-        )
+        series.append(threshold_line(threshold_ms, right=right, dash="dot"))
     else:
         title += f"; the threshold, {formatting.threshold(threshold_ms)}, is above every measured response time"
     metric = METRICS[workload_comparison.metric]

@@ -14,7 +14,7 @@ from portal.results.selectors import (
     run_threshold,
 )
 
-from .charts import Chart, Heatmap, Series, label_text
+from .charts import Chart, Heatmap, Series, label_text, threshold_line
 
 # Point fields that state the load a point was measured at, in the order a chart prefers them.
 LOAD_FIELDS = ("outstanding_io", "threads")
@@ -56,15 +56,7 @@ def run_curve_chart(run, *, threshold_ms, latency="avg"):
     series += _percentile_series(points, metric, shown=latency)
     _, answer = run_threshold(run=run, threshold_ms=threshold_ms, metric=metric, latency=latency)
     right = max([getattr(p, metric) for p in points] + [answer.value or 0]) or 1
-    series.append(
-        Series(
-            f"threshold {formatting.threshold(threshold_ms)}",
-            [0, right],
-            [threshold_ms, threshold_ms],
-            mode="lines",
-            style=2,
-        )
-    )
+    series.append(threshold_line(threshold_ms, right=right, style=2))
     callouts = []
     if answer.value is not None:
         # Drawn last (on top of the points), twice their size and outlined, with a labelled arrow: on the

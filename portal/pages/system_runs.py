@@ -67,7 +67,7 @@ _SHOWN_RUNS_SQL = """
     ) AS shown
 """
 # What the runs table shows of a run and its configuration, and what its figure is read by.
-_RUN_COLUMNS = ("id", "config_id", "workload_name", "tool", "origin", "params", "published_at_ms")
+_RUN_COLUMNS = ("id", "config_id", "workload_name", "tool", "origin", "params", "published_at_ms", "phase")
 # A maintainer's exclusion from comparisons, marked on its row.
 _EXCLUSION_COLUMNS = ("excluded_reason", "excluded_at", "excluded_by__username")
 # A run's figures stored at the default threshold (``Run.STORED_FIGURES_AT_MS`` of average response time).

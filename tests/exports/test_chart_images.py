@@ -8,14 +8,13 @@ import json
 import os
 import zipfile
 
+import kaleido
 import pytest
 from django.core.management import call_command
 
 from portal.exports import charts
 from portal.exports.bundle import comparison_bundle
 from portal.models import System
-
-kaleido = pytest.importorskip("kaleido")
 
 CHARTS = ("random-reads-8k", "streaming-reads-64k", "streaming-writes-64k")
 

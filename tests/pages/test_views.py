@@ -248,3 +248,15 @@ def test_home_pages_systems_with_the_same_queries_whatever_their_number(client, 
         first,
         re.S,
     ).groups() == ("3", "3")
+
+
+def test_a_baseline_that_did_no_io_gives_no_improvement_and_says_why(db, client):
+    # A failed run of B: 0 IOPS at 2 ms and 30 ms. There is nothing to improve on; the page must not fail.
+    a_system, b_system = SystemFactory(name="Array A"), SystemFactory(name="Array B")
+    sweep_run(a_system)
+    failed = RunFactory(config=ConfigFactory(system=b_system, drive_count=140), workload_name="OLTP 8K sweep")
+    for seq, response_ms in enumerate((2.0, 30.0)):
+        PointFactory(run=failed, seq=seq, outstanding_io=4 * (seq + 1), iops=0.0, avg_response_ms=response_ms)
+    page = text(client.get("/compare/", {"a": "Array A", "b": "Array B"}))
+    assert "no improvement: Array B&#x27;s figure is 0" in page
+    assert "10,000" in page

@@ -93,7 +93,7 @@ def _rows(result):
                 "a": round(row.a_value, 3),
                 "b": round(row.b_value, 3),
                 "adjust_b": result.adjust_b,
-                "improvement_pct": round(row.pct, 2),
+                "improvement_pct": None if row.pct is None else round(row.pct, 2),
                 "notes": "; ".join(row.notes),
             }
 
@@ -124,9 +124,7 @@ def as_text(result):
         lines.append(f"{workload.workload} ({unit}; matched {workload.matched_by})")
         for row in workload.rows:
             notes = f"  [{'; '.join(row.notes)}]" if row.notes else ""
-            lines.append(
-                f"  {row.label:<50} A {row.a_value:>10,.1f}  B {row.b_value:>10,.1f}  {row.pct:+7.1f} %{notes}"
-            )
+            lines.append(f"  {row.label:<50} A {row.a_value:>10,.1f}  B {row.b_value:>10,.1f}  {_pct(row.pct)}{notes}")
         lines += [f"  {sentence}" for sentence in workload.summaries]
         lines.append("")
     lines += _unmatched(result)
@@ -177,3 +175,7 @@ def as_markdown(result):
 
 
 FORMATS = {"text": as_text, "csv": as_csv, "json": as_json, "markdown": as_markdown}
+
+
+def _pct(pct: float | None) -> str:
+    return "   none  " if pct is None else f"{pct:+7.1f} %"
