@@ -12,8 +12,9 @@ Files (``../shared/samples``, MANIFEST there):
 The other system holds fio-grids/fioplot_SERVER-HIGHPOINT-RAID5_RW/randrw-1-1.json (randrw, bs=4k).
 """
 
+import json
 import re
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -41,7 +42,7 @@ def maintainer(transactional_db, data_dir):
     user = get_user_model().objects.create_user("maria", password="disk-arrays-42")
     team = team_member(user, role=Role.MAINTAINER)
     other = SystemFactory(name="HighPoint RAID-5", team=team, published=False)
-    store_file(OTHER, system=other, uploader=user, labels={"raid_level": "RAID-5", "drive_count": 8})
+    store_file(OTHER, name="highpoint_raid5_rw.json", system=other, uploader=user, labels={"raid_level": "RAID-5"})
     return user
 
 
@@ -95,55 +96,65 @@ def test_a_labs_real_files_give_answers_an_engineer_accepts(worker, live_server,
     assert formatting.name.startswith("format_for_rd1")
     assert "This run is a preparation step of the test" in pages[f"run {formatting.name}"]
 
-    # The randrw job (fio's default 50 % reads) is the same workload as the other array's 4K randrw job.
+    # The randrw job (fio's default 50 % reads) is the same workload as the other array's 4K randrw job; their
+    # configurations (RAID-0 and RAID-5) do not pair by themselves, and the page says what to do.
     page.goto(compare_url(live_server))
     section = page.locator("section.workload", has=page.get_by_role("heading", name=MIXED_4K))
-    expect(section).to_have_count(1)
-    before = section.locator("tbody tr").first.locator("td").all_inner_texts()
-    compare_text = visible_text(page.content())
-    assert "format_for_rd1" not in compare_text  # a preparation step is never offered for comparison
+    expect(section).to_contain_text(
+        "No configuration of A (md RAID-0 of 3 SSDs) pairs with one of B (HighPoint RAID-5): choose a configuration"
+    )
+    assert "format_for_rd1" not in visible_text(page.content())  # a preparation step is never offered
+
+    # A's and B's configurations are chosen each on its own side, from those each side has.
+    a_choice = page.locator("#side-a").get_by_label("or one configuration")
+    assert any(option.startswith("RAID-0") for option in a_choice.locator("option").all_inner_texts())
+    a_choice.select_option(index=1)
+    page.locator("#side-b").get_by_label("or one configuration").select_option(index=1)
+    page.get_by_role("button", name="Compare").click()
+    assert "a_config=" in page.url and "b_config=" in page.url
+    chosen = page.url
+    section = page.locator("section.workload", has=page.get_by_role("heading", name=MIXED_4K))
+    cells = section.locator("tbody tr").first.locator("td").all_inner_texts()
+    # Each job's IOPS as its file states them (read + write), measured far under 20 ms: lower bounds.
+    assert cells[:2] == [written(job_iops(RANDRW)), written(job_iops(OTHER))]
 
     # A maintainer names the job for the team and excludes the randrw run: the comparison follows.
-    randrw = runs.get(upload__original_name=RANDRW.name)
+    randrw = runs.get(name="iotest")  # the randrw file's one job (line 8)
     page.goto(f"{live_server.url}/runs/{randrw.id}/")
     page.get_by_label(f"Your team's name for {randrw.workload_name}").fill("Mixed 4K (lab)")
     page.get_by_role("button", name="Name it").click()
     expect(page.locator("dl.meta")).to_contain_text("Mixed 4K (lab)")
-    page.goto(compare_url(live_server))
-    expect(page.get_by_role("heading", name=re.compile(r"Mixed 4K \(lab\)"))).to_have_count(1)
+    page.goto(chosen)
+    expect(page.get_by_role("heading", name=f"Mixed 4K (lab) ({MIXED_4K})")).to_have_count(1)
     page.goto(f"{live_server.url}/runs/{randrw.id}/")
     page.get_by_label("Exclude from comparisons, because").fill("a preconditioning pass")
     page.get_by_role("button", name="Exclude").click()
     expect(page.locator("#excluded")).to_contain_text("excluded from comparisons: a preconditioning pass")
-    page.goto(compare_url(live_server))
-    mixed = page.locator("section.workload", has=page.get_by_role("heading", name=re.compile("Mixed 4K")))
-    expect(mixed).to_have_count(0)
+    page.goto(chosen)
+    expect(page.get_by_role("heading", name=re.compile("Mixed 4K"))).to_have_count(0)
     expect(page.get_by_text(re.compile(r"Only HighPoint RAID-5 \(B\):"))).to_contain_text(MIXED_4K)
     page.goto(f"{live_server.url}/runs/{randrw.id}/")
     page.get_by_role("button", name="Compare this run again").click()
-
-    # A's configuration is chosen on its own side, from the configurations A has.
-    page.goto(compare_url(live_server))
-    a_choice = page.locator("#side-a").get_by_label("or one configuration")
-    options = a_choice.locator("option").all_inner_texts()
-    assert any(option.startswith("RAID-0") for option in options), options
-    a_choice.select_option(index=1)
-    page.get_by_role("button", name="Compare").click()
-    assert "a_config=" in page.url
-    section = page.locator("section.workload", has=page.get_by_role("heading", name=re.compile("Mixed 4K")))
-    assert section.locator("tbody tr").first.locator("td").all_inner_texts()[:2] == before[:2]
+    expect(page.locator("#excluded")).to_have_count(0)
     assert browser_page.problems == []
 
-    # The API gives the page's numbers at the 99th percentile (fio states clat percentiles).
+    # The API gives the page's numbers at the 99th percentile (fio states clat percentiles), for the same query:
+    # at p99 <= 1 s both jobs' only points are under it (lower bounds); at 1 ms B's is over (no figure).
     client.force_login(maintainer)
-    query = {"a": NEW_SYSTEM, "b": "HighPoint RAID-5", "latency": "p99", "threshold_ms": "1"}
+    query = dict(parse_qsl(urlsplit(chosen).query)) | {"latency": "p99", "threshold_ms": "1000"}
     page_cells = cells_of(client.get("/compare/", query).content.decode(), "Mixed 4K (lab)")
     answer = client.get("/api/v1/compare/", query)
     assert answer.status_code == 200, answer.content
     (compared,) = [w for w in answer.json()["comparisons"][0]["workloads"] if w["team_name"] == "Mixed 4K (lab)"]
     row = compared["rows"][0]
-    assert page_cells[:2] == [written(row["a"]["value"]), written(row["b"]["value"])]
+    assert page_cells == [written(row["a"]["value"]), written(row["b"]["value"])]
     assert client.get("/api/v1/compare/", {**query, "latency": "bogus"}).status_code == 400
+
+
+def job_iops(path):
+    """A fio job's IOPS as its file states them: its read and write IOPS together."""
+    (job,) = json.loads(path.read_text())["jobs"]
+    return job["read"]["iops"] + job["write"]["iops"]
 
 
 def page_text(page, url):
