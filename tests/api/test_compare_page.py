@@ -212,7 +212,8 @@ def test_unknown_and_repeated_parameters_are_refused(arrays, api):
     assert unknown.status_code == 400
     (text,) = error_of(unknown)["fields"]["treshold_ms"]
     assert text == (
-        "unknown parameter; this endpoint takes a, adjust_b, b, best, cache, drive_count, format, latency, pair, "
+        "unknown parameter; this endpoint takes a, a_cache, a_config, a_drive_count, a_raid_level, adjust_b, b, "
+        "b_cache, b_config, b_drive_count, b_raid_level, best, cache, drive_count, format, latency, pair, "
         "raid_level, threshold_ms, workload, wpage."
     )
     old = api.get("/api/v1/compare/", {"systems": f"{B},{A}"})

@@ -72,7 +72,8 @@ def test_the_schema_documents_the_parameters_the_endpoints_take(db):
     compare = parameters("/api/v1/compare/")
     assert set(compare) == {
         "a", "b", "threshold_ms", "latency", "adjust_b", "raid_level", "cache", "drive_count", "workload", "pair",
-        "best", "wpage",
+        "best", "wpage", "a_raid_level", "b_raid_level", "a_drive_count", "b_drive_count", "a_cache", "b_cache",
+        "a_config", "b_config",
     }  # fmt: skip
     assert (compare["a"]["schema"]["type"], compare["a"]["required"], compare["b"]["required"]) == ("array", True, True)
     assert sorted(compare["latency"]["schema"]["enum"]) == latencies

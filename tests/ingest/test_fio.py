@@ -434,7 +434,7 @@ class TestFioDefaults:
             assert 0.48 < point["read_iops"] / point["iops"] < 0.51
         fifty_fifty = signature(read_pct=50, random_pct=100, transfer_sizes=[{"bytes": 4096, "pct": 100}])
         assert signature(**{key: workload[key] for key in ("read_pct", "random_pct", "transfer_sizes")}) == fifty_fifty
-        assert describe(fifty_fifty) == "50 % read, random, 4 KiB"
+        assert describe(fifty_fifty) == "4 KiB random, 50 % read"
 
     def test_one_randrw_cell_of_the_raid5_grid(self):
         _, run, point = only_point(sample("fio-grids", "fioplot_SERVER-HIGHPOINT-RAID5_RW", "randrw-8-16.json"))

@@ -166,7 +166,7 @@ def test_three_systems_say_why_a_cell_is_empty_and_what_only_one_has(demo, clien
     section = _section(response, "Random Reads 8K")
     row = re.search(r'<th scope="row">RAID-5, 140 drives</th>(.*?)</tr>', section, flags=re.S)[1]
     cells = [_text_of(cell) for cell in re.findall(r'<td class="num">(.*?)</td>', row, flags=re.S)]
-    assert cells[1] == "30,020.0 (12.7 %) its configuration: RAID-5, 140 drives, All Caches Disabled"
+    assert cells[1] == "30,020 (12.7 %) its configuration: RAID-5, 140 drives, All Caches Disabled"
     assert cells[2] == "– no run of this workload"
     text = _text(response)
     assert "IBM DS4500 performs 13 % better than IBM DS4400 for RAID-5 Random Reads 8K" in text

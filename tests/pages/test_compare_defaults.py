@@ -39,12 +39,12 @@ def test_a_reader_sets_a_default_and_the_compare_page_reads_at_it(ssds, reader, 
     page = client.get("/compare/", QUERY)
     text = _text(page)
     assert "The address states no threshold: your default applies, 0.5 ms at the average response time." in text
-    assert "random-read at 0.5 ms (IOPS)" in text and "No crossing" not in text
+    assert "4 KiB random read at 0.5 ms (IOPS)" in text and "No crossing" not in text
     exports = re.findall(r'href="(/export/comparison/\?[^"]+)"', page.content.decode())
     assert exports and all("threshold_ms=0.5" in html.unescape(link) for link in exports)
     # A threshold in the address is read as stated, and no default is named.
     stated = _text(client.get("/compare/", {**QUERY, "threshold_ms": "0.2"}))
-    assert "The address states no threshold" not in stated and "random-read at 0.2 ms (IOPS)" in stated
+    assert "The address states no threshold" not in stated and "4 KiB random read at 0.2 ms (IOPS)" in stated
 
 
 def test_a_team_admin_sets_the_team_default_its_members_read_at(ssds, reader, client):  # noqa: F811

@@ -42,7 +42,7 @@ def test_a_maintainer_names_a_job_for_the_team_and_excludes_the_run(live_server,
         "This run is excluded from comparisons: a preconditioning pass, by maria on"
     )
     page.get_by_role("link", name="Lab array").click()
-    expect(page.get_by_role("heading", name="Random read 4K (FIOJOB)")).to_be_visible()
+    expect(page.get_by_role("heading", name="Random read 4K (stored as “FIOJOB”, 1 run)")).to_be_visible()
     expect(page.locator("#runs ~ table").first).to_contain_text("excluded from comparisons: a preconditioning pass")
 
     page.goto(f"{live_server.url}/runs/{fio_run.id}/")

@@ -51,7 +51,7 @@ def test_a_long_run_fits_the_window_pages_its_points_and_marks_the_threshold(lon
     traces = curve.evaluate("e => e.data.map(t => ({name: t.name, x: t.x, y: t.y, size: t.marker.size}))")
     measured, marker = traces[0], traces[-1]
     assert measured["name"] == "measured points" and len(measured["x"]) == 120
-    assert marker["name"] == "at threshold: 4,050 IOPS (interpolated)"
+    assert marker["name"] == "at threshold: 4,050 IOPS at 2.025 ms"
     assert marker["x"] == [pytest.approx(4050)] and marker["y"] == [2.025]
     assert marker["size"] >= 2 * measured["size"], "the value read at the threshold stands out from the points"
     callouts = curve.evaluate("e => e.layout.annotations.map(a => [a.x, a.y, a.text, a.showarrow])")

@@ -169,6 +169,7 @@ NOTHING_PRIVATE = {
     "uploads:files": "receiving files: tests below check a stranger cannot add to the private system",
     "teams:create": "creating a team",
     "tokens:list": "the signed-in user's own tokens",
+    "pages:compare_defaults": "the reader's own default threshold, or a team's they administer (tests/pages)",
     "api:schema": "the API's description",
     "api:docs": "the API's documentation page",
 }
