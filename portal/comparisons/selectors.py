@@ -28,6 +28,7 @@ from django.db.models import (
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
+from portal import formatting
 from portal.analysis.compare import (
     Replicates,
     compare_summaries,
@@ -337,7 +338,21 @@ def _workload_comparison(
         against = {r.label: r.b_value for r in rows if r.raid_level == raid and r.pct is not None}
         improvements = improvement_range(matched, against, adjust_b=adjust_b)
         subject = f"{raid + ' ' if raid else ''}{label}"
-        summaries.append(summary_sentence(a.name, b.name, subject, improvements))
+        sentence = summary_sentence(a.name, b.name, subject, improvements)
+        bounded = [
+            name
+            for name, side in ((a.name, "a_figures"), (b.name, "b_figures"))
+            if any(getattr(r, side) is not None and getattr(r, side).not_reached for r in rows if r.raid_level == raid)
+        ]
+        if bounded and improvements.low_pct is not None:
+            # A lower bound says how much at least: a difference between bounds is no finding at the threshold.
+            whose = " and ".join(bounded)
+            sentence += (
+                f"; not a finding at {formatting.threshold(threshold_ms)}: {whose} did not reach it, so "
+                f"{'their figures are' if len(bounded) > 1 else 'its figure is a'} lower bound"
+                f"{'s' if len(bounded) > 1 else ''}"
+            )
+        summaries.append(sentence)
     sentences, choices = ambiguities(only_a, only_b)
     empty = [] if rows else _why_empty(a, b, a_figures, b_figures, metric)
     return WorkloadComparison(

@@ -83,6 +83,8 @@ def system_detail(request, system_id):
         "sweep_workloads": swept if not chosen or chosen in swept else [chosen, *swept],
         "sweep_query": sweep_query.urlencode(),
         "sweep_workload": chosen,
+        # A drive-count or stroke sweep draws a workload across configurations: none is measured in several.
+        "sweep_empty": not swept and (form.value("parameter") or "drive_count") in ("drive_count", "stroke_pct"),
         "has_stroke_tables": system.stroke_tables.exists(),
         "families": _family_charts(families.transfer_size_families(system=system)),
         **_system_runs(request, form, system=system, counts=counts),

@@ -260,3 +260,13 @@ def test_a_baseline_that_did_no_io_gives_no_improvement_and_says_why(db, client)
     page = text(client.get("/compare/", {"a": "Array A", "b": "Array B"}))
     assert "no improvement: Array B&#x27;s figure is 0" in page
     assert "10,000" in page
+
+
+def test_a_system_of_one_configuration_says_why_it_has_no_drive_count_sweep(db, client):
+    system = SystemFactory(name="Lab array")
+    sweep_run(system)
+    page = text(client.get(f"/systems/{system.id}/"))
+    assert "No workload of Lab array was measured in more than one configuration" in page
+    assert "/sweep.json" not in page
+    # Across workloads (read %), one configuration is enough: the chart is offered.
+    assert "/sweep.json" in text(client.get(f"/systems/{system.id}/", {"parameter": "read_pct"}))
