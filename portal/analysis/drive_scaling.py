@@ -281,6 +281,6 @@ def backend(
 
 def rule_of_thumb_iops(*, drive_type: str | None, drive_rpm: float | None) -> float | None:
     """Random IOPS of one hard drive by its rotation speed (``None`` for SSDs and unknown speeds)."""
-    if drive_type not in (None, "HDD") or drive_rpm is None:
+    if drive_type not in (None, "", "HDD") or drive_rpm is None:
         return None
     return HDD_IOPS_BY_RPM.get(int(drive_rpm))

@@ -13,7 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from portal.comparisons.forms import CompareForm
+from portal.errors import form_error
 from portal.results.selectors import LATENCIES, run_curve, run_metric, run_threshold
+from portal.sizing.forms import SizingForm
+from portal.sizing.selectors import sizing_answer, sizing_data
 from portal.uploads import services as upload_services
 from portal.uploads.views import SizeLimitUploadHandler, too_large_message
 
@@ -224,6 +227,32 @@ class CompareView(APIView):
     def get(self, request):
         query = numbers.compare_query(user=request.user, params=request.query_params)
         return Response(numbers.compare_data(query, numbers.comparisons(query)))
+
+
+SIZING_TEXTS = {
+    "system": "The system (name or id).",
+    "workload": 'The workload, as named on the system page, e.g. "OLTP 8K".',
+    "raid_level": 'Only this RAID level, e.g. "RAID-5".',
+    "cache": 'Only this cache setting, e.g. "All Caches Disabled".',
+    "target": "The throughput wanted at the threshold: drives needed for it (IOPS, or MB/s for a MB/s sweep).",
+    "drives": "Also the throughput modelled with this many drives.",
+    "threshold_ms": "Average response time in ms (default 20).",
+}
+
+
+class SizingView(APIView):
+    @extend_schema(
+        summary="Drives needed for a target, from the system's measured drive-count sweeps, with their error",
+        parameters=form_parameters(SizingForm, SIZING_TEXTS),
+        responses={200: OpenApiTypes.OBJECT, 400: ERRORS, 404: ERRORS},
+    )
+    def get(self, request):
+        parameters_known(request.query_params, allowed=SizingForm.base_fields)
+        form = SizingForm(request.query_params)
+        if not form.is_valid():
+            raise form_error(form)
+        system = numbers.system_named(user=request.user, name=form.value("system"))
+        return Response(sizing_data(system, sizing_answer(form=form, system=system)))
 
 
 TABLE_PARAMETERS = [

@@ -12,6 +12,8 @@ from portal.curation.selectors import system_workload_aliases
 from portal.errors import ApplicationError, NotFoundError, answers_errors
 from portal.models import Role
 from portal.results import selectors as result_selectors
+from portal.sizing.forms import SizingQuestionForm
+from portal.sizing.selectors import sizing_answer, sweep_workloads
 from portal.systems import selectors as system_selectors
 from portal.teams.selectors import allows, role_of
 
@@ -277,3 +279,12 @@ def _baseline_estimates(system, table, multiplier, threshold_ms):
         for figure in figures
         if figure.value is not None and figure.config.stroke_pct == table.baseline_pct
     ]
+
+
+@answers_errors()
+def sizing(request, system_id):
+    system = system_for(request, system_id)
+    form = SizingQuestionForm(request.GET or None)
+    answer = sizing_answer(form=valid(form), system=system) if request.GET else None
+    context = {"system": system, "form": form, "answer": answer, "workloads": sweep_workloads(system=system)}
+    return render(request, "pages/sizing.html", context)
