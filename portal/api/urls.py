@@ -22,5 +22,6 @@ urlpatterns = [
     path("compare/", views.CompareView.as_view(), name="compare"),
     path("tables/<str:preset>/", views.TablesView.as_view(), name="tables"),
     path("sizing/", views.SizingView.as_view(), name="sizing"),
+    path("predict/", views.PredictView.as_view(), name="predict"),
     *router.urls,
 ]

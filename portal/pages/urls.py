@@ -25,6 +25,7 @@ urlpatterns = [
     path("systems/<int:system_id>/family.<fmt:fmt>", views.system_family, name="system_family"),
     path("systems/<int:system_id>/stroke/", views.stroke, name="stroke"),
     path("systems/<int:system_id>/sizing/", views.sizing, name="sizing"),
+    path("systems/<int:system_id>/predict/", views.predict, name="predict"),
     path("runs/<int:run_id>/", runs.run_detail, name="run"),
     path("runs/<int:run_id>/charts/<slug:chart>.<fmt:fmt>", runs.run_chart, name="run_chart"),
     path("compare/", compare.compare, name="compare"),

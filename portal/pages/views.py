@@ -12,7 +12,8 @@ from portal.curation.selectors import system_workload_aliases
 from portal.errors import ApplicationError, NotFoundError, answers_errors
 from portal.models import Role
 from portal.results import selectors as result_selectors
-from portal.sizing.forms import SizingQuestionForm
+from portal.sizing.forms import PredictForm, SizingQuestionForm
+from portal.sizing.prediction import NoGrid, grid_runs, run_prediction
 from portal.sizing.selectors import sizing_answer, sweep_workloads
 from portal.systems import selectors as system_selectors
 from portal.teams.selectors import allows, role_of
@@ -288,3 +289,22 @@ def sizing(request, system_id):
     answer = sizing_answer(form=valid(form), system=system) if request.GET else None
     context = {"system": system, "form": form, "answer": answer, "workloads": sweep_workloads(system=system)}
     return render(request, "pages/sizing.html", context)
+
+
+@answers_errors()
+def predict(request, system_id):
+    system = system_for(request, system_id)
+    runs = grid_runs(system=system)
+    found = None
+    if request.GET:
+        form = valid(PredictForm(request.GET))
+        run = next((r for r in runs if r.id == form.value("run")), None)
+        if run is None:
+            raise NotFoundError(f"{system.name} has no queue depth x jobs grid in run #{form.value('run')}.")
+        try:
+            found = run_prediction(
+                run=run, focal_queue_depth=form.value("focal_queue_depth"), focal_jobs=form.value("focal_jobs")
+            )
+        except NoGrid as error:
+            raise ApplicationError(f"{error}.", field="run") from None
+    return render(request, "pages/predict.html", {"system": system, "runs": runs, "found": found})

@@ -26,3 +26,11 @@ class SizingForm(SizingQuestionForm):
     system = forms.CharField(max_length=200, label="System")
 
     field_order = ["system", *SizingQuestionForm.base_fields]
+
+
+class PredictForm(QueryForm):
+    """Which run's grid to predict, and around which cell."""
+
+    run = forms.IntegerField(min_value=1, label="Run")
+    focal_queue_depth = forms.FloatField(required=False, min_value=0.001, label="Focal queue depth per job")
+    focal_jobs = forms.FloatField(required=False, min_value=1, label="Focal jobs")
