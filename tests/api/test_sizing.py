@@ -182,3 +182,11 @@ def test_a_private_system_is_not_sized_for_those_outside_its_team(db, api, lab):
     assert anonymous.get(f"/systems/{system.id}/sizing/", {"workload": "OLTP 8K"}).status_code == 404
     with pytest.raises(CommandError, match="no system named 'Team array'"):
         size("Team array", "--workload", "OLTP 8K")
+
+
+def test_the_compare_page_links_each_systems_sizing_of_the_workload(demo):
+    ds4500, ds4400 = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
+    # Seed 000 compares the DS4500 with the DS4400 on Random Reads 8K (seed line 295: 30,020 against 26,640 IOPS).
+    page = Client().get("/compare/", {"a": "IBM DS4500", "b": "IBM DS4400"}).content.decode()
+    assert f'href="/systems/{ds4500.id}/sizing/?workload=Random%20Reads%208K&amp;threshold_ms=20"' in page
+    assert f'href="/systems/{ds4400.id}/sizing/?workload=Random%20Reads%208K&amp;threshold_ms=20"' in page
