@@ -190,3 +190,16 @@ def test_the_compare_page_links_each_systems_sizing_of_the_workload(demo):
     page = Client().get("/compare/", {"a": "IBM DS4500", "b": "IBM DS4400"}).content.decode()
     assert f'href="/systems/{ds4500.id}/sizing/?workload=Random%20Reads%208K&amp;threshold_ms=20"' in page
     assert f'href="/systems/{ds4400.id}/sizing/?workload=Random%20Reads%208K&amp;threshold_ms=20"' in page
+
+
+def test_the_sizing_page_offers_the_swept_workloads_and_names_a_bad_value(demo):
+    system = System.objects.get(name="IBM DS4500")
+    page = Client().get(f"/systems/{system.id}/sizing/").content.decode()
+    assert '<option value="OLTP 8K">' in page
+    assert '<option value="Random Reads 8K">' in page
+    response = Client().get(f"/systems/{system.id}/sizing/", {"workload": "OLTP 8K", "target": "-5"})
+    assert response.status_code == 400
+    assert (
+        "Target throughput (IOPS, or MB/s for a MB/s sweep): Ensure this value is greater than or equal to 0.001."
+        in (response.content.decode())
+    )
