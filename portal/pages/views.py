@@ -4,17 +4,21 @@ import functools
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import render
+from django.utils.text import slugify
 
 from portal.analysis.stroke import estimate_throughput
 from portal.comparisons import sweeps
 from portal.curation.selectors import system_workload_aliases
 from portal.errors import ApplicationError, NotFoundError, answers_errors
+from portal.exports.formats import FORMATS as EXPORT_FORMATS
+from portal.exports.formats import export
 from portal.models import Role
 from portal.results import selectors as result_selectors
 from portal.sizing.forms import PredictForm, SizingQuestionForm
 from portal.sizing.prediction import NoGrid, grid_runs, run_prediction
-from portal.sizing.selectors import sizing_answer, sweep_workloads
+from portal.sizing.selectors import sizing_answer, sizing_tables, sweep_workloads
 from portal.systems import selectors as system_selectors
 from portal.teams.selectors import allows, role_of
 
@@ -287,8 +291,27 @@ def sizing(request, system_id):
     system = system_for(request, system_id)
     form = SizingQuestionForm(request.GET or None)
     answer = sizing_answer(form=valid(form), system=system) if request.GET else None
+    export_format = request.GET.get("export")
+    if answer is not None and export_format:
+        return _sizing_export(system, answer, export_format)
+    query = request.GET.urlencode()
+    exports = [(name, f"?{query}&export={name}") for name in EXPORT_FORMATS] if answer else []
     context = {"system": system, "form": form, "answer": answer, "workloads": sweep_workloads(system=system)}
-    return render(request, "pages/sizing.html", context)
+    return render(request, "pages/sizing.html", {**context, "exports": exports})
+
+
+def _sizing_export(system, answer, export_format):
+    if export_format not in EXPORT_FORMATS:
+        raise ApplicationError(
+            f"Unknown export format {export_format!r}; choose one of: {', '.join(EXPORT_FORMATS)}.", field="export"
+        )
+    tables = sizing_tables(system, answer)
+    if not tables:
+        raise NotFoundError(f"{system.name} has no sizing answer to export for these choices.")
+    found = EXPORT_FORMATS[export_format]
+    response = HttpResponse(export(tables, export_format), content_type=found.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{slugify(system.name)}-sizing.{found.extension}"'
+    return response
 
 
 @answers_errors()

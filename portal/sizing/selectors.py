@@ -26,6 +26,7 @@ from portal.analysis.drive_scaling import (
     leave_one_out,
     rule_of_thumb_iops,
 )
+from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
 from portal.models import Run, System
 from portal.results.selectors import COMPARABLE, Figure, threshold_figures
 
@@ -334,3 +335,48 @@ def _sweep_data(sweep: SweepSizing) -> dict:
         },
         "text": sweep.lines(),
     }
+
+
+# Whole IOPS with separators everywhere (30,060), MB/s and percentages to one decimal; "–" where no figure.
+_WHOLE = NumberFormat(decimals=0, group_from=1000, na_text="–")
+_ONE_DECIMAL = NumberFormat(decimals=1, trim_zeros=False, group_from=1000, na_text="–")
+
+
+def sizing_tables(system: System, answer: Sizing) -> list[Table]:
+    """One table per sweep for the exports: each drive count's figure, the model's value there, and
+    the model's prediction of it with that drive count left out, with the answer in the footnotes."""
+    tables = []
+    for sweep in answer.sweeps:
+        unit = formatting.METRIC_UNITS.get(sweep.metric, sweep.metric)
+        number = _WHOLE if sweep.metric == "iops" else _ONE_DECIMAL
+        left_out = {x.drive_count: x for x in sweep.error.left_out}
+        rows = tuple(
+            Row(
+                (formatting.whole(figure.drive_count),),
+                (
+                    figure.throughput,
+                    sweep.scaling.throughput_with(figure.drive_count),
+                    left_out[figure.drive_count].predicted if figure.drive_count in left_out else None,
+                    left_out[figure.drive_count].error_pct if figure.drive_count in left_out else None,
+                ),
+            )
+            for figure in sweep.scaling.measured
+        )
+        group = ColumnGroup(
+            f"{unit} at {formatting.threshold(sweep.threshold_ms)}",
+            (
+                Column("At the threshold", number),
+                Column("Model", number),
+                Column("Predicted with it left out", number),
+                Column("Error %", _ONE_DECIMAL),
+            ),
+        )
+        title = f"{system.name} {sweep.label}: drives for a target"
+        tables.append(Table(title, (("",), ("Drives",)), (group,), rows, tuple(sweep.lines())))
+    if answer.estimate is not None:
+        estimate = answer.estimate
+        group = ColumnGroup("Back-end formula", (Column("Back-end IOPS", _WHOLE), Column("Drives", _WHOLE)))
+        row = Row((estimate.workload,), (estimate.backend.backend_iops, estimate.backend.drives))
+        title = f"{system.name} {estimate.workload}: drives for a target (estimate)"
+        tables.append(Table(title, (("",), ("Workload",)), (group,), (row,), tuple(estimate.lines())))
+    return tables

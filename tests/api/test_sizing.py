@@ -203,3 +203,23 @@ def test_the_sizing_page_offers_the_swept_workloads_and_names_a_bad_value(demo):
         "Target throughput (IOPS, or MB/s for a MB/s sweep): Ensure this value is greater than or equal to 0.001."
         in (response.content.decode())
     )
+
+
+def test_the_sizing_table_exports_with_the_answer(demo):
+    system = System.objects.get(name="IBM DS4500")
+    query = {**DS4500_OLTP_8K, "target": 12000}
+    page = Client().get(f"/systems/{system.id}/sizing/", query).content.decode()
+    assert "export=csv" in page
+    response = Client().get(f"/systems/{system.id}/sizing/", {**query, "export": "csv"})
+    assert response["Content-Disposition"] == 'attachment; filename="ibm-ds4500-sizing.csv"'
+    text = response.content.decode("utf-8-sig")
+    assert "IBM DS4500 RAID-5, All Caches Disabled, OLTP 8K: drives for a target" in text
+    lines = text.splitlines()
+    # The 100-drive row: the paper's 14,320 IOPS, and the model's figure with 100 drives left out.
+    hundred = next(line for line in lines if line.startswith("100,"))
+    assert hundred.startswith('100,"14,320",')
+    assert any("12,000 IOPS at 20 ms needs" in line for line in lines)
+    xlsx = Client().get(f"/systems/{system.id}/sizing/", {**query, "export": "xlsx"})
+    assert xlsx.status_code == 200 and xlsx.content[:2] == b"PK"
+    unknown = Client().get(f"/systems/{system.id}/sizing/", {**query, "export": "pdf"})
+    assert unknown.status_code == 400
