@@ -83,3 +83,22 @@ def test_a_real_grid_the_samsung_860_pro_on_sata_300():
 def test_little_law_response_time():
     # 64 outstanding I/Os at 50,000 IOPS wait 1.28 ms on average.
     assert little_response_ms(outstanding_ios=64, iops=50_000) == pytest.approx(1.28)
+
+
+def test_where_jobs_and_queue_depth_are_not_interchangeable_the_product_answers():
+    # HGST 7,200 rpm drive, randwrite: 180 IOPS at queue depth 8 with 1 job but 257 with 1 x 8 jobs.
+    paths = sorted(sample("fio-grids", "fioplot_HPDL380G8-H420i-HGST_100GB7K").glob("randwrite-*.json"))
+    [result] = parse_paths(paths)
+    cells = {}
+    for point in result["runs"][0]["points"]:
+        jobs = point["load"]["threads"]
+        cells[(point["load"]["outstanding_io"] // jobs, jobs)] = point["iops"]
+    assert round(cells[(8, 1)]) == 180 and round(cells[(1, 8)]) == 257
+    prediction = predict_grid(sweeps(cells), focal=(8, 8), outstanding=True, known=cells)
+    assert prediction.model is Model.PRODUCT
+    assert prediction.checked_on.startswith(
+        "no measured cell off the two sweeps; total outstanding I/O was not used: reading each sweep from the"
+        " other it missed a measured cell by 42"
+    )
+    assert prediction.median_error_pct is None
+    assert percentile([c.error_pct for c in prediction.cells], 50) < 5
