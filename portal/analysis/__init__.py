@@ -9,5 +9,7 @@ commands all print what these functions compute.
 - ``pairing``: which configurations and workloads of two systems are compared with each other.
 - ``stroke``: disk-stroke multipliers and the estimator.
 - ``sizing``: per-drive figures, Jetstress mailboxes and verdict, ORION summary.
+- ``drive_scaling``: drives needed for a target from a drive-count sweep, the back-end formula.
+- ``grid_prediction``: untested combinations of two load parameters from the sweeps through a focal point.
 - ``tables``: the table model and the white-paper layouts.
 """

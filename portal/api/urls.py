@@ -21,5 +21,7 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     path("compare/", views.CompareView.as_view(), name="compare"),
     path("tables/<str:preset>/", views.TablesView.as_view(), name="tables"),
+    path("sizing/", views.SizingView.as_view(), name="sizing"),
+    path("predict/", views.PredictView.as_view(), name="predict"),
     *router.urls,
 ]

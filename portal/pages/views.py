@@ -4,14 +4,21 @@ import functools
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import render
+from django.utils.text import slugify
 
 from portal.analysis.stroke import estimate_throughput
 from portal.comparisons import sweeps
 from portal.curation.selectors import system_workload_aliases
 from portal.errors import ApplicationError, NotFoundError, answers_errors
+from portal.exports.formats import FORMATS as EXPORT_FORMATS
+from portal.exports.formats import export
 from portal.models import Role
 from portal.results import selectors as result_selectors
+from portal.sizing.forms import PredictForm, SizingQuestionForm
+from portal.sizing.prediction import NoGrid, grid_runs, run_prediction
+from portal.sizing.selectors import sizing_answer, sizing_tables, sweep_workloads
 from portal.systems import selectors as system_selectors
 from portal.teams.selectors import allows, role_of
 
@@ -279,3 +286,50 @@ def _baseline_estimates(system, table, multiplier, threshold_ms):
         for figure in figures
         if figure.value is not None and figure.config.stroke_pct == table.baseline_pct
     ]
+
+
+@answers_errors()
+def sizing(request, system_id):
+    system = system_for(request, system_id)
+    form = SizingQuestionForm(request.GET or None)
+    answer = sizing_answer(form=valid(form), system=system) if request.GET else None
+    export_format = request.GET.get("export")
+    if answer is not None and export_format:
+        return _sizing_export(system, answer, export_format)
+    query = request.GET.urlencode()
+    exports = [(name, f"?{query}&export={name}") for name in EXPORT_FORMATS] if answer else []
+    context = {"system": system, "form": form, "answer": answer, "workloads": sweep_workloads(system=system)}
+    return render(request, "pages/sizing.html", {**context, "exports": exports})
+
+
+def _sizing_export(system, answer, export_format):
+    if export_format not in EXPORT_FORMATS:
+        raise ApplicationError(
+            f"Unknown export format {export_format!r}; choose one of: {', '.join(EXPORT_FORMATS)}.", field="export"
+        )
+    tables = sizing_tables(system, answer)
+    if not tables:
+        raise NotFoundError(f"{system.name} has no sizing answer to export for these choices.")
+    found = EXPORT_FORMATS[export_format]
+    response = HttpResponse(export(tables, export_format), content_type=found.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{slugify(system.name)}-sizing.{found.extension}"'
+    return response
+
+
+@answers_errors()
+def predict(request, system_id):
+    system = system_for(request, system_id)
+    runs = grid_runs(system=system)
+    found = None
+    if request.GET:
+        form = valid(PredictForm(request.GET))
+        run = next((r for r in runs if r.id == form.value("run")), None)
+        if run is None:
+            raise NotFoundError(f"{system.name} has no queue depth x jobs grid in run #{form.value('run')}.")
+        try:
+            found = run_prediction(
+                run=run, focal_queue_depth=form.value("focal_queue_depth"), focal_jobs=form.value("focal_jobs")
+            )
+        except NoGrid as error:
+            raise ApplicationError(f"{error}.", field="run") from None
+    return render(request, "pages/predict.html", {"system": system, "runs": runs, "found": found})

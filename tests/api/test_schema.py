@@ -35,6 +35,9 @@ def test_every_documented_endpoint_answers(demo, api, data_dir):
     run = RunFactory(config__system=demo["IBM DS4500"])
     point = PointFactory(run=run, seq=0, outstanding_io=1, iops=1000, avg_response_ms=5)
     system, config = demo["IBM DS4500"], run.config
+    grid = RunFactory(config=run.config, name="iodepth x numjobs grid")
+    for seq, (depth, jobs) in enumerate((d, j) for d in (1, 8) for j in (1, 8)):
+        PointFactory(run=grid, seq=seq, outstanding_io=depth * jobs, threads=jobs, iops=100.0 * depth * jobs)
     with open(FIO, "rb") as file:
         upload_id = api.post("/api/v1/uploads/", {"files": [file]}).json()["uploads"][0]["id"]
     requests = {
@@ -52,6 +55,8 @@ def test_every_documented_endpoint_answers(demo, api, data_dir):
         ("get", "/api/v1/uploads/{id}/"): (f"/api/v1/uploads/{upload_id}/", 200),
         ("get", "/api/v1/compare/"): ("/api/v1/compare/?a=IBM DS4500&b=IBM DS4400", 200),
         ("get", "/api/v1/tables/{preset}/"): ("/api/v1/tables/stroke/?system=IBM DS4500", 200),
+        ("get", "/api/v1/sizing/"): ("/api/v1/sizing/?system=IBM DS4500&workload=OLTP 8K&target=12000", 200),
+        ("get", "/api/v1/predict/"): (f"/api/v1/predict/?run={grid.id}", 200),
     }
     schema = APIClient().get("/api/v1/schema/", {"format": "json"}).json()
     documented = {(method, path) for path, operations in schema["paths"].items() for method in operations}

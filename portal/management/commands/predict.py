@@ -1,0 +1,44 @@
+"""``manage.py predict RUN_ID [--focal-queue-depth Q] [--focal-jobs J] [--json]``."""
+
+import json
+
+from django.core.management import BaseCommand, CommandError
+
+from portal.management.viewer import add_viewer_argument, viewer_of
+from portal.models import Run
+from portal.results.selectors import run_detail
+from portal.sizing.prediction import NoGrid, prediction_data, run_prediction
+
+
+class Command(BaseCommand):
+    help = (
+        "Predict the untested queue depth x jobs cells of a run's grid from its two sweeps through a focal "
+        "point (product of ratios, or total outstanding I/O: the model that predicts the measured cells best), "
+        "with the error measured on the cells that exist. Predictions are never shown as measurements."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("run_id", type=int)
+        parser.add_argument("--focal-queue-depth", type=float, help="queue depth per job of the focal point")
+        parser.add_argument("--focal-jobs", type=float, help="jobs of the focal point")
+        parser.add_argument("--json", action="store_true", help="print the API's JSON answer")
+        add_viewer_argument(parser)
+
+    def handle(self, *args, **options):
+        try:
+            run = run_detail(run_id=options["run_id"], viewer=viewer_of(options))
+            found = run_prediction(
+                run=run, focal_queue_depth=options["focal_queue_depth"], focal_jobs=options["focal_jobs"]
+            )
+        except Run.DoesNotExist:
+            raise CommandError(f"there is no run #{options['run_id']}") from None
+        except NoGrid as error:
+            raise CommandError(str(error)) from None
+        if options["json"]:
+            self.stdout.write(json.dumps(prediction_data(found), indent=2))
+            return
+        self.stdout.write(f"{run.config.system.name}, run #{run.id} {run.name}")
+        for line in found.lines():
+            self.stdout.write(f"  {line}")
+        for cell in found.cells:
+            self.stdout.write(f"  queue depth {cell.queue_depth:g} x {cell.jobs:g} jobs: {cell.text}")

@@ -1,0 +1,68 @@
+"""``manage.py size SYSTEM --workload W [--raid-level R] [--cache C] [--target T] [--drives N]``."""
+
+import json
+
+from django.core.management import BaseCommand, CommandError
+
+from portal.management.viewer import add_viewer_argument, viewer_of
+from portal.sizing.selectors import sizing, sizing_data
+from portal.systems.selectors import SystemNotFound, system_by_name
+
+
+class Command(BaseCommand):
+    help = (
+        "Drives needed for a target throughput at a response-time threshold, from the system's measured "
+        "drive-count sweeps (drive-bound and controller-bound regimes), with the error measured on the same "
+        "sweep; without a sweep, an estimate from the back-end formula (reads + writes x RAID write penalty)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("system", help='as shown in the portal, e.g. "IBM DS4500"')
+        parser.add_argument("--workload", required=True, help='e.g. "OLTP 8K"')
+        parser.add_argument("--raid-level", help='e.g. "RAID-5"')
+        parser.add_argument("--cache", help='cache setting, e.g. "All Caches Disabled"')
+        parser.add_argument("--target", type=float, help="throughput wanted: IOPS, or MB/s for a sweep read in MB/s")
+        parser.add_argument("--drives", type=int, help="also give the throughput with this many drives")
+        parser.add_argument("--threshold-ms", type=float, default=20.0, help="average response time (default 20)")
+        parser.add_argument("--json", action="store_true", help="print the API's JSON answer")
+        add_viewer_argument(parser)
+
+    def handle(self, *args, **options):
+        for name in ("threshold_ms", "target", "drives"):
+            if options[name] is not None and options[name] <= 0:
+                raise CommandError(f"--{name.replace('_', '-')} must be greater than 0, got {options[name]:g}")
+        try:
+            system = system_by_name(name=options["system"], viewer=viewer_of(options))
+        except SystemNotFound as error:
+            raise CommandError(str(error)) from None
+        answer = sizing(
+            system=system,
+            workload=options["workload"],
+            threshold_ms=options["threshold_ms"],
+            raid_level=options["raid_level"],
+            cache=options["cache"],
+            target=options["target"],
+            drives=options["drives"],
+        )
+        if options["json"]:
+            self.stdout.write(json.dumps(sizing_data(system, answer), indent=2))
+            return
+        if not answer.sweeps and answer.estimate is None:
+            raise CommandError(
+                f"{system.name} has no {options['workload']} results at two or more drive counts matching"
+                " these options"
+                + (
+                    "; no estimate either: the back-end formula needs the workload's read % and a RAID level"
+                    " (--raid-level)"
+                    if options["target"]
+                    else "; give --target for an estimate from the back-end formula"
+                )
+            )
+        for sweep in answer.sweeps:
+            self.stdout.write(f"{system.name}, {sweep.label}")
+            for line in sweep.lines():
+                self.stdout.write(f"  {line}")
+        if answer.estimate is not None:
+            self.stdout.write(f"{system.name}, {answer.estimate.workload}")
+            for line in answer.estimate.lines():
+                self.stdout.write(f"  {line}")

@@ -1,0 +1,131 @@
+"""A run's queue depth x jobs grid, and the untested cells predicted from its two sweeps through a focal point.
+
+fio-plot sweeps store one run per device and access pattern, a point per (iodepth, numjobs) cell:
+``threads`` is numjobs and ``outstanding_io`` their product. Predictions are never shown as
+measurements: each cell says it is predicted, by which model, and sits next to the measurement
+where that cell was measured.
+"""
+
+from dataclasses import dataclass
+
+from django.db.models import Count
+
+from portal import formatting
+from portal.analysis.grid_prediction import GridPrediction, little_response_ms, predict_grid
+from portal.models import Run
+
+
+class NoGrid(ValueError):
+    """The run has no queue depth x jobs grid to predict from."""
+
+
+@dataclass(frozen=True)
+class PredictedCell:
+    queue_depth: float
+    jobs: float
+    iops: float
+    response_ms: float
+    measured_iops: float | None
+    error_pct: float | None
+
+    @property
+    def text(self) -> str:
+        figure = f"predicted {formatting.throughput(self.iops, 'iops')} at about {formatting.ms(self.response_ms)}"
+        if self.measured_iops is None:
+            return f"{figure} (not measured)"
+        measured = formatting.throughput(self.measured_iops, "iops")
+        return f"{figure}; measured {measured}, error {formatting.percent(self.error_pct)}"
+
+
+@dataclass(frozen=True)
+class RunPrediction:
+    run: Run
+    prediction: GridPrediction
+    cells: tuple[PredictedCell, ...]
+
+    def lines(self) -> list[str]:
+        p = self.prediction
+        focal = f"queue depth {formatting.whole(p.focal[0])} and {formatting.count(p.focal[1], 'job')}"
+        found = [
+            f"Predicted from the two sweeps through {focal}, by the {p.model} model; response times by Little's law"
+            " (outstanding I/Os / IOPS). Predictions, not measurements."
+        ]
+        if p.median_error_pct is None:
+            found.append(f"No error measured: {p.checked_on}.")
+        else:
+            found.append(
+                f"Error on {p.checked_on}: median {formatting.percent(p.median_error_pct)},"
+                f" 90th percentile {formatting.percent(p.p90_error_pct)}."
+            )
+        return found
+
+
+def grid_cells(*, run: Run) -> dict[tuple[float, float], float]:
+    """IOPS by (queue depth per job, jobs) of the run's points that state both."""
+    cells = {}
+    for point in run.points.all():
+        if point.threads and point.outstanding_io and point.iops and point.iops > 0:
+            cells[(point.outstanding_io / point.threads, float(point.threads))] = point.iops
+    return cells
+
+
+def run_prediction(
+    *, run: Run, focal_queue_depth: float | None = None, focal_jobs: float | None = None
+) -> RunPrediction:
+    """The run's grid predicted from its sweeps through the focal point (by default the middle of each axis)."""
+    cells = grid_cells(run=run)
+    depths = sorted({depth for depth, _ in cells})
+    jobs = sorted({job for _, job in cells})
+    if len(depths) < 2 or len(jobs) < 2:
+        raise NoGrid(f"run #{run.id} has no queue depth x jobs grid: it needs two or more of each")
+    focal = (focal_queue_depth or depths[len(depths) // 2], focal_jobs or jobs[len(jobs) // 2])
+    if focal not in cells:
+        raise NoGrid(f"run #{run.id} has no point at queue depth {focal[0]:g} with {focal[1]:g} jobs to predict around")
+    prediction = predict_grid(cells, focal=focal, outstanding=True)
+    predicted = tuple(
+        PredictedCell(
+            queue_depth=cell.x1,
+            jobs=cell.x2,
+            iops=cell.predicted,
+            response_ms=little_response_ms(outstanding_ios=cell.x1 * cell.x2, iops=cell.predicted),
+            measured_iops=cell.measured,
+            error_pct=cell.error_pct,
+        )
+        for cell in prediction.cells
+    )
+    return RunPrediction(run, prediction, predicted)
+
+
+def prediction_data(found: RunPrediction) -> dict:
+    """The prediction as the API and ``predict --json`` give it."""
+    p = found.prediction
+    return {
+        "run": found.run.id,
+        "system": found.run.config.system.name,
+        "how": "predicted",
+        "model": str(p.model),
+        "focal": {"queue_depth": p.focal[0], "jobs": p.focal[1]},
+        "error": {"checked_on": p.checked_on, "median_pct": p.median_error_pct, "p90_pct": p.p90_error_pct},
+        "cells": [
+            {
+                "queue_depth": c.queue_depth,
+                "jobs": c.jobs,
+                "predicted_iops": c.iops,
+                "predicted_response_ms": c.response_ms,
+                "measured_iops": c.measured_iops,
+                "error_pct": c.error_pct,
+            }
+            for c in found.cells
+        ],
+        "text": found.lines(),
+    }
+
+
+def grid_runs(*, system) -> list[Run]:
+    """The system's runs with a queue depth x jobs grid (two or more job counts), one query."""
+    return list(
+        Run.objects.filter(config__system=system, points__threads__isnull=False, points__outstanding_io__isnull=False)
+        .annotate(job_counts=Count("points__threads", distinct=True))
+        .filter(job_counts__gte=2)
+        .order_by("name", "id")
+    )

@@ -1,0 +1,104 @@
+"""Predicting untested combinations of two load parameters from the sweeps through a focal point
+(seed 003's product of ratios; total outstanding I/O on fio-plot's iodepth x numjobs grids)."""
+
+import pytest
+
+from ingest import parse_paths
+from portal.analysis.grid_prediction import Model, little_response_ms, percentile, predict_grid
+from tests.samples import sample
+
+DEPTHS = (1, 2, 4, 8, 16, 32)
+
+
+def grid(throughput):
+    return {(d, j): throughput(d, j) for d in DEPTHS for j in DEPTHS}
+
+
+def sweeps(cells, focal=(8, 8)):
+    return {c: v for c, v in cells.items() if c[0] == focal[0] or c[1] == focal[1]}
+
+
+def test_a_separable_grid_is_predicted_by_the_product_of_ratios():
+    # Throughput that is one factor of the first parameter times one of the second.
+    cells = grid(lambda d, j: (100 + 10 * d) * (3 + j**0.5))
+    result = predict_grid(cells, focal=(8, 8), outstanding=True)
+    assert result.model is Model.PRODUCT
+    assert len(result.cells) == 25
+    for cell in result.cells:
+        assert cell.predicted == pytest.approx(cell.measured, rel=1e-9)
+    assert result.checked_on == "25 measured cells off the two sweeps"
+
+
+def test_a_device_bound_by_outstanding_io_is_predicted_by_its_total():
+    # Throughput of total outstanding I/O alone, saturating at 50,000 IOPS.
+    cells = grid(lambda d, j: 50_000 * d * j / (d * j + 20))
+    product = predict_grid(sweeps(cells), focal=(8, 8), outstanding=False, known=cells)
+    chosen = predict_grid(sweeps(cells), focal=(8, 8), outstanding=True, known=cells)
+    assert product.model is Model.PRODUCT
+    assert chosen.model is Model.OUTSTANDING
+    # 32 x 32 = 1,024 outstanding: past the largest total measured (256), read flat at 256's figure.
+    corner = next(c for c in chosen.cells if (c.x1, c.x2) == (32, 32))
+    assert corner.predicted == pytest.approx(50_000 * 256 / 276)
+    # 2 x 4 = 8 outstanding was measured on the sweeps (1 x 8 and 8 x 1): the cell reads it exactly.
+    eight = next(c for c in chosen.cells if (c.x1, c.x2) == (2, 4))
+    assert eight.predicted == pytest.approx(eight.measured)
+    chosen_errors = [c.error_pct for c in chosen.cells]
+    product_errors = [c.error_pct for c in product.cells]
+    assert percentile(chosen_errors, 50) < 5 < percentile(product_errors, 50)
+
+
+def test_without_off_sweep_cells_the_model_is_checked_on_the_sweeps_read_from_each_other():
+    cells = grid(lambda d, j: 50_000 * d * j / (d * j + 20))
+    result = predict_grid(sweeps(cells), focal=(8, 8), outstanding=True)
+    assert result.model is Model.OUTSTANDING
+    assert all(cell.measured is None for cell in result.cells)
+    assert result.checked_on == "10 measured cells of the sweeps, each read from the other sweep"
+    assert result.median_error_pct == pytest.approx(0, abs=1e-9)
+
+
+def test_the_focal_point_must_be_measured():
+    cells = grid(lambda d, j: d * j)
+    del cells[(8, 8)]
+    with pytest.raises(ValueError, match=r"focal point \(8, 8\) was not measured"):
+        predict_grid(cells, focal=(8, 8), outstanding=True)
+
+
+def test_a_real_grid_the_samsung_860_pro_on_sata_300():
+    # MANIFEST: every cell within 4 % of the plateau (~50.3k randwrite IOPS) except iodepth x numjobs <= 2.
+    paths = sorted(sample("fio-grids", "fioplot_HPMICROSERVERG8-SATA300-SAMSUNG860PRO").glob("randwrite-*.json"))
+    [result] = parse_paths(paths)
+    cells = {}
+    for point in result["runs"][0]["points"]:
+        jobs = point["load"]["threads"]
+        cells[(point["load"]["outstanding_io"] // jobs, jobs)] = point["iops"]
+    assert len(cells) == 49
+    prediction = predict_grid(sweeps(cells), focal=(8, 8), outstanding=True, known=cells)
+    assert prediction.model is Model.OUTSTANDING
+    corner = next(c for c in prediction.cells if (c.x1, c.x2) == (64, 64))
+    assert corner.measured == pytest.approx(50_300, rel=0.04)
+    assert corner.error_pct < 1
+    assert percentile([c.error_pct for c in prediction.cells], 90) < 1
+
+
+def test_little_law_response_time():
+    # 64 outstanding I/Os at 50,000 IOPS wait 1.28 ms on average.
+    assert little_response_ms(outstanding_ios=64, iops=50_000) == pytest.approx(1.28)
+
+
+def test_where_jobs_and_queue_depth_are_not_interchangeable_the_product_answers():
+    # HGST 7,200 rpm drive, randwrite: 180 IOPS at queue depth 8 with 1 job but 257 with 1 x 8 jobs.
+    paths = sorted(sample("fio-grids", "fioplot_HPDL380G8-H420i-HGST_100GB7K").glob("randwrite-*.json"))
+    [result] = parse_paths(paths)
+    cells = {}
+    for point in result["runs"][0]["points"]:
+        jobs = point["load"]["threads"]
+        cells[(point["load"]["outstanding_io"] // jobs, jobs)] = point["iops"]
+    assert round(cells[(8, 1)]) == 180 and round(cells[(1, 8)]) == 257
+    prediction = predict_grid(sweeps(cells), focal=(8, 8), outstanding=True, known=cells)
+    assert prediction.model is Model.PRODUCT
+    assert prediction.checked_on.startswith(
+        "no measured cell off the two sweeps; total outstanding I/O was not used: reading each sweep from the"
+        " other it missed a measured cell by 42"
+    )
+    assert prediction.median_error_pct is None
+    assert percentile([c.error_pct for c in prediction.cells], 50) < 5

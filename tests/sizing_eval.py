@@ -1,0 +1,160 @@
+"""Print how far sizing and prediction can be trusted, on the data issue 31 names.
+
+    python -m tests.sizing_eval
+
+1. Prediction on the fio-plot grids (samples/fio-grids): every cell off the iodepth 8 row and the
+   numjobs 8 column predicted from that row and column only; absolute relative error per grid and
+   pooled, for the model chosen per grid and for the two fixed models.
+2. Sizing on seed 000's drive-count sweeps (Tables 1, 3, 4, 5, 7, 8 in fixtures/demo.yaml): each
+   interior drive count left out and predicted from the others; linear interpolation between the
+   neighbours for reference.
+3. The DS4500's RAID-5 OLTP 8K (All Caches Disabled) sweep: drives for 12,000 and 20,000 IOPS at 20 ms.
+
+Reads the files directly (no database); the portal's pages, API and command read the same sweeps
+from the database through the same analysis functions.
+"""
+
+import statistics
+from collections import defaultdict
+
+import yaml
+
+from ingest import parse_paths
+from portal import formatting
+from portal.analysis.drive_scaling import DriveCountFigure, drives_needed, fit, leave_one_out
+from portal.analysis.grid_prediction import Model, percentile, predict_grid
+from tests.samples import REPO, sample
+
+FOCAL = (8, 8)
+SEED_000 = "000_f52f16ce4c762121.txt"
+
+
+def fio_grids() -> dict[tuple[str, str], dict[tuple[float, float], float]]:
+    """IOPS by (iodepth, numjobs) of each device and rw grid."""
+    grids = {}
+    for folder in sorted(p for p in sample("fio-grids").iterdir() if p.is_dir()):
+        for rw in ("randread", "randwrite", "randrw"):
+            paths = sorted(folder.glob(f"{rw}-*.json"))
+            if not paths:
+                continue
+            [result] = parse_paths(paths)
+            cells = {}
+            for run in result["runs"]:
+                for point in run["points"]:
+                    jobs = point["load"]["threads"]
+                    cells[(point["load"]["outstanding_io"] / jobs, jobs)] = point["iops"]
+            grids[(folder.name.removeprefix("fioplot_"), rw)] = cells
+    return grids
+
+
+def _errors(cells) -> tuple[Model, list[float]]:
+    """The model chosen on the row and column alone, and its errors on every other measured cell."""
+    axes = {cell: value for cell, value in cells.items() if cell[0] == FOCAL[0] or cell[1] == FOCAL[1]}
+    off = {cell: value for cell, value in cells.items() if cell not in axes}
+    prediction = predict_grid(axes, focal=FOCAL, outstanding=True, known=off)
+    return prediction.model, [cell.error_pct for cell in prediction.cells if cell.error_pct is not None]
+
+
+def _summary(errors: list[float]) -> str:
+    median, p90 = statistics.median(errors), percentile(errors, 90)
+    return f"median {formatting.percent(median)}, 90th percentile {formatting.percent(p90)}"
+
+
+def report_grids() -> None:
+    print("Prediction on the fio grids from the iodepth 8 row and numjobs 8 column only")
+    pooled: dict[str, list[float]] = defaultdict(list)
+    for (device, rw), cells in fio_grids().items():
+        model, errors = _errors(cells)
+        product = _fixed(cells, Model.PRODUCT)
+        total = _fixed(cells, Model.OUTSTANDING)
+        pooled["chosen"] += errors
+        pooled["product"] += product
+        pooled["outstanding"] += total
+        print(f"  {device} {rw}: {len(errors)} cells, {model}: {_summary(errors)}")
+    print(f"  pooled, model chosen per grid ({len(pooled['chosen'])} cells): {_summary(pooled['chosen'])}")
+    print(f"  pooled, product of ratios everywhere: {_summary(pooled['product'])}")
+    print(f"  pooled, total outstanding I/O everywhere: {_summary(pooled['outstanding'])}")
+
+
+def _fixed(cells, model: Model) -> list[float]:
+    """The errors of one model forced on every grid (no choice)."""
+    from portal.analysis import grid_prediction
+
+    axes = {cell: value for cell, value in cells.items() if cell[0] == FOCAL[0] or cell[1] == FOCAL[1]}
+    sweeps = grid_prediction._sweeps(axes, FOCAL)
+    return [
+        abs(grid_prediction._predict(model, sweeps, FOCAL, cell) - value) / value * 100
+        for cell, value in cells.items()
+        if cell not in axes
+    ]
+
+
+def seed_000_sweeps() -> dict[tuple[str, str, str, str], list[DriveCountFigure]]:
+    """Seed 000's published figures by (system, RAID level, cache setting, workload) against drive count:
+    IOPS where the table prints them, else MB/s (as printed; the ratio is what the errors measure)."""
+    demo = yaml.safe_load((REPO / "fixtures" / "demo.yaml").read_text())
+    sweeps: dict = defaultdict(dict)
+    for run in demo["runs"]:
+        citation, config = run["citation"], run["config"]
+        if citation["document"] != SEED_000 or not config.get("drive_count") or not run["points"]:
+            continue
+        key = (run["system"], config["raid_level"], config["extra"]["cache_setting"], run["workload"])
+        point = run["points"][0]
+        sweeps[key][config["drive_count"]] = point.get("iops") or point["mbps"]
+    return {
+        key: [DriveCountFigure(n, value) for n, value in sorted(by_count.items())]
+        for key, by_count in sweeps.items()
+        if len(by_count) >= 3
+    }
+
+
+def report_sizing() -> None:
+    sweeps = seed_000_sweeps()
+    model_errors, linear_errors = [], []
+    for figures in sweeps.values():
+        model_errors += [x.error_pct for x in leave_one_out(figures).left_out]
+        for index in range(1, len(figures) - 1):
+            low, point, high = figures[index - 1], figures[index], figures[index + 1]
+            share = (point.drive_count - low.drive_count) / (high.drive_count - low.drive_count)
+            linear = low.throughput + (high.throughput - low.throughput) * share
+            linear_errors.append(abs(linear - point.throughput) / point.throughput * 100)
+    print(f"Sizing on seed 000's drive-count sweeps ({len(sweeps)} sweeps, {len(model_errors)} drive counts left out)")
+    print(f"  drive-bound / controller-bound model: {_summary(model_errors)}")
+    print(f"  linear interpolation between neighbours: {_summary(linear_errors)}")
+
+
+def report_ds4500() -> None:
+    figures = seed_000_sweeps()[("IBM DS4500", "RAID-5", "All Caches Disabled", "OLTP 8K")]
+    scaling = fit(figures)
+    error = leave_one_out(figures)
+    print("IBM DS4500, RAID-5, All Caches Disabled, OLTP 8K at 20 ms (seed 000 Table 1)")
+    print(
+        "  measured: "
+        + ", ".join(f"{f.drive_count} drives {formatting.throughput(f.throughput, 'iops')}" for f in figures)
+    )
+    for target in (12_000, 20_000):
+        answer = drives_needed(scaling, target=target, raid_level="RAID-5")
+        wanted = formatting.throughput(target, "iops")
+        if answer.reachable:
+            print(f"  {wanted}: {formatting.drives(answer.drives)}")
+        else:
+            print(
+                f"  {wanted}: not reachable, it levels off at about {formatting.throughput(answer.plateau, 'iops')}"
+                f" from about {formatting.drives(round(answer.knee_drives or 0))}"
+            )
+    print(
+        f"  leave-one-out error: median {formatting.percent(error.median_pct)},"
+        f" worst {formatting.percent(error.worst_pct)}"
+    )
+
+
+def main() -> None:
+    report_grids()
+    print()
+    report_sizing()
+    print()
+    report_ds4500()
+
+
+if __name__ == "__main__":
+    main()
