@@ -91,6 +91,8 @@ WALK = {
     "pages:run": {"kind": ONE, "path": "/runs/{run}/"},
     "pages:run_chart": {"kind": ONE, "path": "/runs/{run}/charts/curve.json"},
     "pages:compare": {"kind": ONE, **_compare("/compare/")},
+    "pages:sizing": {"kind": ONE, "path": "/systems/{system}/sizing/"},
+    "pages:predict": {"kind": ONE, "path": "/systems/{system}/predict/"},
     "pages:system_search": {"kind": LIST, "path": "/systems/search.json", "query": {"q": "X9"}},
     "pages:compare_chart": {"kind": ONE, **_compare("/compare/chart.json", label="OLTP 8K")},
     "uploads:list": {"kind": LIST, "path": "/uploads/", "shows": "secret-x9.csv"},
@@ -121,6 +123,15 @@ WALK = {
     # Not built in this test (no worker runs): the owner is told so, others as for any key.
     "exports:bundle_download": {"kind": ONE, "path": "/export/bundles/{bundle}/download/", "owner": 404, "shows": ""},
     "api:compare": {"kind": ONE, **_compare("/api/v1/compare/")},
+    "api:sizing": {"kind": ONE, "path": "/api/v1/sizing/", "query": {"system": SECRET, "workload": "OLTP 8K"}},
+    # The private run has no grid: its owner is told so, others of no run.
+    "api:predict": {
+        "kind": ONE,
+        "path": "/api/v1/predict/",
+        "query": {"run": "{run}"},
+        "owner": 400,
+        "shows": "no queue depth",
+    },  # fmt: skip
     "api:tables": {"kind": ONE, "path": "/api/v1/tables/pivot/", "query": {"system": SECRET}},
     "api:system-list": {"kind": LIST, "path": "/api/v1/systems/"},
     "api:system-detail": {"kind": ONE, "path": "/api/v1/systems/{system}/"},
