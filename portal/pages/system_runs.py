@@ -232,7 +232,7 @@ def run_row(figure: Figure, *, names_shown: bool = False) -> RunRow:
     return RunRow(
         run_id=run.id,
         url=reverse("pages:run", args=[run.id]),
-        configuration=", ".join(part for part in described if part),
+        configuration=", ".join(part for part in described if part) or "not stated",
         tool=run.tool or "not stated",
         source=run.get_origin_display(),
         at_threshold=value,
