@@ -27,7 +27,7 @@ import plotly.io as pio
 from django.conf import settings
 
 from portal import formatting
-from portal.exports.formats import SpreadsheetCsvWriter
+from portal.spreadsheets import SpreadsheetCsvWriter
 
 logger = logging.getLogger(__name__)
 

@@ -9,12 +9,12 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 from kombu.exceptions import KombuError
 
+from portal.charts import plotly_figure
+from portal.comparisons.charts import multi_compare_chart
+from portal.comparisons.forms import CompareForm
 from portal.comparisons.selectors import comparison, multi_comparison
 from portal.errors import ApplicationError, answers_errors, error_body, form_error
 from portal.models import System
-from portal.pages.charts import plotly_figure
-from portal.pages.compare_charts import multi_compare_chart
-from portal.pages.forms import CompareForm
 from portal.systems.selectors import system_by_name
 from portal.teams.selectors import visible
 

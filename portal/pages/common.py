@@ -5,12 +5,11 @@ import functools
 
 from django.http import HttpResponse
 
+from portal import charts
 from portal.errors import ApplicationError, NotFoundError, error_response, form_error
 from portal.models import Run, System
 from portal.results import selectors as result_selectors
 from portal.teams.selectors import visible
-
-from . import charts
 
 
 def valid(form):

@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from portal.comparisons import charts as compare_charts
 from portal.comparisons import selectors as comparison_selectors
 from portal.comparisons.defaults import threshold_default, threshold_default_set
 from portal.curation.selectors import compared_workload_aliases
@@ -17,7 +18,6 @@ from portal.results import selectors as result_selectors
 from portal.systems import selectors as system_selectors
 from portal.teams.selectors import teams_of
 
-from . import compare_charts
 from .common import chart_data, query_with, valid
 from .forms import SIDE_FILTERS, CompareForm, ThresholdDefaultForm
 

@@ -18,10 +18,9 @@ from django.db.models.fields.json import KT, KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast, Coalesce
 
 from portal import formatting
+from portal.charts import DASHES, Chart, Series
 from portal.models import Config, Point, Run, System
 from portal.results.selectors import cache_setting
-
-from .charts import DASHES, Chart, Series
 
 METRIC_TITLES = {"mbps": "MB/s (10^6 bytes/s)", "iops": "IOPS (I/O operations/s)"}
 X_TITLE = "Transfer size (bytes)"

@@ -3,6 +3,7 @@
 from portal import formatting
 from portal.analysis.curves import Status, marker_response_ms
 from portal.analysis.sizing import OrionPoint
+from portal.charts import Chart, Heatmap, Series, label_text, threshold_line
 from portal.results.selectors import (
     FIGURE_TITLES,
     LATENCIES,
@@ -13,8 +14,6 @@ from portal.results.selectors import (
     run_metric,
     run_threshold,
 )
-
-from .charts import Chart, Heatmap, Series, label_text, threshold_line
 
 # Point fields that state the load a point was measured at, in the order a chart prefers them.
 LOAD_FIELDS = ("outstanding_io", "threads")

@@ -1,12 +1,11 @@
 """A system's sweep chart: throughput at the threshold against one parameter."""
 
 from portal import formatting
+from portal.charts import Chart, Series
 from portal.comparisons.sweeps import SWEEP_PARAMETERS
 from portal.results.selectors import (
     METRICS,
 )
-
-from .charts import Chart, Series
 
 
 def sweep_chart(sweep_series, *, system, parameter, threshold_ms):

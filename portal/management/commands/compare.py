@@ -8,9 +8,9 @@ from django.core.management import BaseCommand, CommandError
 
 from portal.analysis.pairing import config_key_label
 from portal.comparisons.selectors import comparison
-from portal.exports.formats import csv_cell
 from portal.management.viewer import add_viewer_argument, viewer_of
 from portal.results.selectors import LATENCIES
+from portal.spreadsheets import csv_cell
 from portal.systems.selectors import SystemNotFound, system_by_name
 
 COLUMNS = ("workload", "configuration", "metric", "a", "b", "adjust_b", "improvement_pct", "notes")

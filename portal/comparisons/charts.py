@@ -2,13 +2,12 @@
 
 from portal import formatting
 from portal.analysis.curves import Status
+from portal.charts import DASHES, BarChart, Bars, Chart, Series, threshold_line
 from portal.results.selectors import (
     LATENCIES,
     METRICS,
     run_curve,
 )
-
-from .charts import DASHES, BarChart, Bars, Chart, Series, threshold_line
 
 # The colours of the two systems on every compare chart (Okabe-Ito blue and vermillion).
 A_COLOUR, B_COLOUR = 1, 2

@@ -1,4 +1,5 @@
-"""Chart data for the pages: one description per chart, drawn as a Plotly figure or written as CSV.
+"""Chart data for the pages and the exports: one description per chart, drawn as a Plotly figure or
+written as CSV (pages and exports both import it; neither imports the other for it).
 
 A :class:`Chart` holds plain series; :func:`plotly_json` draws it (greyscale-safe: every series
 has its own dash style and marker symbol, not only its own colour) and :func:`csv_text` writes
@@ -9,7 +10,8 @@ hold what users typed or uploaded, are escaped when drawn, so they show as text.
 built here with ``<br>`` between lines and escape their parts themselves.
 
 What is charted is described in ``run_charts`` (a run), ``system_charts`` (a system's sweep),
-``families`` (a system's transfer-size families) and ``compare_charts`` (comparisons).
+``families`` (a system's transfer-size families) in ``portal/pages/`` and ``portal.comparisons.charts``
+(comparisons).
 """
 
 import io
@@ -20,7 +22,7 @@ from html import escape
 import plotly.graph_objects as go
 
 from portal import formatting
-from portal.exports.formats import SpreadsheetCsvWriter
+from portal.spreadsheets import SpreadsheetCsvWriter
 
 # Okabe-Ito colours (distinguishable with colour-blindness), backed by dashes and symbols for greyscale.
 COLOURS = ("#000000", "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
