@@ -114,6 +114,8 @@ class ThroughputAtThreshold:
     warnings: tuple[str, ...]
     # The points with a response time the rule weighed (one: a single measured point or published figure).
     point_count: int = 0
+    # The warning that says why the figure is a lower bound or missing ('' for an answer at the threshold).
+    reason: str = ""
 
 
 def curve(points: Iterable[CurvePoint]) -> Curve:
@@ -162,10 +164,15 @@ class _Answer:
         self.rule = rule
         self.threshold_ms = threshold_ms
         self.warnings: list[str] = []
+        self.reason = ""
         self.point_count = 0
 
-    def warn(self, message: str) -> None:
+    def warn(self, message: str, *, reason: bool = False) -> None:
+        """Note ``message``; ``reason``: it is why the figure has the status it has (a page stating the
+        status in its own words need not repeat it)."""
         self.warnings.append(message)
+        if reason:
+            self.reason = message
 
     def result(
         self,
@@ -188,6 +195,7 @@ class _Answer:
             load=load,
             warnings=tuple(self.warnings),
             point_count=self.point_count,
+            reason=self.reason,
         )
 
 
@@ -205,7 +213,7 @@ def _interpolate(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtT
     threshold_ms = answer.threshold_ms
     first_over = next((i for i, p in enumerate(points) if _response_ms(p) > threshold_ms), None)
     if first_over == 0:
-        answer.warn(_first_point_over_message(points[0], threshold_ms, only=len(points) == 1))
+        answer.warn(_first_point_over_message(points[0], threshold_ms, only=len(points) == 1), reason=True)
         return answer.result(Status.FIRST_POINT_OVER, value=None, reached=True, above=points[0])
     if first_over is None:
         at_threshold = next((p for p in points if _response_ms(p) == threshold_ms), None)
@@ -234,7 +242,7 @@ def _at_or_below(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtT
     threshold_ms = answer.threshold_ms
     candidates = [i for i, p in enumerate(points) if _response_ms(p) <= threshold_ms]
     if not candidates:
-        answer.warn(_first_point_over_message(points[0], threshold_ms, only=len(points) == 1))
+        answer.warn(_first_point_over_message(points[0], threshold_ms, only=len(points) == 1), reason=True)
         return answer.result(Status.FIRST_POINT_OVER, value=None, reached=True, above=points[0])
     if all(_response_ms(p) < threshold_ms for p in points):
         return _not_reached(answer, points)
@@ -251,13 +259,15 @@ def _not_reached(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtT
     highest_ms = max(_response_ms(p) for p in points)
     if len(points) == 1:
         answer.warn(
-            f"its only point was measured at {_ms(highest_ms)} ms, under the threshold of "
-            f"{_threshold(answer.threshold_ms)} ms: its throughput is a lower bound"
+            reason=True,
+            message=f"its only point was measured at {_ms(highest_ms)} ms, under the threshold of "
+            f"{_threshold(answer.threshold_ms)} ms: its throughput is a lower bound",
         )
     else:
         answer.warn(
-            f"the threshold of {_threshold(answer.threshold_ms)} ms was not reached (highest response time "
-            f"{_ms(highest_ms)} ms): the best measured point is reported, a lower bound"
+            reason=True,
+            message=f"the threshold of {_threshold(answer.threshold_ms)} ms was not reached (highest response time "
+            f"{_ms(highest_ms)} ms): the best measured point is reported, a lower bound",
         )
     return answer.result(Status.NOT_REACHED, value=best.throughput, reached=False, below=best, load=best.load)
 

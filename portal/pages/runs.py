@@ -62,6 +62,8 @@ def run_detail(request, run_id):
         "metric": metric,
         "metric_title": result_selectors.METRICS[metric],
         "answer": answer,
+        # The sentence above says why a figure is a lower bound or missing: the list says only the rest.
+        "other_warnings": [warning for warning in answer.warnings if warning != answer.reason],
         "reading": formatting.reading(
             answer,
             metric=metric,
