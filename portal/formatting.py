@@ -233,3 +233,18 @@ def threshold(value: float | None) -> str:
     if value is None or not math.isfinite(value):
         return NO_FIGURE
     return f"{written(rounded_half_up(value, 3), 3)} ms"
+
+
+def p_value(value: float | None) -> str:
+    """A significance as statisticians write it: "p = 0.0004", "p < 0.0001"."""
+    if value is None or not math.isfinite(value):
+        return NO_FIGURE
+    return "p < 0.0001" if value < 0.0001 else f"p = {significant(value, 2)}"
+
+
+def configuration(config) -> str:
+    """A configuration in words: "RAID-5, 16 HDDs" (what is not stated is left out)."""
+    parts = [config.raid_level or "RAID level not stated"]
+    if config.drive_count:
+        parts.append(drives(config.drive_count, config.drive_type))
+    return ", ".join(parts)

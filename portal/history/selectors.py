@@ -1,0 +1,134 @@
+"""Reads of a configuration's history: its runs grouped by firmware version (or measured date), and alerts."""
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Coalesce
+
+from portal.analysis.versions import version_key
+from portal.models import Alert, AlertStatus, Config, Run, Team
+from portal.teams.selectors import visible
+
+FIGURE = Alert.Figure.THROUGHPUT
+
+
+@dataclass
+class Version:
+    """The runs of one firmware version (or, for runs without one, of one measured day)."""
+
+    version: str
+    measured: datetime.datetime
+    by_firmware: bool
+    run_ids: list[int] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.values) / len(self.values)
+
+
+@dataclass
+class Series:
+    """Throughput at 20 ms of one configuration and workload, version by version in order."""
+
+    config: Config
+    series: str
+    workload_id: int | None
+    workload_name: str
+    metric: str
+    versions: list[Version]
+
+
+def series_key(*, workload_id: int | None, workload_name: str) -> str:
+    """A series' key: the workload when the runs said what they do, else the name they were stored under."""
+    return f"workload:{workload_id}" if workload_id is not None else f"name:{workload_name}"
+
+
+def _series_q(series: str) -> Q:
+    kind, _, value = series.partition(":")
+    if kind == "workload":
+        return Q(workload_id=int(value))
+    return Q(workload__isnull=True, workload_name=value)
+
+
+def _compared_runs() -> QuerySet[Run]:
+    return Run.objects.filter(phase=Run.Phase.MEASUREMENT, excluded_reason="", origin=Run.Origin.MEASURED).exclude(
+        throughput_metric=""
+    )
+
+
+def series_touched(*, run_ids: list[int]) -> list[tuple[int, str]]:
+    """The (configuration id, series) pairs these runs belong to, in order."""
+    pairs = _compared_runs().filter(id__in=run_ids).values_list("config_id", "workload_id", "workload_name")
+    return sorted({(config_id, series_key(workload_id=w, workload_name=name)) for config_id, w, name in pairs})
+
+
+def series_of_config(*, config_id: int) -> list[str]:
+    pairs = _compared_runs().filter(config_id=config_id).values_list("workload_id", "workload_name").distinct()
+    return sorted({series_key(workload_id=w, workload_name=name) for w, name in pairs})
+
+
+def series_load(*, config: Config, series: str) -> Series | None:
+    """The series' versions in version order (runs without firmware first, by measured day); None when
+    no compared run has a figure."""
+    rows = list(
+        _compared_runs()
+        .filter(_series_q(series), config=config)
+        .annotate(measured=Coalesce("started_at", "upload__created_at", "created_at"))
+        .order_by("id")
+        .values_list("id", "workload_id", "workload_name", "firmware", "measured", "throughput_metric",
+                     "iops_at_20ms", "mbps_at_20ms")
+    )  # fmt: skip
+    if not rows:
+        return None
+    metric = rows[0][5]
+    versions: dict[str, Version] = {}
+    for run_id, _w, _name, firmware, measured, run_metric, iops, mbps in rows:
+        value = iops if metric == "iops" else mbps
+        if run_metric != metric or value is None:
+            continue
+        label = firmware or measured.date().isoformat()
+        version = versions.setdefault(label, Version(label, measured, bool(firmware)))
+        version.measured = min(version.measured, measured)
+        version.run_ids.append(run_id)
+        version.values.append(value)
+    ordered = sorted(versions.values(), key=lambda v: (v.by_firmware, version_key(v.version), v.measured))
+    return Series(config, series, rows[0][1], rows[0][2], metric, ordered)
+
+
+def series_baseline(*, config_id: int, series: str) -> str | None:
+    """The version the latest change marked "expected" starts at: detection reads from there on."""
+    return (
+        Alert.objects.filter(config_id=config_id, series=series, figure=FIGURE, status=AlertStatus.EXPECTED)
+        .order_by("-status_at", "-id")
+        .values_list("version", flat=True)
+        .first()
+    )
+
+
+def alerts_visible(*, viewer) -> QuerySet[Alert]:
+    """Alerts of the systems ``viewer`` may read."""
+    return visible(Alert.objects.all(), viewer=viewer, prefix="system__").select_related(
+        "system", "config", "status_by", "summary"
+    )
+
+
+def team_alerts(*, team: Team, status: str = "", system_id: int | None = None, min_pct: float | None = None):
+    """A team's alerts, newest first, by status, system and size (the absolute % change at least ``min_pct``)."""
+    alerts = Alert.objects.filter(system__team=team).select_related("system", "config", "status_by")
+    if status:
+        alerts = alerts.filter(status=status)
+    if system_id is not None:
+        alerts = alerts.filter(system_id=system_id)
+    if min_pct is not None:
+        alerts = alerts.filter(Q(change_pct__gte=min_pct) | Q(change_pct__lte=-min_pct))
+    return alerts
+
+
+def alert_counts(*, system_id: int) -> dict[str, int]:
+    """A system's alerts by status (system page)."""
+    counts = dict.fromkeys(AlertStatus.values, 0)
+    for status in Alert.objects.filter(system_id=system_id).values_list("status", flat=True):
+        counts[status] += 1
+    return counts

@@ -1,0 +1,84 @@
+"""Four firmware versions of one array uploaded with a step at the third: the change is found, alerted,
+sent to the team's webhook once, triaged, and a fifth version at the new level raises nothing."""
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+
+from portal.history.services import changes_detect
+from portal.models import Alert, AlertSummary, Run, TeamWebhook
+from tests.factories import SystemFactory
+
+from .conftest import SAMPLE_IOPS, upload_version
+
+VERSIONS = ("07.10.25.00", "07.15.07.00", "07.30.12.00", "07.35.02.00")
+
+
+class Receiver(BaseHTTPRequestHandler):
+    received: list = []
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        Receiver.received.append(json.loads(body))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def webhook_server():
+    Receiver.received = []
+    server = HTTPServer(("127.0.0.1", 0), Receiver)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/hooks/arraybench", Receiver.received
+    server.shutdown()
+
+
+@pytest.fixture
+def history(engineer, lab, webhook_server):
+    """The DS5020 measured under four firmware versions (uploaded oldest last, to show the order is the
+    versions', not the uploads'); throughput 20 % lower from the third."""
+    url, received = webhook_server
+    TeamWebhook.objects.create(team=lab, url=url)
+    system = SystemFactory(name="IBM DS5020", team=lab)
+    for day, (firmware, level) in enumerate(zip(VERSIONS, (1.0, 1.0, 0.8, 0.8), strict=True)):
+        upload_version(system, firmware, level, engineer, day=day)
+    return system, received
+
+
+def test_firmware_is_a_label_of_the_runs_of_one_system(history):
+    system, _ = history
+    runs = Run.objects.filter(config__system=system)
+    assert sorted(set(runs.values_list("firmware", flat=True))) == list(VERSIONS)
+    assert runs.values("config").distinct().count() == 1
+    assert runs.count() == 12
+
+
+def test_the_step_is_an_untriaged_alert_at_the_third_version_sent_once(history):
+    system, received = history
+    (alert,) = Alert.objects.filter(system=system)
+    assert (alert.version, alert.previous_version, alert.status) == ("07.30.12.00", "07.15.07.00", "untriaged")
+    assert round(alert.before_mean) == round(SAMPLE_IOPS)  # replicates 1.00, 1.01, 0.99 average to the sample
+    assert round(alert.after_mean) == round(SAMPLE_IOPS * 0.8)
+    assert round(alert.change_pct, 1) == -20.0
+    assert alert.p_value < 0.001
+    assert len(received) == 1
+    (sent,) = received[0]["alerts"]
+    assert (received[0]["system"], received[0]["version"]) == ("IBM DS5020", "07.30.12.00")
+    # Sent when the third version's second replicate was stored (two replicates are the fewest a t-test
+    # reads): 0.80 and 0.808 times the sample's IOPS.
+    assert (sent["before"], sent["after"], sent["change"]) == ("10,103 IOPS", "8,122 IOPS", "-19.6 %")
+    assert sent["tentative"] is True
+    assert AlertSummary.objects.get().delivery == AlertSummary.Delivery.SENT
+
+
+def test_detecting_again_raises_nothing_new_and_sends_nothing(history):
+    system, received = history
+    assert changes_detect(configs=list(system.configs.all())) == []
+    assert Alert.objects.filter(system=system).count() == 1
+    assert len(received) == 1
