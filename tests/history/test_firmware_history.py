@@ -45,7 +45,7 @@ def history(engineer, lab, webhook_server):
     versions', not the uploads'); throughput 20 % lower from the third."""
     url, received = webhook_server
     TeamWebhook.objects.create(team=lab, url=url)
-    system = SystemFactory(name="IBM DS5020", team=lab)
+    system = SystemFactory(name="IBM DS5020", team=lab, published=False)
     for day, (firmware, level) in enumerate(zip(VERSIONS, (1.0, 1.0, 0.8, 0.8), strict=True)):
         upload_version(system, firmware, level, engineer, day=day)
     return system, received
@@ -82,3 +82,53 @@ def test_detecting_again_raises_nothing_new_and_sends_nothing(history):
     assert changes_detect(configs=list(system.configs.all())) == []
     assert Alert.objects.filter(system=system).count() == 1
     assert len(received) == 1
+
+
+def _client(user=None):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def test_the_alert_is_listed_by_the_api_to_the_team_only(history, engineer, viewer):
+    system, _ = history
+    rows = _client(viewer).get("/api/v1/alerts/", {"status": "untriaged"}).json()["results"]
+    assert [(row["system"], row["version"], row["change"], row["unit"]) for row in rows] == [
+        ("IBM DS5020", "07.30.12.00", "-20.0 %", "IOPS")
+    ]
+    assert rows[0]["configuration"] == "RAID-5, 16 drives"
+    assert _client().get("/api/v1/alerts/").json()["results"] == []
+    assert _client().get("/api/v1/alerts/", {"colour": "red"}).status_code == 400
+
+
+def test_viewers_read_alerts_and_uploaders_triage_them(history, engineer, viewer):
+    system, _ = history
+    alert = Alert.objects.get(system=system)
+    refused = _client(viewer).patch(f"/api/v1/alerts/{alert.id}/", {"status": "expected"}, format="json")
+    assert refused.status_code == 403
+    answer = _client(engineer).patch(f"/api/v1/alerts/{alert.id}/", {"status": "bogus"}, format="json")
+    assert answer.status_code == 400
+    answer = _client(engineer).patch(
+        f"/api/v1/alerts/{alert.id}/", {"status": "expected", "note": "new write-cache policy"}, format="json"
+    )
+    assert answer.status_code == 200
+    assert (answer.json()["status"], answer.json()["status_by"]) == ("expected", "engineer")
+    assert [(t.status, t.actor_name, t.note) for t in alert.triages.all()] == [
+        ("expected", "engineer", "new write-cache policy")
+    ]
+
+
+def test_expected_clears_the_untriaged_list_and_a_fifth_version_at_the_new_level_raises_nothing(history, engineer):
+    system, received = history
+    alert = Alert.objects.get(system=system)
+    _client(engineer).patch(f"/api/v1/alerts/{alert.id}/", {"status": "expected"}, format="json")
+    assert _client(engineer).get("/api/v1/alerts/", {"status": "untriaged"}).json()["results"] == []
+
+    upload_version(system, "07.40.01.00", 0.8, engineer, day=4)
+
+    assert Alert.objects.filter(system=system).count() == 1
+    assert len(received) == 1
+    assert Run.objects.filter(config__system=system, firmware="07.40.01.00").count() == 3
