@@ -132,3 +132,69 @@ def alert_counts(*, system_id: int) -> dict[str, int]:
     for status in Alert.objects.filter(system_id=system_id).values_list("status", flat=True):
         counts[status] += 1
     return counts
+
+
+@dataclass
+class HistoryRow:
+    """One version of a series as the history page lists it."""
+
+    version: Version
+    segment_mean: float
+    alert: Alert | None
+
+
+def series_history(*, config: Config, series: str) -> tuple[Series | None, list[HistoryRow]]:
+    """The series and its versions with the mean of the segment each belongs to (segments between the
+    changes found now, from the latest expected change on) and the alert starting there, if any."""
+    loaded = series_load(config=config, series=series)
+    if loaded is None:
+        return None, []
+    alerts = {alert.version: alert for alert in Alert.objects.filter(config=config, series=series, figure=FIGURE)}
+    starts = sorted({0, *(i for i, v in enumerate(loaded.versions) if v.version in alerts)})
+    bounds = [*starts, len(loaded.versions)]
+    rows: list[HistoryRow] = []
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        values = [value for version in loaded.versions[start:end] for value in version.values]
+        mean = sum(values) / len(values)
+        rows.extend(HistoryRow(v, mean, alerts.get(v.version)) for v in loaded.versions[start:end])
+    return loaded, rows
+
+
+@dataclass
+class SeriesEntry:
+    config: Config
+    series: str
+    workload_name: str
+    versions: int
+    alerts: int
+
+
+def system_series(*, system_id: int) -> list[SeriesEntry]:
+    """Every series of a system: configuration and workload, its number of versions and of alerts."""
+    rows = (
+        _compared_runs()
+        .filter(config__system_id=system_id)
+        .values_list("config_id", "workload_id", "workload_name", "firmware", "started_at")
+        .order_by()
+    )
+    found: dict[tuple[int, str], tuple[str, set]] = {}
+    for config_id, workload_id, name, firmware, started_at in rows:
+        key = (config_id, series_key(workload_id=workload_id, workload_name=name))
+        found.setdefault(key, (name, set()))[1].add(firmware or (started_at.date() if started_at else None))
+    configs = Config.objects.in_bulk({config_id for config_id, _ in found})
+    counts: dict[tuple[int, str], int] = {}
+    for config_id, series in Alert.objects.filter(system_id=system_id).values_list("config_id", "series"):
+        counts[(config_id, series)] = counts.get((config_id, series), 0) + 1
+    return [
+        SeriesEntry(configs[config_id], series, name, len(versions), counts.get((config_id, series), 0))
+        for (config_id, series), (name, versions) in sorted(found.items())
+    ]
+
+
+def failed_deliveries(*, team: Team) -> QuerySet:
+    """The team's alert summaries its webhook did not take, newest first (the alerts page shows them)."""
+    from portal.models import AlertSummary
+
+    return AlertSummary.objects.filter(system__team=team, delivery=AlertSummary.Delivery.FAILED).select_related(
+        "system"
+    )[:20]

@@ -179,3 +179,11 @@ def changes_after_store(*, upload_id: int) -> list[Alert]:
     except Exception:
         logger.exception("change detection after upload %s failed", upload_id)
         return []
+
+
+def webhook_set(*, team, url: str, actor) -> None:
+    """Set (or, with no URL, remove) the team's webhook."""
+    if url:
+        TeamWebhook.objects.update_or_create(team=team, defaults={"url": url})
+    else:
+        TeamWebhook.objects.filter(team=team).delete()

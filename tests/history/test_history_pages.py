@@ -1,0 +1,88 @@
+"""The history page, its chart, the team's alerts page with triage and the webhook's failures."""
+
+import json
+
+import pytest
+from django.test import Client
+
+from portal.history.services import summary_deliver
+from portal.models import Alert, AlertSummary, TeamWebhook
+from tests.factories import SystemFactory
+
+from .conftest import upload_version
+
+VERSIONS = ("07.4.25.00", "07.15.07.00", "07.30.12.00", "07.35.02.00")
+
+
+@pytest.fixture
+def history(engineer, lab):
+    system = SystemFactory(name="IBM DS5020", team=lab, published=False)
+    # Uploaded in the order of their numbers, not of their text ("07.4" sorts after "07.35" as text).
+    for day, (firmware, level) in enumerate(zip(VERSIONS, (1.0, 1.0, 0.8, 0.8), strict=True)):
+        upload_version(system, firmware, level, engineer, day=day)
+    return system
+
+
+def _signed_in(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_history_page_lists_versions_in_order_with_the_change_where_it_starts(history, viewer):
+    client = _signed_in(viewer)
+    listing = client.get(f"/systems/{history.id}/history/").content.decode()
+    assert "RAID-5, 16 drives" in listing
+    alert = Alert.objects.get(system=history)
+    page = client.get(f"/systems/{history.id}/history/", {"config": alert.config_id, "series": alert.series})
+    text = page.content.decode()
+    positions = [text.index(f"<td>{version}</td>") for version in VERSIONS]
+    assert positions == sorted(positions)
+    assert "<strong>-20.0 %</strong> (10,103 IOPS before, 8,082 IOPS from 07.30.12.00; p &lt; 0.0001" in text
+    chart = json.loads(
+        client.get(
+            f"/systems/{history.id}/history/chart.json", {"config": alert.config_id, "series": alert.series}
+        ).content
+    )
+    runs, means, segments = chart["data"]
+    assert len(runs["y"]) == 12
+    assert [round(y) for y in segments["y"]] == [10103, 10103, 8082, 8082]
+    assert chart["layout"]["xaxis"]["ticktext"] == list(VERSIONS)
+    assert chart["layout"]["annotations"][0]["text"].startswith("-20.0 % from 07.30.12.00")
+
+
+def test_a_private_systems_history_and_alerts_are_not_shown_to_others(history, django_user_model):
+    outsider = django_user_model.objects.create_user("outsider", password="disk-arrays-42")
+    client = _signed_in(outsider)
+    assert client.get(f"/systems/{history.id}/history/").status_code == 404
+    assert client.get("/teams/engineering-lab/alerts/").status_code == 404
+    alert = Alert.objects.get(system=history)
+    assert client.post(f"/alerts/{alert.id}/triage", {"status": "invalid"}).status_code == 404
+    assert Alert.objects.get(id=alert.id).status == "untriaged"
+
+
+def test_the_alerts_page_lists_untriaged_alerts_and_uploaders_triage_them(history, engineer, viewer):
+    page = _signed_in(viewer).get("/teams/engineering-lab/alerts/", {"status": "untriaged"}).content.decode()
+    assert "07.30.12.00 (after 07.15.07.00)" in page and "-20.0 %" in page
+    assert 'action="/alerts/' not in page  # viewers read
+    alert = Alert.objects.get(system=history)
+    client = _signed_in(engineer)
+    client.post(f"/alerts/{alert.id}/triage", {"status": "expected", "note": "new cache policy"})
+    assert Alert.objects.get(id=alert.id).status == "expected"
+    page = client.get("/teams/engineering-lab/alerts/", {"status": "untriaged"}).content.decode()
+    assert "No alerts with this status." in page
+    system_page = client.get(f"/systems/{history.id}/").content.decode()
+    assert "History across firmware versions" in system_page
+
+
+def test_a_webhook_that_fails_is_retried_and_its_failure_shown_on_the_team_pages(history, engineer, lab, settings):
+    TeamWebhook.objects.create(team=lab, url="http://127.0.0.1:9/unreachable")
+    summary = AlertSummary.objects.get(system=history)
+    assert summary_deliver(summary_id=summary.id) == AlertSummary.Delivery.FAILED
+    summary.refresh_from_db()
+    assert summary.delivery_attempts == 3
+    assert summary.delivery_error.startswith("the webhook could not be reached")
+    client = _signed_in(engineer)
+    assert "1 alert summary not delivered to the webhook" in client.get("/teams/engineering-lab/").content.decode()
+    page = client.get("/teams/engineering-lab/alerts/").content.decode()
+    assert "IBM DS5020, changes from 07.30.12.00: the webhook could not be reached" in page
