@@ -248,3 +248,8 @@ def configuration(config) -> str:
     if config.drive_count:
         parts.append(drives(config.drive_count, config.drive_type))
     return ", ".join(parts)
+
+
+def compared_side(system, firmware: str = "") -> str:
+    """A side of a comparison by its system, and its firmware when one was chosen: "IBM DS5020 firmware 07.15"."""
+    return f"{system.name} firmware {firmware}" if firmware else system.name

@@ -30,6 +30,17 @@ def test_the_schema_validates_and_the_docs_page_works_offline(db):
     assert len(static) >= 3 and all(finders.find(path) for path in static), static
 
 
+def _alert(config):
+    from portal.models import Alert, AlertSummary
+
+    summary = AlertSummary.objects.create(system=config.system, version="7.10")
+    return Alert.objects.create(
+        summary=summary, system=config.system, config=config, workload_name="OLTP 8K", series="name:OLTP 8K",
+        metric="iops", version="7.10", previous_version="7.8", before_mean=1000, after_mean=940, change_pct=-6,
+        p_value=0.0004,
+    )  # fmt: skip
+
+
 def test_every_documented_endpoint_answers(demo, api, data_dir):
     """A request per operation of the document: an endpoint added without a test here fails this test."""
     run = RunFactory(config__system=demo["IBM DS4500"])
@@ -52,10 +63,13 @@ def test_every_documented_endpoint_answers(demo, api, data_dir):
         ("get", "/api/v1/uploads/{id}/"): (f"/api/v1/uploads/{upload_id}/", 200),
         ("get", "/api/v1/compare/"): ("/api/v1/compare/?a=IBM DS4500&b=IBM DS4400", 200),
         ("get", "/api/v1/tables/{preset}/"): ("/api/v1/tables/stroke/?system=IBM DS4500", 200),
+        ("get", "/api/v1/alerts/"): ("/api/v1/alerts/?status=untriaged&system=IBM DS4500", 200),
+        ("get", "/api/v1/alerts/{id}/"): (f"/api/v1/alerts/{_alert(config).id}/", 200),
     }
     schema = APIClient().get("/api/v1/schema/", {"format": "json"}).json()
     documented = {(method, path) for path, operations in schema["paths"].items() for method in operations}
-    assert documented == set(requests) | {("post", "/api/v1/uploads/")}
+    # Sending files and triaging alerts are tested where they are (tests/api/test_uploads.py, tests/history).
+    assert documented == set(requests) | {("post", "/api/v1/uploads/"), ("patch", "/api/v1/alerts/{id}/")}
     for url, expected in requests.values():
         response = api.get(url)
         assert response.status_code == expected, (url, response.content[:300])

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from portal.history.services import summary_deliver
-from portal.models import Alert, AlertSummary, TeamWebhook
+from portal.models import Alert, AlertSummary, Run, TeamWebhook
 from tests.factories import SystemFactory
 
 from .conftest import upload_version
@@ -86,3 +86,27 @@ def test_a_webhook_that_fails_is_retried_and_its_failure_shown_on_the_team_pages
     assert "1 alert summary not delivered to the webhook" in client.get("/teams/engineering-lab/").content.decode()
     page = client.get("/teams/engineering-lab/alerts/").content.decode()
     assert "IBM DS5020, changes from 07.30.12.00: the webhook could not be reached" in page
+
+
+def test_two_firmware_versions_of_one_system_are_a_compare_page_api_and_export(history, engineer):
+    client = _signed_in(engineer)
+    query = {"a": "IBM DS5020", "b": "IBM DS5020", "a_firmware": "07.30.12.00", "b_firmware": "07.15.07.00"}
+    page = client.get("/compare/", query).content.decode()
+    assert "<h1>Firmware 07.30.12.00 (A) vs 07.15.07.00 (B) on IBM DS5020" in page
+    api = client.get("/api/v1/compare/", query, HTTP_ACCEPT="application/json").json()
+    (compared,) = api["comparisons"]
+    (workload,) = compared["workloads"]
+    (row,) = workload["rows"]
+    assert [figure["run"] for figure in row["a"]["figures"]] == list(
+        Run.objects.filter(firmware="07.30.12.00").order_by("id").values_list("id", flat=True)
+    )
+    # A: three runs at 0.8 x (1, 1.01, 0.99) of the sample's IOPS, B: three at 1 x; A is 20 % lower.
+    assert round(row["improvement_pct"], 1) == -20.0
+    refused = client.get("/compare/", {**query, "b_firmware": "9.99"})
+    assert refused.status_code == 400
+    assert "IBM DS5020 (B) has no runs under firmware 9.99 to compare" in refused.content.decode()
+    exported = client.get("/export/comparison/", {**query, "format": "csv"})
+    lines = exported.content.decode().lstrip("\ufeff").splitlines()
+    assert lines[0] == "IBM DS5020 firmware 07.30.12.00 compared with IBM DS5020 firmware 07.15.07.00"
+    assert lines[2].split(",")[2:4] == ["IBM DS5020 firmware 07.30.12.00", "IBM DS5020 firmware 07.15.07.00"]
+    assert lines[3].endswith(",-20.0")
