@@ -151,6 +151,7 @@ LABEL_NAMES = {
     "write_cache_mirroring": "write-cache mirroring",
     "stroke_pct": "stroke (%)",
     "measurement": "measurement",
+    "firmware": "firmware",
     "tags": "tags",
     "notes": "notes",
 }
