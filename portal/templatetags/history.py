@@ -39,3 +39,22 @@ def webhook_failures(team) -> int:
     from portal.models import AlertSummary
 
     return AlertSummary.objects.filter(system__team=team, delivery=AlertSummary.Delivery.FAILED).count()
+
+
+@register.filter
+def compare_url(alert) -> str:
+    """The compare page of the version a change starts at (A) against the version before it (B), in the
+    alert's configuration: their curves overlaid. '' when the versions are measured dates, not firmware."""
+    import re
+
+    from django.urls import reverse
+    from django.utils.http import urlencode
+
+    if not alert.previous_version or re.fullmatch(r"\d{4}-\d{2}-\d{2}", alert.version):
+        return ""
+    query = {
+        "a": alert.system.name, "b": alert.system.name, "a_firmware": alert.version,
+        "b_firmware": alert.previous_version, "a_config": alert.config_id, "b_config": alert.config_id,
+        "workload": alert.workload_name,
+    }  # fmt: skip
+    return f"{reverse('pages:compare')}?{urlencode(query)}"

@@ -49,6 +49,14 @@ def test_the_history_page_lists_versions_in_order_with_the_change_where_it_start
     assert [round(y) for y in segments["y"]] == [10103, 10103, 8082, 8082]
     assert chart["layout"]["xaxis"]["ticktext"] == list(VERSIONS)
     assert chart["layout"]["annotations"][0]["text"].startswith("-20.0 % from 07.30.12.00")
+    curves = "/compare/?a=IBM+DS5020&amp;b=IBM+DS5020&amp;a_firmware=07.30.12.00&amp;b_firmware=07.15.07.00"
+    assert curves in text
+    compared = client.get(
+        "/compare/",
+        {"a": "IBM DS5020", "b": "IBM DS5020", "a_firmware": "07.30.12.00", "b_firmware": "07.15.07.00",
+         "a_config": alert.config_id, "b_config": alert.config_id, "workload": alert.workload_name},
+    )  # fmt: skip
+    assert compared.status_code == 200
 
 
 def test_a_private_systems_history_and_alerts_are_not_shown_to_others(history, django_user_model):
