@@ -77,6 +77,12 @@ def main() -> None:
         figures = evaluate(scenario, seeds)
         print(f"{label:<52} {figures.any_alert_pct:>9.1f}% {figures.found_pct:>7.1f}% {figures.exact_pct:>7.1f}%")
     print(f"({time.perf_counter() - started:.1f} s)")
+    long = Scenario(versions=200, replicates=5, noise=0.03, step=-0.05, step_at=120).history(0)
+    started = time.perf_counter()
+    found = changes(long)
+    took_ms = (time.perf_counter() - started) * 1000
+    starts = [change.index for change in found]
+    print(f"200 versions x 5 replicates (a 5 % step at version 120): {took_ms:.0f} ms, changes at {starts}")
 
 
 if __name__ == "__main__":
