@@ -1,6 +1,7 @@
 """What the history and alerts pages take: a series, filters, a triage, a webhook."""
 
 from django import forms
+from django.core.validators import URLValidator
 
 from portal.models import AlertStatus
 
@@ -28,4 +29,6 @@ class WebhookForm(forms.Form):
         max_length=500,
         required=False,
         help_text="Alert summaries are POSTed here as JSON.",
+        validators=[URLValidator(schemes=["http", "https"])],
+        error_messages={"invalid": "Give an http:// or https:// address."},
     )

@@ -118,3 +118,19 @@ def test_two_firmware_versions_of_one_system_are_a_compare_page_api_and_export(h
     assert lines[0] == "IBM DS5020 firmware 07.30.12.00 compared with IBM DS5020 firmware 07.15.07.00"
     assert lines[2].split(",")[2:4] == ["IBM DS5020 firmware 07.30.12.00", "IBM DS5020 firmware 07.15.07.00"]
     assert lines[3].endswith(",-20.0")
+
+
+def test_the_teams_admin_sets_the_webhook_and_others_may_not(history, engineer, lab, django_user_model):
+    from portal.models import Role
+    from tests.conftest import team_member
+
+    admin = django_user_model.objects.create_user("lead", password="disk-arrays-42")
+    team_member(admin, role=Role.ADMIN)
+    refused = _signed_in(engineer).post("/teams/engineering-lab/webhook", {"url": "https://chat.example.com/hook"})
+    assert refused.status_code == 403
+    client = _signed_in(admin)
+    bad = client.post("/teams/engineering-lab/webhook", {"url": "ftp://files.example.com/hook"})
+    assert bad.status_code == 400 and "Give an http:// or https:// address." in bad.content.decode()
+    client.post("/teams/engineering-lab/webhook", {"url": "https://chat.example.com/hook"})
+    assert TeamWebhook.objects.get(team=lab).url == "https://chat.example.com/hook"
+    assert "https://chat.example.com/hook" in client.get("/teams/engineering-lab/alerts/").content.decode()
