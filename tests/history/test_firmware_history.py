@@ -132,3 +132,17 @@ def test_expected_clears_the_untriaged_list_and_a_fifth_version_at_the_new_level
     assert Alert.objects.filter(system=system).count() == 1
     assert len(received) == 1
     assert Run.objects.filter(config__system=system, firmware="07.40.01.00").count() == 3
+
+
+def test_the_run_page_and_the_api_show_a_runs_firmware_and_when_it_was_measured(history, engineer):
+    from django.test import Client
+
+    system, _ = history
+    run = Run.objects.filter(config__system=system, firmware="07.30.12.00").order_by("id").first()
+    client = Client()
+    client.force_login(engineer)
+    page = client.get(f"/runs/{run.id}/").content.decode()
+    assert "<dt>Firmware</dt><dd>07.30.12.00 · " in page
+    # The fio file's own timestamp: the sample's, 2 days and 1 hour later (UTC).
+    assert "<dt>Measured</dt><dd>2023-04-01 01:19 (as the file states)</dd>" in page
+    assert _client(engineer).get(f"/api/v1/runs/{run.id}/").json()["firmware"] == "07.30.12.00"
