@@ -3,12 +3,13 @@
 from django import forms
 from django.core.validators import URLValidator
 
-from portal.models import AlertStatus
+from portal.models import Alert, AlertStatus
 
 
 class SeriesForm(forms.Form):
     config = forms.IntegerField(required=False, min_value=1)
     series = forms.CharField(required=False, max_length=220)
+    figure = forms.ChoiceField(choices=Alert.Figure.choices, required=False)
 
 
 class AlertFilterForm(forms.Form):

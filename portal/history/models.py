@@ -48,6 +48,8 @@ class Alert(models.Model):
 
     class Figure(models.TextChoices):
         THROUGHPUT = "throughput_at_20ms", "throughput at 20 ms"
+        # The average response time at the heaviest load every run of the series measured.
+        RESPONSE = "response_at_load", "average response time at a fixed load"
 
     summary = models.ForeignKey(AlertSummary, on_delete=models.CASCADE, related_name="alerts")
     system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="alerts")
@@ -57,7 +59,7 @@ class Alert(models.Model):
     workload_name = models.CharField(max_length=200)
     series = models.CharField(max_length=220, help_text='"workload:<id>" or "name:<stored name>".')
     figure = models.CharField(max_length=24, choices=Figure.choices, default=Figure.THROUGHPUT)
-    metric = models.CharField(max_length=4, help_text='"iops" or "mbps".')
+    metric = models.CharField(max_length=4, help_text='"iops", "mbps" or "ms".')
     version = models.CharField(max_length=100)
     previous_version = models.CharField(max_length=100, blank=True)
     before_mean = models.FloatField()

@@ -6,11 +6,13 @@ from dataclasses import dataclass, field
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Coalesce
 
+from portal import formatting
 from portal.analysis.versions import version_key
-from portal.models import Alert, AlertStatus, Config, Run, Team
+from portal.models import Alert, AlertStatus, Config, Point, Run, Team
 from portal.teams.selectors import visible
 
 FIGURE = Alert.Figure.THROUGHPUT
+FIGURES = tuple(Alert.Figure)
 
 
 @dataclass
@@ -30,7 +32,8 @@ class Version:
 
 @dataclass
 class Series:
-    """Throughput at 20 ms of one configuration and workload, version by version in order."""
+    """One figure of one configuration and workload, version by version in order: throughput at 20 ms
+    (``metric`` "iops" or "mbps"), or the average response time (``metric`` "ms") at ``load``."""
 
     config: Config
     series: str
@@ -38,6 +41,15 @@ class Series:
     workload_name: str
     metric: str
     versions: list[Version]
+    figure: str = FIGURE
+    # The load the response time is read at: (outstanding I/Os or threads, "outstanding" or "threads").
+    load: tuple[float, str] | None = None
+
+    @property
+    def figure_words(self) -> str:
+        if self.load is None:
+            return "throughput at 20 ms"
+        return f"average response time {formatting.load(*self.load)}"
 
 
 def series_key(*, workload_id: int | None, workload_name: str) -> str:
@@ -69,9 +81,11 @@ def series_of_config(*, config_id: int) -> list[str]:
     return sorted({series_key(workload_id=w, workload_name=name) for w, name in pairs})
 
 
-def series_load(*, config: Config, series: str) -> Series | None:
+def series_load(*, config: Config, series: str, figure: str = FIGURE) -> Series | None:
     """The series' versions in version order (runs without firmware first, by measured day); None when
     no compared run has a figure."""
+    if figure == Alert.Figure.RESPONSE:
+        return _response_series(config, series)
     rows = list(
         _compared_runs()
         .filter(_series_q(series), config=config)
@@ -93,14 +107,51 @@ def series_load(*, config: Config, series: str) -> Series | None:
         version.measured = min(version.measured, measured)
         version.run_ids.append(run_id)
         version.values.append(value)
-    ordered = sorted(versions.values(), key=lambda v: (v.by_firmware, version_key(v.version), v.measured))
-    return Series(config, series, rows[0][1], rows[0][2], metric, ordered)
+    return Series(config, series, rows[0][1], rows[0][2], metric, _in_order(versions))
 
 
-def series_baseline(*, config_id: int, series: str) -> str | None:
+def _in_order(versions: dict[str, Version]) -> list[Version]:
+    return sorted(versions.values(), key=lambda v: (v.by_firmware, version_key(v.version), v.measured))
+
+
+def _response_series(config: Config, series: str) -> Series | None:
+    """The average response time of each run at the heaviest load every run of the series measured (its
+    outstanding I/Os, else its threads); None when the runs share no load."""
+    runs = list(
+        _compared_runs()
+        .filter(_series_q(series), config=config)
+        .annotate(measured=Coalesce("started_at", "upload__created_at", "created_at"))
+        .order_by("id")
+        .values_list("id", "workload_id", "workload_name", "firmware", "measured")
+    )
+    at_load: dict[int, dict[tuple[float, str], float]] = {run[0]: {} for run in runs}
+    points = Point.objects.filter(run_id__in=list(at_load), avg_response_ms__isnull=False).values_list(
+        "run_id", "outstanding_io", "threads", "avg_response_ms"
+    )
+    for run_id, outstanding, threads, response_ms in points:
+        measured_at = (outstanding, "outstanding") if outstanding is not None else (threads, "threads")
+        if measured_at[0] is not None and response_ms is not None:
+            at_load[run_id][(float(measured_at[0]), measured_at[1])] = response_ms
+    shared = set.intersection(*(set(loads) for loads in at_load.values())) if at_load else set()
+    if not shared:
+        return None
+    load = max(shared)
+    versions: dict[str, Version] = {}
+    for run_id, _w, _name, firmware, measured in runs:
+        label = firmware or measured.date().isoformat()
+        version = versions.setdefault(label, Version(label, measured, bool(firmware)))
+        version.measured = min(version.measured, measured)
+        version.run_ids.append(run_id)
+        version.values.append(at_load[run_id][load])
+    return Series(
+        config, series, runs[0][1], runs[0][2], "ms", _in_order(versions), figure=Alert.Figure.RESPONSE, load=load
+    )
+
+
+def series_baseline(*, config_id: int, series: str, figure: str = FIGURE) -> str | None:
     """The version the latest change marked "expected" starts at: detection reads from there on."""
     return (
-        Alert.objects.filter(config_id=config_id, series=series, figure=FIGURE, status=AlertStatus.EXPECTED)
+        Alert.objects.filter(config_id=config_id, series=series, figure=figure, status=AlertStatus.EXPECTED)
         .order_by("-status_at", "-id")
         .values_list("version", flat=True)
         .first()
@@ -143,13 +194,13 @@ class HistoryRow:
     alert: Alert | None
 
 
-def series_history(*, config: Config, series: str) -> tuple[Series | None, list[HistoryRow]]:
+def series_history(*, config: Config, series: str, figure: str = FIGURE) -> tuple[Series | None, list[HistoryRow]]:
     """The series and its versions with the mean of the segment each belongs to (segments between the
     changes found now, from the latest expected change on) and the alert starting there, if any."""
-    loaded = series_load(config=config, series=series)
+    loaded = series_load(config=config, series=series, figure=figure)
     if loaded is None:
         return None, []
-    alerts = {alert.version: alert for alert in Alert.objects.filter(config=config, series=series, figure=FIGURE)}
+    alerts = {alert.version: alert for alert in Alert.objects.filter(config=config, series=series, figure=figure)}
     starts = sorted({0, *(i for i, v in enumerate(loaded.versions) if v.version in alerts)})
     bounds = [*starts, len(loaded.versions)]
     rows: list[HistoryRow] = []

@@ -16,7 +16,7 @@ from portal.errors import ApplicationError
 from portal.models import Alert, AlertStatus, AlertSummary, AlertTriage, Config, Role, Run, System, TeamWebhook
 from portal.teams import selectors as teams
 
-from .selectors import FIGURE, Series, series_baseline, series_load, series_of_config, series_touched
+from .selectors import FIGURE, FIGURES, Series, series_baseline, series_load, series_of_config, series_touched
 
 logger = logging.getLogger(__name__)
 
@@ -25,15 +25,15 @@ WEBHOOK_TIMEOUT_S = 5
 WEBHOOK_BACKOFF_S = 0.5
 
 
-def series_detect(*, config: Config, series: str) -> list[Alert]:
+def series_detect(*, config: Config, series: str, figure: str = FIGURE) -> list[Alert]:
     """Find the changes of one series (from the version the latest "expected" change starts at) and
     store each as an alert; returns the alerts new to it. An alert found again keeps its status; a
     tentative one is confirmed once the whole history shows the change."""
-    loaded = series_load(config=config, series=series)
+    loaded = series_load(config=config, series=series, figure=figure)
     if loaded is None:
         return []
     versions = loaded.versions
-    baseline = series_baseline(config_id=config.id, series=series)
+    baseline = series_baseline(config_id=config.id, series=series, figure=figure)
     start = next((i for i, v in enumerate(versions) if v.version == baseline), 0)
     versions = versions[start:]
     if len(versions) < 2:
@@ -51,7 +51,7 @@ def _alert_store(series: Series, versions, change: Change) -> Alert | None:
         "p_value": change.p_value,
         "previous_version": versions[change.index - 1].version,
     }
-    key = {"config": series.config, "series": series.series, "figure": FIGURE, "version": version}
+    key = {"config": series.config, "series": series.series, "figure": series.figure, "version": version}
     existing = Alert.objects.filter(**key).first()
     if existing is not None:
         # Confirmed by later versions; a confirmed change is not made tentative again by one version.
@@ -78,7 +78,12 @@ def changes_detect(*, run_ids: Iterable[int] | None = None, configs: Iterable[Co
         wanted = [(by_id[config_id], series) for config_id, series in pairs]
     else:
         wanted = [(config, series) for config in configs or () for series in series_of_config(config_id=config.id)]
-    new = [alert for config, series in wanted for alert in series_detect(config=config, series=series)]
+    new = [
+        alert
+        for config, series in wanted
+        for figure in FIGURES
+        for alert in series_detect(config=config, series=series, figure=figure)
+    ]
     for summary_id in sorted({alert.summary_id for alert in new}):
         summary_deliver(summary_id=summary_id)
     return new
@@ -119,8 +124,8 @@ def summary_payload(*, summary: AlertSummary) -> dict:
                 "figure": alert.get_figure_display(),
                 "version": alert.version,
                 "previous_version": alert.previous_version,
-                "before": formatting.throughput(alert.before_mean, alert.metric),
-                "after": formatting.throughput(alert.after_mean, alert.metric),
+                "before": formatting.figure(alert.before_mean, alert.metric),
+                "after": formatting.figure(alert.after_mean, alert.metric),
                 "change": formatting.improvement(alert.change_pct),
                 "change_pct": alert.change_pct,
                 "p_value": alert.p_value,

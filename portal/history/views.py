@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from portal import formatting
 from portal.errors import ApplicationError, NotFoundError, answers_errors, form_error
-from portal.models import Config, Role, Team, TeamWebhook
+from portal.models import Alert, Config, Role, Team, TeamWebhook
 from portal.pages.charts import Chart, Series
 from portal.pages.common import chart_data, system_for
 from portal.teams import selectors as teams
@@ -22,31 +22,32 @@ def _series_of(request, system):
     if not form.is_valid():
         raise form_error(form)
     config_id, series = form.cleaned_data["config"], form.cleaned_data["series"]
+    figure = form.cleaned_data["figure"] or Alert.Figure.THROUGHPUT
     if not config_id or not series:
-        return None, ""
+        return None, "", figure
     config = Config.objects.filter(id=config_id, system=system).first()
     if config is None:
         raise NotFoundError(f"{system.name} has no configuration #{config_id}.")
-    return config, series
+    return config, series, figure
 
 
 @answers_errors()
 def system_history(request, system_id):
     system = system_for(request, system_id)
-    config, series = _series_of(request, system)
+    config, series, figure = _series_of(request, system)
     if config is None:
         context = {"system": system, "entries": selectors.system_series(system_id=system.id)}
         return render(request, "history/system.html", context)
-    loaded, rows = selectors.series_history(config=config, series=series)
+    loaded, rows = selectors.series_history(config=config, series=series, figure=figure)
     if loaded is None:
-        raise NotFoundError(f"{system.name} has no runs of this workload in this configuration.")
+        raise NotFoundError(f"{system.name} has no {_figure_words(figure)} of this workload in this configuration.")
     context = {
         "system": system,
         "config": config,
         "configuration": formatting.configuration(config),
         "loaded": loaded,
         "rows": rows,
-        "unit": formatting.METRIC_UNITS[loaded.metric],
+        "unit": formatting.METRIC_UNITS.get(loaded.metric, loaded.metric),
         "query": request.GET.urlencode(),
     }
     return render(request, "history/series.html", context)
@@ -55,19 +56,19 @@ def system_history(request, system_id):
 @chart_data
 def system_history_chart(request, system_id):
     system = system_for(request, system_id)
-    config, series = _series_of(request, system)
+    config, series, figure = _series_of(request, system)
     if config is None:
         raise ApplicationError("Choose a configuration and a workload.", field="series")
-    loaded, rows = selectors.series_history(config=config, series=series)
+    loaded, rows = selectors.series_history(config=config, series=series, figure=figure)
     if loaded is None:
-        raise NotFoundError(f"{system.name} has no runs of this workload in this configuration.")
+        raise NotFoundError(f"{system.name} has no {_figure_words(figure)} of this workload in this configuration.")
     return history_chart(system=system, config=config, loaded=loaded, rows=rows)
 
 
 def history_chart(*, system, config, loaded, rows) -> Chart:
     """Each run as a point over its version, the version means as a line, the segments' means dashed and
     each change called out with its size and significance."""
-    unit = formatting.METRIC_UNITS[loaded.metric]
+    unit = formatting.METRIC_UNITS.get(loaded.metric, loaded.metric)
     positions = range(len(rows))
     runs = Series(
         "Runs",
@@ -84,20 +85,26 @@ def history_chart(*, system, config, loaded, rows) -> Chart:
         if row.alert is not None
     ]  # fmt: skip
     title = f"{system.name}, {formatting.configuration(config)}: {loaded.workload_name} across firmware versions"
+    words = loaded.figure_words
     return Chart(
-        title, "Firmware version (or measured date)", f"{unit} at 20 ms", [runs, means, segments],
+        title, "Firmware version (or measured date)", f"{words[:1].upper()}{words[1:]}, {unit}",
+        [runs, means, segments],
         x_ticks=[(i, row.version.version) for i, row in zip(positions, rows, strict=True)], callouts=callouts,
     )  # fmt: skip
 
 
 def _hover(row, value, metric) -> str:
-    return f"{row.version.version}: {formatting.throughput(value, metric)}"
+    return f"{row.version.version}: {formatting.figure(value, metric)}"
 
 
 def change_words(alert) -> str:
     """A change as the pages write it: "-20.0 % from 07.30.12.00 (p < 0.0001, tentative)"."""
     how = ", tentative" if alert.tentative else ""
     return f"{formatting.improvement(alert.change_pct)} from {alert.version} ({formatting.p_value(alert.p_value)}{how})"
+
+
+def _figure_words(figure: str) -> str:
+    return "response times at a load all its runs measured" if figure == Alert.Figure.RESPONSE else "figures"
 
 
 def _team_of(user, slug: str) -> Team:

@@ -62,12 +62,15 @@ class Migration(migrations.Migration):
                 (
                     "figure",
                     models.CharField(
-                        choices=[("throughput_at_20ms", "throughput at 20 ms")],
+                        choices=[
+                            ("throughput_at_20ms", "throughput at 20 ms"),
+                            ("response_at_load", "average response time at a fixed load"),
+                        ],
                         default="throughput_at_20ms",
                         max_length=24,
                     ),
                 ),
-                ("metric", models.CharField(help_text='"iops" or "mbps".', max_length=4)),
+                ("metric", models.CharField(help_text='"iops", "mbps" or "ms".', max_length=4)),
                 ("version", models.CharField(max_length=100)),
                 ("previous_version", models.CharField(blank=True, max_length=100)),
                 ("before_mean", models.FloatField()),

@@ -31,7 +31,8 @@ def test_changes_finds_the_step_again_and_lists_it_to_the_team(history, engineer
     printed = changes("--system", "ibm ds5020", "--as", "engineer")
     line, total = printed.splitlines()
     assert line.startswith(
-        "IBM DS5020, RAID-5, 16 drives, FIOJOB: +10.0 % from 8.10.0 (10,103 IOPS before, 11,113 IOPS after; p = 0.000"
+        "IBM DS5020, RAID-5, 16 drives, FIOJOB, throughput at 20 ms: +10.0 % from 8.10.0 (10,103 IOPS before, "
+        "11,113 IOPS after; p = 0.000"
     )
     assert line.endswith(", tentative)")
     assert total == "1 new alert"

@@ -146,3 +146,24 @@ def test_the_run_page_and_the_api_show_a_runs_firmware_and_when_it_was_measured(
     # The fio file's own timestamp: the sample's, 2 days and 1 hour later (UTC).
     assert "<dt>Measured</dt><dd>2023-04-01 01:19 (as the file states)</dd>" in page
     assert _client(engineer).get(f"/api/v1/runs/{run.id}/").json()["firmware"] == "07.30.12.00"
+
+
+def test_a_step_in_response_time_at_the_same_load_is_an_alert_of_its_own(engineer, lab):
+    from django.test import Client
+
+    system = SystemFactory(name="IBM DS5300", team=lab, published=False)
+    # Throughput as the sample's; the mean latency 30 % longer from the third version.
+    for day, (firmware, latency) in enumerate(zip(VERSIONS, (1.0, 1.0, 1.3, 1.3), strict=True)):
+        upload_version(system, firmware, 1.0, engineer, day=day, latency=latency)
+    alerts = Alert.objects.filter(system=system)
+    assert [(a.figure, a.version, a.metric) for a in alerts] == [("response_at_load", "07.30.12.00", "ms")]
+    (alert,) = alerts
+    # 96,095.66 ns (the sample's mean latency) = 0.0961 ms; 1.3 times that = 0.125 ms.
+    assert round(alert.change_pct, 1) == 30.0
+    client = Client()
+    client.force_login(engineer)
+    page = client.get(
+        f"/systems/{system.id}/history/", {"config": alert.config_id, "series": alert.series, "figure": alert.figure}
+    ).content.decode()
+    assert "FIOJOB, average response time at 1 outstanding I/O</h1>" in page
+    assert "<strong>+30.0 %</strong> (0.0961 ms before, 0.125 ms from 07.30.12.00;" in page

@@ -57,8 +57,8 @@ class Command(BaseCommand):
 def _line(alert) -> str:
     how = ", tentative" if alert.tentative else ""
     return (
-        f"{alert.system.name}, {formatting.configuration(alert.config)}, {alert.workload_name}: "
-        f"{formatting.improvement(alert.change_pct)} from {alert.version} "
-        f"({formatting.throughput(alert.before_mean, alert.metric)} before, "
-        f"{formatting.throughput(alert.after_mean, alert.metric)} after; {formatting.p_value(alert.p_value)}{how})"
+        f"{alert.system.name}, {formatting.configuration(alert.config)}, {alert.workload_name}, "
+        f"{alert.get_figure_display()}: {formatting.improvement(alert.change_pct)} from {alert.version} "
+        f"({formatting.figure(alert.before_mean, alert.metric)} before, "
+        f"{formatting.figure(alert.after_mean, alert.metric)} after; {formatting.p_value(alert.p_value)}{how})"
     )
