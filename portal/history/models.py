@@ -50,6 +50,12 @@ class Alert(models.Model):
         THROUGHPUT = "throughput_at_20ms", "throughput at 20 ms"
         # The average response time at the heaviest load every run of the series measured.
         RESPONSE = "response_at_load", "average response time at a fixed load"
+        # A response-time percentile at that load, where the tool measured it.
+        P50 = "p50_at_load", "50th percentile response time at a fixed load"
+        P90 = "p90_at_load", "90th percentile response time at a fixed load"
+        P95 = "p95_at_load", "95th percentile response time at a fixed load"
+        P99 = "p99_at_load", "99th percentile response time at a fixed load"
+        P999 = "p99.9_at_load", "99.9th percentile response time at a fixed load"
 
     summary = models.ForeignKey(AlertSummary, on_delete=models.CASCADE, related_name="alerts")
     system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="alerts")

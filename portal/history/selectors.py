@@ -13,6 +13,15 @@ from portal.teams.selectors import visible
 
 FIGURE = Alert.Figure.THROUGHPUT
 FIGURES = tuple(Alert.Figure)
+# The percentile each response-time figure reads (None: the average).
+PERCENTILE_OF = {
+    Alert.Figure.RESPONSE: None,
+    Alert.Figure.P50: "50",
+    Alert.Figure.P90: "90",
+    Alert.Figure.P95: "95",
+    Alert.Figure.P99: "99",
+    Alert.Figure.P999: "99.9",
+}
 
 
 @dataclass
@@ -49,7 +58,9 @@ class Series:
     def figure_words(self) -> str:
         if self.load is None:
             return "throughput at 20 ms"
-        return f"average response time {formatting.load(*self.load)}"
+        percentile = PERCENTILE_OF.get(Alert.Figure(self.figure))
+        which = f"{percentile}th percentile" if percentile else "average"
+        return f"{which} response time {formatting.load(*self.load)}"
 
 
 def series_key(*, workload_id: int | None, workload_name: str) -> str:
@@ -84,8 +95,8 @@ def series_of_config(*, config_id: int) -> list[str]:
 def series_load(*, config: Config, series: str, figure: str = FIGURE) -> Series | None:
     """The series' versions in version order (runs without firmware first, by measured day); None when
     no compared run has a figure."""
-    if figure == Alert.Figure.RESPONSE:
-        return _response_series(config, series)
+    if figure in PERCENTILE_OF:
+        return _response_series(config, series, Alert.Figure(figure))
     rows = list(
         _compared_runs()
         .filter(_series_q(series), config=config)
@@ -114,9 +125,10 @@ def _in_order(versions: dict[str, Version]) -> list[Version]:
     return sorted(versions.values(), key=lambda v: (v.by_firmware, version_key(v.version), v.measured))
 
 
-def _response_series(config: Config, series: str) -> Series | None:
-    """The average response time of each run at the heaviest load every run of the series measured (its
-    outstanding I/Os, else its threads); None when the runs share no load."""
+def _response_series(config: Config, series: str, figure: Alert.Figure) -> Series | None:
+    """The average response time (or a percentile of it) of each run at the heaviest load every run of the
+    series measured (its outstanding I/Os, else its threads); None when the runs share no such load."""
+    percentile = PERCENTILE_OF[figure]
     runs = list(
         _compared_runs()
         .filter(_series_q(series), config=config)
@@ -125,10 +137,11 @@ def _response_series(config: Config, series: str) -> Series | None:
         .values_list("id", "workload_id", "workload_name", "firmware", "measured")
     )
     at_load: dict[int, dict[tuple[float, str], float]] = {run[0]: {} for run in runs}
-    points = Point.objects.filter(run_id__in=list(at_load), avg_response_ms__isnull=False).values_list(
-        "run_id", "outstanding_io", "threads", "avg_response_ms"
+    points = Point.objects.filter(run_id__in=list(at_load)).values_list(
+        "run_id", "outstanding_io", "threads", "avg_response_ms", "latency_percentiles_ms"
     )
-    for run_id, outstanding, threads, response_ms in points:
+    for run_id, outstanding, threads, average_ms, percentiles in points:
+        response_ms = (percentiles or {}).get(percentile) if percentile else average_ms
         measured_at = (outstanding, "outstanding") if outstanding is not None else (threads, "threads")
         if measured_at[0] is not None and response_ms is not None:
             at_load[run_id][(float(measured_at[0]), measured_at[1])] = response_ms
@@ -143,9 +156,7 @@ def _response_series(config: Config, series: str) -> Series | None:
         version.measured = min(version.measured, measured)
         version.run_ids.append(run_id)
         version.values.append(at_load[run_id][load])
-    return Series(
-        config, series, runs[0][1], runs[0][2], "ms", _in_order(versions), figure=Alert.Figure.RESPONSE, load=load
-    )
+    return Series(config, series, runs[0][1], runs[0][2], "ms", _in_order(versions), figure=figure, load=load)
 
 
 def series_baseline(*, config_id: int, series: str, figure: str = FIGURE) -> str | None:

@@ -49,6 +49,8 @@ def system_history(request, system_id):
         "rows": rows,
         "unit": formatting.METRIC_UNITS.get(loaded.metric, loaded.metric),
         "query": request.GET.urlencode(),
+        "figures": [(value, label) for value, label in Alert.Figure.choices if value != figure],
+        "series": series,
     }
     return render(request, "history/series.html", context)
 
@@ -104,7 +106,7 @@ def change_words(alert) -> str:
 
 
 def _figure_words(figure: str) -> str:
-    return "response times at a load all its runs measured" if figure == Alert.Figure.RESPONSE else "figures"
+    return "figures" if figure == Alert.Figure.THROUGHPUT else "response times at a load all its runs measured"
 
 
 def _team_of(user, slug: str) -> Team:

@@ -65,6 +65,11 @@ class Migration(migrations.Migration):
                         choices=[
                             ("throughput_at_20ms", "throughput at 20 ms"),
                             ("response_at_load", "average response time at a fixed load"),
+                            ("p50_at_load", "50th percentile response time at a fixed load"),
+                            ("p90_at_load", "90th percentile response time at a fixed load"),
+                            ("p95_at_load", "95th percentile response time at a fixed load"),
+                            ("p99_at_load", "99th percentile response time at a fixed load"),
+                            ("p99.9_at_load", "99.9th percentile response time at a fixed load"),
                         ],
                         default="throughput_at_20ms",
                         max_length=24,

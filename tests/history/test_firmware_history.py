@@ -167,3 +167,9 @@ def test_a_step_in_response_time_at_the_same_load_is_an_alert_of_its_own(enginee
     ).content.decode()
     assert "FIOJOB, average response time at 1 outstanding I/O</h1>" in page
     assert "<strong>+30.0 %</strong> (0.0961 ms before, 0.125 ms from 07.30.12.00;" in page
+    # The file's 99th percentile is not changed: followed, no change found.
+    p99 = client.get(
+        f"/systems/{system.id}/history/", {"config": alert.config_id, "series": alert.series, "figure": "p99_at_load"}
+    ).content.decode()
+    assert "FIOJOB, 99th percentile response time at 1 outstanding I/O</h1>" in p99
+    assert "<strong>" not in p99.split("<tbody>")[1]
