@@ -4,7 +4,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.db.models import Q, QuerySet
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, TruncDate
 
 from portal import formatting
 from portal.analysis.versions import version_key
@@ -236,13 +236,15 @@ def system_series(*, system_id: int) -> list[SeriesEntry]:
     rows = (
         _compared_runs()
         .filter(config__system_id=system_id)
-        .values_list("config_id", "workload_id", "workload_name", "firmware", "started_at")
+        .annotate(day=TruncDate(Coalesce("started_at", "upload__created_at", "created_at")))
+        .values_list("config_id", "workload_id", "workload_name", "firmware", "day")
         .order_by()
+        .distinct()
     )
     found: dict[tuple[int, str], tuple[str, set]] = {}
-    for config_id, workload_id, name, firmware, started_at in rows:
+    for config_id, workload_id, name, firmware, day in rows:
         key = (config_id, series_key(workload_id=workload_id, workload_name=name))
-        found.setdefault(key, (name, set()))[1].add(firmware or (started_at.date() if started_at else None))
+        found.setdefault(key, (name, set()))[1].add(firmware or day)
     configs = Config.objects.in_bulk({config_id for config_id, _ in found})
     counts: dict[tuple[int, str], int] = {}
     for config_id, series in Alert.objects.filter(system_id=system_id).values_list("config_id", "series"):

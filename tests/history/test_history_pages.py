@@ -33,6 +33,8 @@ def test_the_history_page_lists_versions_in_order_with_the_change_where_it_start
     client = _signed_in(viewer)
     listing = client.get(f"/systems/{history.id}/history/").content.decode()
     assert "RAID-5, 16 drives" in listing
+    # Four firmware versions, one alert (the throughput step).
+    assert '<td class="num">4</td><td class="num">1</td>' in listing
     alert = Alert.objects.get(system=history)
     page = client.get(f"/systems/{history.id}/history/", {"config": alert.config_id, "series": alert.series})
     text = page.content.decode()
