@@ -82,9 +82,27 @@ def _compared_runs() -> QuerySet[Run]:
 
 
 def series_touched(*, run_ids: list[int]) -> list[tuple[int, str]]:
-    """The (configuration id, series) pairs these runs belong to, in order."""
-    pairs = _compared_runs().filter(id__in=run_ids).values_list("config_id", "workload_id", "workload_name")
-    return sorted({(config_id, series_key(workload_id=w, workload_name=name)) for config_id, w, name in pairs})
+    """The (configuration id, series) pairs these runs belong to that hold two versions or more (a series
+    of one version has no change to find), in order: two queries whatever the number of runs."""
+    pairs = (
+        _compared_runs()
+        .filter(id__in=run_ids)
+        .values_list("config_id", "workload_id", "workload_name")
+        .order_by()
+        .distinct()
+    )
+    touched = {(config_id, series_key(workload_id=w, workload_name=name)) for config_id, w, name in pairs}
+    versions: dict[tuple[int, str], set] = {}
+    for config_id, w, name, firmware, day in (
+        _compared_runs()
+        .filter(config_id__in={config_id for config_id, _ in touched})
+        .annotate(day=TruncDate(Coalesce("started_at", "upload__created_at", "created_at")))
+        .values_list("config_id", "workload_id", "workload_name", "firmware", "day")
+        .order_by()
+        .distinct()
+    ):
+        versions.setdefault((config_id, series_key(workload_id=w, workload_name=name)), set()).add(firmware or day)
+    return sorted(pair for pair in touched if len(versions.get(pair, ())) > 1)
 
 
 def series_of_config(*, config_id: int) -> list[str]:
