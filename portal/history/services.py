@@ -139,14 +139,15 @@ def summary_payload(*, summary: AlertSummary) -> dict:
 
 def summary_deliver(*, summary_id: int) -> str:
     """POST the summary to its team's webhook, retried ``WEBHOOK_ATTEMPTS`` times; the outcome is kept on
-    the summary (the team's alerts page shows failures). Returns the delivery status."""
+    the summary (the team's alerts page shows failures). Returns the delivery status. Detection calls it
+    once for each summary that gained alerts."""
     summary = AlertSummary.objects.select_related("system").get(id=summary_id)
     hook = TeamWebhook.objects.filter(team_id=summary.system.team_id).first() if summary.system.team_id else None
     if hook is None:
         return AlertSummary.Delivery.NONE
-    claimed = AlertSummary.objects.filter(id=summary_id).exclude(delivery=AlertSummary.Delivery.SENT)
-    if not claimed.update(delivery=AlertSummary.Delivery.PENDING):
-        return AlertSummary.Delivery.SENT
+    # Called when the summary gained alerts: sent again with every alert of the version, so that a suite
+    # uploaded file by file still tells the team of each change.
+    AlertSummary.objects.filter(id=summary_id).update(delivery=AlertSummary.Delivery.PENDING)
     body = json.dumps(summary_payload(summary=summary)).encode()
     error = ""
     for attempt in range(1, WEBHOOK_ATTEMPTS + 1):

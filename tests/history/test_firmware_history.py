@@ -173,3 +173,19 @@ def test_a_step_in_response_time_at_the_same_load_is_an_alert_of_its_own(enginee
     ).content.decode()
     assert "FIOJOB, 99th percentile response time at 1 outstanding I/O</h1>" in p99
     assert "<strong>" not in p99.split("<tbody>")[1]
+
+
+def test_a_summary_that_gains_an_alert_is_sent_again_with_every_alert_of_its_version(history):
+    from portal.history.services import summary_deliver
+
+    system, received = history
+    first = Alert.objects.get(system=system)
+    Alert.objects.create(
+        summary=first.summary, system=system, config=first.config, workload_name="OLTP 8K", series="name:OLTP 8K",
+        metric="iops", version=first.version, previous_version=first.previous_version, before_mean=5000,
+        after_mean=4500, change_pct=-10, p_value=0.0002,
+    )  # fmt: skip
+    assert summary_deliver(summary_id=first.summary_id) == AlertSummary.Delivery.SENT
+    assert len(received) == 2
+    assert [alert["workload"] for alert in received[1]["alerts"]] == ["FIOJOB", "OLTP 8K"]
+    assert received[1]["alerts"][1]["before"] == "5,000 IOPS"
