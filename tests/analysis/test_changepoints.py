@@ -68,3 +68,25 @@ def test_a_large_step_is_found_exactly_where_it_starts_whatever_the_scale(seed, 
 def test_detection_is_deterministic(seed):
     history = _history(seed, [1000] * 12 + [950] * 12, noise=0.03)
     assert changes(history) == changes([list(values) for values in history])
+
+
+# The series and results of the published implementation's own tests: DataStax Hunter (now Apache Otava),
+# repository datastax-labs/hunter, tests/analysis_test.py (test_single_series, test_significance_tester).
+HUNTER_SERIES = [1.02, 0.95, 0.99, 1.00, 1.12, 1.00, 1.01, 0.98, 1.01, 0.96,
+                 0.50, 0.51, 0.48, 0.48, 0.55, 0.50, 0.49, 0.51, 0.50, 0.49]  # fmt: skip
+
+
+def test_the_published_implementations_series_gives_its_change_point():
+    # Hunter: compute_change_points(series, window_len=10, max_pvalue=0.0001) gives the indexes [10].
+    found = changes([[value] for value in HUNTER_SERIES], p_value=0.0001)
+    assert [change.index for change in found] == [10]
+    assert round(found[0].before_mean, 3) == 1.004 and round(found[0].after_mean, 3) == 0.501
+
+
+def test_the_published_implementations_significance_checks():
+    # Hunter's TTestSignificanceTester(0.001) at index 5: p-value about 1 for the first series (no change),
+    # under 0.001 for the second.
+    same = [1.00, 1.02, 1.05, 0.95, 0.98, 1.00, 1.02, 1.05, 0.95, 0.98]
+    assert 0.99 < student_t_p(same[:5], same[5:]) < 1.01
+    step = [1.00, 1.02, 1.05, 0.95, 0.98, 0.80, 0.82, 0.85, 0.79, 0.77]
+    assert 0.0 < student_t_p(step[:5], step[5:]) < 0.001
