@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run worker test lint test-tools stop benchmark fuzz clean
+.PHONY: install run worker test lint test-tools stop benchmark changepoints fuzz clean
 
 install: $(STAMP)
 
@@ -43,6 +43,10 @@ test: install test-tools lint
 
 benchmark: install test-tools
 	$(BIN)/python -m tests.benchmark
+
+# The change-point detector's figures on simulated firmware histories (README: History across firmware versions).
+changepoints: install
+	$(BIN)/python -m tests.changepoints
 
 # Damaged copies of every format's sample files, thousands per format (FUZZ_EXAMPLES to change).
 fuzz: install

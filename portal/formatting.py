@@ -151,6 +151,7 @@ LABEL_NAMES = {
     "write_cache_mirroring": "write-cache mirroring",
     "stroke_pct": "stroke (%)",
     "measurement": "measurement",
+    "firmware": "firmware",
     "tags": "tags",
     "notes": "notes",
 }
@@ -233,3 +234,28 @@ def threshold(value: float | None) -> str:
     if value is None or not math.isfinite(value):
         return NO_FIGURE
     return f"{written(rounded_half_up(value, 3), 3)} ms"
+
+
+def p_value(value: float | None) -> str:
+    """A significance as statisticians write it: "p = 0.0004", "p < 0.0001"."""
+    if value is None or not math.isfinite(value):
+        return NO_FIGURE
+    return "p < 0.0001" if value < 0.0001 else f"p = {significant(value, 2)}"
+
+
+def configuration(config) -> str:
+    """A configuration in words: "RAID-5, 16 HDDs" (what is not stated is left out)."""
+    parts = [config.raid_level or "RAID level not stated"]
+    if config.drive_count:
+        parts.append(drives(config.drive_count, config.drive_type))
+    return ", ".join(parts)
+
+
+def compared_side(system, firmware: str = "") -> str:
+    """A side of a comparison by its system, and its firmware when one was chosen: "IBM DS5020 firmware 07.15"."""
+    return f"{system.name} firmware {firmware}" if firmware else system.name
+
+
+def figure(value: float | None, metric: str) -> str:
+    """A throughput ("30,060 IOPS", "54.5 MB/s") or a response time ("0.0839 ms") by its metric."""
+    return ms(value) if metric == "ms" else throughput(value, metric)

@@ -10,6 +10,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/v1/", include("portal.api.urls")),
     path("uploads/", include("portal.uploads.urls")),
+    path("", include("portal.history.urls")),
     path("teams/", include("portal.teams.urls")),
     path("export/", include("portal.exports.urls")),
     path("", include("portal.curation.urls")),

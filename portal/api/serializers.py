@@ -97,7 +97,7 @@ class RunSerializer(serializers.ModelSerializer):
         fields = [
             "id", "url", "page_url", "name", "description", "system", "config", "tool", "tool_version",
             "workload_name", "workload", "read_pct", "random_pct", "transfer_sizes", "params", "verdict",
-            "measurement", "origin", "citation", "started_at", "duration_s", "tags", "notes", "upload",
+            "measurement", "firmware", "origin", "citation", "started_at", "duration_s", "tags", "notes", "upload",
             "summary", "point_count", "created_at",
         ]  # fmt: skip
 

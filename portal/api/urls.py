@@ -5,6 +5,8 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
+from portal.history.api import AlertViewSet
+
 from . import views
 
 app_name = "api"
@@ -15,6 +17,7 @@ router.register("configs", views.ConfigViewSet, basename="config")
 router.register("runs", views.RunViewSet, basename="run")
 router.register("points", views.PointViewSet, basename="point")
 router.register("uploads", views.UploadViewSet, basename="upload")
+router.register("alerts", AlertViewSet, basename="alert")
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

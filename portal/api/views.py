@@ -213,6 +213,8 @@ COMPARE_TEXTS = {
     },
     "a_config": "A's configuration (its id, from a system's configurations): compared with b_config.",
     "b_config": "B's configuration (its id): compared with a_config, whatever their RAID levels.",
+    "a_firmware": "Only A's runs measured under this firmware version (A and B may be one system).",
+    "b_firmware": "Only B's runs measured under this firmware version.",
 }
 COMPARE_PARAMETERS = form_parameters(CompareForm, COMPARE_TEXTS)
 

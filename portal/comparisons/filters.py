@@ -19,12 +19,14 @@ KEY_COLUMNS = ("workload_id", "workload_name", "read_pct", "random_pct")
 
 @dataclass(frozen=True)
 class SideFilters:
-    """What narrows one side's runs: a RAID level, a drive count, a cache setting, or one configuration."""
+    """What narrows one side's runs: a RAID level, a drive count, a cache setting, or one configuration; and
+    the firmware version measured (two versions of one system compared)."""
 
     raid_level: str | None = None
     drive_count: int | None = None
     cache: str | None = None
     config_id: int | None = None
+    firmware: str | None = None
 
 
 class ConfigChoice(NamedTuple):
@@ -120,6 +122,20 @@ def check_side(filters: SideFilters, choices: SideChoices, *, letter: str, syste
         )
 
 
+def check_firmware(firmware: str | None, *, letter: str, system: System) -> None:
+    """Raise :class:`ApplicationError` for a firmware version ``system`` has no comparable run under."""
+    if not firmware:
+        return
+    runs = Run.objects.filter(config__system=system, phase=Run.Phase.MEASUREMENT, excluded_reason="")
+    if not runs.filter(firmware=firmware).exists():
+        versions = sorted(set(runs.exclude(firmware="").values_list("firmware", flat=True).distinct()))
+        raise ApplicationError(
+            f"{system.name} ({letter}) has no runs under firmware {firmware} to compare; "
+            f"its firmware versions: {_listed(versions)}.",
+            field=f"{letter.lower()}_firmware",
+        )
+
+
 def _listed(values) -> str:
     return ", ".join(str(value) or "not stated" for value in values) or "none stated"
 
@@ -200,4 +216,6 @@ def runs_of_side(*, system: System, workloads: Sequence[str], filters: SideFilte
         comparable=True,
         viewer=viewer,
     )
+    if filters.firmware:
+        runs = runs.filter(firmware=filters.firmware)
     return runs if filters.config_id is None else runs.filter(config_id=filters.config_id)

@@ -36,6 +36,8 @@ class CompareForm(QueryForm):
     b_cache = forms.CharField(required=False, label="B's cache setting", max_length=100)
     a_config = forms.IntegerField(required=False, min_value=1, label="A's configuration")
     b_config = forms.IntegerField(required=False, min_value=1, label="B's configuration")
+    a_firmware = forms.CharField(required=False, label="A's firmware", max_length=100)
+    b_firmware = forms.CharField(required=False, label="B's firmware", max_length=100)
 
     def clean_pair(self):
         text = self.cleaned_data.get("pair") or ""
@@ -70,4 +72,6 @@ class CompareForm(QueryForm):
 
 
 # The compare page's filters of one side (A's or B's configuration), as :func:`comparison` takes them.
-SIDE_FILTERS = tuple(f"{side}_{name}" for side in "ab" for name in ("raid_level", "drive_count", "cache", "config"))
+SIDE_FILTERS = tuple(
+    f"{side}_{name}" for side in "ab" for name in ("raid_level", "drive_count", "cache", "config", "firmware")
+)

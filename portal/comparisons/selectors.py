@@ -74,6 +74,7 @@ from .filters import (
     SideChoices,
     SideFilters,
     check_both_sides,
+    check_firmware,
     check_side,
     runs_of_side,
     side_choices,
@@ -168,6 +169,9 @@ class Comparison:
     left_out: list = field(default_factory=list)
     a_choices: "SideChoices | None" = None
     b_choices: "SideChoices | None" = None
+    # The firmware version each side's runs were measured under, when one was chosen.
+    a_firmware: str = ""
+    b_firmware: str = ""
 
 
 @dataclass
@@ -686,6 +690,8 @@ def comparison(
     b_cache: str | None = None,
     a_config: int | None = None,
     b_config: int | None = None,
+    a_firmware: str | None = None,
+    b_firmware: str | None = None,
     workload: str | None = None,
     pairs: Sequence[tuple[str, str]] = (),
     best_of_sizes: bool = False,
@@ -722,12 +728,15 @@ def comparison(
             side_drive_count or shared.drive_count,
             side_cache or shared.cache,
             side_config,
+            side_firmware,
         )
-        for side_raid_level, side_drive_count, side_cache, side_config in (
-            (a_raid_level, a_drive_count, a_cache, a_config),
-            (b_raid_level, b_drive_count, b_cache, b_config),
+        for side_raid_level, side_drive_count, side_cache, side_config, side_firmware in (
+            (a_raid_level, a_drive_count, a_cache, a_config, a_firmware),
+            (b_raid_level, b_drive_count, b_cache, b_config, b_firmware),
         )
     )
+    check_firmware(a_firmware, letter="A", system=a)
+    check_firmware(b_firmware, letter="B", system=b)
     a_choices = b_choices = None
     if offer_choices or a_filters != SideFilters() or b_filters != SideFilters():
         a_choices, b_choices = side_choices(system=a), side_choices(system=b)
@@ -756,6 +765,7 @@ def comparison(
         b_figures = _compared_figures(b_runs.filter(_named_any(b_name for _, b_name in pairs)), **paired)
         paired_result = _paired_comparison(a, b, pairs, a_figures, b_figures, adjust_b, threshold_ms, latency)
         paired_result.left_out, paired_result.a_choices, paired_result.b_choices = left_out, a_choices, b_choices
+        paired_result.a_firmware, paired_result.b_firmware = a_firmware or "", b_firmware or ""
         return paired_result
     a_sides, b_sides = _sides(a_runs, b_runs, family=best_of_sizes)
     matched = sorted(
@@ -767,7 +777,9 @@ def comparison(
     shown = [keys for keys in matched if label is None or _label(a_sides[keys[0]], b_sides[keys[1]]) == label]
     page = Paginator(shown, workloads_per_page or max(len(shown), 1)).get_page(workload_page)
     compared = [(a, a_sides, [ak for ak, _ in page], a_runs), (b, b_sides, [bk for _, bk in page], b_runs)]
-    _fill(compared, family=best_of_sizes, best=best_of_sizes, **figures)
+    # Figures are told apart by system: two firmware versions of one system are read side by side.
+    for filled in [compared[:1], compared[1:]] if a.id == b.id else [compared]:
+        _fill(filled, family=best_of_sizes, best=best_of_sizes, **figures)
     compared = [
         _workload_comparison(
             a, b, _label(a_sides[ak], b_sides[bk]), a_sides[ak].figures, b_sides[bk].figures, adjust_b, threshold_ms,
@@ -795,6 +807,8 @@ def comparison(
         left_out=left_out,
         a_choices=a_choices,
         b_choices=b_choices,
+        a_firmware=a_firmware or "",
+        b_firmware=b_firmware or "",
     )
 
 

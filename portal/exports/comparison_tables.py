@@ -1,6 +1,7 @@
 """A comparison as tables: per workload and matched configuration, the summary sentences, and
 seed 002's side-by-side table. MB/s is decimal here."""
 
+from portal import formatting
 from portal.analysis.pairing import config_key_label
 from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
 from portal.comparisons.selectors import Comparison
@@ -13,7 +14,11 @@ METRIC_UNITS = {"iops": "IOPS", "mbps": "MB/s"}
 def comparison_table(result: Comparison) -> Table:
     """Per workload and matched configuration: A, B (and B adjusted), and the improvement of A over B."""
     adjusted = result.adjust_b != 1
-    columns = [Column(result.a.name, COMPARISON_NUMBERS), Column(result.b.name, COMPARISON_NUMBERS)]
+    a_name, b_name = (
+        formatting.compared_side(result.a, result.a_firmware),
+        formatting.compared_side(result.b, result.b_firmware),
+    )
+    columns = [Column(a_name, COMPARISON_NUMBERS), Column(b_name, COMPARISON_NUMBERS)]
     if adjusted:
         columns.append(Column(f"{result.b.name} x {result.adjust_b:g}", COMPARISON_NUMBERS))
     groups = (
@@ -34,7 +39,8 @@ def comparison_table(result: Comparison) -> Table:
         "Improvement = (A - B x k) / (B x k) x 100" + (f", k = {result.adjust_b:g}." if adjusted else ", k = 1."),
     ]
     return Table(
-        title=f"{result.a.name} compared with {result.b.name}",
+        title=f"{formatting.compared_side(result.a, result.a_firmware)} compared with "
+        f"{formatting.compared_side(result.b, result.b_firmware)}",
         corner=(("", ""), ("Workload", "Matched configuration")),
         column_groups=groups,
         rows=tuple(rows),
@@ -56,7 +62,8 @@ def summary_table(result: Comparison) -> Table:
         if names:
             sentences.append(f"Only {system.name} was measured with {', '.join(names)}.")
     return Table(
-        title=f"Summary: {result.a.name} compared with {result.b.name}",
+        title=f"Summary: {formatting.compared_side(result.a, result.a_firmware)} compared with "
+        f"{formatting.compared_side(result.b, result.b_firmware)}",
         corner=(("",), ("Summary",)),
         column_groups=(),
         rows=tuple(Row((sentence,), ()) for sentence in sentences),

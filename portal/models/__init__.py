@@ -4,6 +4,7 @@ Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes
 """
 
 from portal.curation.models import RunStatement, WorkloadAlias
+from portal.history.models import Alert, AlertStatus, AlertSummary, AlertTriage, TeamWebhook
 from portal.teams.models import AuditEvent, Membership, Role, Team
 
 from .preferences import ThresholdDefault
@@ -13,6 +14,10 @@ from .tokens import ApiToken
 from .uploads import IngestJob, Upload
 
 __all__ = [
+    "Alert",
+    "AlertStatus",
+    "AlertSummary",
+    "AlertTriage",
     "ApiToken",
     "AuditEvent",
     "Config",
@@ -26,6 +31,7 @@ __all__ = [
     "RunStatement",
     "System",
     "Team",
+    "TeamWebhook",
     "ThresholdDefault",
     "Upload",
     "Workload",

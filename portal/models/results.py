@@ -122,6 +122,8 @@ class Run(models.Model):
     citation_table = models.CharField(max_length=200, blank=True)
     citation_note = models.TextField(blank=True)
     published_at_ms = models.FloatField(null=True, blank=True)
+    # The controller firmware the run was measured under (a label, or the array profile's); blank when unknown.
+    firmware = models.CharField(max_length=100, blank=True, default="", db_default="")
     started_at = models.DateTimeField(null=True, blank=True)
     duration_s = models.FloatField(null=True, blank=True)
     tags = ArrayField(models.CharField(max_length=50), default=list, blank=True)

@@ -123,6 +123,7 @@ def _side_filters(result, query):
             for name in ("raid_level", "drive_count", "cache", "config")
         }
         chosen["raid_level"] = result_selectors.raid_level_asked(raid_level=chosen["raid_level"]) or ""
+        chosen["firmware"] = query.get(f"{letter}_firmware") or ""
         sides.append({"letter": letter, "system": system, "choices": choices, "chosen": chosen})
     return sides
 

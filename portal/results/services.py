@@ -178,6 +178,16 @@ def _system_for(result, team):
     )
 
 
+def _profiled_firmware(targets, results):
+    """Each system's controller firmware as an array profile among these results names it, else as the
+    system's last profile did: the firmware of runs that state none."""
+    firmware = {target.id: target.firmware for target in targets if target.firmware}
+    for target, result in zip(targets, results, strict=True):
+        if result["format"] == "array_profile" and (result.get("system") or {}).get("firmware"):
+            firmware[target.id] = result["system"]["firmware"]
+    return firmware
+
+
 def _system_profile_update(system, described, upload):
     for name in ("vendor", "model", "firmware"):
         if described.get(name):
@@ -313,7 +323,7 @@ def _workload_names_add(pairs, stored):
             cursor.execute(_NAMES_ADD_SQL, [[pair[0] for pair in added], [pair[1] for pair in added]])
 
 
-def _run_values(result, run, *, config, upload, labels, workload=None):
+def _run_values(result, run, *, config, upload, labels, workload=None, firmware=""):
     """The column values of a run of the result contract, by attribute name (ids, not instances)."""
     workload_fields = run["workload"]
     return {
@@ -332,6 +342,7 @@ def _run_values(result, run, *, config, upload, labels, workload=None):
         "verdict": run.get("verdict") or "",
         "phase": run.get("phase") or Run.Phase.MEASUREMENT,
         "measurement": labels.get("measurement") or Run.Measurement.END_TO_END,
+        "firmware": (labels.get("firmware") or firmware)[:100],
         "started_at": _aware(parse_datetime(run["started_at"])) if run.get("started_at") else None,
         "tags": labels.get("tags") or [],
         "notes": labels.get("notes") or "",
@@ -459,6 +470,7 @@ def _result_sets_store(results, upload, system, labels):
     measured = {target.id: target for target, result in zip(targets, results, strict=True) if result["runs"]}
     with_runs = [measured[system_id] for system_id in sorted(measured)]
     config_of = dict(zip((t.id for t in with_runs), configs_for(wanted=[(t, labels) for t in with_runs]), strict=True))
+    firmware_of = _profiled_firmware(targets, results)
     for target, result in zip(targets, results, strict=True):
         counts["system"] = target
         if result["format"] == "array_profile":
@@ -473,7 +485,15 @@ def _result_sets_store(results, upload, system, labels):
         )
         run_ids = runs_copy(
             runs=[
-                _run_values(result, run, config=config, upload=upload, labels=labels, workload=workload)
+                _run_values(
+                    result,
+                    run,
+                    config=config,
+                    upload=upload,
+                    labels=labels,
+                    workload=workload,
+                    firmware=firmware_of.get(target.id, ""),
+                )  # fmt: skip
                 for run, workload in zip(result["runs"], workloads, strict=True)
             ]
         )

@@ -12,7 +12,7 @@ CONFIG_LABELS = tuple(name for name in Config.IDENTITY_FIELDS if name != "extra"
 BOOLEAN_LABELS = {"read_cache", "write_cache", "write_cache_mirroring", "prefetch"}
 INTEGER_LABELS = {"drive_count", "drives_per_array", "drive_rpm"}
 FLOAT_LABELS = {"drive_capacity_gb", "segment_kb", "stroke_pct"}
-RUN_LABELS = ("workload_name", "measurement", "tags", "notes")
+RUN_LABELS = ("workload_name", "measurement", "firmware", "tags", "notes")
 
 
 class LabelError(ValueError):

@@ -34,6 +34,12 @@ class LabelsForm(forms.Form):
         label="Stroke (%)", min_value=0.001, max_value=100, required=False, help_text="Share of capacity touched."
     )
     measurement = forms.ChoiceField(choices=Run.Measurement.choices, initial=Run.Measurement.END_TO_END)
+    firmware = forms.CharField(
+        label="Firmware",
+        max_length=100,
+        required=False,
+        help_text="The controller firmware measured, e.g. 07.15.07.00; else the array profile's.",
+    )
     tags = forms.CharField(max_length=500, required=False, help_text="Separated by commas.")
     notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
@@ -42,7 +48,7 @@ class LabelsForm(forms.Form):
 
     def initial_from(self, labels: dict) -> None:
         """Show ``labels`` (an upload's) in the fields."""
-        for name in (*self.CONFIG_FIELDS, "measurement", "notes"):
+        for name in (*self.CONFIG_FIELDS, "measurement", "firmware", "notes"):
             if labels.get(name) is not None:
                 self.initial[name] = labels[name]
         for name in self.ON_OFF_FIELDS:
@@ -57,6 +63,8 @@ class LabelsForm(forms.Form):
         labels = {name: data[name] for name in self.CONFIG_FIELDS if data.get(name) not in (None, "")}
         labels.update({name: _on_off(data[name]) for name in self.ON_OFF_FIELDS if data.get(name)})
         labels["measurement"] = data["measurement"]
+        if data["firmware"].strip():
+            labels["firmware"] = " ".join(data["firmware"].split())
         tags = [tag.strip() for tag in data["tags"].split(",") if tag.strip()]
         if tags:
             labels["tags"] = tags

@@ -23,6 +23,7 @@ import ingest
 from ingest import ParseError
 from ingest.source import ProgressMeter
 from portal.curation.services import overrides_kept, overrides_restore
+from portal.history.services import changes_after_store
 from portal.models import IngestJob, Run, Upload
 from portal.results.services import StoreError, result_sets_store
 from portal.systems.services import LabelError, system_get_or_create, systems_facets_recompute
@@ -156,6 +157,7 @@ def _store(job, lease, results):
             system=counts["system"],
         )
     logger.info("ingest job %s stored %s run(s), %s point(s)", job.id, counts["runs"], counts["points"])
+    changes_after_store(upload_id=anchor.id)
 
 
 def _lease_held(job_id, lease, *, lock=False):

@@ -212,9 +212,9 @@ def test_unknown_and_repeated_parameters_are_refused(arrays, api):
     assert unknown.status_code == 400
     (text,) = error_of(unknown)["fields"]["treshold_ms"]
     assert text == (
-        "unknown parameter; this endpoint takes a, a_cache, a_config, a_drive_count, a_raid_level, adjust_b, b, "
-        "b_cache, b_config, b_drive_count, b_raid_level, best, cache, drive_count, format, latency, pair, "
-        "raid_level, threshold_ms, workload, wpage."
+        "unknown parameter; this endpoint takes a, a_cache, a_config, a_drive_count, a_firmware, a_raid_level, "
+        "adjust_b, b, b_cache, b_config, b_drive_count, b_firmware, b_raid_level, best, cache, drive_count, format, "
+        "latency, pair, raid_level, threshold_ms, workload, wpage."
     )
     old = api.get("/api/v1/compare/", {"systems": f"{B},{A}"})
     assert "name the baseline as b= and each system compared with it as a=" in error_of(old)["fields"]["systems"][0]

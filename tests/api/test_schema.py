@@ -30,6 +30,17 @@ def test_the_schema_validates_and_the_docs_page_works_offline(db):
     assert len(static) >= 3 and all(finders.find(path) for path in static), static
 
 
+def _alert(config):
+    from portal.models import Alert, AlertSummary
+
+    summary = AlertSummary.objects.create(system=config.system, version="7.10")
+    return Alert.objects.create(
+        summary=summary, system=config.system, config=config, workload_name="OLTP 8K", series="name:OLTP 8K",
+        metric="iops", version="7.10", previous_version="7.8", before_mean=1000, after_mean=940, change_pct=-6,
+        p_value=0.0004,
+    )  # fmt: skip
+
+
 def test_every_documented_endpoint_answers(demo, api, data_dir):
     """A request per operation of the document: an endpoint added without a test here fails this test."""
     run = RunFactory(config__system=demo["IBM DS4500"])
@@ -57,10 +68,13 @@ def test_every_documented_endpoint_answers(demo, api, data_dir):
         ("get", "/api/v1/tables/{preset}/"): ("/api/v1/tables/stroke/?system=IBM DS4500", 200),
         ("get", "/api/v1/sizing/"): ("/api/v1/sizing/?system=IBM DS4500&workload=OLTP 8K&target=12000", 200),
         ("get", "/api/v1/predict/"): (f"/api/v1/predict/?run={grid.id}", 200),
+        ("get", "/api/v1/alerts/"): ("/api/v1/alerts/?status=untriaged&system=IBM DS4500", 200),
+        ("get", "/api/v1/alerts/{id}/"): (f"/api/v1/alerts/{_alert(config).id}/", 200),
     }
     schema = APIClient().get("/api/v1/schema/", {"format": "json"}).json()
     documented = {(method, path) for path, operations in schema["paths"].items() for method in operations}
-    assert documented == set(requests) | {("post", "/api/v1/uploads/")}
+    # Sending files and triaging alerts are tested where they are (tests/api/test_uploads.py, tests/history).
+    assert documented == set(requests) | {("post", "/api/v1/uploads/"), ("patch", "/api/v1/alerts/{id}/")}
     for url, expected in requests.values():
         response = api.get(url)
         assert response.status_code == expected, (url, response.content[:300])
@@ -78,7 +92,7 @@ def test_the_schema_documents_the_parameters_the_endpoints_take(db):
     assert set(compare) == {
         "a", "b", "threshold_ms", "latency", "adjust_b", "raid_level", "cache", "drive_count", "workload", "pair",
         "best", "wpage", "a_raid_level", "b_raid_level", "a_drive_count", "b_drive_count", "a_cache", "b_cache",
-        "a_config", "b_config",
+        "a_config", "b_config", "a_firmware", "b_firmware",
     }  # fmt: skip
     assert (compare["a"]["schema"]["type"], compare["a"]["required"], compare["b"]["required"]) == ("array", True, True)
     assert sorted(compare["latency"]["schema"]["enum"]) == latencies

@@ -62,6 +62,7 @@ def world(db, data_dir):
         system=secret, raid_level="RAID-5", workload_name="OLTP 8K", baseline_stroke_pct=8.0, multipliers={"25": 0.8}
     )
     membership = Membership.objects.get(team=acme, user=owner)
+    alert = _alert(run)
     token = token_create(user=owner, name="lab script")[0]
     # The owner asks for the white-paper bundle of the private system: it is addressed by a key.
     asked = _client("owner", {"owner": owner}).get("/export/bundle/", {"a": SECRET, "b": PUBLIC})
@@ -69,8 +70,22 @@ def world(db, data_dir):
         "bundle": asked["Location"].rstrip("/").rsplit("/", 1)[-1],
         "owner": owner, "stranger": stranger, "system": secret.id, "run": run.id, "upload": upload.id,
         "config": run.config_id, "point": Point.objects.filter(run=run).first().id, "membership": membership.id,
-        "token": token.id,
+        "token": token.id, "alert": alert.id,
     }  # fmt: skip
+
+
+def _alert(run):
+    """A change found in the private system's history (its runs' figures stored, as uploads store them)."""
+    from portal.models import Alert, AlertSummary
+    from portal.results.services import runs_stored_figures_fill
+
+    runs_stored_figures_fill()
+    summary = AlertSummary.objects.create(system=run.config.system, version="7.10")
+    return Alert.objects.create(
+        summary=summary, system=run.config.system, config=run.config, workload_name="OLTP 8K",
+        series="name:OLTP 8K", metric="iops", version="7.10", previous_version="7.8", before_mean=1000,
+        after_mean=940, change_pct=-6, p_value=0.0004,
+    )  # fmt: skip
 
 
 def _compare(path, **extra):
@@ -173,6 +188,22 @@ WALK = {
     "curation:alias_remove": {"kind": ONE, "path": "/runs/{run}/alias/remove", "method": "post"},
     "curation:statement": {"kind": ONE, "path": "/runs/{run}/statement", "method": "post", "data": {"read_pct": "67"}},
     "curation:statement_remove": {"kind": ONE, "path": "/runs/{run}/statement/remove", "method": "post"},
+    "history:system": {"kind": ONE, "path": "/systems/{system}/history/"},
+    "history:chart": {
+        "kind": ONE,
+        "path": "/systems/{system}/history/chart.json",
+        "query": {"config": "{config}", "series": "name:OLTP 8K"},
+    },
+    "history:alerts": {"kind": ONE, "path": "/teams/acme/alerts/"},
+    "history:webhook": {
+        "kind": ONE,
+        "path": "/teams/acme/webhook",
+        "method": "post",
+        "data": {"url": "https://a.example/h"},
+    },
+    "history:triage": {"kind": ONE, "path": "/alerts/{alert}/triage", "method": "post", "data": {"status": "invalid"}},
+    "api:alert-list": {"kind": LIST, "path": "/api/v1/alerts/"},
+    "api:alert-detail": {"kind": ONE, "path": "/api/v1/alerts/{alert}/"},
 }
 # URLs that hold nothing of any system: who may use them is tested where they are built.
 NOTHING_PRIVATE = {

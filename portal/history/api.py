@@ -1,0 +1,88 @@
+"""``/api/v1/alerts/``: the changes found in histories, read by whoever reads their system, triaged by
+``PATCH`` of the status (and note) by the team's uploaders."""
+
+from django.db.models import Q
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, serializers
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+
+from portal import formatting
+from portal.api.views import KnownParameters
+from portal.models import Alert, AlertStatus
+
+from .selectors import alerts_visible
+from .services import alert_triage
+
+
+class AlertFilter(filters.FilterSet):
+    status = filters.ChoiceFilter(choices=AlertStatus.choices)
+    system = filters.CharFilter(method="of_system", label="A system, by id or name.")
+    version = filters.CharFilter(lookup_expr="iexact", label="The firmware version the change starts at.")
+    min_change_pct = filters.NumberFilter(method="at_least", label="Changes of at least this size, % either way.")
+
+    class Meta:
+        model = Alert
+        fields: list[str] = []
+
+    def of_system(self, queryset, name, value):
+        value = value.strip()
+        return queryset.filter(system_id=int(value)) if value.isdigit() else queryset.filter(system__name__iexact=value)
+
+    def at_least(self, queryset, name, value):
+        return queryset.filter(Q(change_pct__gte=value) | Q(change_pct__lte=-value))
+
+
+class AlertSerializer(serializers.ModelSerializer):
+    system = serializers.CharField(source="system.name", read_only=True)
+    configuration = serializers.SerializerMethodField()
+    figure = serializers.CharField(source="get_figure_display", read_only=True)
+    unit = serializers.SerializerMethodField()
+    change = serializers.SerializerMethodField(help_text='The change as the pages write it: "-6.0 %".')
+    status_by = serializers.CharField(source="status_by.get_username", read_only=True, default=None)
+
+    class Meta:
+        model = Alert
+        fields = [
+            "id", "system", "configuration", "workload_name", "figure", "unit", "version", "previous_version",
+            "before_mean", "after_mean", "change_pct", "change", "p_value", "tentative", "status", "note",
+            "status_by", "status_at", "created_at",
+        ]  # fmt: skip
+        read_only_fields = [name for name in fields if name not in ("status", "note")]
+
+    def get_configuration(self, alert) -> str:
+        return formatting.configuration(alert.config)
+
+    def get_unit(self, alert) -> str:
+        return formatting.METRIC_UNITS.get(alert.metric, alert.metric)
+
+    def get_change(self, alert) -> str:
+        return formatting.improvement(alert.change_pct)
+
+
+class TriageSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=AlertStatus.choices)
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Alerts: changes found across firmware versions"),
+    retrieve=extend_schema(summary="An alert"),
+    partial_update=extend_schema(summary="Triage an alert", request=TriageSerializer),
+)
+class AlertViewSet(KnownParameters, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin):
+    serializer_class = AlertSerializer
+    filterset_class = AlertFilter
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    http_method_names = ["get", "patch", "head", "options"]
+
+    def get_queryset(self):
+        return alerts_visible(viewer=self.request.user).order_by("-created_at", "-id")
+
+    def partial_update(self, request, *args, **kwargs):
+        alert = self.get_object()
+        triage = TriageSerializer(data=request.data)
+        triage.is_valid(raise_exception=True)
+        alert = alert_triage(alert=alert, actor=request.user, **triage.validated_data)
+        return Response(AlertSerializer(alert).data)

@@ -1,0 +1,130 @@
+"""Changes found in a configuration's history across firmware versions, and how people triaged them."""
+
+from django.conf import settings
+from django.db import models
+
+from portal.models.results import Workload
+from portal.models.systems import Config, System
+from portal.teams.models import Team
+
+
+class AlertSummary(models.Model):
+    """The alerts of one new version of a system, sent together to the team's webhook."""
+
+    class Delivery(models.TextChoices):
+        NONE = "none", "no webhook"
+        PENDING = "pending", "not sent yet"
+        SENT = "sent", "sent"
+        FAILED = "failed", "failed"
+
+    system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="alert_summaries")
+    version = models.CharField(max_length=100, help_text="The firmware version (or measured date) changes start at.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivery = models.CharField(max_length=8, choices=Delivery.choices, default=Delivery.NONE)
+    delivery_attempts = models.PositiveSmallIntegerField(default=0)
+    delivery_error = models.CharField(max_length=500, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        app_label = "portal"
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["system", "version"], name="alertsummary_system_version")]
+
+    def __str__(self):
+        return f"{self.system} from {self.version}"
+
+
+class AlertStatus(models.TextChoices):
+    UNTRIAGED = "untriaged"
+    INVESTIGATING = "investigating"
+    ACKNOWLEDGED = "acknowledged"
+    EXPECTED = "expected", "expected (a new baseline)"
+    INVALID = "invalid"
+    FIXED = "fixed"
+
+
+class Alert(models.Model):
+    """A change in one series (configuration x workload x figure) starting at one version."""
+
+    class Figure(models.TextChoices):
+        THROUGHPUT = "throughput_at_20ms", "throughput at 20 ms"
+        # The average response time at the heaviest load every run of the series measured.
+        RESPONSE = "response_at_load", "average response time at a fixed load"
+        # A response-time percentile at that load, where the tool measured it.
+        P50 = "p50_at_load", "50th percentile response time at a fixed load"
+        P90 = "p90_at_load", "90th percentile response time at a fixed load"
+        P95 = "p95_at_load", "95th percentile response time at a fixed load"
+        P99 = "p99_at_load", "99th percentile response time at a fixed load"
+        P999 = "p99.9_at_load", "99.9th percentile response time at a fixed load"
+
+    summary = models.ForeignKey(AlertSummary, on_delete=models.CASCADE, related_name="alerts")
+    system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="alerts")
+    config = models.ForeignKey(Config, on_delete=models.CASCADE, related_name="alerts")
+    # The series: runs of one workload, or of one stored name where the file did not say what they do.
+    workload = models.ForeignKey(Workload, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    workload_name = models.CharField(max_length=200)
+    series = models.CharField(max_length=220, help_text='"workload:<id>" or "name:<stored name>".')
+    figure = models.CharField(max_length=24, choices=Figure.choices, default=Figure.THROUGHPUT)
+    metric = models.CharField(max_length=4, help_text='"iops", "mbps" or "ms".')
+    version = models.CharField(max_length=100)
+    previous_version = models.CharField(max_length=100, blank=True)
+    before_mean = models.FloatField()
+    after_mean = models.FloatField()
+    change_pct = models.FloatField()
+    p_value = models.FloatField()
+    # Found by the newest version alone; confirmed once later versions show the same change.
+    tentative = models.BooleanField(default=False)
+    status = models.CharField(max_length=16, choices=AlertStatus.choices, default=AlertStatus.UNTRIAGED)
+    note = models.TextField(blank=True)
+    status_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    status_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "portal"
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # Also the index for "the alerts of a series" (detection, history page).
+            models.UniqueConstraint(fields=["config", "series", "figure", "version"], name="alert_series_version"),
+        ]
+        indexes = [
+            # A system's alerts by status (alerts page, system page counts).
+            models.Index(fields=["system", "status"], name="alert_system_status"),
+            # Untriaged alerts first (alerts page, API).
+            models.Index(fields=["status", "-created_at"], name="alert_status_created"),
+        ]
+
+    def __str__(self):
+        return f"{self.workload_name}: {self.change_pct:+.1f} % from {self.version}"
+
+
+class AlertTriage(models.Model):
+    """Who set an alert's status, when, with what note (the alert keeps the latest)."""
+
+    alert = models.ForeignKey(Alert, on_delete=models.CASCADE, related_name="triages")
+    status = models.CharField(max_length=16, choices=AlertStatus.choices)
+    note = models.TextField(blank=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    actor_name = models.CharField(max_length=150, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "portal"
+        ordering = ["alert", "at", "id"]
+
+    def __str__(self):
+        return f"{self.actor_name}: {self.status}"
+
+
+class TeamWebhook(models.Model):
+    """Where a team's alert summaries are POSTed as JSON."""
+
+    team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="webhook")
+    url = models.URLField(max_length=500)
+    set_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "portal"
+
+    def __str__(self):
+        return f"{self.team} -> {self.url}"

@@ -1,0 +1,177 @@
+"""The history of a system's configurations across firmware versions, and a team's alerts."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from portal import formatting
+from portal.charts import Chart, Series
+from portal.errors import ApplicationError, NotFoundError, answers_errors, form_error
+from portal.models import Alert, Config, Role, Team, TeamWebhook
+from portal.pages.common import chart_data, system_for
+from portal.teams import selectors as teams
+
+from . import selectors, services
+from .forms import AlertFilterForm, SeriesForm, TriageForm, WebhookForm
+
+
+def _series_of(request, system):
+    form = SeriesForm(request.GET)
+    if not form.is_valid():
+        raise form_error(form)
+    config_id, series = form.cleaned_data["config"], form.cleaned_data["series"]
+    figure = form.cleaned_data["figure"] or Alert.Figure.THROUGHPUT
+    if not config_id or not series:
+        return None, "", figure
+    config = Config.objects.filter(id=config_id, system=system).first()
+    if config is None:
+        raise NotFoundError(f"{system.name} has no configuration #{config_id}.")
+    return config, series, figure
+
+
+@answers_errors()
+def system_history(request, system_id):
+    system = system_for(request, system_id)
+    config, series, figure = _series_of(request, system)
+    if config is None:
+        context = {"system": system, "entries": selectors.system_series(system_id=system.id)}
+        return render(request, "history/system.html", context)
+    loaded, rows = selectors.series_history(config=config, series=series, figure=figure)
+    if loaded is None:
+        raise NotFoundError(f"{system.name} has no {_figure_words(figure)} of this workload in this configuration.")
+    context = {
+        "system": system,
+        "config": config,
+        "configuration": formatting.configuration(config),
+        "loaded": loaded,
+        "rows": rows,
+        "unit": formatting.METRIC_UNITS.get(loaded.metric, loaded.metric),
+        "query": request.GET.urlencode(),
+        "figures": [(value, label) for value, label in Alert.Figure.choices if value != figure],
+        "series": series,
+    }
+    return render(request, "history/series.html", context)
+
+
+@chart_data
+def system_history_chart(request, system_id):
+    system = system_for(request, system_id)
+    config, series, figure = _series_of(request, system)
+    if config is None:
+        raise ApplicationError("Choose a configuration and a workload.", field="series")
+    loaded, rows = selectors.series_history(config=config, series=series, figure=figure)
+    if loaded is None:
+        raise NotFoundError(f"{system.name} has no {_figure_words(figure)} of this workload in this configuration.")
+    return history_chart(system=system, config=config, loaded=loaded, rows=rows)
+
+
+def history_chart(*, system, config, loaded, rows) -> Chart:
+    """Each run as a point over its version, the version means as a line, the segments' means dashed and
+    each change called out with its size and significance."""
+    unit = formatting.METRIC_UNITS.get(loaded.metric, loaded.metric)
+    positions = range(len(rows))
+    runs = Series(
+        "Runs",
+        [i for i, row in zip(positions, rows, strict=True) for _ in row.version.values],
+        [value for row in rows for value in row.version.values],
+        hover=[_hover(row, value, loaded.metric) for row in rows for value in row.version.values],
+        mode="markers",
+    )  # fmt: skip
+    means = Series("Mean of the version", list(positions), [row.version.mean for row in rows], style=1)
+    segments = Series("Mean of the segment", list(positions), [row.segment_mean for row in rows], mode="lines", style=2)
+    callouts = [
+        (i, row.version.mean, change_words(row.alert))
+        for i, row in zip(positions, rows, strict=True)
+        if row.alert is not None
+    ]  # fmt: skip
+    title = f"{system.name}, {formatting.configuration(config)}: {loaded.workload_name} across firmware versions"
+    words = loaded.figure_words
+    return Chart(
+        title, "Firmware version (or measured date)", f"{words[:1].upper()}{words[1:]}, {unit}",
+        [runs, means, segments],
+        x_ticks=[(i, row.version.version) for i, row in zip(positions, rows, strict=True)], callouts=callouts,
+    )  # fmt: skip
+
+
+def _hover(row, value, metric) -> str:
+    return f"{row.version.version}: {formatting.figure(value, metric)}"
+
+
+def change_words(alert) -> str:
+    """A change as the pages write it: "-20.0 % from 07.30.12.00 (p < 0.0001, tentative)"."""
+    how = ", tentative" if alert.tentative else ""
+    return f"{formatting.improvement(alert.change_pct)} from {alert.version} ({formatting.p_value(alert.p_value)}{how})"
+
+
+def _figure_words(figure: str) -> str:
+    return "figures" if figure == Alert.Figure.THROUGHPUT else "response times at a load all its runs measured"
+
+
+def _team_of(user, slug: str) -> Team:
+    team = Team.objects.filter(slug=slug).first()
+    if team is None or not teams.allows(user, team, Role.VIEWER):
+        raise NotFoundError("There is no such team.")
+    return team
+
+
+@login_required
+@answers_errors()
+def team_alerts(request, slug):
+    team = _team_of(request.user, slug)
+    form = AlertFilterForm(request.GET)
+    if not form.is_valid():
+        raise form_error(form)
+    filters = form.cleaned_data
+    alerts = selectors.team_alerts(
+        team=team, status=filters["status"], system_id=filters["system"], min_pct=filters["min_change_pct"]
+    )
+    hook = TeamWebhook.objects.filter(team=team).first()
+    context = {
+        "team": team,
+        "form": form,
+        "alerts": alerts[:200],
+        "triages": teams.allows(request.user, team, Role.UPLOADER),
+        "administers": teams.allows(request.user, team, Role.ADMIN),
+        "statuses": selectors.AlertStatus.choices,
+        "systems": team.systems.order_by("name"),
+        "webhook": hook,
+        "webhook_form": WebhookForm(initial={"url": hook.url if hook else ""}),
+        "failed_deliveries": selectors.failed_deliveries(team=team),
+    }
+    return render(request, "history/alerts.html", context)
+
+
+@login_required
+@require_POST
+@answers_errors()
+def alert_triage(request, alert_id):
+    alert = selectors.alerts_visible(viewer=request.user).filter(id=alert_id).first()
+    if alert is None:
+        raise NotFoundError(f"There is no alert #{alert_id}.")
+    form = TriageForm(request.POST)
+    if not form.is_valid():
+        raise form_error(form)
+    services.alert_triage(alert=alert, actor=request.user, **form.cleaned_data)
+    messages.success(request, f"The change from {alert.version} is marked {alert.get_status_display()}.")
+    back = request.POST.get("next") or ""
+    local = back.startswith("/") and not back.startswith("//")
+    return redirect(
+        back if local else reverse("history:alerts", args=[alert.system.team.slug]) if alert.system.team else "/"
+    )
+
+
+@login_required
+@require_POST
+@answers_errors()
+def webhook_set(request, slug):
+    team = _team_of(request.user, slug)
+    if not teams.allows(request.user, team, Role.ADMIN):
+        raise ApplicationError("Only the team's admins set its webhook.", status=403)
+    form = WebhookForm(request.POST)
+    if not form.is_valid():
+        raise form_error(form)
+    services.webhook_set(team=team, url=form.cleaned_data["url"], actor=request.user)
+    messages.success(request, "The webhook is set." if form.cleaned_data["url"] else "The webhook is removed.")
+    return redirect("history:alerts", slug=team.slug)

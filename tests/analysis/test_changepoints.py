@@ -1,0 +1,92 @@
+"""The change-point detector and the firmware version order, without a database."""
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from portal.analysis.changepoints import changes, student_t_p, welch_t_p
+from portal.analysis.versions import version_key
+
+
+def test_versions_are_ordered_as_vendors_number_them():
+    versions = ["8.10.0", "07.15.07.00", "8.3.2", "07.10.25.00", "8.3.beta"]
+    assert sorted(versions, key=version_key) == ["07.10.25.00", "07.15.07.00", "8.3.beta", "8.3.2", "8.10.0"]
+
+
+def test_student_t_p_matches_the_textbook_example():
+    # Welch (1947)-style check by hand: means 10 and 12, both sample variances 1, n = m = 5:
+    # t = 2 / sqrt(1 * (1/5 + 1/5)) = 3.1623 with 8 df, two-sided p = 0.01335 (R: 2 * pt(-sqrt(10), 8)).
+    before, after = [9, 9.5, 10, 10.5, 11], [11, 11.5, 12, 12.5, 13]
+    scale = (1 / (sum((x - 10) ** 2 for x in before) / 4)) ** 0.5
+    before = [10 + (x - 10) * scale for x in before]
+    after = [12 + (y - 12) * scale for y in after]
+    assert abs(student_t_p(before, after) - 0.01335) < 5e-5
+    assert abs(welch_t_p(before, after) - 0.01335) < 5e-5
+
+
+def _history(seed, means, replicates=3, noise=0.01):
+    rnd = random.Random(seed)
+    return [[mean * (1 + rnd.gauss(0, noise)) for _ in range(replicates)] for mean in means]
+
+
+def test_a_step_in_the_middle_is_found_at_its_version_with_its_size():
+    history = _history(1, [1000] * 10 + [940] * 10)
+    (change,) = changes(history)
+    assert change.index == 10 and not change.tentative
+    assert round(change.change_pct) == -6
+    assert change.p_value < 0.001
+
+
+def test_the_newest_version_alone_is_a_tentative_change():
+    history = [[1000, 1010, 990], [1000, 995, 1005], [800, 805, 795]]
+    (change,) = changes(history)
+    assert (change.index, change.tentative, round(change.change_pct)) == (2, True, -20)
+
+
+def test_a_tentative_change_is_not_raised_again_by_the_version_after_it():
+    history = [[1000, 1010, 990], [1000, 995, 1005], [800, 805, 795], [801, 799, 800]]
+    assert changes(history) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), versions=st.integers(1, 40), level=st.floats(1, 1e6))
+def test_a_flat_history_without_noise_raises_nothing(seed, versions, level):
+    assert changes([[level] * 3 for _ in range(versions)]) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), at=st.integers(3, 17), step=st.floats(0.15, 0.5), scale=st.floats(1, 1e5))
+def test_a_large_step_is_found_exactly_where_it_starts_whatever_the_scale(seed, at, step, scale):
+    history = _history(seed, [scale] * at + [scale * (1 - step)] * (20 - at))
+    found = [change.index for change in changes(history) if not change.tentative]
+    assert found == [at]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_detection_is_deterministic(seed):
+    history = _history(seed, [1000] * 12 + [950] * 12, noise=0.03)
+    assert changes(history) == changes([list(values) for values in history])
+
+
+# The series and results of the published implementation's own tests: DataStax Hunter (now Apache Otava),
+# repository datastax-labs/hunter, tests/analysis_test.py (test_single_series, test_significance_tester).
+HUNTER_SERIES = [1.02, 0.95, 0.99, 1.00, 1.12, 1.00, 1.01, 0.98, 1.01, 0.96,
+                 0.50, 0.51, 0.48, 0.48, 0.55, 0.50, 0.49, 0.51, 0.50, 0.49]  # fmt: skip
+
+
+def test_the_published_implementations_series_gives_its_change_point():
+    # Hunter: compute_change_points(series, window_len=10, max_pvalue=0.0001) gives the indexes [10].
+    found = changes([[value] for value in HUNTER_SERIES], p_value=0.0001)
+    assert [change.index for change in found] == [10]
+    assert round(found[0].before_mean, 3) == 1.004 and round(found[0].after_mean, 3) == 0.501
+
+
+def test_the_published_implementations_significance_checks():
+    # Hunter's TTestSignificanceTester(0.001) at index 5: p-value about 1 for the first series (no change),
+    # under 0.001 for the second.
+    same = [1.00, 1.02, 1.05, 0.95, 0.98, 1.00, 1.02, 1.05, 0.95, 0.98]
+    assert 0.99 < student_t_p(same[:5], same[5:]) < 1.01
+    step = [1.00, 1.02, 1.05, 0.95, 0.98, 0.80, 0.82, 0.85, 0.79, 0.77]
+    assert 0.0 < student_t_p(step[:5], step[5:]) < 0.001

@@ -1,0 +1,50 @@
+"""The issue's whole story through the API and a real Celery worker: four firmware versions of one array
+pushed as a lab script does, the step at the third found with no other action, the webhook called once."""
+
+import pytest
+
+from portal.models import Alert, TeamWebhook
+from tests.api.conftest import follow, throttle_counters, token, worker  # noqa: F401 (fixtures)
+from tests.factories import SystemFactory
+
+from .conftest import REPLICATES, fio_file
+from .test_firmware_history import VERSIONS, webhook_server  # noqa: F401 (fixture)
+
+
+@pytest.fixture
+def api(token):  # noqa: F811
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    return client
+
+
+@pytest.mark.worker
+@pytest.mark.usefixtures("worker")
+def test_four_firmware_versions_pushed_through_the_api_raise_one_alert_and_one_webhook_call(
+    api,
+    lab,
+    webhook_server,  # noqa: F811
+):
+    url, received = webhook_server
+    TeamWebhook.objects.create(team=lab, url=url)
+    system = SystemFactory(name="IBM DS5020", team=lab, published=False)
+    for day, (firmware, level) in enumerate(zip(VERSIONS, (1.0, 1.0, 0.8, 0.8), strict=True)):
+        files = []
+        for number, noise in enumerate(REPLICATES, start=1):
+            stream = fio_file(level * noise, hours_later=day * 24 + number)
+            stream.name = f"randread-{firmware}-{number}.json"
+            files.append(stream)
+        answer = api.post(
+            "/api/v1/uploads/",
+            {"files": files, "system": "IBM DS5020", "firmware": firmware, "raid_level": "RAID-5", "drive_count": "16"},
+        )
+        assert answer.status_code == 202, answer.content
+        rows = follow(api, [row["id"] for row in answer.json()["uploads"]], seconds=120)
+        assert {row["status"] for row in rows.values()} == {"done"}
+    (alert,) = Alert.objects.filter(system=system)
+    assert (alert.version, alert.status, round(alert.change_pct)) == ("07.30.12.00", "untriaged", -20)
+    assert len(received) == 1
+    listed = api.get("/api/v1/alerts/", {"status": "untriaged", "system": "IBM DS5020"}).json()["results"]
+    assert [row["version"] for row in listed] == ["07.30.12.00"]
