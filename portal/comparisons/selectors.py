@@ -67,6 +67,7 @@ from portal.results.selectors import (
 )
 from portal.results.services import STORED_FIGURE_COLUMNS
 
+from .at_threshold import replicate_rows_at
 from .filters import (
     KEY_COLUMNS,
     SideChoices,
@@ -537,21 +538,28 @@ class _FiguresOnDemand:
 
 def _fill(compared, *, best, **read):
     """Give each side of ``compared`` (``[(system, sides, keys, runs), ...]``) the figures of its workloads
-    ``keys`` as :class:`_Replicates`, both sides in the same queries: at the stored default, summed up in
-    SQL from the runs' stored figures (one query, a row per configuration group, whatever the number of
-    runs) and one by one for runs whose figures are not stored; else one by one (:func:`_compared_figures`).
-    ``best`` compares one figure of each group: one by one."""
+    ``keys`` as :class:`_Replicates`, both sides in the same queries, summed up in SQL (one query, a row per
+    configuration group, whatever the number of runs): at the stored default from the runs' stored figures,
+    at another threshold or latency from each measured run's curve read in the database; one by one
+    (:func:`_compared_figures`) for runs whose figures are not stored and, away from the default, published
+    figures. ``best`` compares one figure of each group: one by one."""
     runs = Run.objects.none()
     for _system, sides, keys, side_runs in compared:
         runs |= side_runs.filter(_runs_of(sides, keys))
-    stored = _stored_default(read["threshold_ms"], read["latency"]) and not best
-    found = [
-        _replicates_of(figure, latency=read["latency"])
-        for figure in _compared_figures(runs.filter(throughput_metric="") if stored else runs, **read)
-    ]
-    if stored:
+    stored = _stored_default(read["threshold_ms"], read["latency"])
+    # At another threshold or latency, measured runs with a known metric are summed up in the database too;
+    # published figures (a few, each stated at its paper's threshold) are read one by one.
+    apart = Q(throughput_metric="") if stored else Q(throughput_metric="") | Q(origin=Run.Origin.PUBLISHED)
+    summed = runs.exclude(apart)
+    one_by_one = runs if best else runs.filter(apart)
+    found = [_replicates_of(figure, latency=read["latency"]) for figure in _compared_figures(one_by_one, **read)]
+    if not best:
         on_demand = _FiguresOnDemand(runs, read)
-        found += _stored_replicates(runs.exclude(throughput_metric=""), family=read["family"])
+        if stored:
+            found += _stored_replicates(summed, family=read["family"])
+        else:
+            rows = replicate_rows_at(summed, threshold_ms=read["threshold_ms"], latency=read["latency"])
+            found += _replicates_of_rows(rows, family=read["family"])
         for replicates in found:
             replicates.on_demand = on_demand
     for system, sides, _keys, _runs in compared:
@@ -611,6 +619,12 @@ def _stored_replicates(runs, *, family) -> list[_Replicates]:
             *_REPLICATE_COLUMNS, "valued", "n", "mean", "variance", "printed", "stated", "not_reached", "statuses"
         )
     )
+    return _replicates_of_rows(groups, family=family)
+
+
+def _replicates_of_rows(groups, *, family) -> list[_Replicates]:
+    """Replicates from rows of figures summed up in the database (:func:`_stored_replicates`,
+    :func:`~portal.comparisons.at_threshold.replicate_rows_at`)."""
     cache_settings: dict = {}
     found = []
     for *row, statuses in groups:
