@@ -21,14 +21,19 @@ SELECT run.workload_id, run.workload_name, run.read_pct, run.random_pct,
        array_agg(DISTINCT figure.status)
 FROM portal_run AS run
 JOIN portal_config AS config ON config.id = run.config_id
-CROSS JOIN LATERAL (
-    SELECT array_agg({throughput} ORDER BY {load}, point.seq) AS throughputs,
+LEFT JOIN (
+    -- Every curve in one pass over the runs' points (a lookup per run costs five times as much).
+    SELECT point.run_id,
+           array_agg({throughput} ORDER BY {load}, point.seq) AS throughputs,
            array_agg({response} ORDER BY {load}, point.seq) AS responses
     FROM portal_point AS point
-    WHERE point.run_id = run.id AND {throughput} IS NOT NULL AND {response} IS NOT NULL
-) AS curve
+    JOIN portal_run AS run ON run.id = point.run_id
+    WHERE point.run_id IN ({runs}) AND {throughput} IS NOT NULL AND {response} IS NOT NULL
+    GROUP BY point.run_id
+) AS curve ON curve.run_id = run.id
 CROSS JOIN LATERAL arraybench_figure_at(
-    curve.throughputs, curve.responses, %s, coalesce(nullif(run.params ->> 'threshold_rule', ''), 'interpolate')
+    curve.throughputs, curve.responses, %s::double precision,
+    coalesce(nullif(run.params ->> 'threshold_rule', ''), 'interpolate')
 ) AS figure
 WHERE run.id IN ({runs})
 GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
@@ -49,11 +54,11 @@ def replicate_rows_at(runs: QuerySet[Run], *, threshold_ms: float, latency: str)
     status)."""
     throughput = "CASE WHEN run.throughput_metric = 'iops' THEN point.iops ELSE point.mbps END"
     response = _response(latency)
-    runs_sql, runs_params = runs.values("id").query.sql_with_params()
+    runs_sql, runs_params = runs.order_by().values("id").query.sql_with_params()
     sql = _GROUPS.format(throughput=throughput, load=_LOAD, response=response, runs=runs_sql)
     percentile = [] if latency in ("avg", "max") else [latency.removeprefix("p")]
-    # The response expression appears twice before the threshold: in its aggregate and in the filter.
-    params = [*percentile * 2, threshold_ms, *runs_params]
+    # In the order of the placeholders: the curve's responses, its runs and filter, the threshold, the runs.
+    params = [*percentile, *runs_params, *percentile, threshold_ms, *runs_params]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()

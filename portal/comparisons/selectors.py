@@ -1,7 +1,7 @@
 """Selectors of comparisons: system A against system B per workload at a threshold, and several
 systems against one baseline (one set of numbers for pages, exports, the API and commands)."""
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -28,6 +28,7 @@ from django.db.models import (
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
+from portal import formatting
 from portal.analysis.compare import (
     Replicates,
     compare_summaries,
@@ -297,8 +298,17 @@ def _row(a, b, a_key, b_key, a_found: _Replicates, b_found: _Replicates, adjust_
         for stated in found.stated_ms
         if stated != threshold_ms
     ]
-    row.notes += [f"{name}: {Status(status).words}" for name, found in sides for status in found.not_reached]
+    row.notes += [note for name, found in sides for note in _not_reached_notes(name, found.not_reached)]
     return row
+
+
+def _not_reached_notes(name: str, statuses: list) -> list[str]:
+    """One note per way figures were read without reaching the threshold, with how many when several (a
+    lab's upload holds thousands of replicates of a workload)."""
+    return [
+        f"{name}{'' if n == 1 else ', ' + formatting.count(n, 'figure')}: {Status(status).words}"
+        for status, n in Counter(statuses).items()
+    ]
 
 
 @dataclass

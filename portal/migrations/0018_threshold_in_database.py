@@ -15,8 +15,10 @@ CREATE OR REPLACE FUNCTION arraybench_figure_at(
 DECLARE
     n integer := coalesce(array_length(throughputs, 1), 0);
     i integer;
-    best integer;
-    first_over integer;
+    best integer;  -- at_or_below: the first best point at or under the threshold
+    first_over integer;  -- interpolate: the first point over the threshold
+    first_at integer;  -- the first point exactly at the threshold
+    highest double precision;  -- the best throughput of all points
     share double precision;
 BEGIN
     reached := true;
@@ -25,41 +27,39 @@ BEGIN
         reached := false;
         RETURN;
     END IF;
+    -- One pass over the curve, every loop body a simple expression (no query per run).
+    FOR i IN 1..n LOOP
+        IF highest IS NULL OR throughputs[i] > highest THEN
+            highest := throughputs[i];
+        END IF;
+        IF responses[i] <= threshold_ms AND (best IS NULL OR throughputs[i] > throughputs[best]) THEN
+            best := i;
+        END IF;
+        IF first_over IS NULL AND responses[i] > threshold_ms THEN
+            first_over := i;
+        END IF;
+        IF first_at IS NULL AND responses[i] = threshold_ms THEN
+            first_at := i;
+        END IF;
+    END LOOP;
     IF rule = 'at_or_below' THEN
-        FOR i IN 1..n LOOP
-            IF responses[i] <= threshold_ms AND (best IS NULL OR throughputs[i] > throughputs[best]) THEN
-                best := i;
-            END IF;
-        END LOOP;
         IF best IS NULL THEN
             status := 'first_point_over';
-        ELSIF threshold_ms > ALL (responses) THEN
-            value := (SELECT max(t) FROM unnest(throughputs) AS t);
+        ELSIF first_over IS NULL AND first_at IS NULL THEN
+            value := highest;
             status := 'not_reached';
             reached := false;
         ELSE
             value := throughputs[best];
             status := 'measured';
         END IF;
-        RETURN;
-    END IF;
-    FOR i IN 1..n LOOP
-        IF responses[i] > threshold_ms THEN
-            first_over := i;
-            EXIT;
-        END IF;
-    END LOOP;
-    IF first_over = 1 THEN
+    ELSIF first_over = 1 THEN
         status := 'first_point_over';
+    ELSIF first_over IS NULL AND first_at IS NOT NULL THEN
+        value := throughputs[first_at];
+        status := 'measured';
     ELSIF first_over IS NULL THEN
-        FOR i IN 1..n LOOP
-            IF responses[i] = threshold_ms THEN
-                value := throughputs[i];
-                status := 'measured';
-                RETURN;
-            END IF;
-        END LOOP;
-        value := (SELECT max(t) FROM unnest(throughputs) AS t);
+        value := highest;
         status := 'not_reached';
         reached := false;
     ELSIF responses[first_over - 1] = threshold_ms THEN

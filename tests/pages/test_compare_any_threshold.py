@@ -2,13 +2,17 @@
 ones the rules give (interpolated between two measured points, a lower bound, no value), and no query reads
 the points into Python."""
 
+import io
+
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from portal.comparisons.selectors import comparison
 from portal.models import System
 from tests.pages.test_compare_thresholds import QUERY, ssds  # noqa: F401 (the fixture)
+from tests.samples import sample
 
 
 def _figure_at(throughputs, responses, threshold_ms, rule="interpolate"):
@@ -52,3 +56,21 @@ def test_fio_sweeps_compared_at_another_threshold_give_the_interpolated_figures(
     assert [figure.status for figure in row.a_figures.figures()] == ["interpolated"]
     assert not row.a_figures.not_reached and not row.b_figures.not_reached
     assert not [query for query in queries if 'FROM "portal_point"' in query["sql"]], "no point read into Python"
+
+
+def test_replicates_that_do_not_reach_the_threshold_are_one_note_with_their_count(db, data_dir, tmp_path):
+    """Iometer's quarchpy multitest file holds 10 tests described '16K Random Read' (MANIFEST: appended to 59
+    times); none reaches 20 ms, so each side's 10 figures are lower bounds: one note per side, not ten."""
+    original = sample("iometer", "quarchpy_an016_testfile_1.1.0_multitest.csv").read_bytes()
+    copy = tmp_path / "second_array.csv"  # the same figures in another file (another sha256)
+    copy.write_bytes(original.replace(b"512B Random Read", b"512B Random Read (second array)", 1))
+    for name, path in (("First array", sample("iometer", "quarchpy_an016_testfile_1.1.0_multitest.csv")),
+                       ("Second array", copy)):  # fmt: skip
+        call_command("ingest", str(path), "--system", name, stdout=io.StringIO())
+    a, b = System.objects.get(name="First array"), System.objects.get(name="Second array")
+    for threshold_ms in (20, 25):  # the stored default, and another threshold read in the database
+        result = comparison(a=a, b=b, threshold_ms=threshold_ms)
+        (workload,) = [w for w in result.workloads if w.workload == "16 KiB random read"]
+        (row,) = workload.rows
+        lower_bound = "threshold not reached: the best point, a lower bound"
+        assert row.notes == [f"First array, 10 figures: {lower_bound}", f"Second array, 10 figures: {lower_bound}"]
