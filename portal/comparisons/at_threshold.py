@@ -11,6 +11,18 @@ from portal.models import Run
 _LOAD = "coalesce(point.outstanding_io, nullif(point.threads, 0), point.seq)"
 
 _GROUPS = """
+WITH compared AS MATERIALIZED ({runs}),
+curve AS MATERIALIZED (
+    -- Every curve in one pass over the runs' points (a lookup per run costs five times as much), each
+    -- run once: computed apart, whatever the planner guesses of the runs' number before statistics.
+    SELECT run.id,
+           array_agg({throughput} ORDER BY {load}, point.seq) FILTER (WHERE point.id IS NOT NULL) AS throughputs,
+           array_agg({response} ORDER BY {load}, point.seq) FILTER (WHERE point.id IS NOT NULL) AS responses
+    FROM compared
+    JOIN portal_run AS run ON run.id = compared.id
+    LEFT JOIN portal_point AS point ON point.run_id = run.id AND {throughput} IS NOT NULL AND {response} IS NOT NULL
+    GROUP BY run.id
+)
 SELECT run.workload_id, run.workload_name, run.read_pct, run.random_pct,
        config.raid_level, config.drive_count, config.read_cache, config.write_cache,
        run.throughput_metric, config.system_id, figure.value IS NOT NULL AS valued,
@@ -19,23 +31,13 @@ SELECT run.workload_id, run.workload_name, run.read_pct, run.random_pct,
        NULL::double precision[],
        array_agg(figure.status) FILTER (WHERE NOT figure.reached),
        array_agg(DISTINCT figure.status)
-FROM portal_run AS run
+FROM curve
+JOIN portal_run AS run ON run.id = curve.id
 JOIN portal_config AS config ON config.id = run.config_id
-LEFT JOIN (
-    -- Every curve in one pass over the runs' points (a lookup per run costs five times as much).
-    SELECT point.run_id,
-           array_agg({throughput} ORDER BY {load}, point.seq) AS throughputs,
-           array_agg({response} ORDER BY {load}, point.seq) AS responses
-    FROM portal_point AS point
-    JOIN portal_run AS run ON run.id = point.run_id
-    WHERE point.run_id IN ({runs}) AND {throughput} IS NOT NULL AND {response} IS NOT NULL
-    GROUP BY point.run_id
-) AS curve ON curve.run_id = run.id
 CROSS JOIN LATERAL arraybench_figure_at(
     curve.throughputs, curve.responses, %s::double precision,
     coalesce(nullif(run.params ->> 'threshold_rule', ''), 'interpolate')
 ) AS figure
-WHERE run.id IN ({runs})
 GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
 """
 
@@ -57,8 +59,8 @@ def replicate_rows_at(runs: QuerySet[Run], *, threshold_ms: float, latency: str)
     runs_sql, runs_params = runs.order_by().values("id").query.sql_with_params()
     sql = _GROUPS.format(throughput=throughput, load=_LOAD, response=response, runs=runs_sql)
     percentile = [] if latency in ("avg", "max") else [latency.removeprefix("p")]
-    # In the order of the placeholders: the curve's responses, its runs and filter, the threshold, the runs.
-    params = [*percentile, *runs_params, *percentile, threshold_ms, *runs_params]
+    # In the order of the placeholders: the runs (read once), the curve's responses and filter, the threshold.
+    params = [*runs_params, *percentile * 2, threshold_ms]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()

@@ -147,6 +147,8 @@ def _real_urls(server, work):
     }
     for system, path in files.items():
         call_command("ingest", str(path), "--system", system, stdout=io.StringIO())
+    with connection.cursor() as cursor:  # as autovacuum would soon after an upload
+        cursor.execute("VACUUM ANALYZE")
     ids = dict(System.objects.values_list("name", "id"))
 
     def compare(a, **query):
