@@ -187,12 +187,14 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static", ("vendor/plotly", Path(plotly.__file__).parent / "package_data")]
 STATIC_ROOT = DATA_DIR / "staticfiles"
 STATIC_ROOT.mkdir(exist_ok=True)
+# `manage.py serve` (`make run`) collects them in every mode: each file named by its content hash and
+# gzipped, served compressed with a year's max-age (plotly.js: 4.8 MB, 1.5 MB gzipped).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG or TESTING
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if TESTING
+        else "portal.staticfiles.HashedStaticFilesStorage"
     },
 }
 

@@ -49,9 +49,9 @@ def main(argv=None):
 
 def _databases(parts):
     """The throw-away databases the parts use."""
-    from tests.bench.servers import LARGE, SMALL, WORKERS
+    from tests.bench.servers import LARGE, REAL, SMALL, WORKERS
 
-    used = {"p2": [SMALL], "memory": [SMALL], "p3": [SMALL, LARGE], "bundle": [SMALL], "p4": [WORKERS]}
+    used = {"p2": [SMALL], "memory": [SMALL], "p3": [SMALL, LARGE, REAL], "bundle": [SMALL], "p4": [WORKERS]}
     return tuple(dict.fromkeys(name for part in parts for name in used.get(part, [])))
 
 
@@ -67,7 +67,7 @@ def _database_parts(parts, server, report, work, *, repeat):
     if "p3" in parts:
         from tests.bench.pages import bench_pages
 
-        bench_pages(report, server, repeat=repeat, parts=parts)
+        bench_pages(report, server, work, repeat=repeat, parts=parts)
     if "bundle" in parts:
         from tests.bench.bundle import bench_bundle
 

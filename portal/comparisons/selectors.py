@@ -1,7 +1,7 @@
 """Selectors of comparisons: system A against system B per workload at a threshold, and several
 systems against one baseline (one set of numbers for pages, exports, the API and commands)."""
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -69,6 +69,7 @@ from portal.results.selectors import (
 )
 from portal.results.services import STORED_FIGURE_COLUMNS
 
+from .at_threshold import replicate_rows_at
 from .filters import (
     KEY_COLUMNS,
     SideChoices,
@@ -308,8 +309,17 @@ def _row(a, b, a_key, b_key, a_found: _Replicates, b_found: _Replicates, adjust_
         for stated in found.stated_ms
         if stated != threshold_ms
     ]
-    row.notes += [f"{name}: {Status(status).words}" for name, found in sides for status in found.not_reached]
+    row.notes += [note for name, found in sides for note in _not_reached_notes(name, found.not_reached)]
     return row
+
+
+def _not_reached_notes(name: str, statuses: list) -> list[str]:
+    """One note per way figures were read without reaching the threshold, with how many when several (a
+    lab's upload holds thousands of replicates of a workload)."""
+    return [
+        f"{name}{'' if n == 1 else ', ' + formatting.count(n, 'figure')}: {Status(status).words}"
+        for status, n in Counter(statuses).items()
+    ]
 
 
 @dataclass
@@ -564,21 +574,28 @@ class _FiguresOnDemand:
 
 def _fill(compared, *, best, **read):
     """Give each side of ``compared`` (``[(system, sides, keys, runs), ...]``) the figures of its workloads
-    ``keys`` as :class:`_Replicates`, both sides in the same queries: at the stored default, summed up in
-    SQL from the runs' stored figures (one query, a row per configuration group, whatever the number of
-    runs) and one by one for runs whose figures are not stored; else one by one (:func:`_compared_figures`).
-    ``best`` compares one figure of each group: one by one."""
+    ``keys`` as :class:`_Replicates`, both sides in the same queries, summed up in SQL (one query, a row per
+    configuration group, whatever the number of runs): at the stored default from the runs' stored figures,
+    at another threshold or latency from each measured run's curve read in the database; one by one
+    (:func:`_compared_figures`) for runs whose figures are not stored and, away from the default, published
+    figures. ``best`` compares one figure of each group: one by one."""
     runs = Run.objects.none()
     for _system, sides, keys, side_runs in compared:
         runs |= side_runs.filter(_runs_of(sides, keys))
-    stored = _stored_default(read["threshold_ms"], read["latency"]) and not best
-    found = [
-        _replicates_of(figure, latency=read["latency"])
-        for figure in _compared_figures(runs.filter(throughput_metric="") if stored else runs, **read)
-    ]
-    if stored:
+    stored = _stored_default(read["threshold_ms"], read["latency"])
+    # At another threshold or latency, measured runs with a known metric are summed up in the database too;
+    # published figures (a few, each stated at its paper's threshold) are read one by one.
+    apart = Q(throughput_metric="") if stored else Q(throughput_metric="") | Q(origin=Run.Origin.PUBLISHED)
+    summed = runs.exclude(apart)
+    one_by_one = runs if best else runs.filter(apart)
+    found = [_replicates_of(figure, latency=read["latency"]) for figure in _compared_figures(one_by_one, **read)]
+    if not best:
         on_demand = _FiguresOnDemand(runs, read)
-        found += _stored_replicates(runs.exclude(throughput_metric=""), family=read["family"])
+        if stored:
+            found += _stored_replicates(summed, family=read["family"])
+        else:
+            rows = replicate_rows_at(summed, threshold_ms=read["threshold_ms"], latency=read["latency"])
+            found += _replicates_of_rows(rows, family=read["family"])
         for replicates in found:
             replicates.on_demand = on_demand
     for system, sides, _keys, _runs in compared:
@@ -638,6 +655,12 @@ def _stored_replicates(runs, *, family) -> list[_Replicates]:
             *_REPLICATE_COLUMNS, "valued", "n", "mean", "variance", "printed", "stated", "not_reached", "statuses"
         )
     )
+    return _replicates_of_rows(groups, family=family)
+
+
+def _replicates_of_rows(groups, *, family) -> list[_Replicates]:
+    """Replicates from rows of figures summed up in the database (:func:`_stored_replicates`,
+    :func:`~portal.comparisons.at_threshold.replicate_rows_at`)."""
     cache_settings: dict = {}
     found = []
     for *row, statuses in groups:
@@ -846,7 +869,19 @@ def _measured_ms(runs: QuerySet[Run], sides: dict, keys: list, *, family: bool, 
     wanted = Q(pk__in=[])
     for key in keys:
         wanted |= sides[key].runs
-    if latency in ("avg", "max"):
+    if latency == "avg":
+        # Each run's summary holds its lowest and highest average response time: no point is read.
+        summed = (
+            runs.filter(wanted)
+            .order_by()
+            .values_list(*KEY_COLUMNS)
+            .annotate(
+                low=Min(Cast(KT("summary__min_response_ms"), FloatField())),
+                high=Max(Cast(KT("summary__max_response_ms"), FloatField())),
+            )
+        )
+        return _ranges(summed, keys, family=family)
+    if latency == "max":
         response: F | Cast = F(f"{latency}_response_ms")
     else:
         # A key path, not KT: KT reads a key of digits ("99") as an array index.
@@ -860,6 +895,11 @@ def _measured_ms(runs: QuerySet[Run], sides: dict, keys: list, *, family: bool, 
         .values_list(*(f"run__{column}" for column in KEY_COLUMNS))
         .annotate(low=Min(response), high=Max(response))
     )
+    return _ranges(rows, keys, family=family)
+
+
+def _ranges(rows, keys: list, *, family: bool) -> dict:
+    """The lowest and highest response time of each workload ``keys`` from rows of key columns, low, high."""
     ranges: dict = {}
     for *columns, low, high in rows:
         key = workload_key_of(*columns, family=family)

@@ -1,4 +1,5 @@
-// Draws every [data-chart] element once the page has loaded: fetch the figure JSON, then Plotly.newPlot.
+// Draws every [data-chart] element: its figure JSON is fetched at once, while plotly.js (loaded async,
+// 4.8 MB) is still being read, then drawn with Plotly.newPlot as soon as both are there.
 // A chart that cannot be drawn says why in place; the CSV link under it keeps working.
 (function () {
   "use strict";
@@ -10,12 +11,28 @@
     element.replaceChildren(note);
   }
 
-  async function draw(element) {
+  // Settles when plotly.js has run, or when the page has loaded without it.
+  function plotlyLoaded() {
+    return new Promise((resolve) => {
+      if (typeof Plotly !== "undefined" || document.readyState === "complete") {
+        resolve();
+      } else {
+        window.addEventListener("load", resolve, { once: true });
+      }
+    });
+  }
+
+  async function draw(element, plotly) {
     try {
       const response = await fetch(element.dataset.chart, { headers: { Accept: "application/json" } });
       const body = await response.json();
       if (!response.ok) {
         say(element, (body.error && body.error.message) || "The chart data could not be loaded (" + response.status + ").");
+        return;
+      }
+      await plotly;
+      if (typeof Plotly === "undefined") {
+        say(element, "plotly.js did not load.");
         return;
       }
       element.replaceChildren();
@@ -27,11 +44,8 @@
   }
 
   function drawAll() {
-    if (typeof Plotly === "undefined") {
-      document.querySelectorAll("[data-chart]").forEach((element) => say(element, "plotly.js did not load."));
-      return;
-    }
-    document.querySelectorAll("[data-chart]").forEach(draw);
+    const plotly = plotlyLoaded();
+    document.querySelectorAll("[data-chart]").forEach((element) => draw(element, plotly));
   }
 
   if (document.readyState === "loading") {

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 # Named per process: two benchmarks on one server never drop each other's databases.
 SMALL, LARGE = f"arraybench_bench_small_{os.getpid()}", f"arraybench_bench_large_{os.getpid()}"
+# P3 on a real lab's shape: a 50 MB Iometer upload beside one-copy systems, stored as an upload is.
+REAL = f"arraybench_bench_real_{os.getpid()}"
 WORKERS = f"arraybench_bench_workers_{os.getpid()}"  # P4: emptied before each batch, Celery workers read it too
 
 
