@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("portal", "0017_single_measured_points"),
+        ("portal", "0018_threshold_in_database"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
