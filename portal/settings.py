@@ -268,7 +268,12 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # The upload form's cache switches share one set of choices.
     # A compared figure's status: how it was obtained, in the vocabulary of the pages.
-    "ENUM_NAME_OVERRIDES": {"OnOffEnum": ["true", "false"], "FigureStatusEnum": "portal.api.numbers.STATUSES"},
+    "ENUM_NAME_OVERRIDES": {
+        "OnOffEnum": ["true", "false"],
+        "FigureStatusEnum": "portal.api.numbers.STATUSES",
+        "AlertStatusEnum": "portal.history.models.AlertStatus",
+        "UploadStatusEnum": "portal.models.uploads.Upload.Status",
+    },
 }
 
 if not DEBUG:
