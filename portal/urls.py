@@ -12,6 +12,7 @@ urlpatterns = [
     path("uploads/", include("portal.uploads.urls")),
     path("teams/", include("portal.teams.urls")),
     path("export/", include("portal.exports.urls")),
+    path("reports/", include("portal.reports.urls")),
     path("", include("portal.curation.urls")),
     path("", include("portal.pages.urls")),
 ]

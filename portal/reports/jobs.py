@@ -1,0 +1,50 @@
+"""A report built by a Celery worker as the bundle is (:mod:`portal.exports.bundle_jobs`): the state
+holds the report's options, the zip holds its files, each downloaded on its own."""
+
+import dataclasses
+import zipfile
+from typing import Any
+
+from portal.comparisons.selectors import comparison
+from portal.models import System
+
+from .build import REPORT_FILES, build_report, report_archive
+from .content import ReportOptions
+
+ARCHIVE_STEM = "report"
+
+
+def options_data(options: ReportOptions) -> dict[str, Any]:
+    """The options as the state file keeps them (JSON)."""
+    return {**dataclasses.asdict(options), "workloads": list(options.workloads)}
+
+
+def options_from(data: dict[str, Any]) -> ReportOptions:
+    return ReportOptions(**{**data, "workloads": tuple(data.get("workloads") or ())})
+
+
+def report_zip(*, a: System, b: System, selection: dict[str, Any], options: dict[str, Any], progress) -> bytes:
+    """The report of the comparison of ``a`` and ``b`` with ``selection`` (the compare form's), every format."""
+    result = comparison(a=a, b=b, **selection)
+    built = build_report(result, options=options_from(options), progress=progress)
+    return report_archive(built, stem=ARCHIVE_STEM)
+
+
+def report_file(archive_path, extension: str) -> bytes | None:
+    """One format of a built report, None when it could not be written (no pdflatex)."""
+    if extension not in REPORT_FILES:
+        return None
+    with zipfile.ZipFile(archive_path) as archive:
+        try:
+            return archive.read(f"{ARCHIVE_STEM}.{extension}")
+        except KeyError:
+            return None
+
+
+def report_notes(archive_path) -> list[str]:
+    """What the worker could not write, and why."""
+    with zipfile.ZipFile(archive_path) as archive:
+        try:
+            return archive.read("NOTES.txt").decode().splitlines()
+        except KeyError:
+            return []
