@@ -5,6 +5,8 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
+from portal.reports.api import ReportsView
+
 from . import views
 
 app_name = "api"
@@ -20,6 +22,7 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     path("compare/", views.CompareView.as_view(), name="compare"),
+    path("reports/", ReportsView.as_view(), name="reports"),
     path("tables/<str:preset>/", views.TablesView.as_view(), name="tables"),
     *router.urls,
 ]

@@ -52,6 +52,7 @@ def test_every_documented_endpoint_answers(demo, api, data_dir):
         ("get", "/api/v1/uploads/{id}/"): (f"/api/v1/uploads/{upload_id}/", 200),
         ("get", "/api/v1/compare/"): ("/api/v1/compare/?a=IBM DS4500&b=IBM DS4400", 200),
         ("get", "/api/v1/tables/{preset}/"): ("/api/v1/tables/stroke/?system=IBM DS4500", 200),
+        ("get", "/api/v1/reports/"): ("/api/v1/reports/?a=IBM DS4500&b=IBM DS4400&leave_out=charts", 202),
     }
     schema = APIClient().get("/api/v1/schema/", {"format": "json"}).json()
     documented = {(method, path) for path, operations in schema["paths"].items() for method in operations}
