@@ -17,7 +17,6 @@ import os
 import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from html import escape
 from pathlib import Path
 from typing import cast
 
@@ -26,7 +25,6 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from django.conf import settings
 
-from portal import formatting
 from portal.exports.formats import SpreadsheetCsvWriter
 
 logger = logging.getLogger(__name__)
@@ -34,37 +32,30 @@ logger = logging.getLogger(__name__)
 CHART_FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
 # The formats a chart can be rendered in: the downloads' and PDF, the vector image LaTeX includes.
 IMAGE_FORMATS = {**CHART_FORMATS, "pdf": "application/pdf"}
-# Least recently used images are removed beyond this size (a bundle's six images weigh about 60 KB).
+# Least recently used images are removed beyond this size (a bundle's nine images, SVG, print PNG and PDF
+# of three workloads, weigh about 650 KB).
 CHART_CACHE_MAX_BYTES = 64 * 1024 * 1024
 
 ChartRequest = tuple[go.Figure, str]
+# Exported charts are drawn this size and a PNG's pixels multiplied by PRINT_SCALE: 2,700 px wide,
+# 300 dpi over a 9 in text width.
+EXPORT_WIDTH_PX, EXPORT_HEIGHT_PX = 900, 500
+PRINT_SCALE = 3
 
 
 class ChartUnavailable(RuntimeError):
     """The chart cannot be rendered to an image on this machine; the message says why."""
 
 
-def comparison_figure(result, workload):
-    """Grouped bars: A and B (adjusted by k when k != 1) per matched configuration of one workload."""
-    unit = "IOPS" if workload.metric == "iops" else "MB/s"
-    # Plotly reads a few HTML tags in labels; names typed by users are shown as text.
-    labels = [escape(row.label) for row in workload.rows]
-    b_name = result.b.name + (f" x {result.adjust_b:g}" if result.adjust_b != 1 else "")
-    figure = go.Figure(
-        [
-            go.Bar(name=escape(result.a.name), x=labels, y=[row.a_value for row in workload.rows]),
-            go.Bar(name=escape(b_name), x=labels, y=[row.b_value * result.adjust_b for row in workload.rows]),
-        ]
-    )
-    figure.update_layout(
-        title=escape(f"{workload.workload}: {unit} at {formatting.threshold(result.threshold_ms)}"),
-        barmode="group",
-        yaxis_title=unit,
-        template="simple_white",
-        width=900,
-        height=500,
-    )
-    return figure
+def comparison_figure(result, workload) -> go.Figure:
+    """The compare page's chart of one workload, as the page draws it (both systems' curves overlaid
+    where both have curves, else grouped bars with the improvement above each configuration; the page's
+    colours), at the size every export draws it."""
+    from portal.pages.charts import plotly_figure
+    from portal.pages.compare_charts import compare_chart
+
+    chart = compare_chart(workload, a=result.a, b=result.b, threshold_ms=result.threshold_ms, latency=result.latency)
+    return plotly_figure(chart).update_layout(width=EXPORT_WIDTH_PX, height=EXPORT_HEIGHT_PX)
 
 
 def chart_data_csv(result, workload) -> bytes:
@@ -77,8 +68,8 @@ def chart_data_csv(result, workload) -> bytes:
 
 
 def render_chart(figure: go.Figure, image_format: str) -> bytes:
-    """The figure as SVG or PNG bytes, or :class:`ChartUnavailable`."""
-    return render_charts([(figure, image_format)])[0]
+    """The figure as SVG or PNG bytes (at print resolution), or :class:`ChartUnavailable`."""
+    return render_charts([(figure, image_format)], scale=PRINT_SCALE)[0]
 
 
 def render_charts(requests: Sequence[ChartRequest], *, scale: float | None = None) -> list[bytes]:

@@ -7,12 +7,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from portal.comparisons.selectors import Comparison
-from portal.exports.charts import ChartUnavailable, render_charts
+from portal.exports.charts import PRINT_SCALE, ChartUnavailable, render_charts
 
 from .content import ReportOptions, report_content
 from .document import Paragraph, Report
 from .render import (
-    PRINT_SCALE,
     ReportUnavailable,
     compile_pdf,
     render_docx,
@@ -29,6 +28,9 @@ REPORT_FILES = {
     "md": "text/markdown; charset=utf-8",
     "tex": "application/x-tex; charset=utf-8",
 }
+
+# A chart as the Word and HTML documents hold it, and as LaTeX includes it (vector).
+REPORT_CHART_FORMATS = ("png", "pdf")
 
 Progress = Callable[[float, str], None]
 
@@ -54,7 +56,7 @@ def build_report(result: Comparison, *, options: ReportOptions, progress: Progre
     progress(0.2, f"Rendering {len(figures)} chart{'' if len(figures) == 1 else 's'}")
     notes: list[str] = []
     try:
-        images = render_charts([(figure, fmt) for figure in figures for fmt in ("png", "pdf")], scale=PRINT_SCALE)
+        images = render_charts([(figure, fmt) for figure in figures for fmt in REPORT_CHART_FORMATS], scale=PRINT_SCALE)
         png, vector = images[::2], images[1::2]
     except ChartUnavailable as error:
         notes.append(f"The charts are left out: {error}.")

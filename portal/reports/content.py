@@ -16,10 +16,9 @@ from portal.analysis.compare import improvement_range, summary_sentence
 from portal.analysis.workloads import describe, describe_family
 from portal.comparisons.selectors import Comparison, WorkloadComparison
 from portal.exports import presets
+from portal.exports.charts import comparison_figure
 from portal.models import Run, System
 from portal.models.results import document_title
-from portal.pages.charts import plotly_figure
-from portal.pages.compare_charts import compare_chart
 from portal.results.selectors import LATENCIES
 
 from .document import Block, Box, Cell, Figure, Heading, Paragraph, Report, TableBlock
@@ -236,11 +235,8 @@ def _results(result: Comparison, workloads: list[WorkloadComparison], options: R
     for workload in workloads:
         blocks.append(Heading(workload.workload, 2))
         if options.charts:
-            chart = compare_chart(
-                workload, a=result.a, b=result.b, threshold_ms=result.threshold_ms, latency=result.latency
-            )
-            caption = options.captions.get(workload.workload) or chart.title
-            blocks.append(Figure(caption, plotly_figure(chart).update_layout(width=900, height=500)))
+            caption = options.captions.get(workload.workload) or _caption(result, workload)
+            blocks.append(Figure(caption, comparison_figure(result, workload)))
         if options.tables:
             blocks.append(_workload_table(result, workload, options.mbps_unit))
         blocks.extend(Paragraph(sentence + ".") for sentence in workload.summaries)
@@ -248,6 +244,11 @@ def _results(result: Comparison, workloads: list[WorkloadComparison], options: R
     if options.tables:
         blocks += _system_tables(result)
     return blocks
+
+
+def _caption(result: Comparison, workload: WorkloadComparison) -> str:
+    at = formatting.threshold(result.threshold_ms)
+    return f"{workload.workload} at {at}: {result.a.name} (A) and {result.b.name} (B)"
 
 
 def _figure_text(value: float, metric: str, mbps_unit: str) -> Cell:

@@ -19,8 +19,6 @@ from portal.exports.formats import latex_escape, markdown_escape
 
 from .document import Box, Figure, Heading, Paragraph, Report, TableBlock
 
-# Charts are drawn 900 px wide; at this scale the PNG is 2,700 px, 300 dpi over a 9 in text width.
-PRINT_SCALE = 3
 LATEX_TIMEOUT_SECONDS = 60
 
 
