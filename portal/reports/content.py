@@ -17,6 +17,7 @@ from portal.analysis.workloads import describe, describe_family
 from portal.comparisons.selectors import Comparison, WorkloadComparison
 from portal.exports import presets
 from portal.exports.charts import comparison_figure
+from portal.exports.comparison_tables import basis
 from portal.models import Run, System
 from portal.models.results import document_title
 from portal.results.selectors import LATENCIES
@@ -77,15 +78,6 @@ def _runs_of(workloads: Iterable[WorkloadComparison]) -> dict[int, Run]:
     ids = {figure.run_id for workload in workloads for row in workload.rows for figure in row.a + row.b}
     runs = Run.objects.filter(id__in=ids).select_related("config__system", "workload", "upload")
     return {run.id: run for run in runs}
-
-
-def basis(result: Comparison) -> str:
-    """The figures' basis as every export states it: threshold, latency figure, adjustment."""
-    latency = LATENCIES[result.latency]
-    words = f"Throughput at {formatting.threshold(result.threshold_ms)} {latency} response time"
-    if result.adjust_b != 1:
-        words += f"; B's figures multiplied by {result.adjust_b:g}"
-    return words + "."
 
 
 def _tools(runs: Iterable[Run]) -> list[str]:
