@@ -37,10 +37,10 @@ IMAGE_FORMATS = {**CHART_FORMATS, "pdf": "application/pdf"}
 CHART_CACHE_MAX_BYTES = 64 * 1024 * 1024
 
 ChartRequest = tuple[go.Figure, str]
-# Exported charts are drawn this size and a PNG's pixels multiplied by PRINT_SCALE: 2,700 px wide,
-# 300 dpi over a 9 in text width.
+# Exported charts are drawn this size and a PNG's pixels multiplied by PRINT_SCALE: 1,890 px wide,
+# 300 dpi over the 6.3 in a report's Word document gives them (an A4 page's text width).
 EXPORT_WIDTH_PX, EXPORT_HEIGHT_PX = 900, 500
-PRINT_SCALE = 3
+PRINT_SCALE = 2.1
 
 
 class ChartUnavailable(RuntimeError):

@@ -79,4 +79,4 @@ def test_every_export_states_the_pages_basis_and_draws_its_chart(two_curves, cli
     assert trace_types_of_svg(svg) == {"scatter"}
     png = client.get(f"/export/chart/?{chart_query}&format=png").content
     width = int.from_bytes(png[16:20], "big")
-    assert png.startswith(b"\x89PNG") and width == 2700  # 900 px drawn at print resolution (x3)
+    assert png.startswith(b"\x89PNG") and width == 1890  # 900 px at print resolution: 300 dpi over 6.3 in
