@@ -115,7 +115,7 @@ def _add_charts(archive, result, workloads, images: Future) -> list[str]:
 
 def _add_report(archive, result) -> None:
     """The comparison's white-paper report in every format, under ``report/``."""
-    built = build_report(result, options=ReportOptions())
+    built = build_report([result], options=ReportOptions())
     for extension, content in built.files.items():
         archive.writestr(f"report/report.{extension}", content)
     for name, image in built.charts.items():

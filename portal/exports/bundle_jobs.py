@@ -105,8 +105,9 @@ def bundle_request(
     report: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """The state of bundle ``key``, queued now unless it is built, being built or waiting for a worker;
-    returns (state, whether the caller must send the task). ``report``: the options of a white-paper
-    report (:class:`portal.reports.content.ReportOptions` as a dict), built instead of a bundle."""
+    returns (state, whether the caller must send the task). ``report``: a white-paper report to build
+    instead of a bundle, ``{"options": ReportOptions as a dict, "candidates": [system ids compared with b]}``
+    (:mod:`portal.reports.jobs`)."""
     state = bundle_state(key)
     if state is not None and state["status"] in ("done", "queued", "building"):
         return state, False
@@ -181,7 +182,7 @@ def bundle_build(key: str) -> str:
 def _content(state: dict[str, Any], *, a: System, b: System, selection: dict[str, Any], progress) -> bytes:
     """The zip a state asks for: a white-paper report's files, or the bundle."""
     if state.get("report") is not None:
-        return report_zip(a=a, b=b, selection=selection, options=state["report"], progress=progress)
+        return report_zip(a=a, b=b, selection=selection, report=state["report"], progress=progress)
     return comparison_bundle(a=a, b=b, progress=progress, **selection)
 
 

@@ -3,7 +3,7 @@ from the chart cache), then DOCX, PDF, HTML and Markdown written from the same c
 
 import io
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from portal.comparisons.selectors import Comparison
@@ -47,11 +47,14 @@ class BuiltReport:
     notes: list[str]  # what could not be written here, and why
 
 
-def build_report(result: Comparison, *, options: ReportOptions, progress: Progress = _no_progress) -> BuiltReport:
-    """Every format of the report of ``result``; a chart or the PDF that cannot be made on this machine is
-    left out with a sentence saying why (in ``notes`` and in the document)."""
+def build_report(
+    results: Sequence[Comparison], *, options: ReportOptions, progress: Progress = _no_progress
+) -> BuiltReport:
+    """Every format of the report of ``results`` (:func:`~portal.reports.content.report_content`); a chart
+    or the PDF that cannot be made on this machine is left out with a sentence saying why (in ``notes``
+    and in the document)."""
     progress(0.05, "Reading the comparison")
-    report = report_content(result, options=options)
+    report = report_content(results, options=options)
     figures = [figure.figure for figure in report.figures()]
     progress(0.2, f"Rendering {len(figures)} chart{'' if len(figures) == 1 else 's'}")
     notes: list[str] = []

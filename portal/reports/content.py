@@ -7,12 +7,13 @@ compared), the summary of the ranges of improvement, and the provenance of every
 """
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
 from portal import formatting
 from portal.analysis.compare import improvement_range, summary_sentence
+from portal.analysis.tables import round_half_up
 from portal.analysis.workloads import describe, describe_family
 from portal.comparisons.selectors import Comparison, WorkloadComparison
 from portal.exports import presets
@@ -45,23 +46,34 @@ class ReportOptions:
     mbps_unit: str = "MB/s"
 
 
-def report_content(result: Comparison, *, options: ReportOptions, today: date | None = None) -> Report:
-    """The report of ``result`` (the comparison the compare page shows for the same selection)."""
-    workloads = _chosen(result, options)
-    runs = _runs_of(workloads)
+@dataclass(frozen=True)
+class Reported:
+    """One comparison of the report (one system A against the baseline B) and its workloads reported."""
+
+    result: Comparison
+    workloads: list[WorkloadComparison]
+
+
+def report_content(results: Sequence[Comparison], *, options: ReportOptions, today: date | None = None) -> Report:
+    """The report of ``results``: the comparison the compare page shows for the same selection, or, for
+    several systems against one baseline, each system's (``multi_comparison(...).pairs``)."""
+    reported = [Reported(result, _chosen(result, options)) for result in results]
+    runs = _runs_of(workload for pair in reported for workload in pair.workloads)
+    systems = list({system.id: system for pair in reported for system in (pair.result.a, pair.result.b)}.values())
     blocks: list[Block] = []
-    blocks += _method(result, workloads, runs)
+    blocks += _method(reported, runs)
     if options.environment:
-        blocks += _environment(result, runs)
-    blocks += _results(result, workloads, options)
-    blocks += _summary(result, workloads)
-    blocks += _provenance(result, workloads, runs)
-    title = options.title or f"{result.a.name} compared with {result.b.name}"
+        blocks += _environment(systems, runs)
+    blocks += _results(reported, systems, options)
+    blocks += _summary(reported)
+    blocks += _provenance(reported, runs)
+    baseline = results[0].b.name
+    title = options.title or f"{' and '.join(pair.result.a.name for pair in reported)} compared with {baseline}"
     return Report(
         title=title,
         author=options.author,
         date=(today or date.today()).isoformat(),
-        abstract=_abstract(result, workloads, runs),
+        abstract=_abstract(reported, runs),
         blocks=blocks,
     )
 
@@ -84,15 +96,23 @@ def _tools(runs: Iterable[Run]) -> list[str]:
     return sorted({" ".join(part for part in (run.tool, run.tool_version) if part) for run in runs})
 
 
-def _abstract(result: Comparison, workloads: list[WorkloadComparison], runs: dict[int, Run]) -> str:
+def _abstract(reported: list[Reported], runs: dict[int, Run]) -> str:
     tools = ", ".join(_tools(runs.values())) or "no tool named"
-    names = ", ".join(workload.workload for workload in workloads) or "no workload both systems ran"
-    headline = _overall_sentence(result, workloads)
+    names = _workload_names(reported)
+    listed = ", ".join(names) or "no workload both systems ran"
+    compared = " and ".join(_system_words(pair.result.a) for pair in reported)
+    each = " each" if len(reported) > 1 else ""
+    headline = " ".join(_overall_sentence(pair.result, pair.workloads) for pair in reported)
     return (
-        f"This report compares {_system_words(result.a)} (A) with {_system_words(result.b)} (B) in "
-        f"{formatting.count(len(workloads), 'workload')} ({names}), measured with {tools}. {basis(result)} "
-        f"{headline}"
+        f"This report compares {compared}{each} with {_system_words(reported[0].result.b)} (the baseline) in "
+        f"{formatting.count(len(names), 'workload')} ({listed}), measured with {tools}. "
+        f"{basis(reported[0].result)} {headline}"
     )
+
+
+def _workload_names(reported: list[Reported]) -> list[str]:
+    """The workloads reported, in the order of the comparisons, each once."""
+    return list(dict.fromkeys(workload.workload for pair in reported for workload in pair.workloads))
 
 
 def _system_words(system: System) -> str:
@@ -111,12 +131,16 @@ def _overall_sentence(result: Comparison, workloads: list[WorkloadComparison]) -
     return summary_sentence(result.a.name, result.b.name, "the workloads compared", found, varying="the workload") + "."
 
 
-def _method(result: Comparison, workloads: list[WorkloadComparison], runs: dict[int, Run]) -> list[Block]:
+def _method(reported: list[Reported], runs: dict[int, Run]) -> list[Block]:
     blocks: list[Block] = [Heading("Measurement tool and workloads", 1)]
     tools = _tools(runs.values())
     blocks.append(Paragraph(f"The figures were measured with {', '.join(tools) or 'no tool named'}."))
     rows = []
-    for workload in workloads:
+    first: dict[str, WorkloadComparison] = {}
+    for pair in reported:
+        for workload in pair.workloads:
+            first.setdefault(workload.workload, workload)
+    for workload in first.values():
         run = next((runs[f.run_id] for row in workload.rows for f in row.a + row.b if f.run_id in runs), None)
         rows.append(_workload_row(workload, run))
     blocks.append(
@@ -126,7 +150,7 @@ def _method(result: Comparison, workloads: list[WorkloadComparison], runs: dict[
             rows=tuple(rows),
         )
     )
-    blocks.append(Paragraph(_threshold_rule(result)))
+    blocks.append(Paragraph(_threshold_rule(reported[0].result)))
     return blocks
 
 
@@ -157,9 +181,9 @@ def _threshold_rule(result: Comparison) -> str:
 ENVIRONMENT_ROWS = ("Vendor", "Model", "Firmware", "Controllers", "Cache per controller", "Host interfaces")
 
 
-def _environment(result: Comparison, runs: dict[int, Run]) -> list[Block]:
+def _environment(systems: list[System], runs: dict[int, Run]) -> list[Block]:
     blocks: list[Block] = [Heading("Measurement environment", 1)]
-    for system in (result.a, result.b):
+    for system in systems:
         configs = {run.config.id: run.config for run in runs.values() if run.config.system_id == system.id}
         measured = {run.get_measurement_display() for run in runs.values() if run.config.system_id == system.id}
         rows = [
@@ -222,19 +246,30 @@ def _host(config) -> str:
     return ", ".join(part for part in (config.host_server, config.host_os, config.host_hba) if part)
 
 
-def _results(result: Comparison, workloads: list[WorkloadComparison], options: ReportOptions) -> list[Block]:
+def _results(reported: list[Reported], systems: list[System], options: ReportOptions) -> list[Block]:
     blocks: list[Block] = [Heading("Results", 1)]
-    for workload in workloads:
-        blocks.append(Heading(workload.workload, 2))
-        if options.charts:
-            caption = options.captions.get(workload.workload) or _caption(result, workload)
-            blocks.append(Figure(caption, comparison_figure(result, workload)))
-        if options.tables:
-            blocks.append(_workload_table(result, workload, options.mbps_unit))
-        blocks.extend(Paragraph(sentence + ".") for sentence in workload.summaries)
-        blocks.extend(_not_compared(result, workload))
+    for name in _workload_names(reported):
+        blocks.append(Heading(name, 2))
+        for pair in reported:
+            for workload in (w for w in pair.workloads if w.workload == name):
+                if len(reported) > 1:
+                    blocks.append(Heading(f"{pair.result.a.name} against {pair.result.b.name}", 3))
+                blocks += _workload_results(pair.result, workload, options)
     if options.tables:
-        blocks += _system_tables(result)
+        blocks += _system_tables(systems, threshold_ms=reported[0].result.threshold_ms)
+    return blocks
+
+
+def _workload_results(result: Comparison, workload: WorkloadComparison, options: ReportOptions) -> list[Block]:
+    """One workload of one comparison: its chart, its table, the page's sentences and what was not compared."""
+    blocks: list[Block] = []
+    if options.charts:
+        caption = options.captions.get(workload.workload) or _caption(result, workload)
+        blocks.append(Figure(caption, comparison_figure(result, workload)))
+    if options.tables:
+        blocks.append(_workload_table(result, workload, options.mbps_unit))
+    blocks.extend(Paragraph(sentence + ".") for sentence in workload.summaries)
+    blocks.extend(_not_compared(result, workload))
     return blocks
 
 
@@ -259,7 +294,7 @@ def _workload_table(result: Comparison, workload: WorkloadComparison, mbps_unit:
                 Cell(row.label),
                 _figure_text(row.a_value, workload.metric, mbps_unit),
                 _figure_text(row.b_value * result.adjust_b, workload.metric, mbps_unit),
-                Cell(formatting.percent(row.pct), round(row.pct, 1)),
+                _improvement_cell(row.pct),
                 Cell(_confidence(row)),
                 Cell(how),
             )
@@ -274,6 +309,12 @@ def _workload_table(result: Comparison, workload: WorkloadComparison, mbps_unit:
         notes=tuple(notes),
         numeric=(False, True, True, True, False, False),
     )
+
+
+def _improvement_cell(pct: float) -> Cell:
+    """The improvement as the compare page prints it: one decimal, rounded half up ("12.7 %", "476.0 %")."""
+    rounded = round_half_up(pct, 1)
+    return Cell(f"{rounded:.1f} %", float(rounded))
 
 
 def _unit_note(unit: str) -> str:
@@ -310,13 +351,13 @@ def _config_words(key) -> str:
     )
 
 
-def _system_tables(result: Comparison) -> list[Block]:
+def _system_tables(systems: list[System], *, threshold_ms: float) -> list[Block]:
     """Each system's white-paper table (seed 000 Table 1's layout), as the table export prints it."""
     blocks: list[Block] = []
-    for system in (result.a, result.b):
+    for system in systems:
         try:
             selection = presets.default_selection(system)
-            table = presets.whitepaper(system, threshold_ms=result.threshold_ms, selection=selection)
+            table = presets.whitepaper(system, threshold_ms=threshold_ms, selection=selection)
         except presets.PresetError:
             continue  # a system without drive counts has no white-paper table; the comparison stands
         blocks.append(_from_table(table))
@@ -358,9 +399,18 @@ def _group_headers(header: tuple[str, ...], groups: list[str]) -> tuple[str, ...
     return tuple(out)
 
 
-def _summary(result: Comparison, workloads: list[WorkloadComparison]) -> list[Block]:
-    """Ranges of improvement per workload family and RAID level, in the papers' words, then best and worst."""
+def _summary(reported: list[Reported]) -> list[Block]:
     blocks: list[Block] = [Heading("Summary", 1)]
+    for pair in reported:
+        if len(reported) > 1:
+            blocks.append(Heading(f"{pair.result.a.name} against {pair.result.b.name}", 2))
+        blocks += _summary_of(pair.result, pair.workloads)
+    return blocks
+
+
+def _summary_of(result: Comparison, workloads: list[WorkloadComparison]) -> list[Block]:
+    """Ranges of improvement per workload family and RAID level, in the papers' words, then best and worst."""
+    blocks: list[Block] = []
     groups: dict[tuple[str, str], dict] = defaultdict(dict)
     for workload in workloads:
         for row in workload.rows:
@@ -386,11 +436,12 @@ def _summary(result: Comparison, workloads: list[WorkloadComparison]) -> list[Bl
     return blocks
 
 
-def _provenance(result: Comparison, workloads: list[WorkloadComparison], runs: dict[int, Run]) -> list[Block]:
+def _provenance(reported: list[Reported], runs: dict[int, Run]) -> list[Block]:
     blocks: list[Block] = [Heading("Appendix: provenance", 1)]
+    result = reported[0].result
     blocks.append(Paragraph(f"{basis(result)} Adjustment factor k = {result.adjust_b:g}; {IMPROVEMENT_FORMULA}."))
     rows = []
-    for workload in workloads:
+    for workload in (workload for pair in reported for workload in pair.workloads):
         for row in workload.rows:
             for side, figures in (("A", row.a), ("B", row.b)):
                 for figure in figures:

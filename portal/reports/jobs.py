@@ -5,7 +5,8 @@ import dataclasses
 import zipfile
 from typing import Any
 
-from portal.comparisons.selectors import comparison
+from portal.comparisons.selectors import comparison, multi_comparison
+from portal.exports.presets import PresetError
 from portal.models import System
 
 from .build import REPORT_FILES, build_report, report_archive
@@ -23,10 +24,19 @@ def options_from(data: dict[str, Any]) -> ReportOptions:
     return ReportOptions(**{**data, "workloads": tuple(data.get("workloads") or ())})
 
 
-def report_zip(*, a: System, b: System, selection: dict[str, Any], options: dict[str, Any], progress) -> bytes:
-    """The report of the comparison of ``a`` and ``b`` with ``selection`` (the compare form's), every format."""
-    result = comparison(a=a, b=b, **selection)
-    built = build_report(result, options=options_from(options), progress=progress)
+def report_zip(*, a: System, b: System, selection: dict[str, Any], report: dict[str, Any], progress) -> bytes:
+    """The report of the comparison of ``a`` and ``b`` with ``selection`` (the compare form's), every format;
+    of every system of ``report["candidates"]`` against ``b`` when it names several, as the compare page
+    compares several systems with a baseline."""
+    ids = report.get("candidates") or [a.id]
+    if len(ids) > 1:
+        found = System.objects.in_bulk(ids)
+        if len(found) != len(ids):
+            raise PresetError("a system of this comparison was deleted meanwhile")
+        results = multi_comparison(candidates=[found[i] for i in ids], baseline=b, **selection).pairs
+    else:
+        results = [comparison(a=a, b=b, **selection)]
+    built = build_report(results, options=options_from(report["options"]), progress=progress)
     return report_archive(built, stem=ARCHIVE_STEM)
 
 

@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.utils.text import slugify
 from kombu.exceptions import KombuError
 
+from portal.errors import ApplicationError
 from portal.exports import bundle_jobs
 from portal.exports.tasks import bundle_task
 from portal.models import System
@@ -17,6 +18,9 @@ from portal.teams.selectors import visible
 from .forms import REPORT_PARAMETERS, ReportForm
 from .jobs import options_data
 
+# Systems compared with one baseline in one report, as on the compare page.
+MAX_CANDIDATES = 5
+
 
 @dataclass(frozen=True)
 class ReportRequest:
@@ -25,13 +29,18 @@ class ReportRequest:
 
 
 def report_request(*, form: ReportForm, params, viewer) -> ReportRequest:
-    """The report of a valid compose form, queued for a worker unless it is built or being built. The
-    systems are those ``viewer`` may read (a private system's report is its team's only)."""
-    a = system_by_name(name=form.value("a"), viewer=viewer)
-    b = system_by_name(name=form.value("b"), viewer=viewer)
+    """The report of a valid compose form, queued for a worker unless it is built or being built: of system
+    ``a`` against ``b``, or of each ``a`` against ``b`` when ``params`` name several (up to five, as the
+    compare page). The systems are those ``viewer`` may read (a private system's report is its team's only)."""
+    names = [name.strip() for name in params.getlist("a") if name.strip()] or [form.value("a")]
+    if len(names) > MAX_CANDIDATES:
+        raise ApplicationError(f"at most {MAX_CANDIDATES} systems against one baseline; got {len(names)}", field="a")
+    candidates = [system_by_name(name=name, viewer=viewer) for name in names]
+    a, b = candidates[0], system_by_name(name=form.value("b"), viewer=viewer)
     selection = form.selection()
     options = options_data(form.options())
-    key = bundle_jobs.bundle_key(a=a, b=b, selection={**selection, "report": options})
+    report = {"options": options, "candidates": [system.id for system in candidates]}
+    key = bundle_jobs.bundle_key(a=a, b=b, selection={**selection, "report": report})
     query = urlencode([(name, value) for name in REPORT_PARAMETERS for value in params.getlist(name) if value])
     state, send = bundle_jobs.bundle_request(
         key,
@@ -39,9 +48,9 @@ def report_request(*, form: ReportForm, params, viewer) -> ReportRequest:
         b=b,
         selection=selection,
         query=query,
-        filename=f"{slugify(f'{a.name} vs {b.name}')}-report",
-        title=options["title"] or f"{a.name} compared with {b.name}",
-        report=options,
+        filename=f"{slugify(' '.join(system.name for system in candidates) + f' vs {b.name}')}-report",
+        title=options["title"] or f"{' and '.join(system.name for system in candidates)} compared with {b.name}",
+        report=report,
     )
     if send:
         try:
@@ -57,6 +66,6 @@ def report_state(*, key: str, viewer) -> dict[str, Any] | None:
     state = bundle_jobs.bundle_state(key)
     if state is None or state.get("report") is None:
         return None
-    ids = {state.get("a"), state.get("b")}
+    ids = {state.get("a"), state.get("b"), *state["report"].get("candidates", [])}
     readable = visible(System.objects.filter(Q(id__in=ids)), viewer=viewer).values_list("id", flat=True)
     return state if ids <= set(readable) else None

@@ -5,6 +5,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from portal.comparisons.forms import CompareForm
 from portal.comparisons.selectors import comparison
 from portal.errors import answers_errors, error_body
 from portal.exports import bundle_jobs
@@ -14,7 +15,7 @@ from portal.systems.selectors import system_by_name
 from .build import REPORT_FILES
 from .forms import ReportForm
 from .jobs import report_file, report_notes
-from .services import report_request, report_state
+from .services import MAX_CANDIDATES, report_request, report_state
 
 FORMAT_NAMES = {"docx": "Word (DOCX)", "pdf": "PDF", "html": "HTML (one file)", "md": "Markdown", "tex": "LaTeX"}
 
@@ -32,16 +33,18 @@ def compose(request):
     if "author" not in data:
         data["author"] = _author(request)
     form = valid(ReportForm(data))
-    a = system_by_name(name=form.value("a"), viewer=request.user)
+    names = [name.strip() for name in request.GET.getlist("a") if name.strip()] or [form.value("a")]
+    candidates = [system_by_name(name=name, viewer=request.user) for name in names[:MAX_CANDIDATES]]
     b = system_by_name(name=form.value("b"), viewer=request.user)
-    result = comparison(a=a, b=b, **form.selection())
-    workloads = [workload.workload for workload in result.workloads if workload.rows]
+    results = [comparison(a=a, b=b, **form.selection()) for a in candidates]
+    workloads = list(dict.fromkeys(w.workload for result in results for w in result.workloads if w.rows))
     chosen = set(form.cleaned_data.get("workloads") or workloads)
     context = {
         "form": form,
-        "result": result,
+        "heading": f"{' and '.join(a.name for a in candidates)} vs {b.name}",
+        "threshold_ms": results[0].threshold_ms,
         "workloads": [(name, name in chosen) for name in workloads],
-        "hidden": [(name, form.data[name]) for name in form.data if name in form.base_fields and _hidden(name)],
+        "hidden": [(name, value) for name, values in request.GET.lists() if _hidden(name) for value in values],
         "captions_text": data.get("captions", ""),
     }
     return render(request, "reports/compose.html", context)
@@ -49,7 +52,7 @@ def compose(request):
 
 def _hidden(name: str) -> bool:
     """The compare page's selection, carried through the compose form unchanged."""
-    return name not in ("title", "author", "workloads", "captions", "leave_out", "mbps_unit")
+    return name in CompareForm.base_fields
 
 
 @require_GET

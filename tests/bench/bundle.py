@@ -38,7 +38,7 @@ def _report_seconds(a, b, *, cold: bool) -> float:
     if cold:
         shutil.rmtree(chart_cache_dir(), ignore_errors=True)
     start = time.perf_counter()
-    built = build_report(comparison(a=a, b=b), options=ReportOptions())
+    built = build_report([comparison(a=a, b=b)], options=ReportOptions())
     seconds = time.perf_counter() - start
     if built.notes:
         raise RuntimeError(f"the report was not built whole: {'; '.join(built.notes)}")

@@ -34,7 +34,7 @@ def built(db, settings, tmp_path):
     call_command("loaddemo", stdout=io.StringIO())
     a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
     result = comparison(a=a, b=b, threshold_ms=20.0)
-    return build_report(result, options=ReportOptions(author="Jane Engineer"))
+    return build_report([result], options=ReportOptions(author="Jane Engineer"))
 
 
 def texts(document):

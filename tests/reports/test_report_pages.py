@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.test import Client
 from docx import Document
 
+from portal.exports import bundle_jobs
 from portal.models import Membership, Role, Team
 from tests.conftest import wait_until
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
@@ -121,3 +122,26 @@ def test_a_private_systems_report_is_its_teams_only(db, data_dir, monkeypatch):
     assert other.get(f"{progress_url}status.json").status_code == 404
     assert other.get(f"{progress_url}docx/").status_code == 404
     assert Client().get(f"{progress_url}status.json").status_code == 404
+
+
+def test_several_systems_against_a_baseline_are_carried_through_the_compose_form(db, data_dir, client, monkeypatch):
+    call_command("loaddemo", stdout=io.StringIO())
+    query = urlencode([("a", "IBM DS4500"), ("a", "HP EVA4400"), ("b", "IBM DS4400")])
+    page = client.get(f"/compare/?{query}").content.decode()
+    assert f'href="/reports/new/?{query.replace("&", "&amp;")}&amp;threshold_ms=20&amp;latency=avg"' in page
+    form = client.get(f"/reports/new/?{query}").content.decode()
+    assert "<h1>Report: IBM DS4500 and HP EVA4400 vs IBM DS4400</h1>" in form
+    assert '<input type="hidden" name="a" value="IBM DS4500">' in form
+    assert '<input type="hidden" name="a" value="HP EVA4400">' in form
+    sent = []
+    monkeypatch.setattr("portal.reports.services.bundle_task.delay", sent.append)
+    progress = client.get(f"/reports/build/?{query}")["Location"]
+    assert (
+        "<h1>Report: IBM DS4500 and HP EVA4400 compared with IBM DS4400</h1>" in client.get(progress).content.decode()
+    )
+    assert len(sent) == 1
+    # Built as a worker builds it: each system against the baseline.
+    assert bundle_jobs.bundle_build(sent[0]) == "done"
+    document = Document(io.BytesIO(client.get(f"{progress}docx/").content))
+    assert document.paragraphs[0].text == "IBM DS4500 and HP EVA4400 compared with IBM DS4400"
+    assert "IBM DS4500 against IBM DS4400" in [p.text for p in document.paragraphs if p.style.name == "Heading 2"]
