@@ -351,3 +351,17 @@ def test_an_ssd_systems_white_paper_table_counts_ssds(db, data_dir):
     rows = list(csv.reader(io.StringIO(out.getvalue())))
     assert rows[3][:2] == ["8 SSDs", "All Caches Disabled"], rows
     assert "HDD" not in out.getvalue()
+
+
+def test_a_configuration_both_have_is_a_cache_setting_choice_as_on_the_page(demo, client):
+    """Both arrays were measured with 140 RAID-10 drives for File Server; the DS4400's cache setting is not
+    stated, so the page offers the DS4500's two settings to choose from: no note says only one has it."""
+    query = "a=IBM+DS4500&b=IBM+DS4400&threshold_ms=20"
+    notes = [row[0] for row in csv_rows(client.get(f"/export/comparison/?{query}&table=comparison").content) if row]
+    sentence = (
+        "B's RAID-10, 140 drives could match A's 'All Caches Disabled' or 'Write Cache Enabled': "
+        "choose a cache setting to compare them"
+    )
+    assert f"File Server: {sentence}." in notes
+    assert not [note for note in notes if note.startswith("File Server: only") and "140 drives" in note]
+    assert sentence in html.unescape(client.get(f"/compare/?{query}").content.decode())

@@ -5,6 +5,7 @@ Figures are checked against seed 000 (000_f52f16ce4c762121.txt): line 295 (with 
 achieves about 30,020 8K IOPS and the DS4400 26,640), line 108 (the DS4500's controller firmware,
 05.40.06.00), line 110 (18.2 GB 15K rpm drives) and Table 1 (lines 139-150, the RAID-5 runs)."""
 
+import html
 import io
 import re
 import zipfile
@@ -83,6 +84,27 @@ def test_the_ds4500_figures_are_the_papers_and_the_pages(built, client):
     # The compare page shows the same three numbers for the same selection.
     page = client.get("/compare/?a=IBM+DS4500&b=IBM+DS4400&threshold_ms=20").content.decode()
     assert all(text in page for text in (ds4500, ds4400, f"{pct:.1f} %"))
+
+
+PAGE_ROW = re.compile(
+    r'<tr><th scope="row">([^<]+)</th><td class="num">([^<]+)</td><td class="num">([^<]+)</td>\s*'
+    r'<td class="num pct">([^<]+)</td>'
+)
+
+
+def test_every_results_row_is_the_compare_pages(built, client):
+    """Each results table's configuration, A, B and improvement cells, against the page's rows (same order)."""
+    page = client.get("/compare/?a=IBM+DS4500&b=IBM+DS4400&threshold_ms=20").content.decode()
+    page_rows = [[html.unescape(cell).strip() for cell in row] for row in PAGE_ROW.findall(page)]
+    document = Document(io.BytesIO(built.files["docx"]))
+    results = [
+        [cell.text for cell in row.cells][:4]
+        for table in document.tables
+        if table.rows[0].cells[0].text == "Configuration"
+        for row in list(table.rows)[1:]
+    ]
+    assert len(results) == len(page_rows) == 6  # two RAID levels of each of three workloads
+    assert results == page_rows
 
 
 def test_the_environment_and_table_1_come_from_the_paper(built):
