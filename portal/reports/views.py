@@ -10,6 +10,7 @@ from portal.comparisons.selectors import comparison
 from portal.errors import answers_errors, error_body
 from portal.exports import bundle_jobs
 from portal.pages.common import valid
+from portal.results.selectors import LATENCIES
 from portal.systems.selectors import system_by_name
 
 from .build import REPORT_FILES
@@ -43,6 +44,8 @@ def compose(request):
         "form": form,
         "heading": f"{' and '.join(a.name for a in candidates)} vs {b.name}",
         "threshold_ms": results[0].threshold_ms,
+        "latency": results[0].latency,
+        "latencies": LATENCIES,
         "workloads": [(name, name in chosen) for name in workloads],
         "hidden": [(name, value) for name, values in request.GET.lists() if _hidden(name) for value in values],
         "captions_text": data.get("captions", ""),
@@ -50,9 +53,13 @@ def compose(request):
     return render(request, "reports/compose.html", context)
 
 
+# The threshold basis, which the compose form lets the author change.
+BASIS_FIELDS = ("threshold_ms", "latency")
+
+
 def _hidden(name: str) -> bool:
-    """The compare page's selection, carried through the compose form unchanged."""
-    return name in CompareForm.base_fields
+    """The compare page's selection, carried through the compose form unchanged (but its basis)."""
+    return name in CompareForm.base_fields and name not in BASIS_FIELDS
 
 
 @require_GET

@@ -145,3 +145,11 @@ def test_several_systems_against_a_baseline_are_carried_through_the_compose_form
     document = Document(io.BytesIO(client.get(f"{progress}docx/").content))
     assert document.paragraphs[0].text == "IBM DS4500 and HP EVA4400 compared with IBM DS4400"
     assert "IBM DS4500 against IBM DS4400" in [p.text for p in document.paragraphs if p.style.name == "Heading 2"]
+
+
+def test_the_compose_form_offers_the_threshold_basis(db, client):
+    call_command("loaddemo", stdout=io.StringIO())
+    form = client.get("/reports/new/?a=IBM+DS4500&b=IBM+DS4400&threshold_ms=30&latency=p99").content.decode()
+    assert '<input id="id_threshold_ms" name="threshold_ms" size="8" value="30">' in form
+    assert '<option value="p99" selected>99th percentile response time</option>' in form
+    assert 'type="hidden" name="threshold_ms"' not in form and 'type="hidden" name="latency"' not in form
