@@ -168,11 +168,23 @@ def render_latex(report: Report, chart_files: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# A table with this many columns of figures is set at its natural width and shrunk to the text width
+# (its text columns would be squeezed to nothing); others wrap their text columns to the text width.
+SHRUNK_FROM_FIGURE_COLUMNS = 4
+
+
 def _latex_table(block: TableBlock) -> str:
-    """A booktabs table as wide as the text: text columns wrap (X), figures right-aligned."""
-    columns = "".join(
-        "r" if block.is_numeric(j) else r">{\RaggedRight\arraybackslash}X" for j in range(len(block.header))
-    )
+    """A booktabs table no wider than the text: text columns wrap (tabularx), or, for a table of many
+    figures, the whole table is shrunk to the text width; figures right-aligned."""
+    columns = range(len(block.header))
+    figures = sum(block.is_numeric(j) for j in columns)
+    if figures >= SHRUNK_FROM_FIGURE_COLUMNS:
+        spec = "".join("r" if block.is_numeric(j) else "l" for j in columns)
+        begin = [r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%", rf"\begin{{tabular}}{{{spec}}}"]
+        end = r"\end{tabular}}"
+    else:
+        spec = "".join("r" if block.is_numeric(j) else r">{\RaggedRight\arraybackslash}X" for j in columns)
+        begin, end = [rf"\begin{{tabularx}}{{\linewidth}}{{{spec}}}"], r"\end{tabularx}"
     body = [" & ".join(latex_escape(cell.text) for cell in row) + r" \\" for row in block.rows]
     notes = "".join(rf"\par\smallskip\footnotesize {latex_escape(note)}" for note in block.notes)
     return "\n".join(
@@ -180,13 +192,13 @@ def _latex_table(block: TableBlock) -> str:
             r"\begin{table}[htbp]\centering\footnotesize",
             rf"\caption{{{latex_escape(block.caption)}}}",
             r"\setlength{\tabcolsep}{3pt}",
-            rf"\begin{{tabularx}}{{\linewidth}}{{{columns}}}",
+            *begin,
             r"\toprule",
             " & ".join(rf"\textbf{{{latex_escape(text)}}}" for text in block.header) + r" \\",
             r"\midrule",
             *body,
             r"\bottomrule",
-            r"\end{tabularx}",
+            end,
             notes,
             r"\end{table}",
         ]

@@ -8,6 +8,7 @@ achieves about 30,020 8K IOPS and the DS4400 26,640), line 108 (the DS4500's con
 import html
 import io
 import re
+import subprocess
 import zipfile
 
 import pytest
@@ -127,6 +128,18 @@ def test_the_summary_states_the_range_of_improvement(built):
     assert "IBM DS4500 performs 13 % to 250 % better than IBM DS4400 for the workloads compared" in summary
     assert "IBM DS4500 performs 13 % better than IBM DS4400 for RAID-5 Random Reads 8K." in summary
     assert "Best case: Streaming Writes 64K, RAID-10, 60 vs 58 drives, Write Cache Enabled: +250.0 %." in summary
+
+
+def test_the_latex_fits_the_page(built, tmp_path):
+    """Compiled again here to read pdflatex's log: no table or line is wider than the text."""
+    (tmp_path / "report.tex").write_bytes(built.files["tex"])
+    for name, image in built.charts.items():
+        (tmp_path / name).write_bytes(image)
+    done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "report.tex"], cwd=tmp_path, capture_output=True)
+    assert done.returncode == 0
+    log = (tmp_path / "report.log").read_text(errors="replace")
+    assert "Overfull \\hbox" not in log
+    assert built.files["tex"].count(b"\\includegraphics[width=\\linewidth]{chart-") == 3  # vector charts (PDF)
 
 
 def test_the_pdf_compiles_and_every_format_has_the_figure(built):
