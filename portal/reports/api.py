@@ -27,6 +27,7 @@ REPORT_TEXTS = {
     "captions": "Chart captions, one a line: the workload, a colon, the caption.",
     "leave_out": "A part to leave out (repeat it): charts, tables, environment.",
     "mbps_unit": "MB/s (10^6 bytes/s, default) or MiB/s (2^20 bytes/s) for MB/s figures.",
+    "pct_decimals": "Decimals of the improvements in the results tables: 0, 1 (default, as the page) or 2.",
 }
 REPEATED = (*REPEATABLE, "workloads", "leave_out")
 

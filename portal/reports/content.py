@@ -44,6 +44,8 @@ class ReportOptions:
     environment: bool = True
     # "MB/s" (10^6 bytes/s, as the page) or "MiB/s" (2^20 bytes/s, as seed 000 prints Iometer's MBps).
     mbps_unit: str = "MB/s"
+    # Decimals of the improvements in the results tables: 1 as the compare page prints them.
+    pct_decimals: int = 1
 
 
 @dataclass(frozen=True)
@@ -267,7 +269,7 @@ def _workload_results(result: Comparison, workload: WorkloadComparison, options:
         caption = options.captions.get(workload.workload) or _caption(result, workload)
         blocks.append(Figure(caption, comparison_figure(result, workload)))
     if options.tables:
-        blocks.append(_workload_table(result, workload, options.mbps_unit))
+        blocks.append(_workload_table(result, workload, options))
     blocks.extend(Paragraph(sentence + ".") for sentence in workload.summaries)
     blocks.extend(_not_compared(result, workload))
     return blocks
@@ -284,7 +286,8 @@ def _figure_text(value: float, metric: str, mbps_unit: str) -> Cell:
     return Cell(formatting.iops(value) if metric == "iops" else formatting.mbps(value), value)
 
 
-def _workload_table(result: Comparison, workload: WorkloadComparison, mbps_unit: str) -> TableBlock:
+def _workload_table(result: Comparison, workload: WorkloadComparison, options: ReportOptions) -> TableBlock:
+    mbps_unit = options.mbps_unit
     unit = "IOPS" if workload.metric == "iops" else mbps_unit
     rows = []
     for row in workload.rows:
@@ -294,7 +297,7 @@ def _workload_table(result: Comparison, workload: WorkloadComparison, mbps_unit:
                 Cell(row.label),
                 _figure_text(row.a_value, workload.metric, mbps_unit),
                 _figure_text(row.b_value * result.adjust_b, workload.metric, mbps_unit),
-                _improvement_cell(row.pct),
+                _improvement_cell(row.pct, options.pct_decimals),
                 Cell(_confidence(row)),
                 Cell(how),
             )
@@ -311,10 +314,10 @@ def _workload_table(result: Comparison, workload: WorkloadComparison, mbps_unit:
     )
 
 
-def _improvement_cell(pct: float) -> Cell:
-    """The improvement as the compare page prints it: one decimal, rounded half up ("12.7 %", "476.0 %")."""
-    rounded = round_half_up(pct, 1)
-    return Cell(f"{rounded:.1f} %", float(rounded))
+def _improvement_cell(pct: float, decimals: int) -> Cell:
+    """The improvement rounded half up, as the compare page prints it with one decimal ("12.7 %", "476.0 %")."""
+    rounded = round_half_up(pct, decimals)
+    return Cell(f"{rounded:.{decimals}f} %", float(rounded))
 
 
 def _unit_note(unit: str) -> str:

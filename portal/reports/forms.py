@@ -8,6 +8,7 @@ from portal.comparisons.forms import CompareForm
 from .content import ReportOptions
 
 PARTS = (("charts", "Charts"), ("tables", "Tables"), ("environment", "Measurement environment"))
+PCT_DECIMALS = (("0", "0 (13 %)"), ("1", "1 (12.7 %, as the compare page)"), ("2", "2 (12.69 %)"))
 MBPS_UNITS = (("MB/s", "MB/s (10^6 bytes per second)"), ("MiB/s", "MiB/s (2^20 bytes per second)"))
 
 
@@ -33,6 +34,14 @@ class ReportForm(CompareForm):
         required=False, choices=PARTS, widget=forms.CheckboxSelectMultiple, label="Leave out"
     )
     mbps_unit = forms.ChoiceField(required=False, choices=MBPS_UNITS, initial="MB/s", label="Unit of MB/s figures")
+    pct_decimals = forms.TypedChoiceField(
+        required=False,
+        choices=PCT_DECIMALS,
+        coerce=int,
+        empty_value=None,
+        initial=1,
+        label="Decimals of the improvements",
+    )
 
     def clean_captions(self) -> dict[str, str]:
         captions = {}
@@ -58,6 +67,7 @@ class ReportForm(CompareForm):
             tables="tables" not in left_out,
             environment="environment" not in left_out,
             mbps_unit=self.value("mbps_unit"),
+            pct_decimals=self.value("pct_decimals"),
         )
 
 
