@@ -77,3 +77,23 @@ def test_two_firmware_versions_of_one_array(db, data_dir):
     assert ["Firmware", "2.0.1"] in cells(document) and ["Firmware", "1.0.4"] in cells(document)
     abstract = document.paragraphs[3].text
     assert abstract.startswith("This report compares Array 2.0, firmware 2.0.1 with Array 1.0, firmware 1.0.4")
+
+
+def test_names_users_typed_are_text_in_every_format(db, data_dir):
+    """A system named with HTML, Markdown and LaTeX specials, and a caption with a script tag: text in the
+    HTML, escaped in LaTeX (the PDF compiles) and Markdown, as typed in Word."""
+    odd = "Lab <b>A&B</b> 100%_x $1 #2"
+    caption = "<script>alert(1)</script> 50% {x}"
+    a = uploaded(odd, FILES["Lab SSD"])
+    b = uploaded("Lab Base", "fioplot_fio-3.34_randread-1-1.json")
+    (result,) = multi_comparison(candidates=[a], baseline=b, threshold_ms=1.0).pairs
+    (workload,) = [w.workload for w in result.workloads if w.rows]
+    built = build_report([result], options=ReportOptions(captions={workload: caption}))
+    assert built.notes == [] and built.files["pdf"].startswith(b"%PDF")
+    page = built.files["html"].decode()
+    assert "<script>" not in page and "<b>A&B</b>" not in page
+    assert "Lab &lt;b&gt;A&amp;B&lt;/b&gt; 100%_x $1 #2" in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert rb"Lab \textless{}b\textgreater{}A\&B\textless{}/b\textgreater{} 100\%\_x \$1 \#2" in built.files["tex"]
+    document = Document(io.BytesIO(built.files["docx"]))
+    assert document.paragraphs[0].text == f"{odd} compared with Lab Base"
+    assert f"Figure 1. {caption}" in [p.text for p in document.paragraphs]
