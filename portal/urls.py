@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("portal.history.urls")),
     path("teams/", include("portal.teams.urls")),
     path("export/", include("portal.exports.urls")),
+    path("reports/", include("portal.reports.urls")),
     path("", include("portal.curation.urls")),
     path("", include("portal.pages.urls")),
 ]

@@ -31,7 +31,13 @@ REPEATABLE = ("a",)
 COMPARE_PARAMETERS = (*CompareForm.base_fields, "wpage")
 
 
-def parameters_known(params: QueryDict, *, allowed: Iterable[str], hints: dict[str, str] | None = None) -> None:
+def parameters_known(
+    params: QueryDict,
+    *,
+    allowed: Iterable[str],
+    hints: dict[str, str] | None = None,
+    repeatable: Iterable[str] = REPEATABLE,
+) -> None:
     """Refuse parameters the endpoint does not take, and a single-valued one given twice."""
     allowed = sorted({*allowed, FORMAT})
     hints = hints or {}
@@ -43,7 +49,7 @@ def parameters_known(params: QueryDict, *, allowed: Iterable[str], hints: dict[s
     errors |= {
         name: [f"given {len(params.getlist(name))} times; give it once."]
         for name in params
-        if name in allowed and name not in REPEATABLE and len(params.getlist(name)) > 1
+        if name in allowed and name not in repeatable and len(params.getlist(name)) > 1
     }
     if errors:
         raise ValidationError(dict(sorted(errors.items())))

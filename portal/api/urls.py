@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import SimpleRouter
 
 from portal.history.api import AlertViewSet
+from portal.reports.api import ReportsView
 
 from . import views
 
@@ -23,6 +24,7 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     path("compare/", views.CompareView.as_view(), name="compare"),
+    path("reports/", ReportsView.as_view(), name="reports"),
     path("tables/<str:preset>/", views.TablesView.as_view(), name="tables"),
     path("sizing/", views.SizingView.as_view(), name="sizing"),
     path("predict/", views.PredictView.as_view(), name="predict"),

@@ -12,9 +12,11 @@ from django.utils import timezone
 import ingest
 from portal.comparisons.selectors import comparison
 from portal.models import Run
+from portal.reports.build import REPORT_CHART_FORMATS, build_report
+from portal.reports.content import ReportOptions
 
 from . import presets
-from .charts import ChartUnavailable, chart_data_csv, comparison_figure, render_charts
+from .charts import PRINT_SCALE, ChartUnavailable, chart_data_csv, comparison_figure, render_charts
 from .formats import FORMATS, export
 
 SINGLE_FILE_FORMATS = ("xlsx", "docx")
@@ -36,8 +38,9 @@ def comparison_bundle(
     *, a, b, threshold_ms=20.0, adjust_b=1.0, charts=True, progress: Progress = _no_progress, **filters
 ) -> bytes:
     """A zip: ``tables/`` (one file per table per text format, one workbook and one document with
-    every table), ``charts/`` (SVG and PNG per workload, or CSV data and the reason when images
-    cannot be rendered here) and ``provenance.json``. ``filters`` are the other options of
+    every table), ``charts/`` (SVG and PNG per workload as the compare page draws them, or CSV data and
+    the reason when images cannot be rendered here), ``report/`` (the white-paper report in every format,
+    :mod:`portal.reports`) and ``provenance.json``. ``filters`` are the other options of
     :func:`portal.comparisons.selectors.comparison` (RAID level, cache, drive count, workload, pairs, latency), so
     the bundle holds what the compare page with those options shows."""
     if adjust_b <= 0:
@@ -65,6 +68,9 @@ def comparison_bundle(
             chart_notes = _add_charts(archive, result, workloads, images)
         else:
             chart_notes = ["charts not requested"]
+        if charts:
+            progress(0.8, "Writing the report")
+            _add_report(archive, result)
         progress(0.95, "Writing the provenance")
         provenance = comparison_provenance(result, runs=runs, chart_notes=chart_notes, filters=filters)
         archive.writestr("provenance.json", json.dumps(provenance, indent=2, ensure_ascii=False))
@@ -82,10 +88,13 @@ def _add_tables(archive, tables, progress: Progress):
 
 
 def _chart_images(result, workloads) -> list[bytes]:
-    """SVG and PNG of each workload's chart, in that order, asked for at once so they are rendered in one
-    browser session (or read from the chart cache)."""
+    """SVG and PNG of each workload's chart, in that order, and the images the report holds, asked for at
+    once so they are rendered in one browser session (or read from the chart cache): the report then
+    reads its images from the cache."""
     figures = [comparison_figure(result, workload) for workload in workloads]
-    return render_charts([(figure, image_format) for figure in figures for image_format in IMAGE_FORMATS])
+    formats = (*IMAGE_FORMATS, *(fmt for fmt in REPORT_CHART_FORMATS if fmt not in IMAGE_FORMATS))
+    images = render_charts([(figure, fmt) for figure in figures for fmt in formats], scale=PRINT_SCALE)
+    return [image for index, image in enumerate(images) if formats[index % len(formats)] in IMAGE_FORMATS]
 
 
 def _add_charts(archive, result, workloads, images: Future) -> list[str]:
@@ -102,6 +111,17 @@ def _add_charts(archive, result, workloads, images: Future) -> list[str]:
         for image_format in IMAGE_FORMATS:
             archive.writestr(f"{name}.{image_format}", next(rendered))
     return []
+
+
+def _add_report(archive, result) -> None:
+    """The comparison's white-paper report in every format, under ``report/``."""
+    built = build_report([result], options=ReportOptions())
+    for extension, content in built.files.items():
+        archive.writestr(f"report/report.{extension}", content)
+    for name, image in built.charts.items():
+        archive.writestr(f"report/{name}", image)
+    if built.notes:
+        archive.writestr("report/NOTES.txt", "\n".join(built.notes) + "\n")
 
 
 def comparison_provenance(result, *, runs, chart_notes=(), filters=None):

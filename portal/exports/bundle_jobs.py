@@ -29,6 +29,7 @@ from django.db.models import Count, Max
 
 import ingest
 from portal.models import Run, System
+from portal.reports.jobs import report_zip
 
 from . import presets
 from .bundle import comparison_bundle
@@ -93,10 +94,20 @@ def bundle_state(key: str) -> dict[str, Any] | None:
 
 
 def bundle_request(
-    key: str, *, a: System, b: System, selection: dict[str, Any], query: str, filename: str, title: str
+    key: str,
+    *,
+    a: System,
+    b: System,
+    selection: dict[str, Any],
+    query: str,
+    filename: str,
+    title: str,
+    report: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """The state of bundle ``key``, queued now unless it is built, being built or waiting for a worker;
-    returns (state, whether the caller must send the task)."""
+    returns (state, whether the caller must send the task). ``report``: a white-paper report to build
+    instead of a bundle, ``{"options": ReportOptions as a dict, "candidates": [system ids compared with b]}``
+    (:mod:`portal.reports.jobs`)."""
     state = bundle_state(key)
     if state is not None and state["status"] in ("done", "queued", "building"):
         return state, False
@@ -109,6 +120,7 @@ def bundle_request(
         "query": query,
         "filename": filename,
         "title": title,
+        "report": report,
         "status": "queued",
         "progress": 0.0,
         "step": "Waiting for a worker",
@@ -147,7 +159,9 @@ def bundle_build(key: str) -> str:
             if state["a"] not in systems or state["b"] not in systems:
                 raise presets.PresetError("a system of this comparison was deleted meanwhile")
             selection = dict(state["selection"], pairs=[tuple(pair) for pair in state["selection"]["pairs"]])
-            content = comparison_bundle(a=systems[state["a"]], b=systems[state["b"]], progress=report, **selection)
+            content = _content(
+                state, a=systems[state["a"]], b=systems[state["b"]], selection=selection, progress=report
+            )
             _write_atomically(bundle_path(key), content)
         except presets.PresetError as error:
             logger.info("white-paper bundle %s cannot be built: %s", key, error)
@@ -163,6 +177,13 @@ def bundle_build(key: str) -> str:
     logger.info("white-paper bundle %s built", key)
     _trim()
     return "done"
+
+
+def _content(state: dict[str, Any], *, a: System, b: System, selection: dict[str, Any], progress) -> bytes:
+    """The zip a state asks for: a white-paper report's files, or the bundle."""
+    if state.get("report") is not None:
+        return report_zip(a=a, b=b, selection=selection, report=state["report"], progress=progress)
+    return comparison_bundle(a=a, b=b, progress=progress, **selection)
 
 
 class _Reporter:

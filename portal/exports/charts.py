@@ -17,7 +17,6 @@ import os
 import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from html import escape
 from pathlib import Path
 from typing import cast
 
@@ -26,43 +25,36 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from django.conf import settings
 
-from portal import formatting
+from portal.charts import plotly_figure
+from portal.comparisons.charts import compare_chart
 from portal.spreadsheets import SpreadsheetCsvWriter
 
 logger = logging.getLogger(__name__)
 
 CHART_FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
-# Least recently used images are removed beyond this size (a bundle's six images weigh about 60 KB).
+# The formats a chart can be rendered in: the downloads' and PDF, the vector image LaTeX includes.
+IMAGE_FORMATS = {**CHART_FORMATS, "pdf": "application/pdf"}
+# Least recently used images are removed beyond this size (a bundle's nine images, SVG, print PNG and PDF
+# of three workloads, weigh about 650 KB).
 CHART_CACHE_MAX_BYTES = 64 * 1024 * 1024
 
 ChartRequest = tuple[go.Figure, str]
+# Exported charts are drawn this size and a PNG's pixels multiplied by PRINT_SCALE: 1,890 px wide,
+# 300 dpi over the 6.3 in a report's Word document gives them (an A4 page's text width).
+EXPORT_WIDTH_PX, EXPORT_HEIGHT_PX = 900, 500
+PRINT_SCALE = 2.1
 
 
 class ChartUnavailable(RuntimeError):
     """The chart cannot be rendered to an image on this machine; the message says why."""
 
 
-def comparison_figure(result, workload):
-    """Grouped bars: A and B (adjusted by k when k != 1) per matched configuration of one workload."""
-    unit = "IOPS" if workload.metric == "iops" else "MB/s"
-    # Plotly reads a few HTML tags in labels; names typed by users are shown as text.
-    labels = [escape(row.label) for row in workload.rows]
-    b_name = result.b.name + (f" x {result.adjust_b:g}" if result.adjust_b != 1 else "")
-    figure = go.Figure(
-        [
-            go.Bar(name=escape(result.a.name), x=labels, y=[row.a_value for row in workload.rows]),
-            go.Bar(name=escape(b_name), x=labels, y=[row.b_value * result.adjust_b for row in workload.rows]),
-        ]
-    )
-    figure.update_layout(
-        title=escape(f"{workload.workload}: {unit} at {formatting.threshold(result.threshold_ms)}"),
-        barmode="group",
-        yaxis_title=unit,
-        template="simple_white",
-        width=900,
-        height=500,
-    )
-    return figure
+def comparison_figure(result, workload) -> go.Figure:
+    """The compare page's chart of one workload, as the page draws it (both systems' curves overlaid
+    where both have curves, else grouped bars with the improvement above each configuration; the page's
+    colours), at the size every export draws it."""
+    chart = compare_chart(workload, a=result.a, b=result.b, threshold_ms=result.threshold_ms, latency=result.latency)
+    return plotly_figure(chart).update_layout(width=EXPORT_WIDTH_PX, height=EXPORT_HEIGHT_PX)
 
 
 def chart_data_csv(result, workload) -> bytes:
@@ -75,31 +67,35 @@ def chart_data_csv(result, workload) -> bytes:
 
 
 def render_chart(figure: go.Figure, image_format: str) -> bytes:
-    """The figure as SVG or PNG bytes, or :class:`ChartUnavailable`."""
-    return render_charts([(figure, image_format)])[0]
+    """The figure as SVG or PNG bytes (at print resolution), or :class:`ChartUnavailable`."""
+    return render_charts([(figure, image_format)], scale=PRINT_SCALE)[0]
 
 
-def render_charts(requests: Sequence[ChartRequest]) -> list[bytes]:
+def render_charts(requests: Sequence[ChartRequest], *, scale: float | None = None) -> list[bytes]:
     """Images for (figure, format) pairs, in their order: cached ones read back, the others rendered in
-    one browser session and cached. :class:`ChartUnavailable` when any must be rendered and cannot be."""
+    one browser session and cached. ``scale`` multiplies a PNG's pixels (3 for print) and is plotly's
+    default when None. :class:`ChartUnavailable` when any must be rendered and cannot be."""
     for _, image_format in requests:
-        if image_format not in CHART_FORMATS:
-            raise ValueError(f"unknown chart format {image_format!r}; choose one of {', '.join(CHART_FORMATS)}")
-    keys = [chart_cache_key(figure, image_format) for figure, image_format in requests]
+        if image_format not in IMAGE_FORMATS:
+            raise ValueError(f"unknown chart format {image_format!r}; choose one of {', '.join(IMAGE_FORMATS)}")
+    keys = [chart_cache_key(figure, image_format, scale=scale) for figure, image_format in requests]
     images = {key: _cached(key) for key in keys}
     missing = {key: request for key, request in zip(keys, requests, strict=True) if images[key] is None}
     if missing:
-        for key, image in zip(missing, _render_in_one_session(list(missing.values())), strict=True):
+        rendered = _render_in_one_session(list(missing.values()), scale=scale)
+        for key, image in zip(missing, rendered, strict=True):
             _store(key, image)
             images[key] = image
         _trim_cache()
     return [cast(bytes, images[key]) for key in keys]  # every missing one was rendered above
 
 
-def chart_cache_key(figure: go.Figure, image_format: str) -> str:
-    """sha256 of what decides the image: the figure's JSON, the format, and plotly's version (whose
-    plotly.js draws it)."""
+def chart_cache_key(figure: go.Figure, image_format: str, *, scale: float | None = None) -> str:
+    """sha256 of what decides the image: the figure's JSON, the format, the scale when one is asked for,
+    and plotly's version (whose plotly.js draws it)."""
     material = f"{image_format}\n{plotly.__version__}\n{figure.to_json()}"
+    if scale is not None:
+        material = f"scale {scale:g}\n{material}"
     return f"{hashlib.sha256(material.encode()).hexdigest()}.{image_format}"
 
 
@@ -146,7 +142,7 @@ def _trim_cache() -> None:
         total -= size
 
 
-def _render_in_one_session(requests: Sequence[ChartRequest]) -> list[bytes]:
+def _render_in_one_session(requests: Sequence[ChartRequest], *, scale: float | None = None) -> list[bytes]:
     try:
         import kaleido  # noqa: F401  (imported here so a missing package gives a clear message)
     except ImportError:
@@ -156,25 +152,25 @@ def _render_in_one_session(requests: Sequence[ChartRequest]) -> list[bytes]:
     # caller's thread already runs one (ASGI, async tests).
     with ThreadPoolExecutor(max_workers=1) as executor:
         try:
-            return executor.submit(asyncio.run, _render_all(requests)).result()
+            return executor.submit(asyncio.run, _render_all(requests, scale)).result()
         except Exception as error:  # kaleido raises several types when Chromium cannot start
             logger.warning("Chromium could not render %d chart(s)", len(requests), exc_info=True)
             raise ChartUnavailable(f"Chromium could not render the chart: {error}") from error
 
 
-async def _render_all(requests: Sequence[ChartRequest]) -> list[bytes]:
+async def _render_all(requests: Sequence[ChartRequest], scale: float | None) -> list[bytes]:
     import kaleido
 
     # The charts carry no LaTeX, and MathJax would be fetched from a CDN at every browser start.
     async with kaleido.Kaleido(n=1, mathjax=False) as browser:
-        return [await browser.calc_fig(figure.to_dict(), opts=_opts(figure, fmt)) for figure, fmt in requests]
+        return [await browser.calc_fig(figure.to_dict(), opts=_opts(figure, fmt, scale)) for figure, fmt in requests]
 
 
-def _opts(figure: go.Figure, image_format: str) -> dict:
+def _opts(figure: go.Figure, image_format: str, scale: float | None = None) -> dict:
     """The size plotly's own ``to_image`` would use: the figure's, else plotly's defaults."""
     return {
         "format": image_format,
         "width": figure.layout.width or pio.defaults.default_width,
         "height": figure.layout.height or pio.defaults.default_height,
-        "scale": pio.defaults.default_scale,
+        "scale": pio.defaults.default_scale if scale is None else scale,
     }

@@ -5,10 +5,27 @@ from portal import formatting
 from portal.analysis.pairing import config_key_label
 from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
 from portal.comparisons.selectors import Comparison
+from portal.results.selectors import LATENCIES
 
 COMPARISON_NUMBERS = NumberFormat(decimals=1)
 PCT_NUMBERS = NumberFormat(decimals=1, trim_zeros=False, group_from=None)
 METRIC_UNITS = {"iops": "IOPS", "mbps": "MB/s"}
+
+
+def basis(result: Comparison) -> str:
+    """The figures' basis in the compare page's words, which every export repeats: the threshold, the
+    response time it applies to, and B's adjustment ("Throughput at a 99th percentile response time of 1 ms.")."""
+    latency = "an average" if result.latency == "avg" else f"a {LATENCIES[result.latency]}"
+    words = f"Throughput at {latency} response time of {formatting.threshold(result.threshold_ms)}"
+    if result.adjust_b != 1:
+        words += f"; B's figures multiplied by {result.adjust_b:g}"
+    return words + "."
+
+
+def at_threshold(result: Comparison) -> str:
+    """A column group's heading: "At 20 ms", "At 1 ms (99th percentile)"."""
+    at = f"At {formatting.threshold(result.threshold_ms)}"
+    return at if result.latency == "avg" else f"{at} ({LATENCIES[result.latency]})"
 
 
 def comparison_table(result: Comparison) -> Table:
@@ -22,7 +39,7 @@ def comparison_table(result: Comparison) -> Table:
     if adjusted:
         columns.append(Column(f"{result.b.name} x {result.adjust_b:g}", COMPARISON_NUMBERS))
     groups = (
-        ColumnGroup(f"At {result.threshold_ms:g} ms", tuple(columns)),
+        ColumnGroup(at_threshold(result), tuple(columns)),
         ColumnGroup("Improvement", (Column("%", PCT_NUMBERS),)),
     )
     rows: list[Row] = []
@@ -35,7 +52,7 @@ def comparison_table(result: Comparison) -> Table:
             notes.extend(f"{workload.workload}, {row.label}: {note}." for note in row.notes)
         notes.extend(_unmatched(workload, result))
     footnotes = [
-        f"Throughput at an average response time of {result.threshold_ms:g} ms; MB/s = 10^6 bytes/s.",
+        f"{basis(result)} MB/s = 10^6 bytes/s.",
         "Improvement = (A - B x k) / (B x k) x 100" + (f", k = {result.adjust_b:g}." if adjusted else ", k = 1."),
     ]
     return Table(
@@ -49,10 +66,18 @@ def comparison_table(result: Comparison) -> Table:
 
 
 def _unmatched(workload, result):
+    """What the page says was not compared: a configuration both sides have under cache settings that do not
+    pair is a cache-setting choice, not a configuration only one side has."""
+    both = {key[:2] for key in workload.only_a} & {key[:2] for key in workload.only_b}
+    yield from (f"{workload.workload}: {sentence}." for sentence in workload.ambiguous)
     for system, keys in ((result.a, workload.only_a), (result.b, workload.only_b)):
-        if keys:
-            configurations = "; ".join(config_key_label(key) for key in keys)
+        alone = [key for key in keys if key[:2] not in both]
+        if alone:
+            configurations = "; ".join(config_key_label(key) for key in alone)
             yield f"{workload.workload}: only {system.name} has {configurations}."
+    if both and not workload.ambiguous:
+        shared = "; ".join(config_key_label((*key, "")) for key in sorted(both, key=str))
+        yield f"{workload.workload}: both have {shared} under different cache settings; choose one to compare them."
 
 
 def summary_table(result: Comparison) -> Table:
@@ -87,11 +112,12 @@ def side_by_side_table(result: Comparison) -> Table:
         Column(_system_label(result.b, {row.drive_count_b for row in all_rows}), numbers),
     )
     return Table(
-        title=f"End-to-end performance @ <= {result.threshold_ms:g} ms average response time",
+        title=f"Performance at {formatting.threshold(result.threshold_ms)} {LATENCIES[result.latency]} response time, "
+        "end to end",
         corner=(("", ""), ("Workload", "RAID level")),
-        column_groups=(ColumnGroup(f"At {result.threshold_ms:g} ms", columns),),
+        column_groups=(ColumnGroup(at_threshold(result), columns),),
         rows=tuple(rows),
-        footnotes=("MB/s = 10^6 bytes/s.",),
+        footnotes=(f"{basis(result)} MB/s = 10^6 bytes/s.",),
     )
 
 

@@ -44,16 +44,17 @@ def render_csv(tables: list[Table]) -> bytes:
     return out.getvalue().encode("utf-8-sig")
 
 
-def _csv_lines(table: Table) -> list[list[str]]:
-    """The printed grid, every text cell neutralised; a measured number is printed as is ("-12.5")."""
+def _csv_lines(table: Table) -> list[list[object]]:
+    """The printed grid, every text cell neutralised; a figure is written as a number, rounded as the
+    table prints it but without thousands separators, so a spreadsheet reads it as a number (30020, -12.5)."""
     width = table.row_header_width
-    lines = [[spreadsheet_text(cell) for cell in line] for line in table.header_rows()]
+    lines: list[list[object]] = [[spreadsheet_text(cell) for cell in line] for line in table.header_rows()]
     for row, printed in zip(table.rows, table.body_rows(), strict=True):
-        numbers = [
-            text if value is not None else spreadsheet_text(text)
-            for value, text in zip(row.cells, printed[width:], strict=True)
+        numbers: list[object] = [
+            printed_value(value, column.number_format) if value is not None else spreadsheet_text(text)
+            for value, text, column in zip(row.cells, printed[width:], table.columns, strict=True)
         ]
-        lines.append([spreadsheet_text(cell) for cell in printed[:width]] + numbers)
+        lines.append([*(spreadsheet_text(cell) for cell in printed[:width]), *numbers])
     return lines
 
 
@@ -117,8 +118,8 @@ def latex_escape(text: str) -> str:
 
 
 def render_latex(tables: list[Table]) -> bytes:
-    """``table`` floats with booktabs rules and ``\\cmidrule`` under each column group; needs
-    ``\\usepackage{booktabs}``."""
+    """``table`` floats with booktabs rules and ``\\cmidrule`` under each column group, each shrunk to the
+    text width when it is wider (never enlarged); needs ``\\usepackage{booktabs,graphicx}``."""
     return ("\n\n".join(_latex_table(table) for table in tables) + "\n").encode()
 
 
@@ -133,10 +134,12 @@ def _latex_table(table: Table) -> str:
         for first, count, _ in table.column_group_spans()
     )
     lines = [
-        "% requires \\usepackage{booktabs}",
+        "% requires \\usepackage{booktabs,graphicx}",
         r"\begin{table}[htbp]",
         r"\centering",
         rf"\caption{{{latex_escape(table.title)}}}",
+        # The tabular's own width when it fits, the text width when it is wider.
+        r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%",
         rf"\begin{{tabular}}{{{'l' * width}{'r' * len(table.columns)}}}",
         r"\toprule",
         " & ".join(header[:width] + groups) + r" \\",
@@ -146,7 +149,7 @@ def _latex_table(table: Table) -> str:
     lines.append(r"\midrule")
     lines.extend(" & ".join(line) + r" \\" for line in body)
     lines.append(r"\bottomrule")
-    lines.append(r"\end{tabular}")
+    lines.append(r"\end{tabular}}")
     lines.extend(rf"\par\smallskip\footnotesize {latex_escape(footnote)}" for footnote in table.footnotes)
     lines.append(r"\end{table}")
     return "\n".join(lines)
@@ -182,7 +185,8 @@ def _html_table(table: Table) -> str:
 def printed_value(value: float, number_format: NumberFormat) -> float | int:
     """The number as the table prints it (rounded half up to the column's decimals), kept a number."""
     rounded = round_half_up(value, number_format.decimals)
-    return int(rounded) if number_format.decimals == 0 else float(rounded)
+    whole = number_format.decimals == 0 or (number_format.trim_zeros and rounded == rounded.to_integral_value())
+    return int(rounded) if whole else float(rounded)
 
 
 def excel_number_format(number_format: NumberFormat) -> str:
@@ -213,10 +217,23 @@ def render_xlsx(tables: list[Table]) -> bytes:
     return out.getvalue()
 
 
+# Words a cut sheet name must not end on: a number (a title cut after "at 2" reads as 2 ms), a sign, a
+# word that leads to the next.
+DANGLING = re.compile(r"^(?:[\d.,]+|[<>=@&+-]+|at|of|and|or|in|on|to|for|with|by|the|a|an|vs)$", re.IGNORECASE)
+
+
 def sheet_title(title: str, index: int) -> str:
-    """Excel refuses []:*?/\\ in sheet names and more than 31 characters; the index keeps names unique."""
+    """Excel refuses []:*?/\\ in sheet names and more than 31 characters; the index keeps names unique. A
+    longer title is cut at a word, dropping a number or a word that leads on at the cut."""
     cleaned = re.sub(r"[\[\]:*?/\\]", " ", title)
-    return f"{index} {cleaned}"[:31].strip()
+    words = f"{index} {cleaned}".split()
+    if len(" ".join(words)) <= 31:
+        return " ".join(words)
+    while len(" ".join(words)) > 31 - 1:  # room for the ellipsis
+        words.pop()
+    while len(words) > 1 and DANGLING.match(words[-1]):
+        words.pop()
+    return " ".join(words)[:30] + "…"
 
 
 def _xlsx_sheet(sheet, table: Table) -> None:

@@ -69,6 +69,7 @@ def test_a_worker_builds_the_bundle_and_the_same_selection_is_then_served_at_onc
     zipped = content(downloaded)
     archive = zipfile.ZipFile(io.BytesIO(zipped))
     ds4500, ds4400 = seed_000_line_295()
+    ds4500, ds4400 = ds4500.replace(",", ""), ds4400.replace(",", "")  # numbers as numbers in CSV
     assert ["Random Reads 8K (IOPS)", "RAID-5, 140 drives, All Caches Disabled", ds4500, ds4400, "12.7"] in (
         comparison_rows(archive)
     )
@@ -77,6 +78,9 @@ def test_a_worker_builds_the_bundle_and_the_same_selection_is_then_served_at_onc
     provenance = json.loads(archive.read("provenance.json"))
     assert provenance["filters"] == {"raid_level": "RAID-5", "workload": "Random Reads 8K", "latency": "avg"}
     assert {"charts/random-reads-8k.svg", "charts/random-reads-8k.png", "tables/tables.docx"} <= set(archive.namelist())
+    # The white-paper report of the same selection, in every format.
+    assert {"report/report.docx", "report/report.pdf", "report/report.html"} <= set(archive.namelist())
+    assert archive.read("report/report.pdf").startswith(b"%PDF")
 
     celery_workers.stop_all()
     again = client.get(BUNDLE_URL)

@@ -47,17 +47,21 @@ def browser_starts(monkeypatch):
 
 def images(bundle: bytes) -> dict[str, bytes]:
     archive = zipfile.ZipFile(io.BytesIO(bundle))
-    return {name: archive.read(name) for name in archive.namelist() if name.endswith((".svg", ".png"))}
+    return {
+        name: archive.read(name)
+        for name in archive.namelist()
+        if name.startswith("charts/") and name.endswith((".svg", ".png"))
+    }
 
 
-def test_a_bundles_six_images_come_from_one_browser_and_a_second_bundle_starts_none(
+def test_a_bundles_images_and_its_reports_come_from_one_browser_and_a_second_bundle_starts_none(
     ds4500_vs_ds4400, chart_cache, browser_starts, monkeypatch
 ):
     # A stale image of an earlier figure, larger than the cache may hold: trimmed when new images arrive.
-    monkeypatch.setattr(charts, "CHART_CACHE_MAX_BYTES", 512 * 1024)
+    monkeypatch.setattr(charts, "CHART_CACHE_MAX_BYTES", 2 * 1024 * 1024)
     chart_cache.mkdir()
     stale = chart_cache / f"{'0' * 64}.png"
-    stale.write_bytes(b"\0" * 1024 * 1024)
+    stale.write_bytes(b"\0" * 3 * 1024 * 1024)
     os.utime(stale, (0, 0))
 
     first = images(comparison_bundle(a=ds4500_vs_ds4400[0], b=ds4500_vs_ds4400[1]))
@@ -66,7 +70,8 @@ def test_a_bundles_six_images_come_from_one_browser_and_a_second_bundle_starts_n
     assert all(first[f"charts/{name}.svg"].startswith(b"<svg") for name in CHARTS)
     assert all(first[f"charts/{name}.png"].startswith(b"\x89PNG") for name in CHARTS)
     assert not stale.exists()
-    assert len(list(chart_cache.iterdir())) == 6
+    # SVG, PNG and the PDF the report's LaTeX includes, for each of the three workloads.
+    assert len(list(chart_cache.iterdir())) == 9
 
     second = images(comparison_bundle(a=ds4500_vs_ds4400[0], b=ds4500_vs_ds4400[1]))
     assert len(browser_starts) == 1

@@ -35,6 +35,13 @@ def seed_lines(first, last):
     return [re.sub(r"</?b>", "", line).split("\t") for line in lines]
 
 
+def as_csv_numbers(rows):
+    """Seed rows as a CSV export writes them: a figure as a number, without thousands separators ("11360")."""
+    return [
+        [cell.replace(",", "") if re.fullmatch(r"[\d,]+(?:\.\d+)?", cell) else cell for cell in row] for row in rows
+    ]
+
+
 # Seed 000 Table 1: the two header lines and ten body lines (139-150), the footnote on line 152.
 TABLE_1 = seed_lines(139, 150)
 TABLE_1_FOOTNOTE = seed_lines(152, 152)[0][0].replace("\\*", "*")
@@ -54,9 +61,9 @@ def test_table_command_csv_is_seed_000_table_1(demo):
     call_command("table", "IBM DS4500", "--layout", "whitepaper", "--format", "csv", stdout=out)
     rows = list(csv.reader(io.StringIO(out.getvalue())))
     assert rows[0] == ["Table 1. IBM DS4500 RAID-5 results"]
-    assert rows[1:13] == TABLE_1
+    assert rows[1:13] == as_csv_numbers(TABLE_1)
     assert rows[14] == [TABLE_1_FOOTNOTE]
-    assert rows[6][2] == "11,360" and rows[6][3] == "44"  # 60 HDDs, Write Cache Enabled, OLTP 4K
+    assert rows[6][2] == "11360" and rows[6][3] == "44"  # 60 HDDs, Write Cache Enabled, OLTP 4K
 
 
 def test_view_with_raid_level_and_workloads_gives_table_1(demo, client):
@@ -64,7 +71,7 @@ def test_view_with_raid_level_and_workloads_gives_table_1(demo, client):
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="ibm-ds4500-whitepaper.csv"'
-    assert csv_rows(response.content)[1:13] == TABLE_1
+    assert csv_rows(response.content)[1:13] == as_csv_numbers(TABLE_1)
 
 
 def test_table_4_prints_na_and_half_mbps(demo):
@@ -125,6 +132,29 @@ def test_markdown_and_html_have_the_same_cells(demo, client):
     assert f"<p><small>{TABLE_1_FOOTNOTE}</small></p>" in fragment
 
 
+LATEX_DOCUMENT = "\\documentclass{{article}}\\usepackage{{booktabs,graphicx}}\\begin{{document}}\n{}\\end{{document}}\n"
+
+
+def compiled_log(latex, folder):
+    """pdflatex's log of ``latex`` in an article (the text 345 pt wide), or the failure."""
+    source = folder / "table.tex"
+    source.write_text(LATEX_DOCUMENT.format(latex))
+    done = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", source.name], cwd=folder, capture_output=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout.decode(errors="replace")[-2000:]
+    return (folder / "table.log").read_text(errors="replace")
+
+
+def test_latex_comparison_tables_fit_the_text_width(demo, tmp_path):
+    """The comparison, summary and side-by-side tables were 228 pt and 423 pt wider than an article's text."""
+    a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
+    latex = export(presets.comparison_tables(a=a, b=b, threshold_ms=20), "latex").decode()
+    assert latex.count(r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%") == 3
+    log = compiled_log(latex, tmp_path)
+    assert "Overfull \\hbox" not in log
+
+
 def test_latex_is_booktabs_and_compiles(demo, tmp_path):
     system = System.objects.get(name="IBM DS4500")
     latex = export([presets.whitepaper(system)], "latex").decode()
@@ -135,7 +165,7 @@ def test_latex_is_booktabs_and_compiles(demo, tmp_path):
     assert r" & Write Cache Enabled & 11,360 & 44 & 10,960 & 85 & 9885 & 154 & 5525 & 172 & 3150 & 196 \\" in latex
     assert shutil.which("pdflatex"), "pdflatex is missing: `make test-tools` installs Debian's TeX Live"
     source = tmp_path / "table.tex"
-    source.write_text("\\documentclass{article}\\usepackage{booktabs}\\begin{document}\n" + latex + "\\end{document}\n")
+    source.write_text(LATEX_DOCUMENT.format(latex))
     done = subprocess.run(
         ["pdflatex", "-interaction=nonstopmode", source.name], cwd=tmp_path, capture_output=True, timeout=120
     )
@@ -209,10 +239,8 @@ def test_comparison_tables_pin_the_ds4500_paper(demo, client):
     response = client.get("/export/comparison/?a=IBM+DS4500&b=IBM+DS4400&threshold_ms=20&format=csv")
     rows = csv_rows(response.content)
     # RAID-10 first (seed 000: 30,060 vs 26,700, 12.6 %), then RAID-5 under the same workload.
-    first = rows.index(
-        ["Random Reads 8K (IOPS)", "RAID-10, 140 drives, All Caches Disabled", "30,060", "26,700", "12.6"]
-    )
-    assert rows[first + 1] == ["", "RAID-5, 140 drives, All Caches Disabled", "30,020", "26,640", "12.7"]
+    first = rows.index(["Random Reads 8K (IOPS)", "RAID-10, 140 drives, All Caches Disabled", "30060", "26700", "12.6"])
+    assert rows[first + 1] == ["", "RAID-5, 140 drives, All Caches Disabled", "30020", "26640", "12.7"]
     assert ["IBM DS4500 performs 13 % better than IBM DS4400 for RAID-5 Random Reads 8K"] in rows
 
 
@@ -323,3 +351,17 @@ def test_an_ssd_systems_white_paper_table_counts_ssds(db, data_dir):
     rows = list(csv.reader(io.StringIO(out.getvalue())))
     assert rows[3][:2] == ["8 SSDs", "All Caches Disabled"], rows
     assert "HDD" not in out.getvalue()
+
+
+def test_a_configuration_both_have_is_a_cache_setting_choice_as_on_the_page(demo, client):
+    """Both arrays were measured with 140 RAID-10 drives for File Server; the DS4400's cache setting is not
+    stated, so the page offers the DS4500's two settings to choose from: no note says only one has it."""
+    query = "a=IBM+DS4500&b=IBM+DS4400&threshold_ms=20"
+    notes = [row[0] for row in csv_rows(client.get(f"/export/comparison/?{query}&table=comparison").content) if row]
+    sentence = (
+        "B's RAID-10, 140 drives could match A's 'All Caches Disabled' or 'Write Cache Enabled': "
+        "choose a cache setting to compare them"
+    )
+    assert f"File Server: {sentence}." in notes
+    assert not [note for note in notes if note.startswith("File Server: only") and "140 drives" in note]
+    assert sentence in html.unescape(client.get(f"/compare/?{query}").content.decode())

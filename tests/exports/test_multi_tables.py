@@ -48,6 +48,8 @@ def test_the_word_and_latex_links_of_the_several_systems_page_hold_its_numbers(d
     latex = client.get(links["latex"]).content.decode()
     assert ds4500 in latex and "29,304" in latex
     source = tmp_path / "several.tex"
-    source.write_text("\\documentclass{article}\\usepackage{booktabs}\\begin{document}\n" + latex + "\\end{document}\n")
+    source.write_text(
+        "\\documentclass{article}\\usepackage{booktabs,graphicx}\\begin{document}\n" + latex + "\\end{document}\n"
+    )
     done = subprocess.run(["pdflatex", "-interaction=nonstopmode", source.name], cwd=tmp_path, capture_output=True)
     assert done.returncode == 0, done.stdout.decode(errors="replace")[-2000:]

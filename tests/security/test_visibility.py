@@ -66,8 +66,11 @@ def world(db, data_dir):
     token = token_create(user=owner, name="lab script")[0]
     # The owner asks for the white-paper bundle of the private system: it is addressed by a key.
     asked = _client("owner", {"owner": owner}).get("/export/bundle/", {"a": SECRET, "b": PUBLIC})
+    # And for its white-paper report.
+    report = _client("owner", {"owner": owner}).get("/reports/build/", {"a": SECRET, "b": PUBLIC})
     return {
         "bundle": asked["Location"].rstrip("/").rsplit("/", 1)[-1],
+        "report": report["Location"].rstrip("/").rsplit("/", 1)[-1],
         "owner": owner, "stranger": stranger, "system": secret.id, "run": run.id, "upload": upload.id,
         "config": run.config_id, "point": Point.objects.filter(run=run).first().id, "membership": membership.id,
         "token": token.id, "alert": alert.id,
@@ -137,6 +140,14 @@ WALK = {
     "exports:bundle_status": {"kind": ONE, "path": "/export/bundles/{bundle}/status.json", "shows": "status"},
     # Not built in this test (no worker runs): the owner is told so, others as for any key.
     "exports:bundle_download": {"kind": ONE, "path": "/export/bundles/{bundle}/download/", "owner": 404, "shows": ""},
+    "reports:compose": {"kind": ONE, **_compare("/reports/new/")},
+    # The owner is sent to the report's progress page.
+    "reports:build": {"kind": ONE, **_compare("/reports/build/"), "owner": 302, "shows": ""},
+    "reports:progress": {"kind": ONE, "path": "/reports/{report}/"},
+    "reports:status": {"kind": ONE, "path": "/reports/{report}/status.json", "shows": "status"},
+    # Not built in this test (no worker runs): the owner is told so, others as for any key.
+    "reports:download": {"kind": ONE, "path": "/reports/{report}/docx/", "owner": 404, "shows": ""},
+    "api:reports": {"kind": ONE, **_compare("/api/v1/reports/"), "owner": 202, "shows": "status"},
     "api:compare": {"kind": ONE, **_compare("/api/v1/compare/")},
     "api:sizing": {"kind": ONE, "path": "/api/v1/sizing/", "query": {"system": SECRET, "workload": "OLTP 8K"}},
     # The private run has no grid: its owner is told so, others of no run.
@@ -248,7 +259,7 @@ def _fill(text, world):
 def _unknown(world):
     """The same world with every id and key replaced by one that names nothing."""
     numbers = {key: 999999 for key, value in world.items() if isinstance(value, int)}
-    return {**world, **numbers, "bundle": "0" * 64}
+    return {**world, **numbers, "bundle": "0" * 64, "report": "0" * 64}
 
 
 def _ask(row, role, world, *, name=SECRET):

@@ -1,0 +1,71 @@
+"""A report as blocks every format writes alike: headings, paragraphs, boxes, tables and figures.
+
+Renderers (DOCX, LaTeX/PDF, HTML, Markdown) number tables and figures in the order they meet them, so
+the numbers agree in every format. Every text here is plain: each renderer escapes it for its format.
+"""
+
+from dataclasses import dataclass, field
+
+import plotly.graph_objects as go
+
+
+@dataclass(frozen=True)
+class Heading:
+    text: str
+    level: int  # 1 to 3
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+
+
+@dataclass(frozen=True)
+class Box:
+    """A "lessons learned" box: a title and sentences."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A table cell as printed; ``number`` is its value where it is a figure (a spreadsheet or Word
+    reader keeps it a number), None for text."""
+
+    text: str
+    number: float | None = None
+
+
+@dataclass(frozen=True)
+class TableBlock:
+    caption: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    notes: tuple[str, ...] = ()
+    # Columns holding figures, right-aligned in every format.
+    numeric: tuple[bool, ...] = ()
+
+    def is_numeric(self, column: int) -> bool:
+        return column < len(self.numeric) and self.numeric[column]
+
+
+@dataclass(frozen=True)
+class Figure:
+    caption: str
+    figure: go.Figure = field(repr=False)
+
+
+Block = Heading | Paragraph | Box | TableBlock | Figure
+
+
+@dataclass
+class Report:
+    title: str
+    author: str
+    date: str
+    abstract: str
+    blocks: list[Block]
+
+    def figures(self) -> list[Figure]:
+        return [block for block in self.blocks if isinstance(block, Figure)]

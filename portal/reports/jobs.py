@@ -1,0 +1,60 @@
+"""A report built by a Celery worker as the bundle is (:mod:`portal.exports.bundle_jobs`): the state
+holds the report's options, the zip holds its files, each downloaded on its own."""
+
+import dataclasses
+import zipfile
+from typing import Any
+
+from portal.comparisons.selectors import comparison, multi_comparison
+from portal.exports.presets import PresetError
+from portal.models import System
+
+from .build import REPORT_FILES, build_report, report_archive
+from .content import ReportOptions
+
+ARCHIVE_STEM = "report"
+
+
+def options_data(options: ReportOptions) -> dict[str, Any]:
+    """The options as the state file keeps them (JSON)."""
+    return {**dataclasses.asdict(options), "workloads": list(options.workloads)}
+
+
+def options_from(data: dict[str, Any]) -> ReportOptions:
+    return ReportOptions(**{**data, "workloads": tuple(data.get("workloads") or ())})
+
+
+def report_zip(*, a: System, b: System, selection: dict[str, Any], report: dict[str, Any], progress) -> bytes:
+    """The report of the comparison of ``a`` and ``b`` with ``selection`` (the compare form's), every format;
+    of every system of ``report["candidates"]`` against ``b`` when it names several, as the compare page
+    compares several systems with a baseline."""
+    ids = report.get("candidates") or [a.id]
+    if len(ids) > 1:
+        found = System.objects.in_bulk(ids)
+        if len(found) != len(ids):
+            raise PresetError("a system of this comparison was deleted meanwhile")
+        results = multi_comparison(candidates=[found[i] for i in ids], baseline=b, **selection).pairs
+    else:
+        results = [comparison(a=a, b=b, **selection)]
+    built = build_report(results, options=options_from(report["options"]), progress=progress)
+    return report_archive(built, stem=ARCHIVE_STEM)
+
+
+def report_file(archive_path, extension: str) -> bytes | None:
+    """One format of a built report, None when it could not be written (no pdflatex)."""
+    if extension not in REPORT_FILES:
+        return None
+    with zipfile.ZipFile(archive_path) as archive:
+        try:
+            return archive.read(f"{ARCHIVE_STEM}.{extension}")
+        except KeyError:
+            return None
+
+
+def report_notes(archive_path) -> list[str]:
+    """What the worker could not write, and why."""
+    with zipfile.ZipFile(archive_path) as archive:
+        try:
+            return archive.read("NOTES.txt").decode().splitlines()
+        except KeyError:
+            return []

@@ -1,0 +1,71 @@
+"""Asking for a report: the page's build link and the API share this one service."""
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.db.models import Q
+from django.utils.text import slugify
+from kombu.exceptions import KombuError
+
+from portal.errors import ApplicationError
+from portal.exports import bundle_jobs
+from portal.exports.tasks import bundle_task
+from portal.models import System
+from portal.systems.selectors import system_by_name
+from portal.teams.selectors import visible
+
+from .forms import REPORT_PARAMETERS, ReportForm
+from .jobs import options_data
+
+# Systems compared with one baseline in one report, as on the compare page.
+MAX_CANDIDATES = 5
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    key: str
+    state: dict[str, Any]
+
+
+def report_request(*, form: ReportForm, params, viewer) -> ReportRequest:
+    """The report of a valid compose form, queued for a worker unless it is built or being built: of system
+    ``a`` against ``b``, or of each ``a`` against ``b`` when ``params`` name several (up to five, as the
+    compare page). The systems are those ``viewer`` may read (a private system's report is its team's only)."""
+    names = [name.strip() for name in params.getlist("a") if name.strip()] or [form.value("a")]
+    if len(names) > MAX_CANDIDATES:
+        raise ApplicationError(f"at most {MAX_CANDIDATES} systems against one baseline; got {len(names)}", field="a")
+    candidates = [system_by_name(name=name, viewer=viewer) for name in names]
+    a, b = candidates[0], system_by_name(name=form.value("b"), viewer=viewer)
+    selection = form.selection()
+    options = options_data(form.options())
+    report = {"options": options, "candidates": [system.id for system in candidates]}
+    key = bundle_jobs.bundle_key(a=a, b=b, selection={**selection, "report": report})
+    query = urlencode([(name, value) for name in REPORT_PARAMETERS for value in params.getlist(name) if value])
+    state, send = bundle_jobs.bundle_request(
+        key,
+        a=a,
+        b=b,
+        selection=selection,
+        query=query,
+        filename=f"{slugify(' '.join(system.name for system in candidates) + f' vs {b.name}')}-report",
+        title=options["title"] or f"{' and '.join(system.name for system in candidates)} compared with {b.name}",
+        report=report,
+    )
+    if send:
+        try:
+            bundle_task.delay(key)
+        except KombuError as error:
+            bundle_jobs.bundle_failed(key, f"The report could not be queued: the task queue is unreachable ({error}).")
+            state = bundle_jobs.bundle_state(key) or state
+    return ReportRequest(key=key, state=state)
+
+
+def report_state(*, key: str, viewer) -> dict[str, Any] | None:
+    """The state of report ``key`` if ``viewer`` may read both its systems, else None."""
+    state = bundle_jobs.bundle_state(key)
+    if state is None or state.get("report") is None:
+        return None
+    ids = {state.get("a"), state.get("b"), *state["report"].get("candidates", [])}
+    readable = visible(System.objects.filter(Q(id__in=ids)), viewer=viewer).values_list("id", flat=True)
+    return state if ids <= set(readable) else None

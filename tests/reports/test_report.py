@@ -1,0 +1,153 @@
+"""The white-paper report of IBM DS4500 vs IBM DS4400 (demo data, 20 ms), read back as its reader opens
+it: the Word document with python-docx, the PDF as pdflatex compiled it.
+
+Figures are checked against seed 000 (000_f52f16ce4c762121.txt): line 295 (with 140 drives the DS4500
+achieves about 30,020 8K IOPS and the DS4400 26,640), line 108 (the DS4500's controller firmware,
+05.40.06.00), line 110 (18.2 GB 15K rpm drives) and Table 1 (lines 139-150, the RAID-5 runs)."""
+
+import html
+import io
+import re
+import subprocess
+import zipfile
+
+import pytest
+from django.core.management import call_command
+from docx import Document
+
+from portal.comparisons.selectors import comparison
+from portal.models import System
+from portal.reports.build import build_report, report_archive
+from portal.reports.content import ReportOptions
+from tests.samples import SEEDS_DIR
+
+pytest.importorskip("kaleido")
+
+DS4500_PAPER = (SEEDS_DIR / "000_f52f16ce4c762121.txt").read_text(encoding="utf-8").splitlines()
+
+
+def seed_line(number):
+    return re.sub(r"</?b>", "", DS4500_PAPER[number - 1])
+
+
+@pytest.fixture
+def built(db, settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    call_command("loaddemo", stdout=io.StringIO())
+    a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
+    result = comparison(a=a, b=b, threshold_ms=20.0)
+    return build_report([result], options=ReportOptions(author="Jane Engineer"))
+
+
+def texts(document):
+    return [paragraph.text for paragraph in document.paragraphs]
+
+
+def table_cells(document):
+    return [[cell.text for cell in row.cells] for table in document.tables for row in table.rows]
+
+
+def test_the_word_document_has_the_papers_structure(built):
+    document = Document(io.BytesIO(built.files["docx"]))
+    styles = {paragraph.style.name for paragraph in document.paragraphs}
+    assert {"Title", "Heading 1", "Heading 2", "Caption"} <= styles
+    headings = [p.text for p in document.paragraphs if p.style.name == "Heading 1"]
+    assert headings == [
+        "Abstract",
+        "Measurement tool and workloads",
+        "Measurement environment",
+        "Results",
+        "Summary",
+        "Appendix: provenance",
+    ]
+    captions = [p.text for p in document.paragraphs if p.style.name == "Caption"]
+    figures = [caption for caption in captions if caption.startswith("Figure ")]
+    tables = [caption for caption in captions if caption.startswith("Table ")]
+    assert [caption.split(".")[0] for caption in figures] == ["Figure 1", "Figure 2", "Figure 3"]
+    assert [caption.split(".")[0] for caption in tables] == [f"Table {n}" for n in range(1, len(tables) + 1)]
+    assert len(document.inline_shapes) == 3  # the three workloads both systems ran, as PNG
+    assert "Jane Engineer · " in texts(document)[1]
+
+
+def test_the_ds4500_figures_are_the_papers_and_the_pages(built, client):
+    document = Document(io.BytesIO(built.files["docx"]))
+    ds4500, ds4400 = re.findall(r"approximately ([\d,]+) 8K IOPS", seed_line(295))
+    pct = (int(ds4500.replace(",", "")) - int(ds4400.replace(",", ""))) / int(ds4400.replace(",", "")) * 100
+    row = [
+        "RAID-5, 140 drives, All Caches Disabled",
+        ds4500,
+        ds4400,
+        f"{pct:.1f} %",
+        "single figures",
+        "published figure",
+    ]
+    assert row in table_cells(document)
+    # The compare page shows the same three numbers for the same selection.
+    page = client.get("/compare/?a=IBM+DS4500&b=IBM+DS4400&threshold_ms=20").content.decode()
+    assert all(text in page for text in (ds4500, ds4400, f"{pct:.1f} %"))
+
+
+PAGE_ROW = re.compile(
+    r'<tr><th scope="row">([^<]+)</th><td class="num">([^<]+)</td><td class="num">([^<]+)</td>\s*'
+    r'<td class="num pct">([^<]+)</td>'
+)
+
+
+def test_every_results_row_is_the_compare_pages(built, client):
+    """Each results table's configuration, A, B and improvement cells, against the page's rows (same order)."""
+    page = client.get("/compare/?a=IBM+DS4500&b=IBM+DS4400&threshold_ms=20").content.decode()
+    page_rows = [[html.unescape(cell).strip() for cell in row] for row in PAGE_ROW.findall(page)]
+    document = Document(io.BytesIO(built.files["docx"]))
+    results = [
+        [cell.text for cell in row.cells][:4]
+        for table in document.tables
+        if table.rows[0].cells[0].text == "Configuration"
+        for row in list(table.rows)[1:]
+    ]
+    assert len(results) == len(page_rows) == 6  # two RAID levels of each of three workloads
+    assert results == page_rows
+
+
+def test_the_environment_and_table_1_come_from_the_paper(built):
+    document = Document(io.BytesIO(built.files["docx"]))
+    cells = table_cells(document)
+    firmware = re.search(r"Appware version ([\d.]+)", seed_line(108)).group(1)
+    assert ["Firmware", firmware] in cells
+    assert ["Drives", "HDD, 15,000 rpm, 18.2 GB"] in cells  # seed line 110: 18.2GB, 15K rpm drives
+    assert "18.2GB, 15K rpm drives" in seed_line(110)
+    table_1 = [re.sub(r"</?b>", "", line).split("\t") for line in DS4500_PAPER[140:150]]
+    printed = [[cell for cell in row if cell] for row in cells]
+    for seed_row in table_1:  # "20 HDDs", "All Caches Disabled", "3095", "12", ... (RAID-5 runs)
+        assert [cell for cell in seed_row if cell] in printed
+
+
+def test_the_summary_states_the_range_of_improvement(built):
+    document = Document(io.BytesIO(built.files["docx"]))
+    summary = "\n".join(texts(document))
+    # 12.7 % (Random Reads 8K) to 250 % (RAID-10 Streaming Writes 64K, seed 000 Chart 6's 518 vs 148 MBps)
+    assert "IBM DS4500 performs 13 % to 250 % better than IBM DS4400 for the workloads compared" in summary
+    assert "IBM DS4500 performs 13 % better than IBM DS4400 for RAID-5 Random Reads 8K." in summary
+    assert "Best case: Streaming Writes 64K, RAID-10, 60 vs 58 drives, Write Cache Enabled: +250.0 %." in summary
+
+
+def test_the_latex_fits_the_page(built, tmp_path):
+    """Compiled again here to read pdflatex's log: no table or line is wider than the text."""
+    (tmp_path / "report.tex").write_bytes(built.files["tex"])
+    for name, image in built.charts.items():
+        (tmp_path / name).write_bytes(image)
+    done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "report.tex"], cwd=tmp_path, capture_output=True)
+    assert done.returncode == 0
+    log = (tmp_path / "report.log").read_text(errors="replace")
+    assert "Overfull \\hbox" not in log
+    assert built.files["tex"].count(b"\\includegraphics[width=\\linewidth]{chart-") == 3  # vector charts (PDF)
+
+
+def test_the_pdf_compiles_and_every_format_has_the_figure(built):
+    assert built.notes == []
+    assert built.files["pdf"].startswith(b"%PDF")
+    assert rb"\usepackage{booktabs}" in built.files["tex"] and rb"\toprule" in built.files["tex"]
+    html = built.files["html"].decode()
+    assert html.count("data:image/png;base64,") == 3 and "<script" not in html
+    assert "30,020" in html and "30,020" in built.files["md"].decode()
+    archive = zipfile.ZipFile(io.BytesIO(report_archive(built, stem="report")))
+    assert {"report.docx", "report.pdf", "report.html", "chart-1.pdf", "chart-3.png"} <= set(archive.namelist())
