@@ -9,7 +9,31 @@ import dj_database_url
 import plotly
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-DATA_DIR = Path(os.environ.get("ARRAYBENCH_DATA_DIR", BASE_DIR / "var")).resolve()
+
+
+def _data_dir():
+    """ARRAYBENCH_DATA_DIR, else the data dir of the running ``make run`` of this folder, else ./var.
+
+    A command run from another shell thereby works on the portal's data, and never starts a second
+    set of embedded servers where ``make run`` uses servers named in its own environment.
+    """
+    from portal.embedded import serving_portal
+
+    if os.environ.get("ARRAYBENCH_DATA_DIR"):
+        return Path(os.environ["ARRAYBENCH_DATA_DIR"]).resolve()
+    serving = serving_portal(BASE_DIR)
+    if serving is None:
+        return (BASE_DIR / "var").resolve()
+    for variable, key in (("DATABASE_URL", "database_from_environment"), ("REDIS_URL", "redis_from_environment")):
+        if serving[key] and not os.environ.get(variable):
+            raise RuntimeError(
+                f"`make run` (process {serving['pid']}) uses the {variable} of its environment: "
+                f"set the same {variable} here, or this command would start servers of its own."
+            )
+    return Path(serving["data_dir"]).resolve()
+
+
+DATA_DIR = _data_dir()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 UPLOADS_DIR = DATA_DIR / "uploads"
 
