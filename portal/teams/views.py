@@ -4,7 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from portal.models import System
 
@@ -124,14 +124,18 @@ def system_rename(request, system_id):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def system_publish(request, system_id):
-    """Publish (``publish=1``) or make private again (``publish=0``): maintainers of the system's team."""
+    """Publish (``publish=1`` with ``confirmed=1``, sent from the page that shows what becomes public) or
+    make private again (``publish=0``): maintainers of the system's team."""
     system, maintains = _managed_system(request, system_id)
     if not maintains:
         messages.error(request, "Only a maintainer of the system's team can publish it or make it private.")
         return redirect("pages:system", system_id=system.id)
     publish = request.POST.get("publish", "1") == "1"
+    if request.method == "GET" or (publish and request.POST.get("confirmed") != "1"):
+        preview = selectors.publication_preview(system=system)
+        return render(request, "teams/publish.html", {"system": system, "preview": preview})
     try:
         services.system_publish(system=system, actor=request.user, published=publish)
         messages.success(

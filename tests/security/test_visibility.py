@@ -140,7 +140,7 @@ WALK = {
         "kind": ONE,
         "path": "/teams/systems/{system}/publish",
         "method": "post",
-        "data": {"publish": "1"},
+        "data": {"publish": "1", "confirmed": "1"},
     },
     "teams:rename": {
         "kind": ONE,
@@ -272,7 +272,9 @@ def test_stranger_cannot_upload_into_the_private_system(world, settings):
 def test_publishing_shows_the_system_to_everyone(world):
     anonymous, owner = _client("anonymous", world), _client("owner", world)
     assert anonymous.get(f"/systems/{world['system']}/").status_code == 404
-    assert owner.post(f"/teams/systems/{world['system']}/publish", {"publish": "1"}).status_code == 302
+    assert (
+        owner.post(f"/teams/systems/{world['system']}/publish", {"publish": "1", "confirmed": "1"}).status_code == 302
+    )
     page = anonymous.get(f"/systems/{world['system']}/")
     assert page.status_code == 200 and SECRET in page.content.decode()
     log = owner.get("/teams/acme/").content.decode()
@@ -285,7 +287,7 @@ def test_a_viewer_reads_but_cannot_publish(world):
     client = APIClient()
     client.force_login(viewer)
     assert client.get(f"/systems/{world['system']}/").status_code == 200
-    client.post(f"/teams/systems/{world['system']}/publish", {"publish": "1"})
+    client.post(f"/teams/systems/{world['system']}/publish", {"publish": "1", "confirmed": "1"})
     assert _client("anonymous", world).get(f"/systems/{world['system']}/").status_code == 404
     # Nor does a viewer see the audit log or manage members.
     page = client.get("/teams/acme/").content.decode()
