@@ -37,12 +37,11 @@ def team_create(request):
     if not form.is_valid():
         messages.error(request, "A team needs a name.")
         return redirect("teams:list")
-    name = " ".join(form.cleaned_data["name"].split())
-    if Team.objects.filter(name__iexact=name).exists():
-        messages.error(request, f"A team named {name!r} exists already; ask one of its admins to add you.")
+    try:
+        team = services.team_create(name=form.cleaned_data["name"], creator=request.user)
+    except services.TeamError as error:
+        messages.error(request, str(error)[:1].upper() + str(error)[1:] + ".")
         return redirect("teams:list")
-    team = services.team_get_or_create(name=name)
-    services.member_set(team=team, username=request.user.get_username(), role=Role.ADMIN, actor=request.user)
     messages.success(request, f"Team {team.name} created; you are its admin.")
     return redirect("teams:detail", slug=team.slug)
 
