@@ -130,6 +130,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "portal.accounts.context.accounts",
             ],
         },
     },
@@ -160,6 +161,28 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# Accounts: sign-up by anyone (SIGNUP_OPEN) or by a team admin's invitation only (the default); both
+# confirm the email address. Invitation links are valid INVITATION_DAYS and used once.
+SIGNUP_OPEN = _flag("SIGNUP_OPEN", "false")
+INVITATION_DAYS = int(os.environ.get("INVITATION_DAYS", "7"))
+PASSWORD_RESET_TIMEOUT = 3 * 24 * 60 * 60
+
+# Email (verification, password reset, invitations): SMTP when EMAIL_HOST is set, the console in
+# development, or any backend named in EMAIL_BACKEND (the file backend writes to EMAIL_FILE_PATH).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST or not DEBUG
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _flag("EMAIL_USE_TLS", "false")
+EMAIL_USE_SSL = _flag("EMAIL_USE_SSL", "false")
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(DATA_DIR / "mail"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "ArrayBench <arraybench@localhost>")
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "pages:home"
 LOGOUT_REDIRECT_URL = "pages:home"

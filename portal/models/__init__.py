@@ -4,7 +4,7 @@ Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes
 """
 
 from portal.curation.models import RunStatement, WorkloadAlias
-from portal.teams.models import AuditEvent, Membership, Role, Team
+from portal.teams.models import AuditEvent, Invitation, Membership, Role, Team
 
 from .preferences import ThresholdDefault
 from .results import Point, Run, Workload, document_title
@@ -18,6 +18,7 @@ __all__ = [
     "Config",
     "DriveType",
     "IngestJob",
+    "Invitation",
     "Membership",
     "Point",
     "PublishedStrokeMultipliers",

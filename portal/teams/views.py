@@ -6,6 +6,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from portal.accounts.forms import InviteForm
+from portal.accounts.services import pending_invitations
 from portal.models import System
 
 from . import selectors, services
@@ -61,6 +63,8 @@ def team_detail(request, slug):
         "administers": role == Role.ADMIN,
         "events": selectors.team_events(team=team) if manages else [],
         "member_form": MemberForm(),
+        "invite_form": InviteForm(),
+        "invitations": pending_invitations(team=team) if role == Role.ADMIN else [],
         "roles": Role.choices,
     }
     return render(request, "teams/detail.html", context)
@@ -79,6 +83,27 @@ def member_set(request, slug):
             messages.success(request, f"{form.cleaned_data['username']} is {form.cleaned_data['role']} of {team.name}.")
         except services.TeamError as error:
             messages.error(request, str(error))
+    return redirect("teams:detail", slug=team.slug)
+
+
+@login_required
+@require_POST
+def member_invite(request, slug):
+    """An admin invites an email address with a role: the link goes by email, valid for a few days."""
+    from portal.accounts import services as accounts
+
+    team = _team_for(request.user, slug, role=Role.ADMIN)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give an email address and a role.")
+    else:
+        site_url = f"{request.scheme}://{request.get_host()}"
+        invitation = accounts.invitation_create(team=team, actor=request.user, site_url=site_url, **form.cleaned_data)
+        messages.success(
+            request,
+            f"Invitation sent to {invitation.email} as {invitation.role}: "
+            f"the link works once, until {invitation.expires_at:%Y-%m-%d %H:%M} UTC.",
+        )
     return redirect("teams:detail", slug=team.slug)
 
 

@@ -154,6 +154,12 @@ WALK = {
         "method": "post",
         "data": {"username": "stranger", "role": "viewer"},
     },  # fmt: skip
+    "teams:invite": {
+        "kind": ONE,
+        "path": "/teams/acme/invitations",
+        "method": "post",
+        "data": {"email": "someone@lab.example", "role": "viewer"},
+    },
     "teams:member_remove": {"kind": ONE, "path": "/teams/acme/members/{membership}/remove", "method": "post"},
     "tokens:revoke": {"kind": ONE, "path": "/accounts/tokens/{token}/revoke", "method": "post"},
     "curation:exclude": {"kind": ONE, "path": "/runs/{run}/exclude", "method": "post", "data": {"reason": "failed"}},
@@ -168,6 +174,9 @@ NOTHING_PRIVATE = {
     "healthz": "the health check",
     "uploads:files": "receiving files: tests below check a stranger cannot add to the private system",
     "teams:create": "creating a team",
+    "accounts:signup": "creating an account",
+    "accounts:verify": "confirming an account's address",
+    "accounts:invitation": "following an invitation: tests/security/test_accounts.py",
     "tokens:list": "the signed-in user's own tokens",
     "api:schema": "the API's description",
     "api:docs": "the API's documentation page",
