@@ -66,3 +66,35 @@ def test_the_diskspd_report_cut_inside_its_write_latency_names_the_line():
         "line may be cut short and anything the file held after it is missing; upload the whole file to "
         "replace these results"
     ) in result["warnings"]
+
+
+PROFILES = sorted(sample("profile", "supportbundle_storageArrayProfile.txt").parent.glob("*.txt"))
+CUTS_PER_DRIVE_TABLE = 12
+
+
+@pytest.mark.parametrize("path", PROFILES, ids=lambda path: path.name)
+def test_a_profile_cut_in_its_drive_table_says_how_many_drives_are_missing(path):
+    data = path.read_bytes()
+    [intact] = parse_sources([Source(path)])
+    declared, listed = intact["system"]["drive_count"], intact["system"]["drives"]
+    assert len(listed) == declared
+    lines = data.splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.lstrip().startswith(b"DRIVES---"))
+    end = next(
+        (i for i, line in enumerate(lines[start + 1 :], start + 1) if re.match(rb"^\s*[A-Z][A-Z ]+-{5,}", line)),
+        len(lines),
+    )
+    step = max(1, (end - start) // CUTS_PER_DRIVE_TABLE)
+    for cut_at in range(start + 1, end, step):
+        [result] = parse_sources([Source(name=path.name, data=b"".join(lines[:cut_at]))])
+        drives = result["system"]["drives"]
+        # What was read agrees with the intact file, drive by drive (the last one read may have lost
+        # the details below the cut); what was not read is said.
+        assert drives[:-1] == listed[: max(len(drives) - 1, 0)]
+        assert [d["location"] for d in drives] == [d["location"] for d in listed[: len(drives)]]
+        if len(drives) < declared:
+            assert (
+                f"the profile reports {declared} drives but its drive list holds {len(drives)}: it is cut short, "
+                f"and the {declared - len(drives)} drives not listed are missing from the drive details "
+                "(models, capacities, speeds)"
+            ) in result["warnings"], cut_at
