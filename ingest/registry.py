@@ -170,7 +170,7 @@ def cut_warning(source: Source) -> str | None:
             return None
         stream.seek(size - 1)
         last = stream.read(1)
-        if last in (b"\n", b"\r") or last.isspace() or last in _STRUCTURED_ENDINGS:
+        if last in (b"\n", b"\r") or last in _STRUCTURED_ENDINGS:
             return None
         stream.seek(0)
         line = 1 + sum(block.count(b"\n") for block in iter(lambda: stream.read(1 << 20), b""))
