@@ -84,3 +84,16 @@ def test_createsuperuser_from_another_shell_uses_the_data_of_make_run(tmp_path):
     assert "Stopped: web server, worker, embedded redis, embedded postgresql" in output
     assert _servers_running(tmp_path) == {"postgresql": False, "redis": False}
     assert not (REPO / embedded.SERVING_FILE_NAME).exists()
+
+
+def test_a_test_run_stops_the_embedded_servers_it_started(tmp_path):
+    """`make test` in a fresh clone: the embedded PostgreSQL and Redis it starts do not outlive it."""
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests/test_settings.py", "-q", "-p", "no:cacheprovider"],
+        cwd=REPO, env=_fresh_shell(ARRAYBENCH_DATA_DIR=str(tmp_path)), capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert (tmp_path / "pg" / "PG_VERSION").exists(), "the run used embedded servers of its own"
+    # Stopped when the run ended (PostgreSQL's fast shutdown may still be finishing its last steps).
+    stopped = {"postgresql": False, "redis": False}
+    assert wait_until(lambda: _servers_running(tmp_path) == stopped, seconds=15), _servers_running(tmp_path)
