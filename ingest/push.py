@@ -23,8 +23,18 @@ POLL_SECONDS = 1.0
 BLOCK_BYTES = 1 << 20
 
 
+RETRIES = 4
+RETRIED_STATUSES = {500, 502, 503, 504}
+
+
 class PushError(Exception):
-    """A request the portal refused or could not be sent; the message is for the user."""
+    """A request the portal refused or could not be sent; the message is for the user. ``status`` is the
+    HTTP status (None when the portal could not be reached), ``answer`` the error answer's JSON."""
+
+    def __init__(self, message: str, *, status: int | None = None, answer: dict | None = None):
+        super().__init__(message)
+        self.status = status
+        self.answer = answer or {}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,6 +50,11 @@ def main(argv: list[str] | None = None) -> int:
             files=files_under(args.files), fields=label_fields(args.system, args.config, team=args.team)
         )
         uploads = client.follow([row["id"] for row in received["uploads"]], wait_s=args.wait)
+        earlier_ids = [row["duplicate_of"] for row in uploads if row["status"] == "duplicate" and row["duplicate_of"]]
+        earlier = {row["id"]: row for row in client.follow(earlier_ids, wait_s=args.wait)} if earlier_ids else {}
+        for row in uploads:
+            if row["duplicate_of"] in earlier:
+                row["duplicate_of_status"] = earlier[row["duplicate_of"]]["status"]
     except PushError as error:
         print(f"push: {error}", file=sys.stderr)
         return 1
@@ -118,7 +133,18 @@ class Client:
             length = _multipart(body, boundary, fields, files)
             body.seek(0)
             headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "Content-Length": str(length)}
-            return self._request("POST", f"{API}uploads/", body=body, headers=headers)
+            for attempt in range(RETRIES + 1):
+                body.seek(0)
+                try:
+                    return self._request("POST", f"{API}uploads/", body=body, headers=headers)
+                except PushError as error:
+                    if "uploads" in error.answer:  # kept, read later (the job queue was down): follow them
+                        return {"uploads": error.answer["uploads"], "refused": error.answer.get("refused", [])}
+                    if attempt == RETRIES or (error.status is not None and error.status not in RETRIED_STATUSES):
+                        raise
+                    # Sent again: files stored before the answer was lost come back as duplicates naming them.
+                    time.sleep(error.answer.get("retry_after_s") or 2**attempt)
+            raise AssertionError("unreachable")
 
     def follow(self, upload_ids: list[int], *, wait_s: float) -> list[dict]:
         """The uploads once every one is finished (or as they are when ``wait_s`` runs out), in the given order."""
@@ -145,18 +171,32 @@ class Client:
                 if error.code == 429 and method == "GET":  # polling too fast for the rate limit: wait as told
                     time.sleep(float(error.headers.get("Retry-After") or 5))
                     continue
-                raise PushError(f"{method} {request.full_url}: {error.code} {_error_message(error)}") from None
+                answer = _error_answer(error)
+                message = answer.get("error", {}).get("message") if isinstance(answer.get("error"), dict) else None
+                raise PushError(
+                    f"{method} {request.full_url}: {error.code} {message or error.reason}",
+                    status=error.code,
+                    answer={**answer, "retry_after_s": _seconds(error.headers.get("Retry-After"))},
+                ) from None
             except (urllib.error.URLError, OSError) as error:
                 reason = getattr(error, "reason", error)
                 raise PushError(f"cannot reach {self.base}: {reason}") from None
 
 
-def _error_message(error: urllib.error.HTTPError) -> str:
-    """The portal's message from its error answer ({"error": {"message": ...}}), else the HTTP reason."""
+def _error_answer(error: urllib.error.HTTPError) -> dict:
+    """The portal's error answer ({"error": {"message": ...}, ...}), or {} when it sent none (an HTML page)."""
     try:
-        return json.loads(error.read())["error"]["message"]
-    except (ValueError, KeyError, TypeError):
-        return error.reason
+        answer = json.loads(error.read())
+    except ValueError:
+        return {}
+    return answer if isinstance(answer, dict) else {}
+
+
+def _seconds(text: str | None) -> float | None:
+    try:
+        return float(text) if text else None
+    except ValueError:
+        return None
 
 
 def _multipart(out, boundary: str, fields: list[tuple[str, str]], files: list[Path]) -> int:
@@ -193,7 +233,9 @@ def _line(upload: dict, client: Client) -> str:
         page = client.absolute(upload["page_url"])
         return f"stored     {name}: {upload['format']}, {runs} run{'' if runs == 1 else 's'} ({page})"
     if status == "duplicate":
-        return f"duplicate  {name}: already stored as upload #{upload['duplicate_of']}"
+        return (
+            f"duplicate  {name}: already stored as upload #{upload['duplicate_of']} ({upload['duplicate_of_status']})"
+        )
     if status == "failed":
         text = upload["error"]["text"]
         # A parser's message names the file already ("FILE:LINE: message").

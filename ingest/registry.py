@@ -149,7 +149,36 @@ def parse_group(module: FormatModule, members: list[Source]) -> list[dict]:
         except ParseError as error:
             raise error.located(members[0].name) from None
         items = parsed if isinstance(parsed, list) else [parsed]
-        return [_finish(item, members[0].name, metrics_checked=metrics_checked) for item in items]
+        results = [_finish(item, members[0].name, metrics_checked=metrics_checked) for item in items]
+    cuts = [cut for member in members if (cut := cut_warning(member)) is not None]
+    for result in results:
+        result["warnings"].extend(cuts)
+    return results
+
+
+# A structured file (JSON, XML, HTML) may end without a line end; cut, it does not parse at all.
+_STRUCTURED_ENDINGS = (b"}", b"]", b">")
+
+
+def cut_warning(source: Source) -> str | None:
+    """A warning when a line-by-line file ends inside a line (no line end after its last character),
+    as a copy cut short does: the figures of that line may be cut (1.266 read as 1.2) and what the file
+    held after it is lost. None for a file that ends as the tools write them."""
+    with source._open_raw() as stream:
+        size = stream.seek(0, 2)
+        if size == 0:
+            return None
+        stream.seek(size - 1)
+        last = stream.read(1)
+        if last in (b"\n", b"\r") or last in _STRUCTURED_ENDINGS:
+            return None
+        stream.seek(0)
+        line = 1 + sum(block.count(b"\n") for block in iter(lambda: stream.read(1 << 20), b""))
+    return (
+        f"{source.name}:{line}: the file ends inside this line, with no line end: it looks cut there. "
+        "Figures on this line may be cut short and anything the file held after it is missing; "
+        "upload the whole file to replace these results"
+    )
 
 
 def parse_sources(sources: list[Source], *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[dict]:

@@ -1,13 +1,17 @@
 """Embedded PostgreSQL and Redis for development and tests, kept under the data directory.
 
-Used only when ``DATABASE_URL`` / ``REDIS_URL`` are unset. Both servers keep running after the
-process that started them exits, so ``manage.py`` commands, the web server, the Celery worker and
-the tests share them; ``stop_all`` (called when ``make run`` stops, and by ``make stop``) shuts
-them down. Starting is idempotent and guarded by a lock file.
+Used only when ``DATABASE_URL`` / ``REDIS_URL`` are unset. Servers already running are shared by
+``manage.py`` commands, the web server, the Celery worker and the tests; a command that had to start
+them itself stops them when it ends (``stop_started``), and ``stop_all`` (called when ``make run``
+stops, and by ``make stop``) shuts them down. Starting is idempotent and guarded by a lock file.
+
+``make run`` records where its data is in ``SERVING_FILE`` while it runs, so a ``manage.py`` command
+started from another shell in the repository folder uses the same data (``serving_portal``).
 """
 
 import contextlib
 import fcntl
+import json
 import os
 import signal
 import socket
@@ -18,6 +22,10 @@ from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
 
 DATABASE_NAME = "arraybench"
+SERVING_FILE_NAME = ".arraybench-serving.json"
+
+# The embedded servers this process started (not found running): what ``stop_started`` stops.
+_started: dict[str, Path] = {}
 
 
 @contextlib.contextmanager
@@ -37,6 +45,10 @@ def postgres_url(data_dir):
 
     pg_dir = Path(data_dir) / "pg"
     with _locked(Path(data_dir) / "pg.lock"):
+        if not _postmaster_running(pg_dir):
+            _started["postgresql"] = Path(data_dir)
+            # pgserver keeps a handle per directory that would still describe a postmaster now gone.
+            pgserver.PostgresServer._instances.pop(pg_dir.resolve(), None)
         server = pgserver.get_server(pg_dir, cleanup_mode=None)
         admin_url = server.get_uri()
         with psycopg.connect(admin_url, autocommit=True) as connection:
@@ -46,6 +58,30 @@ def postgres_url(data_dir):
     # The socket directory goes in the host part, percent-encoded, which every client reads.
     socket_dir = parse_qs(urlsplit(admin_url).query)["host"][0]
     return f"postgresql://postgres@{quote(socket_dir, safe='')}/{DATABASE_NAME}"
+
+
+def _pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, run by another user
+        return True
+    return True
+
+
+def _postmaster_running(pg_dir):
+    """Whether the postmaster named in ``pg_dir/postmaster.pid`` is alive."""
+    try:
+        pid = int((Path(pg_dir) / "postmaster.pid").read_text().split("\n", 1)[0])
+    except (OSError, ValueError):
+        return False
+    return _pid_alive(pid)
+
+
+def postgres_running(data_dir):
+    """Whether the embedded PostgreSQL of ``data_dir`` is running (``make run`` restarts it when not)."""
+    return _postmaster_running(Path(data_dir) / "pg")
 
 
 def _port_answers(port):
@@ -76,6 +112,7 @@ def redis_url(data_dir):
         port_file = redis_dir / "port"
         port = int(port_file.read_text()) if port_file.exists() else _free_port()
         if not _port_answers(port):
+            _started["redis"] = Path(data_dir)
             if port_file.exists() and _port_in_use(port):
                 port = _free_port()
             subprocess.run(
@@ -95,6 +132,16 @@ def redis_url(data_dir):
             _wait_for(lambda: _port_answers(port), what=f"embedded Redis on port {port}")
             port_file.write_text(str(port))
     return f"redis://127.0.0.1:{port}/0"
+
+
+def redis_running(data_dir):
+    """Whether the embedded Redis of ``data_dir`` answers on its recorded port."""
+    port_file = Path(data_dir) / "redis" / "port"
+    try:
+        port = int(port_file.read_text())
+    except (OSError, ValueError):
+        return False
+    return _port_answers(port)
 
 
 def _port_in_use(port):
@@ -127,3 +174,40 @@ def stop_all(data_dir, *, postgres=True, redis=True):
             pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pg_dir, user="pgserver" if os.geteuid() == 0 else None)
             stopped.append("postgresql")
     return stopped
+
+
+def stop_started():
+    """Stop the embedded servers this process started itself; return what was stopped."""
+    stopped = []
+    for name, data_dir in list(_started.items()):
+        stopped += stop_all(data_dir, postgres=name == "postgresql", redis=name == "redis")
+        del _started[name]
+    return stopped
+
+
+def record_serving(base_dir, *, data_dir, database_from_environment, redis_from_environment):
+    """Write ``SERVING_FILE`` for the running ``make run`` (this process)."""
+    record = {
+        "pid": os.getpid(),
+        "data_dir": str(data_dir),
+        "database_from_environment": database_from_environment,
+        "redis_from_environment": redis_from_environment,
+    }
+    (Path(base_dir) / SERVING_FILE_NAME).write_text(json.dumps(record))
+
+
+def forget_serving(base_dir):
+    """Remove ``SERVING_FILE`` if it is this process's."""
+    path = Path(base_dir) / SERVING_FILE_NAME
+    if (serving_portal(base_dir) or {}).get("pid") == os.getpid():
+        path.unlink(missing_ok=True)
+
+
+def serving_portal(base_dir):
+    """What the running ``make run`` of this repository recorded, or None when none runs."""
+    try:
+        record = json.loads((Path(base_dir) / SERVING_FILE_NAME).read_text())
+        pid = int(record["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return record if _pid_alive(pid) else None

@@ -9,7 +9,31 @@ import dj_database_url
 import plotly
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-DATA_DIR = Path(os.environ.get("ARRAYBENCH_DATA_DIR", BASE_DIR / "var")).resolve()
+
+
+def _data_dir():
+    """ARRAYBENCH_DATA_DIR, else the data dir of the running ``make run`` of this folder, else ./var.
+
+    A command run from another shell thereby works on the portal's data, and never starts a second
+    set of embedded servers where ``make run`` uses servers named in its own environment.
+    """
+    from portal.embedded import serving_portal
+
+    if os.environ.get("ARRAYBENCH_DATA_DIR"):
+        return Path(os.environ["ARRAYBENCH_DATA_DIR"]).resolve()
+    serving = serving_portal(BASE_DIR)
+    if serving is None:
+        return (BASE_DIR / "var").resolve()
+    for variable, key in (("DATABASE_URL", "database_from_environment"), ("REDIS_URL", "redis_from_environment")):
+        if serving[key] and not os.environ.get(variable):
+            raise RuntimeError(
+                f"`make run` (process {serving['pid']}) uses the {variable} of its environment: "
+                f"set the same {variable} here, or this command would start servers of its own."
+            )
+    return Path(serving["data_dir"]).resolve()
+
+
+DATA_DIR = _data_dir()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 UPLOADS_DIR = DATA_DIR / "uploads"
 
@@ -81,7 +105,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "portal.csp.PolicyOnEveryPageMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -106,6 +130,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "portal.accounts.context.accounts",
             ],
         },
     },
@@ -136,6 +161,28 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# Accounts: sign-up by anyone (SIGNUP_OPEN) or by a team admin's invitation only (the default); both
+# confirm the email address. Invitation links are valid INVITATION_DAYS and used once.
+SIGNUP_OPEN = _flag("SIGNUP_OPEN", "false")
+INVITATION_DAYS = int(os.environ.get("INVITATION_DAYS", "7"))
+PASSWORD_RESET_TIMEOUT = 3 * 24 * 60 * 60
+
+# Email (verification, password reset, invitations): SMTP when EMAIL_HOST is set, the console in
+# development, or any backend named in EMAIL_BACKEND (the file backend writes to EMAIL_FILE_PATH).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST or not DEBUG
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _flag("EMAIL_USE_TLS", "false")
+EMAIL_USE_SSL = _flag("EMAIL_USE_SSL", "false")
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(DATA_DIR / "mail"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "ArrayBench <arraybench@localhost>")
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "pages:home"
 LOGOUT_REDIRECT_URL = "pages:home"

@@ -7,6 +7,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/tokens/", include("portal.api.token_urls")),
+    path("accounts/", include("portal.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/v1/", include("portal.api.urls")),
     path("uploads/", include("portal.uploads.urls")),

@@ -214,3 +214,10 @@ def team_member(user, *, role, team=LAB):
     found, _ = Team.objects.get_or_create(name=team, defaults={"slug": team.lower().replace(" ", "-")})
     Membership.objects.update_or_create(team=found, user=user, defaults={"role": role})
     return found
+
+
+def pytest_unconfigure(config):
+    """A test run that had to start the embedded PostgreSQL and Redis stops them when it ends."""
+    from portal import embedded
+
+    embedded.stop_started()

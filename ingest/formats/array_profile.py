@@ -522,6 +522,12 @@ class _ProfileReader:
         ):
             if reported is not None and reported != found:
                 warnings.append(f"the profile reports {reported} {what} but {found} were read")
+        if "drives" in self.sections_seen and self.drive_count is not None and len(self.drives) < self.drive_count:
+            warnings.append(
+                f"the profile reports {self.drive_count} drives but its drive list holds {len(self.drives)}: "
+                f"it is cut short, and the {self.drive_count - len(self.drives)} drives not listed are missing "
+                "from the drive details (models, capacities, speeds)"
+            )
 
 
 def _names(arrays):

@@ -614,7 +614,9 @@ class _TextReader:
             self.warnings.append(f"{self.source.name}:{number}: {stripped}")
             result["interrupted"] = True
         elif stripped in ("Total IO", "Read IO", "Write IO"):
-            self.table = {"kind": stripped.split()[0].lower(), "header": None, "rows": [], "total": None}
+            self.table = {
+                "kind": stripped.split()[0].lower(), "header": None, "rows": [], "total": None, "line": number,
+            }  # fmt: skip
         elif CPU_HEADER.match(stripped):
             self.table = {"kind": "cpu", "header": _cells(stripped), "rows": [], "total": None}
         elif stripped.startswith("%-ile |"):
@@ -716,7 +718,11 @@ class _TextReader:
         """The ``total:`` row of one Total/Read/Write IO table."""
         header = table["header"]
         if table["total"] is None:
-            raise ParseError(f"the {table['kind'].title()} IO table has no 'total:' row", file=self.source.name)
+            raise ParseError(
+                f"the {table['kind'].title()} IO table has no 'total:' row (the file may be cut short)",
+                file=self.source.name,
+                line=table["line"],
+            )
         number, cells = table["total"]
         values = dict(zip(header[1:], cells, strict=False))
         direction = _Direction(

@@ -7,6 +7,7 @@
 
 import logging
 
+from django.core.exceptions import TooManyFilesSent
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -52,6 +53,10 @@ def _message(detail) -> str:
 def exception_handler(exc, context):
     """DRF's handler (status, Retry-After and WWW-Authenticate headers) with the body in the one shape;
     the portal's :class:`ApplicationError` answered in it too. Anything else is a 500, logged by Django."""
+    if isinstance(exc, TooManyFilesSent):
+        from portal.uploads.views import too_many_files_message
+
+        exc = ApplicationError(too_many_files_message(), field="files")
     if isinstance(exc, ApplicationError):
         set_rollback()
         response = Response(error_body(status=exc.status, message=exc.message, fields=exc.fields), status=exc.status)

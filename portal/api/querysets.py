@@ -31,7 +31,7 @@ def points_for(*, user) -> QuerySet[Point]:
 def uploads_for(*, user) -> QuerySet[Upload]:
     return (
         Upload.objects.filter(uploads_q(viewer=user))
-        .select_related("system", "job")
+        .select_related("system", "job", "duplicate_of")
         .prefetch_related(Prefetch("runs", queryset=Run.objects.order_by("id").only("id", "name", "upload_id")))
     )
 

@@ -163,6 +163,7 @@ class UploadSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="original_name")
     status_text = serializers.SerializerMethodField()
     finished = serializers.SerializerMethodField()
+    duplicate_of_status = serializers.SerializerMethodField()
     error = serializers.SerializerMethodField()
     system = SystemRefSerializer(read_only=True, allow_null=True)
     runs = RunLinkSerializer(
@@ -175,9 +176,14 @@ class UploadSerializer(serializers.ModelSerializer):
         model = Upload
         fields = [
             "id", "url", "page_url", "name", "status", "status_text", "finished", "progress_pct", "format",
-            "size_bytes", "sha256", "error", "warnings", "system", "runs", "labels", "duplicate_of", "read_with",
+            "size_bytes", "sha256", "error", "warnings", "system", "runs", "labels", "duplicate_of",
+            "duplicate_of_status", "read_with",
             "parser_version", "created_at", "started_at", "finished_at",
         ]  # fmt: skip
+
+    def get_duplicate_of_status(self, upload) -> str | None:
+        """The earlier upload's status, so that a client whose first answer was lost can follow it."""
+        return upload.duplicate_of.status if upload.duplicate_of_id else None
 
     def get_page_url(self, upload) -> str:
         return reverse("uploads:detail", args=[upload.id])

@@ -4,20 +4,36 @@ Rates come from ``settings.API_THROTTLE_RATES`` when a request is checked (not w
 imported) and counters live in the ``api`` cache (Redis), shared by every web process.
 """
 
+import logging
+
 from django.conf import settings
 from django.core.cache import caches
+from redis.exceptions import RedisError
 from rest_framework import throttling
 
 from portal.models import ApiToken
 
+logger = logging.getLogger(__name__)
+
 
 class _Configured(throttling.SimpleRateThrottle):
+    """A rate kept in Redis; while Redis does not answer, requests are let through uncounted (reads keep
+    working without it) and marked ``request.redis_unavailable`` (an upload then answers 503)."""
+
     @property
     def cache(self):
         return caches["api"]
 
     def get_rate(self):
         return settings.API_THROTTLE_RATES[self.scope]
+
+    def allow_request(self, request, view):
+        try:
+            return super().allow_request(request, view)
+        except (RedisError, OSError):
+            logger.warning("API throttling lets %s %s through: Redis does not answer", request.method, request.path)
+            request.redis_unavailable = True
+            return True
 
 
 class UserRateThrottle(_Configured):

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from portal.comparisons.forms import CompareForm
-from portal.errors import form_error
+from portal.errors import error_body, form_error
 from portal.models import Run
 from portal.results.selectors import LATENCIES, run_curve, run_detail, run_metric, run_threshold
 from portal.sizing.forms import PredictForm, SizingForm
@@ -191,7 +191,24 @@ class UploadViewSet(KnownParameters, mixins.CreateModelMixin, viewsets.ReadOnlyM
         )
         order = {upload.id: index for index, upload in enumerate(uploads)}
         received = sorted(rows.data, key=lambda row: order[row["id"]])
+        if getattr(request, "redis_unavailable", False):
+            return _queue_unavailable(received, refused)
         return Response({"uploads": received, "refused": refused}, status=status.HTTP_202_ACCEPTED)
+
+
+QUEUE_RETRY_AFTER_SECONDS = 30
+
+
+def _queue_unavailable(received: list, refused: list) -> Response:
+    """503 in the error shape: the files are kept and read once the job queue answers again (workers'
+    recovery sends them), so the client follows the uploads named here instead of sending them again."""
+    names = ", ".join(f"#{row['id']}" for row in received)
+    message = (
+        f"The job queue (Redis) does not answer: the files are kept as upload(s) {names} and are read "
+        "when it is back; follow them at their url, do not send them again."
+    )
+    body = {**error_body(status=503, message=message), "uploads": received, "refused": refused}
+    return Response(body, status=503, headers={"Retry-After": str(QUEUE_RETRY_AFTER_SECONDS)})
 
 
 COMPARE_TEXTS = {

@@ -5,7 +5,7 @@ Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes
 
 from portal.curation.models import RunStatement, WorkloadAlias
 from portal.history.models import Alert, AlertStatus, AlertSummary, AlertTriage, TeamWebhook
-from portal.teams.models import AuditEvent, Membership, Role, Team
+from portal.teams.models import AuditEvent, Invitation, Membership, Role, Team
 
 from .preferences import ThresholdDefault
 from .results import Point, Run, Workload, document_title
@@ -23,6 +23,7 @@ __all__ = [
     "Config",
     "DriveType",
     "IngestJob",
+    "Invitation",
     "Membership",
     "Point",
     "PublishedStrokeMultipliers",

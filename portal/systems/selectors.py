@@ -8,7 +8,7 @@ from django.db.models.functions import Coalesce
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.errors import NotFoundError
 from portal.models import Config, PublishedStrokeMultipliers, Run, System, Upload
-from portal.teams.selectors import uploads_q, visible
+from portal.teams.selectors import uploader_name, uploads_q, visible
 
 
 class SystemNotFound(NotFoundError):
@@ -142,7 +142,8 @@ def filter_choices(*, viewer) -> dict[str, list]:
 
 def recent_uploads(*, viewer, limit: int = 10) -> list[Upload]:
     """The newest uploads ``viewer`` may read."""
-    return list(Upload.objects.filter(uploads_q(viewer=viewer)).select_related("system", "uploader")[:limit])
+    uploads = Upload.objects.filter(uploads_q(viewer=viewer)).select_related("system")
+    return list(uploads.annotate(uploader_shown=uploader_name(viewer=viewer))[:limit])
 
 
 def system_configs(*, system: System) -> list[Config]:

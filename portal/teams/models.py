@@ -67,6 +67,8 @@ class AuditEvent(models.Model):
         MEMBER_ADD = "member_add", "member added"
         MEMBER_ROLE = "member_role", "member's role changed"
         MEMBER_REMOVE = "member_remove", "member removed"
+        INVITE = "invite", "invitation sent"
+        INVITE_ACCEPT = "invite_accept", "invitation accepted"
         EXCLUDE = "exclude", "excluded from comparisons"
         INCLUDE = "include", "compared again"
         ALIAS = "alias", "workload named"
@@ -90,3 +92,36 @@ class AuditEvent(models.Model):
 
     def __str__(self):
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.subject}"
+
+
+class Invitation(models.Model):
+    """An email address invited into a team with a role, by a link valid for a few days and used once.
+
+    Only the link's SHA-256 is stored: the database cannot send anyone the link again."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    role = models.CharField(max_length=12, choices=Role.choices, default=Role.VIEWER)
+    digest = models.CharField(max_length=64)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        app_label = "portal"
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # Also the index for "the invitation this link names".
+            models.UniqueConstraint(fields=["digest"], name="invitation_digest_unique"),
+        ]
+        # The team page lists its pending invitations.
+        indexes = [models.Index(fields=["team", "-created_at"], name="invitation_team_created")]
+
+    def __str__(self):
+        return f"{self.email} to {self.team} ({self.role})"

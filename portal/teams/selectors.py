@@ -5,7 +5,9 @@ superusers). Everything hanging from a system (configurations, runs, points, upl
 follows it. A system a reader may not see does not exist for them: pages answer 404, never 403.
 """
 
-from django.db.models import Q, QuerySet
+from dataclasses import dataclass
+
+from django.db.models import Case, CharField, F, Q, QuerySet, Value, When
 
 from .models import ROLE_RANK, AuditEvent, Membership, Role, Team
 
@@ -45,6 +47,18 @@ def uploads_q(*, viewer) -> Q:
     return readable
 
 
+def uploader_name(*, viewer) -> Case:
+    """An upload's uploader's user name as ``viewer`` may read it, as an annotation: shown to the
+    members of the upload's team (and to the uploader and superusers), empty for everyone else."""
+    shown = F("uploader__username")
+    if sees_everything(viewer):
+        return Case(default=shown, output_field=CharField())
+    if not getattr(viewer, "is_authenticated", False):
+        return Case(default=Value(""), output_field=CharField())
+    colleagues = Q(uploader_id=viewer.pk) | Q(team_id__in=_team_ids(viewer))
+    return Case(When(colleagues, then=shown), default=Value(""), output_field=CharField())
+
+
 def role_of(user, team: Team | None) -> str | None:
     """``user``'s role in ``team``; superusers act as admins everywhere, with or without a team."""
     if sees_everything(user):
@@ -75,3 +89,34 @@ def team_members(*, team: Team) -> QuerySet[Membership]:
 def team_events(*, team: Team, limit: int = 100) -> QuerySet[AuditEvent]:
     """The team's audit log, newest first."""
     return AuditEvent.objects.filter(team=team).order_by("-at", "-id")[:limit]
+
+
+PREVIEW_NAMES_SHOWN = 100
+
+
+@dataclass(frozen=True)
+class PublicationPreview:
+    """What publishing a system makes readable by everyone: its runs and the originals they came from."""
+
+    config_count: int
+    run_count: int
+    run_names: list[str]
+    upload_count: int
+    upload_names: list[str]
+
+
+def publication_preview(*, system) -> PublicationPreview:
+    """The configurations, runs and uploaded originals of ``system``, names cut at ``PREVIEW_NAMES_SHOWN``."""
+    from portal.models import Config, Run, Upload
+
+    runs = Run.objects.filter(config__system=system)
+    uploads = Upload.objects.filter(system=system)
+    return PublicationPreview(
+        config_count=Config.objects.filter(system=system).count(),
+        run_count=runs.count(),
+        run_names=list(runs.order_by("name", "id").values_list("name", flat=True)[:PREVIEW_NAMES_SHOWN]),
+        upload_count=uploads.count(),
+        upload_names=list(
+            uploads.order_by("original_name", "id").values_list("original_name", flat=True)[:PREVIEW_NAMES_SHOWN]
+        ),
+    )

@@ -48,14 +48,37 @@ def team_get_or_create(*, name: str) -> Team:
     found = Team.objects.filter(name__iexact=name).first()
     if found is not None:
         return found
+    return Team.objects.create(name=name, slug=_free_slug(name))
+
+
+def _free_slug(name: str) -> str:
     slug = slugify(name)[:90] or "team"
     taken = set(Team.objects.filter(slug__startswith=slug).values_list("slug", flat=True))
-    unique = (
-        slug
-        if slug not in taken
-        else next(f"{slug}-{n}" for n in range(2, len(taken) + 3) if f"{slug}-{n}" not in taken)
-    )
-    return Team.objects.create(name=name, slug=unique)
+    if slug not in taken:
+        return slug
+    return next(f"{slug}-{n}" for n in range(2, len(taken) + 3) if f"{slug}-{n}" not in taken)
+
+
+SLUG_ATTEMPTS = 3
+
+
+def team_create(*, name: str, creator) -> Team:
+    """A new team with ``creator`` as its admin. A name taken (also a moment ago, by a request racing
+    this one: the unique constraint decides) is refused; the creator never joins another's team."""
+    name = " ".join(name.split())
+    if not name:
+        raise TeamError("a team needs a name")
+    for _attempt in range(SLUG_ATTEMPTS):
+        if Team.objects.filter(name__iexact=name).exists():
+            break
+        try:
+            with transaction.atomic():
+                team = Team.objects.create(name=name, slug=_free_slug(name))
+                member_set(team=team, username=creator.get_username(), role=Role.ADMIN, actor=creator)
+            return team
+        except IntegrityError:  # the name, or only the slug (another name), taken by a concurrent request
+            continue
+    raise TeamError(f"a team named {name!r} exists already; ask one of its admins to add you")
 
 
 def _role(role: str) -> Role:

@@ -12,5 +12,6 @@ urlpatterns = [
     path("systems/<int:system_id>/rename", views.system_rename, name="rename"),
     path("<slug:slug>/", views.team_detail, name="detail"),
     path("<slug:slug>/members", views.member_set, name="member_set"),
+    path("<slug:slug>/invitations", views.member_invite, name="invite"),
     path("<slug:slug>/members/<int:membership_id>/remove", views.member_remove, name="member_remove"),
 ]

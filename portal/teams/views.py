@@ -4,8 +4,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from portal.accounts.forms import InviteForm
+from portal.accounts.services import pending_invitations
 from portal.models import System
 
 from . import selectors, services
@@ -37,12 +39,11 @@ def team_create(request):
     if not form.is_valid():
         messages.error(request, "A team needs a name.")
         return redirect("teams:list")
-    name = " ".join(form.cleaned_data["name"].split())
-    if Team.objects.filter(name__iexact=name).exists():
-        messages.error(request, f"A team named {name!r} exists already; ask one of its admins to add you.")
+    try:
+        team = services.team_create(name=form.cleaned_data["name"], creator=request.user)
+    except services.TeamError as error:
+        messages.error(request, str(error)[:1].upper() + str(error)[1:] + ".")
         return redirect("teams:list")
-    team = services.team_get_or_create(name=name)
-    services.member_set(team=team, username=request.user.get_username(), role=Role.ADMIN, actor=request.user)
     messages.success(request, f"Team {team.name} created; you are its admin.")
     return redirect("teams:detail", slug=team.slug)
 
@@ -62,6 +63,8 @@ def team_detail(request, slug):
         "administers": role == Role.ADMIN,
         "events": selectors.team_events(team=team) if manages else [],
         "member_form": MemberForm(),
+        "invite_form": InviteForm(),
+        "invitations": pending_invitations(team=team) if role == Role.ADMIN else [],
         "roles": Role.choices,
     }
     return render(request, "teams/detail.html", context)
@@ -80,6 +83,27 @@ def member_set(request, slug):
             messages.success(request, f"{form.cleaned_data['username']} is {form.cleaned_data['role']} of {team.name}.")
         except services.TeamError as error:
             messages.error(request, str(error))
+    return redirect("teams:detail", slug=team.slug)
+
+
+@login_required
+@require_POST
+def member_invite(request, slug):
+    """An admin invites an email address with a role: the link goes by email, valid for a few days."""
+    from portal.accounts import services as accounts
+
+    team = _team_for(request.user, slug, role=Role.ADMIN)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give an email address and a role.")
+    else:
+        site_url = f"{request.scheme}://{request.get_host()}"
+        invitation = accounts.invitation_create(team=team, actor=request.user, site_url=site_url, **form.cleaned_data)
+        messages.success(
+            request,
+            f"Invitation sent to {invitation.email} as {invitation.role}: "
+            f"the link works once, until {invitation.expires_at:%Y-%m-%d %H:%M} UTC.",
+        )
     return redirect("teams:detail", slug=team.slug)
 
 
@@ -124,14 +148,18 @@ def system_rename(request, system_id):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def system_publish(request, system_id):
-    """Publish (``publish=1``) or make private again (``publish=0``): maintainers of the system's team."""
+    """Publish (``publish=1`` with ``confirmed=1``, sent from the page that shows what becomes public) or
+    make private again (``publish=0``): maintainers of the system's team."""
     system, maintains = _managed_system(request, system_id)
     if not maintains:
         messages.error(request, "Only a maintainer of the system's team can publish it or make it private.")
         return redirect("pages:system", system_id=system.id)
     publish = request.POST.get("publish", "1") == "1"
+    if request.method == "GET" or (publish and request.POST.get("confirmed") != "1"):
+        preview = selectors.publication_preview(system=system)
+        return render(request, "teams/publish.html", {"system": system, "preview": preview})
     try:
         services.system_publish(system=system, actor=request.user, published=publish)
         messages.success(

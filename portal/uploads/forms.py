@@ -73,6 +73,13 @@ class LabelsForm(forms.Form):
         return labels
 
 
+NO_TEAM_LABEL = "(no team: published at once, to everyone)"
+
+
+def _system_choice_label(system: System) -> str:
+    return system.name if system.published else f"{system.name} (private)"
+
+
 class UploadLabelsForm(LabelsForm):
     """The upload form: which team and system the files are for, and their labels."""
 
@@ -100,12 +107,20 @@ class UploadLabelsForm(LabelsForm):
         super().__init__(*args, **kwargs)
         self.user = user
         team_field = self.fields["team"]
-        team_field.queryset = teams.teams_of(user, role=Role.UPLOADER)
+        self.own_teams = own_teams = teams.teams_of(user, role=Role.UPLOADER)
+        team_field.queryset = own_teams
         if teams.sees_everything(user):
-            # The operator's own results (like the published studies) belong to no team.
+            # The operator's own results (like the published studies) belong to no team, but only when
+            # chosen: an upload is private to the superuser's own team whenever they have one.
             team_field.queryset = Team.objects.order_by("name")
-            team_field.empty_label = "(no team: published at once, as the published studies are)"
+            team_field.empty_label = NO_TEAM_LABEL
+            team_field.initial = own_teams.values_list("pk", flat=True).first()
         self.fields["system"].queryset = uploadable_systems(user).order_by("name")
+        self.fields["system"].label_from_instance = _system_choice_label
+
+    def may_upload(self) -> bool:
+        """Whether the user can upload for some team (or, as a superuser, for none)."""
+        return teams.sees_everything(self.user) or self.own_teams.exists()
 
     def clean(self):
         cleaned = super().clean()

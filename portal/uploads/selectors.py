@@ -53,13 +53,15 @@ def _with_counts(uploads):
 
 def upload_list(*, viewer):
     """The uploads ``viewer`` may read, newest first, with what the list shows."""
-    uploads = Upload.objects.filter(teams.uploads_q(viewer=viewer)).select_related("uploader", "system", "job")
+    uploads = Upload.objects.filter(teams.uploads_q(viewer=viewer)).select_related("system", "job")
+    uploads = uploads.annotate(uploader_shown=teams.uploader_name(viewer=viewer))
     return _with_counts(uploads).order_by("-created_at", "-id")
 
 
 def upload_readable(*, viewer, upload_id: int) -> Upload | None:
     """The upload, when ``viewer`` may read it (None otherwise: it does not exist for them)."""
     readable = Upload.objects.filter(teams.uploads_q(viewer=viewer), id=upload_id)
+    readable = readable.annotate(uploader_shown=teams.uploader_name(viewer=viewer))
     return readable.select_related("system", "uploader", "duplicate_of", "job", "team").first()
 
 

@@ -5,7 +5,8 @@ one of them (flipped, inserted or deleted bytes, a cut, a number replaced by a h
 or negative value, a re-encoding, a stray Latin-1 or NUL byte) and parses the result. Anything
 but a ``ParseError`` naming the file is a parser bug. Two classes of damaged numbers get examples
 of their own: numbers written with mixed separators (``9.80,0``, ``9,80.5``) and whole numbers
-beyond a float's range (``1`` and 400 zeros), in every numeric field a file holds.
+beyond a float's range (``1`` and 400 zeros), in every numeric field a file holds. Files cut inside a
+number are compared with the intact file: refused, warned of the cut, or the same figures point by point.
 
 ``make test`` runs a small, fixed set of examples per format; ``make fuzz`` (the ``fuzz`` settings
 profile, chosen with ``HYPOTHESIS_PROFILE``) runs thousands with fresh random choices.
@@ -325,3 +326,64 @@ def test_a_number_of_thousands_of_digits_is_refused_with_its_line(path, written,
     with pytest.raises(ParseError) as caught:
         parse_sources([Source(name=path.name, data=text.replace(written, damaged, 1).encode())])
     assert str(caught.value).startswith(f"{path.name}:{line}: ")
+
+
+CUT_WARNINGS = ("it looks cut there", "drives not listed are missing")
+
+
+@st.composite
+def cut(draw, format_id, *, at_line_ends=False):
+    """One file of a group cut inside one of its numbers (or, ``at_line_ends``, also at the end of a line)."""
+    group = draw(st.sampled_from(INPUTS[format_id]))
+    members = [(_name(path), path.read_bytes()) for path in group]
+    target = draw(st.integers(0, len(members) - 1))
+    name, content = members[target]
+    ends = [match.end() for match in re.finditer(rb"\n", content)]
+    # Strictly inside: after a number's first digit and before its last (CSV fields included).
+    numbers = [match.start() + len(match.group()) // 2 for match in re.finditer(rb"\d{2,}", content)]
+    inside_number = bool(numbers) and (not at_line_ends or draw(st.booleans()))
+    at = draw(st.sampled_from(numbers if inside_number else ends or [len(content)]))
+    members[target] = (name, content[:at])
+    line = content.count(b"\n", 0, at) + (0 if content[at - 1 : at] == b"\n" else 1)
+    where = "inside a number" if inside_number else "after"
+    return Damaged(members=members, steps=[name, f"cut {where} line {line} (byte {at})"])
+
+
+def _figures(results):
+    """Every run's points as stored, by run name (a name repeated keeps each of its runs)."""
+    runs: dict = {}
+    for result in results:
+        for run in result["runs"]:
+            runs.setdefault(run["name"], []).append([sorted(point.items()) for point in run["points"]])
+    return runs
+
+
+INTACT_FIGURES: dict = {}
+
+
+def _intact_figures(example):
+    key = tuple(name for name, _ in example.members)
+    if key not in INTACT_FIGURES:
+        paths = {_name(path): path for group in (g for gs in INPUTS.values() for g in gs) for path in group}
+        INTACT_FIGURES[key] = _figures(parse_sources([Source(paths[name], name=name) for name in key]))
+    return INTACT_FIGURES[key]
+
+
+@pytest.mark.parametrize("format_id", sorted(INPUTS))
+def test_a_file_cut_inside_a_number_is_refused_or_warned_or_keeps_the_intact_files_figures(format_id):
+    """Cut inside a number: a ParseError, a warning naming the cut, or runs whose figures are the intact
+    file's, point by point."""
+
+    @given(example=cut(format_id))
+    def property_holds(example):
+        outcome = check_parse(example)
+        if isinstance(outcome, ParseError):
+            return
+        if any(marker in warning for result in outcome for warning in result["warnings"] for marker in CUT_WARNINGS):
+            return
+        intact = _intact_figures(example)
+        for name, runs in _figures(outcome).items():
+            for points in runs:
+                assert points in intact.get(name, []), f"run {name!r}: figures differ from the intact file's"
+
+    property_holds()

@@ -110,10 +110,10 @@ def test_an_upload_is_private_to_the_team_until_published(acme, data_dir):
     assert _signed_in(_user("outsider")).get(f"/systems/{system.id}/").status_code == 404
     assert _signed_in(engineer).get(f"/systems/{system.id}/").status_code == 200
     # An uploader cannot publish; a maintainer can.
-    _signed_in(engineer).post(f"/teams/systems/{system.id}/publish", {"publish": "1"})
+    _signed_in(engineer).post(f"/teams/systems/{system.id}/publish", {"publish": "1", "confirmed": "1"})
     assert Client().get(f"/systems/{system.id}/").status_code == 404
     maintainer = _user("maintainer", team=acme, role=Role.MAINTAINER)
-    _signed_in(maintainer).post(f"/teams/systems/{system.id}/publish", {"publish": "1"})
+    _signed_in(maintainer).post(f"/teams/systems/{system.id}/publish", {"publish": "1", "confirmed": "1"})
     assert Client().get(f"/systems/{system.id}/").status_code == 200
     events = list(AuditEvent.objects.order_by("id").values_list("actor_name", "action", "subject"))
     assert events == [
@@ -146,7 +146,9 @@ def test_a_name_published_by_another_cannot_be_published_twice(acme):
     SystemFactory(name="IBM DS5000", published=True)
     private = SystemFactory(name="IBM DS5000", team=acme, published=False)
     maintainer = _user("maintainer", team=acme, role=Role.MAINTAINER)
-    response = _signed_in(maintainer).post(f"/teams/systems/{private.id}/publish", {"publish": "1"}, follow=True)
+    response = _signed_in(maintainer).post(
+        f"/teams/systems/{private.id}/publish", {"publish": "1", "confirmed": "1"}, follow=True
+    )
     assert "a published system is already named 'IBM DS5000'; rename this one before publishing it" in (
         response.content.decode().replace("&#x27;", "'")
     )
@@ -237,7 +239,9 @@ def test_a_private_workload_name_stays_with_the_team_until_published(acme, data_
     assert "Project Z read" not in page
     assert "Project Z read" in _signed_in(engineer).get(f"/runs/{private_run.id}/").content.decode()
     # Published: the name joins the workload's names, by which any reader may ask for it.
-    _signed_in(engineer).post(f"/teams/systems/{private_run.config.system_id}/publish", {"publish": "1"})
+    _signed_in(engineer).post(
+        f"/teams/systems/{private_run.config.system_id}/publish", {"publish": "1", "confirmed": "1"}
+    )
     private_run.workload.refresh_from_db()
     assert "Project Z read" in private_run.workload.names
 
@@ -260,7 +264,7 @@ def test_a_maintainer_renames_a_system_to_publish_it_beside_another_of_that_name
     assert private.name == "IBM DS5000"
     response = maintainer.post(f"/teams/systems/{private.id}/rename", {"name": "Acme DS5000 lab unit"}, follow=True)
     assert "IBM DS5000 is now named Acme DS5000 lab unit." in response.content.decode()
-    maintainer.post(f"/teams/systems/{private.id}/publish", {"publish": "1"})
+    maintainer.post(f"/teams/systems/{private.id}/publish", {"publish": "1", "confirmed": "1"})
     private.refresh_from_db()
     assert (private.name, private.published) == ("Acme DS5000 lab unit", True)
     # Published, it cannot take the other published system's name.

@@ -13,8 +13,10 @@ FIO = sample("fio", "fioplot_fio-3.34_randread-1-1.json")
 
 @pytest.fixture
 def lab_admin(transactional_db):
-    """Made before the browser starts (ORM calls inside Playwright's sync API run in another context)."""
-    return get_user_model().objects.create_user("lab-admin", password="disk-arrays-42")
+    """Made before the browser starts (ORM calls inside Playwright's sync API run in another context).
+
+    A superuser: the one whose uploads once defaulted to "no team", published at once."""
+    return get_user_model().objects.create_superuser("lab-admin", "admin@lab.example", password="disk-arrays-42")
 
 
 @pytest.mark.browser
@@ -50,10 +52,20 @@ def test_a_lab_creates_its_team_uploads_privately_and_publishes(data_dir, celery
     visitor.goto(f"{live_server.url}/?q=Zenith")
     expect(visitor.locator("main")).not_to_contain_text("Zenith Z9")
 
-    page.get_by_role("button", name="Publish it").click()
+    visitor.goto(f"{live_server.url}/uploads/")
+    expect(visitor.locator("main")).not_to_contain_text("lab-admin")
+
+    page.get_by_role("link", name="Publish it…").click()
+    expect(page.locator("#publish-preview")).to_contain_text(FIO.name)
+    expect(page.locator("#publish-preview")).to_contain_text("1 run:")
+    assert visitor.goto(system_url).status == 404, "nothing is public before the confirmation"
+    page.get_by_role("button", name="Publish Zenith Z9 to everyone").click()
     expect(page.get_by_role("status")).to_contain_text("Zenith Z9 is published: everyone can read it.")
     assert visitor.goto(system_url).status == 200
     expect(visitor.get_by_role("heading", level=1)).to_have_text("Zenith Z9")
+    visitor.goto(f"{live_server.url}/uploads/")
+    expect(visitor.locator("#upload-table")).to_contain_text(FIO.name)
+    expect(visitor.locator("main")).not_to_contain_text("lab-admin")
 
     page.goto(f"{live_server.url}/teams/zenith-array-lab/")
     log = page.locator("h2:has-text('Audit log') + table")

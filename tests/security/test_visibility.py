@@ -177,7 +177,7 @@ WALK = {
         "kind": ONE,
         "path": "/teams/systems/{system}/publish",
         "method": "post",
-        "data": {"publish": "1"},
+        "data": {"publish": "1", "confirmed": "1"},
     },
     "teams:rename": {
         "kind": ONE,
@@ -191,6 +191,12 @@ WALK = {
         "method": "post",
         "data": {"username": "stranger", "role": "viewer"},
     },  # fmt: skip
+    "teams:invite": {
+        "kind": ONE,
+        "path": "/teams/acme/invitations",
+        "method": "post",
+        "data": {"email": "someone@lab.example", "role": "viewer"},
+    },
     "teams:member_remove": {"kind": ONE, "path": "/teams/acme/members/{membership}/remove", "method": "post"},
     "tokens:revoke": {"kind": ONE, "path": "/accounts/tokens/{token}/revoke", "method": "post"},
     "curation:exclude": {"kind": ONE, "path": "/runs/{run}/exclude", "method": "post", "data": {"reason": "failed"}},
@@ -221,6 +227,9 @@ NOTHING_PRIVATE = {
     "healthz": "the health check",
     "uploads:files": "receiving files: tests below check a stranger cannot add to the private system",
     "teams:create": "creating a team",
+    "accounts:signup": "creating an account",
+    "accounts:verify": "confirming an account's address",
+    "accounts:invitation": "following an invitation: tests/security/test_accounts.py",
     "tokens:list": "the signed-in user's own tokens",
     "pages:compare_defaults": "the reader's own default threshold, or a team's they administer (tests/pages)",
     "api:schema": "the API's description",
@@ -326,7 +335,9 @@ def test_stranger_cannot_upload_into_the_private_system(world, settings):
 def test_publishing_shows_the_system_to_everyone(world):
     anonymous, owner = _client("anonymous", world), _client("owner", world)
     assert anonymous.get(f"/systems/{world['system']}/").status_code == 404
-    assert owner.post(f"/teams/systems/{world['system']}/publish", {"publish": "1"}).status_code == 302
+    assert (
+        owner.post(f"/teams/systems/{world['system']}/publish", {"publish": "1", "confirmed": "1"}).status_code == 302
+    )
     page = anonymous.get(f"/systems/{world['system']}/")
     assert page.status_code == 200 and SECRET in page.content.decode()
     log = owner.get("/teams/acme/").content.decode()
@@ -339,7 +350,7 @@ def test_a_viewer_reads_but_cannot_publish(world):
     client = APIClient()
     client.force_login(viewer)
     assert client.get(f"/systems/{world['system']}/").status_code == 200
-    client.post(f"/teams/systems/{world['system']}/publish", {"publish": "1"})
+    client.post(f"/teams/systems/{world['system']}/publish", {"publish": "1", "confirmed": "1"})
     assert _client("anonymous", world).get(f"/systems/{world['system']}/").status_code == 404
     # Nor does a viewer see the audit log or manage members.
     page = client.get("/teams/acme/").content.decode()

@@ -38,6 +38,12 @@ class Command(BaseCommand):
             "web server": [python, "-m", "gunicorn", "portal.wsgi", "--bind", f"{host}:{port}",
                            "--workers", str(web_workers), "--access-logfile", "-", "--log-level", "warning"],
         }  # fmt: skip
+        embedded.record_serving(
+            settings.BASE_DIR,
+            data_dir=settings.DATA_DIR,
+            database_from_environment=bool(os.environ.get("DATABASE_URL")),
+            redis_from_environment=bool(os.environ.get("REDIS_URL")),
+        )
         children = {name: Child(name, command, env) for name, command in commands.items()}
         self.stdout.write(f"ArrayBench is running at http://{host}:{port}/  (Ctrl-C stops everything)")
         self.stdout.write("Create the first account with:  .venv/bin/python manage.py createsuperuser")
@@ -52,18 +58,35 @@ class Command(BaseCommand):
         signal.signal(signal.SIGINT, request_stop)
         signal.signal(signal.SIGTERM, request_stop)
         while not stop["requested"]:
+            self._restart_embedded_servers()
             for child in children.values():
                 if child.exited() and not child.restart(self.stderr):
                     stop["requested"] = True
             time.sleep(0.5)
         for child in children.values():
             child.stop()
+        embedded.forget_serving(settings.BASE_DIR)
         stopped = embedded.stop_all(
             settings.DATA_DIR,
             postgres=not os.environ.get("DATABASE_URL"),
             redis=not os.environ.get("REDIS_URL"),
         )
         self.stdout.write("Stopped: web server, worker" + "".join(f", embedded {name}" for name in stopped))
+
+    def _restart_embedded_servers(self):
+        """Start an embedded server again when it stopped (its process killed), as the children are."""
+        servers = {
+            "PostgreSQL": (not os.environ.get("DATABASE_URL"), embedded.postgres_running, embedded.postgres_url),
+            "Redis": (not os.environ.get("REDIS_URL"), embedded.redis_running, embedded.redis_url),
+        }
+        for name, (embedded_here, running, start) in servers.items():
+            if not embedded_here or running(settings.DATA_DIR):
+                continue
+            self.stderr.write(f"The embedded {name} stopped; starting it again.")
+            try:
+                start(settings.DATA_DIR)
+            except Exception as error:  # tried again on the next round, as a child that keeps stopping is
+                self.stderr.write(f"The embedded {name} did not start: {error}")
 
 
 class Child:

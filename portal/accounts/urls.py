@@ -1,0 +1,12 @@
+"""Accounts, mounted at ``/accounts/`` beside Django's sign-in, password change and reset views."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "accounts"
+urlpatterns = [
+    path("signup/", views.signup, name="signup"),
+    path("verify/<uidb64>/<token>/", views.verify, name="verify"),
+    path("invitations/<token>/", views.invitation, name="invitation"),
+]
