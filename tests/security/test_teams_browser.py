@@ -44,7 +44,7 @@ def test_a_lab_creates_its_team_uploads_privately_and_publishes(data_dir, celery
     expect(row.locator("td.status")).to_contain_text("done Zenith Z9, 1 run, 1 point", timeout=60_000)
     row.get_by_role("link", name="Zenith Z9").click()
     system_url = page.url
-    expect(page.get_by_role("note")).to_contain_text("Private: only the members of Zenith array lab")
+    expect(page.locator("p.private[role=note]")).to_contain_text("Private: only the members of Zenith array lab")
 
     # Another visitor (a fresh browser context, not signed in) finds nothing of it.
     visitor = page.context.browser.new_context().new_page()

@@ -32,7 +32,7 @@ def test_sign_in_upload_two_files_and_open_a_run(worker, live_server, engineer, 
     page = browser_page.page
     sign_in(page, live_server)
 
-    page.get_by_label("Existing system").select_option(label="IBM DS4500")
+    page.get_by_label("Existing system").select_option(label="IBM DS4500 (private)")
     page.get_by_label("RAID level").fill("RAID 5")
     files = [sample("iometer", "maluramichael_results_1.1.0_network_emptyruns.csv"),
              sample("fio", "fioplot_fio-3.34_randread-1-1.json")]  # fmt: skip
@@ -58,7 +58,7 @@ def test_the_files_of_one_orion_test_chosen_together_become_one_run(
 ):
     page = browser_page.page
     sign_in(page, live_server)
-    page.get_by_label("Existing system").select_option(label="IBM DS4500")
+    page.get_by_label("Existing system").select_option(label="IBM DS4500 (private)")
     files = sorted((SAMPLES_DIR / "orion").glob("*.csv"))
     page.get_by_label("Choose result files").set_input_files([str(f) for f in files])
     page.get_by_role("button", name="Upload", exact=True).click()
