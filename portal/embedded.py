@@ -24,8 +24,9 @@ from urllib.parse import parse_qs, quote, urlsplit
 DATABASE_NAME = "arraybench"
 SERVING_FILE_NAME = ".arraybench-serving.json"
 
-# The embedded servers this process started (not found running): what ``stop_started`` stops.
-_started: dict[str, Path] = {}
+# The embedded servers this process started (not found running), by server and data directory: what
+# ``stop_started`` stops. A process may start the servers of several data directories (a test its own Redis).
+_started: set[tuple[str, Path]] = set()
 
 
 @contextlib.contextmanager
@@ -46,7 +47,7 @@ def postgres_url(data_dir):
     pg_dir = Path(data_dir) / "pg"
     with _locked(Path(data_dir) / "pg.lock"):
         if not _postmaster_running(pg_dir):
-            _started["postgresql"] = Path(data_dir)
+            _started.add(("postgresql", Path(data_dir)))
             # pgserver keeps a handle per directory that would still describe a postmaster now gone.
             pgserver.PostgresServer._instances.pop(pg_dir.resolve(), None)
         server = pgserver.get_server(pg_dir, cleanup_mode=None)
@@ -112,7 +113,7 @@ def redis_url(data_dir):
         port_file = redis_dir / "port"
         port = int(port_file.read_text()) if port_file.exists() else _free_port()
         if not _port_answers(port):
-            _started["redis"] = Path(data_dir)
+            _started.add(("redis", Path(data_dir)))
             if port_file.exists() and _port_in_use(port):
                 port = _free_port()
             subprocess.run(
@@ -179,9 +180,9 @@ def stop_all(data_dir, *, postgres=True, redis=True):
 def stop_started():
     """Stop the embedded servers this process started itself; return what was stopped."""
     stopped = []
-    for name, data_dir in list(_started.items()):
+    for name, data_dir in sorted(_started):
         stopped += stop_all(data_dir, postgres=name == "postgresql", redis=name == "redis")
-        del _started[name]
+        _started.discard((name, data_dir))
     return stopped
 
 

@@ -97,3 +97,17 @@ def test_a_test_run_stops_the_embedded_servers_it_started(tmp_path):
     # Stopped when the run ended (PostgreSQL's fast shutdown may still be finishing its last steps).
     stopped = {"postgresql": False, "redis": False}
     assert wait_until(lambda: _servers_running(tmp_path) == stopped, seconds=15), _servers_running(tmp_path)
+
+
+def test_a_process_that_started_the_servers_of_two_data_dirs_stops_both(tmp_path):
+    """A test run that also starts a Redis of its own (the Redis-down test) still stops its main one."""
+    main, own = tmp_path / "main", tmp_path / "own"
+    script = (
+        "import sys; from pathlib import Path; from portal import embedded; "
+        f"embedded.redis_url(Path({str(main)!r})); embedded.redis_url(Path({str(own)!r})); "
+        "print(sorted(embedded.stop_started()))"
+    )
+    run = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "['redis', 'redis']"
+    assert wait_until(lambda: not embedded.redis_running(main) and not embedded.redis_running(own), seconds=10)
