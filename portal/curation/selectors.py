@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from django.db.models import Q, QuerySet
 from django.template.defaultfilters import date as date_text
 
-from portal.models import Membership, Run, RunStatement, System, WorkloadAlias
+from portal.models import Membership, Run, RunStatement, WorkloadAlias
 from portal.teams.models import ROLE_RANK, Role
 from portal.teams.selectors import role_of
 
@@ -62,17 +62,15 @@ def alias_book(*, viewer, workload_ids: Iterable[int] = (), workload_names: Iter
     return book
 
 
-def system_workload_aliases(*, system: System, workload_names: list[str], viewer) -> dict[str, str]:
-    """The team's names of a system page's workload sections (by stored name): two queries over the
-    sections shown. A stored name whose runs are of several workloads keeps its name."""
+def system_workload_aliases(
+    *, pairs: Iterable[tuple[str, int | None]], workload_names: list[str], viewer
+) -> dict[str, str]:
+    """The team's names of a system page's workload sections (by stored name), from the (stored name,
+    workload id) pairs of the runs shown: one query. A stored name whose runs are of several workloads
+    keeps its name."""
     if not workload_names or not getattr(viewer, "is_authenticated", False):
         return {}
-    pairs = set(
-        Run.objects.filter(config__system=system, workload_name__in=workload_names)
-        .order_by()
-        .values_list("workload_name", "workload_id")
-        .distinct()
-    )
+    pairs = set(pairs)
     book = alias_book(viewer=viewer, workload_ids=[w for _n, w in pairs if w], workload_names=workload_names)
     found: dict[str, set[str]] = {}
     for name, workload_id in pairs:

@@ -9,6 +9,7 @@ import itertools
 import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count
@@ -98,22 +99,35 @@ def workload_run_counts(*, system: System) -> tuple[list[tuple[str, int]], list[
     return counts, swept
 
 
-def workload_titles(*, system: System, names: list[str]) -> dict[str, str]:
-    """What each of ``names`` (the names a system's runs were stored under, a page of them) does, in words:
-    its workload's title ("4 KiB random read", or the name a paper gave it); the name itself where the file
-    did not say what its runs do. One query over the runs of those names; a name stored for runs of several
-    workloads lists them all."""
+class NamedWorkload(NamedTuple):
+    """A name a system's runs were stored under, and one workload (id and title) runs of that name are of."""
+
+    name: str
+    workload_id: int | None
+    title: str | None
+
+
+def named_workloads(*, system: System, names: list[str]) -> list[NamedWorkload]:
+    """The workloads the runs of each of ``names`` (a page of a system's stored names) are of: one query over
+    the runs of those names, read by the section titles and the team's names for them."""
     rows = (
         Run.objects.filter(config__system=system, workload_name__in=names)
         .order_by()
-        .values_list("workload_name", "workload__name")
+        .values_list("workload_name", "workload_id", "workload__name")
         .distinct()
     )
+    return [NamedWorkload(*row) for row in rows]
+
+
+def workload_titles(*, names: list[str], found: list[NamedWorkload]) -> dict[str, str]:
+    """What each of ``names`` does, in words: its workload's title ("4 KiB random read", or the name a
+    paper gave it); the name itself where the file did not say what its runs do. A name stored for runs of
+    several workloads lists them all."""
     titles: dict[str, list[str]] = {name: [] for name in names}
-    for name, title in rows:
-        if title:
-            titles[name].append(title)
-    return {name: " / ".join(sorted(found)) or name for name, found in titles.items()}
+    for named in found:
+        if named.title:
+            titles[named.name].append(named.title)
+    return {name: " / ".join(sorted(titles_of)) or name for name, titles_of in titles.items()}
 
 
 def workloads_page(counts: list[tuple[str, int]], *, number) -> Page:

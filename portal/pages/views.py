@@ -110,10 +110,12 @@ def _system_runs(request, form, *, system, counts):
         figures = system_runs.workload_figures(workloads=[name for name, _ in page], **read)
         sections = [(name, count, figures[name]) for name, count in page]
     link = functools.partial(_runs_link, request.GET, runs=form.value("runs"), sort=read["sort"])
-    titles = system_runs.workload_titles(system=system, names=[name for name, *_ in sections])
+    names = [name for name, *_ in sections]
+    found = system_runs.named_workloads(system=system, names=names)
+    titles = system_runs.workload_titles(names=names, found=found)
     names_shown = role_of(request.user, system.team) is not None
     aliases = system_workload_aliases(
-        system=system, workload_names=[name for name, *_ in sections], viewer=request.user
+        pairs=[(named.name, named.workload_id) for named in found], workload_names=names, viewer=request.user
     )
     return {
         "runs_of": form.value("runs"),
