@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..errors import ParseError
+from ..latency import iops_weighted_ms
 from ..numbers import read_number, read_whole
 from ..result import Point, ResultSet, Run, TransferSize, Workload
 from ..source import Source
@@ -378,19 +379,13 @@ def _point(inv):
         mbps=sum(known) if known else None,
         read_mbps=read_mbps,
         write_mbps=write_mbps,
-        avg_response_ms=_weighted_latency_ms([c for c in (read_call, write_call) if c]),
+        avg_response_ms=iops_weighted_ms((c["avg_ms"], c["calls"]) for c in (read_call, write_call) if c),
         avg_read_response_ms=read_call["avg_ms"] if read_call else None,
         avg_write_response_ms=write_call["avg_ms"] if write_call else None,
         max_response_ms=max((c["max_ms"] for c in (read_call, write_call) if c), default=None),
         cpu_pct=inv.cpu.get("cpu_pct"),
         metrics=metrics,
     )
-
-
-def _weighted_latency_ms(calls):
-    """Average of the read and write system call latencies, weighted by their call counts."""
-    count = sum(c["calls"] for c in calls)
-    return sum(c["avg_ms"] * c["calls"] for c in calls) / count if count else None
 
 
 def _weighted_ops(group, names):

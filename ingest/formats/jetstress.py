@@ -30,6 +30,7 @@ from datetime import datetime
 from html.parser import HTMLParser
 
 from ..errors import ParseError
+from ..latency import iops_weighted_ms
 from ..numbers import Printed, read_number
 from ..result import Point, ResultSet, Run, Workload
 from ..source import Source, sniff_encoding
@@ -423,14 +424,9 @@ def _sum(instances, key):
 
 def _weighted(instances, pairs):
     """Mean of latencies weighted by rates over ``pairs`` of (latency key, rate key); None without weight."""
-    total = weight = 0.0
-    for row in instances:
-        for latency_key, rate_key in pairs:
-            latency, rate = row.get(latency_key), row.get(rate_key)
-            if latency is not None and rate:
-                total += latency * rate
-                weight += rate
-    return total / weight if weight else None
+    return iops_weighted_ms(
+        (row.get(latency_key), row.get(rate_key)) for row in instances for latency_key, rate_key in pairs
+    )
 
 
 def _plain_grid(header, rows):
