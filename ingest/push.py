@@ -32,7 +32,7 @@ class PushError(Exception):
     """A request the portal refused or could not be sent; the message is for the user. ``status`` is the
     HTTP status (None when the portal could not be reached), ``answer`` the error answer's JSON."""
 
-    def __init__(self, message: str, *, status: int | None = None, answer: dict | None = None):
+    def __init__(self, message: str, *, status: int | None = None, answer: dict | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.answer = answer or {}
@@ -123,7 +123,7 @@ def label_fields(system: str | None, config: list[str], *, team: str | None = No
 class Client:
     """The few API calls the push command makes, with a bearer token."""
 
-    def __init__(self, url: str, *, token: str, timeout_s: float):
+    def __init__(self, url: str, *, token: str, timeout_s: float) -> None:
         self.base = url.rstrip("/").removesuffix(API.rstrip("/")) + "/"
         self.token = token
         self.timeout_s = timeout_s
