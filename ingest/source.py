@@ -46,6 +46,13 @@ def sniff_encoding(head: bytes) -> tuple[str, int]:
     return "utf-8", 0
 
 
+def decode_head(head: bytes) -> str:
+    """A file's first bytes as text, in the encoding :func:`sniff_encoding` finds (its byte-order mark
+    dropped), bytes that are not in it replaced: for format detection, which must never fail."""
+    encoding, bom_length = sniff_encoding(head)
+    return head[bom_length:].decode(encoding, errors="replace")
+
+
 class ProgressMeter:
     """Counts the bytes parsers read from a set of files and reports whole percentages.
 
@@ -199,8 +206,7 @@ class Source:
 
     def head_text(self, size: int = HEAD_BYTES) -> str:
         """The first bytes decoded as text (by BOM / meta charset), bad bytes replaced."""
-        encoding, bom_length = sniff_encoding(self.head(size))
-        return self.head(size)[bom_length:].decode(encoding, errors="replace")
+        return decode_head(self.head(size))
 
     def open_text(self, encoding: str | None = None, errors: str = "strict") -> "TextStream":
         """A text stream with universal newlines (CRLF and LF read alike).

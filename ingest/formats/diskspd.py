@@ -17,7 +17,7 @@ from typing import Any
 from ..errors import ParseError
 from ..numbers import Printed, read_number, whole
 from ..result import Point, ResultSet, Run, TransferSize, Workload
-from ..source import Source, sniff_encoding
+from ..source import Source, decode_head, sniff_encoding
 from ..units import MB, size_multiplier
 
 FORMAT = "diskspd"
@@ -46,29 +46,24 @@ PRINTED_XML = Printed(refusal="<{field}> holds {stripped!r}, not a number")
 
 
 def sniff(head: bytes, name: str) -> bool:
-    text = _head_text(head)
+    text = decode_head(head)
     if "<Results>" in text and ("<System>" in text or "<Profile>" in text):
         return True
     return "Command Line:" in text and ("Input parameters:" in text or "diskspd" in text.lower())
 
 
 def refuse(head: bytes, name: str) -> str | None:
-    text = _head_text(head).lstrip()
+    text = decode_head(head).lstrip()
     if text.startswith("<Profile>") and "<TimeSpans>" in text and "<Results>" not in text:
         return "this is a DiskSpd profile (the -X input), not results; upload the output of diskspd -Rxml instead"
     return None
 
 
 def parse(source: Source) -> ResultSet:
-    text = _head_text(source.head())
+    text = source.head_text()
     if text.lstrip().startswith(("<?xml", "<Results")):
         return _parse_xml(source)
     return _parse_text(source)
-
-
-def _head_text(head: bytes) -> str:
-    encoding, bom_length = sniff_encoding(head)
-    return head[bom_length:].decode(encoding, errors="replace")
 
 
 # The shared model: what either output gives for one timespan ---------------------------------

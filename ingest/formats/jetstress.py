@@ -34,7 +34,7 @@ from ..errors import ParseError
 from ..latency import iops_weighted_ms
 from ..numbers import Printed, read_number
 from ..result import Point, ResultSet, Run, Workload
-from ..source import Source, sniff_encoding
+from ..source import Source, decode_head
 from ..units import convert_time
 
 MAX_THREAD_DIGITS = 9  # a billion threads is no Jetstress run
@@ -94,8 +94,7 @@ _TIME_FORMATS = ("%m/%d/%Y %I:%M:%S %p", "%m/%d/%Y %H:%M:%S", "%Y-%m-%d %H:%M:%S
 
 
 def _head_text(head: bytes) -> str:
-    encoding, bom_length = sniff_encoding(head)
-    return head[bom_length:].decode(encoding, errors="replace").lower()
+    return decode_head(head).lower()
 
 
 def refuse(head: bytes, name: str) -> str | None:

@@ -34,7 +34,7 @@ from typing import Any, TypedDict
 from ..errors import ParseError
 from ..numbers import Printed, read_number, read_whole
 from ..result import Point, ResultSet, Run, TransferSize, Workload
-from ..source import Source, describe_group, sniff_encoding
+from ..source import Source, decode_head, describe_group
 from ..units import convert_time, size_multiplier
 
 FORMAT = "orion"
@@ -85,11 +85,6 @@ class _Summary(TypedDict):
     params: dict[str, Any]
 
 
-def _head_text(head: bytes) -> str:
-    encoding, bom_length = sniff_encoding(head)
-    return head[bom_length:].decode(encoding, errors="replace")
-
-
 def _is_summary(text: str) -> bool:
     return text.lstrip().upper().startswith("ORION VERSION")
 
@@ -100,7 +95,7 @@ def _is_matrix(text: str) -> bool:
 
 
 def sniff(head: bytes, name: str) -> bool:
-    text = _head_text(head)
+    text = decode_head(head)
     return _is_summary(text) or _is_matrix(text)
 
 
