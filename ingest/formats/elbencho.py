@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ParseError
+from ..figures import known_sum
 from ..latency import iops_weighted_ms
 from ..numbers import Printed, read_number, size_or_none
 from ..result import Point, ResultSet, Run, TransferSize, Workload
@@ -444,10 +445,10 @@ def _point(phase: _Phase) -> Point:
     entry_ms = _latency_ms(phase, "entry_latency_us", "avg")
     return Point(
         load=load,
-        iops=_sum(read_iops, write_iops),
+        iops=known_sum([read_iops, write_iops]),
         read_iops=read_iops,
         write_iops=write_iops,
-        mbps=_sum(read_mbps, write_mbps),
+        mbps=known_sum([read_mbps, write_mbps]),
         read_mbps=read_mbps,
         write_mbps=write_mbps,
         avg_response_ms=iops_weighted_ms([(read_ms, read_iops), (write_ms, write_iops)]) or entry_ms,
@@ -493,11 +494,6 @@ def _max_latency_ms(phase: _Phase) -> float | None:
     )
     maxima = [_latency_ms(phase, name, "max") for name in names]
     return max((m for m in maxima if m is not None), default=None)
-
-
-def _sum(*values: float | None) -> float | None:
-    known = [v for v in values if v is not None]
-    return sum(known) if known else None
 
 
 def _metrics(phase: _Phase, threads: int | None) -> dict[str, Any]:

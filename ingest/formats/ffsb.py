@@ -33,6 +33,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import ParseError
+from ..figures import known_sum
 from ..latency import iops_weighted_ms
 from ..numbers import read_number, read_whole
 from ..result import Point, ResultSet, Run, TransferSize, Workload
@@ -359,7 +360,6 @@ def _new_run(inv: _Invocation, index: int) -> Run:
 def _point(inv: _Invocation) -> Point:
     read_mbps = None if inv.read_bytes_per_s is None else inv.read_bytes_per_s / MB
     write_mbps = None if inv.write_bytes_per_s is None else inv.write_bytes_per_s / MB
-    known = [v for v in (read_mbps, write_mbps) if v is not None]
     read_call = inv.syscalls.get("read")
     write_call = inv.syscalls.get("write")
     total = inv.total or _Table()  # only complete invocations are read, and they have their total
@@ -380,7 +380,7 @@ def _point(inv: _Invocation) -> Point:
     return Point(
         load={"threads": _total_threads(inv)},
         iops=total.trans_per_sec,
-        mbps=sum(known) if known else None,
+        mbps=known_sum([read_mbps, write_mbps]),
         read_mbps=read_mbps,
         write_mbps=write_mbps,
         avg_response_ms=iops_weighted_ms((c["avg_ms"], c["calls"]) for c in (read_call, write_call) if c),

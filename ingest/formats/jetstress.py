@@ -31,6 +31,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from ..errors import ParseError
+from ..figures import known_sum, measured_read_pct
 from ..latency import iops_weighted_ms
 from ..numbers import Printed, read_number
 from ..result import Point, ResultSet, Run, Workload
@@ -430,8 +431,7 @@ def _instance_rows(
 
 
 def _sum(instances: list[_Instance], key: str) -> float | None:
-    values = [value for row in instances if (value := _figure(row, key)) is not None]
-    return sum(values) if values else None
+    return known_sum(_figure(row, key) for row in instances)
 
 
 def _weighted(instances: list[_Instance], pairs: list[tuple[str, str]]) -> float | None:
@@ -591,7 +591,7 @@ def parse(source: Source) -> ResultSet:
     params = _params(report)
     if thread_scope:
         params["thread_count_scope"] = thread_scope
-    read_pct = _read_pct(point)
+    read_pct = measured_read_pct(point.read_iops, point.write_iops)
     if read_pct is not None:
         params["measured_workload"] = ["read_pct"]
     run = Run(
@@ -610,9 +610,3 @@ def parse(source: Source) -> ResultSet:
         runs=[run],
         warnings=report.warnings,
     )
-
-
-def _read_pct(point: Point) -> float | None:
-    if point.read_iops is None or point.write_iops is None or not point.read_iops + point.write_iops:
-        return None
-    return 100 * point.read_iops / (point.read_iops + point.write_iops)

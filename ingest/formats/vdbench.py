@@ -28,6 +28,7 @@ from pathlib import PurePosixPath
 from typing import Any, TypeVar
 
 from ..errors import ParseError
+from ..figures import measured_read_pct
 from ..numbers import Printed, read_number, size_or_none
 from ..result import Point, ResultSet, Run, TransferSize, Workload
 from ..source import Source, describe_group
@@ -707,10 +708,7 @@ def _xfersizes(text: str | None) -> list[TransferSize]:
 def _read_pct(values: _Figures) -> float | None:
     if values.get("read_pct") is not None:
         return values["read_pct"]
-    reads, writes = values.get("read_rate"), values.get("write_rate")
-    if reads is None or writes is None or reads + writes == 0:
-        return None
-    return 100.0 * reads / (reads + writes)
+    return measured_read_pct(values.get("read_rate"), values.get("write_rate"))
 
 
 def _direction_rates(values: _Figures) -> tuple[float | None, float | None]:
