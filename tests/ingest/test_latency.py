@@ -1,5 +1,7 @@
 """The mean response time of several workers, targets, jobs or directions: each weighted by its IOPS."""
 
+from pathlib import Path
+
 import pytest
 
 from ingest.latency import iops_weighted_ms
@@ -33,3 +35,19 @@ def test_parts_may_be_given_as_a_generator():
     rows = [{"ms": 2.0, "iops": 50.0}, {"ms": 8.0, "iops": 150.0}]
     # (2 x 50 + 8 x 150) / 200 = 1300 / 200 = 6.5 ms.
     assert iops_weighted_ms((row["ms"], row["iops"]) for row in rows) == pytest.approx(6.5)
+
+
+def test_fio_leaves_a_direction_without_a_latency_out_of_the_mean(tmp_path):
+    from ingest import parse_paths
+
+    oltp = Path(__file__).parent / "data" / "fio" / "oltp_randrw_jsonplus.json"
+    lines = oltp.read_text().splitlines(keepends=True)
+    # Line 65 is the write direction's lat_ns (mean 10 ms, 750 IOPS); the reads' is 4 ms at 1750 IOPS.
+    assert '"lat_ns"' in lines[64] and '"mean" : 10000000.000000' in lines[64]
+    copy = tmp_path / "oltp_no_write_latency.json"
+    copy.write_text("".join(lines[:64] + lines[65:]))
+    point = parse_paths([copy])[0]["runs"][0]["points"][0]
+    assert (point["read_iops"], point["write_iops"]) == (1750.0, 750.0)
+    assert point["avg_write_response_ms"] is None
+    # The writes' latency is unknown, not 0 ms: the mean is the reads' 4 ms, not 4 x 1750 / 2500 = 2.8 ms.
+    assert point["avg_response_ms"] == pytest.approx(4.0)
