@@ -538,7 +538,7 @@ def _option_value(key: str, value: str, number: int) -> int | str | None:
     if key == "hosts":
         return len([host for host in re.split(r"[,\s]+", value) if host])
     if key in ("block", "size"):
-        return _size_bytes(value)
+        return size_or_none(value)
     if key in ("threads", "iodepth", "rwmixpct"):
         if not value.isdigit():
             return None
@@ -548,10 +548,6 @@ def _option_value(key: str, value: str, number: int) -> int | str | None:
             raise ParseError(f"the command line's --{key} {shown} is not {kind}", line=number, field=key)
         return int(value)
     return value
-
-
-def _size_bytes(text: str) -> int | None:
-    return size_or_none(text)
 
 
 def _human_size(size_bytes: int) -> str:

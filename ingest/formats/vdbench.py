@@ -659,7 +659,7 @@ def _workload(values: _Figures, loops: dict[str, str]) -> tuple[Workload, list[s
         read_pct=read_pct,
         random_pct=random_pct,
         transfer_sizes=sizes,
-        alignment_bytes=_size_bytes(loops.get("align")),
+        alignment_bytes=size_or_none(loops.get("align")),
         streams=_streams(loops.get("streams")),
     )
     return workload, measured
@@ -687,13 +687,13 @@ def _xfersizes(text: str | None) -> list[TransferSize]:
     or anything else, states no mix."""
     if not text:
         return []
-    size = _size_bytes(text)
+    size = size_or_none(text)
     if size:
         return [TransferSize(bytes=size, pct=100.0)]
     items = [item.strip() for item in text.strip("()").split(",")]
     if len(items) < 2 or len(items) % 2:
         return []
-    read = [(_size_bytes(items[i]), _loop_number(items[i + 1])) for i in range(0, len(items), 2)]
+    read = [(size_or_none(items[i]), _loop_number(items[i + 1])) for i in range(0, len(items), 2)]
     pairs = [(size, pct) for size, pct in read if size and pct is not None and 0 < pct <= 100]
     if len(pairs) != len(read):
         return []
@@ -793,10 +793,6 @@ def _random_pct(seekpct: str | None) -> float | None:
         return None
     named = {"seq": 0.0, "sequential": 0.0, "eof": 0.0, "random": 100.0, "rand": 100.0}
     return named.get(seekpct.lower(), _loop_number(seekpct))
-
-
-def _size_bytes(text: str | None) -> int | None:
-    return size_or_none(text) if text else None
 
 
 def _header_date(text: str) -> str | None:
