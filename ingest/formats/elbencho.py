@@ -322,7 +322,7 @@ def _live_run(label: str, phase: str, line: int, samples: list[_Sample], warning
         f"{phase} (line {line}) comes from live statistics: its figures are averages up to the last sample "
         f"at {last['runtime_ms'] or 0:.0f} ms, not elbencho's final result (see the --csvfile or --resfile)"
     )
-    elapsed_s = (last["runtime_ms"] or 0) / 1000
+    elapsed_s = convert_time(last["runtime_ms"] or 0, "ms", "s")
     active = max((s["active"] for s in samples if s["active"] is not None), default=None)
     point = Point(
         load={"threads": int(active)} if active else {},
@@ -485,7 +485,7 @@ def _total_threads(setup: dict[str, Any]) -> int | None:
 
 def _latency_ms(phase: _Phase, name: str, statistic: str) -> float | None:
     value = phase.latency_us.get(name, {}).get(statistic)
-    return value / 1000 if value is not None else None
+    return convert_time(value, "us") if value is not None else None
 
 
 def _max_latency_ms(phase: _Phase) -> float | None:
@@ -504,7 +504,7 @@ def _metrics(phase: _Phase, threads: int | None) -> dict[str, Any]:
         first["mbps"] = mib_to_mbps(first.pop("mib_per_s"))
     metrics["first"] = first
     for name, statistics in phase.latency_us.items():
-        metrics[name.replace("_us", "_ms")] = {k: v / 1000 for k, v in statistics.items()}
+        metrics[name.replace("_us", "_ms")] = {k: convert_time(v, "us") for k, v in statistics.items()}
     metrics |= {k: phase.setup[k] for k in ("hosts", "iodepth") if phase.setup.get(k) is not None}
     if phase.setup.get("threads") is not None:
         metrics["threads_per_host"] = phase.setup["threads"]
