@@ -13,6 +13,12 @@ def known_sum(figures: Iterable[float | None]) -> float | None:
     return sum(known) if known else None
 
 
+def known_max(figures: Iterable[float | None]) -> float | None:
+    """The largest of the figures that are known (a point's maximum response time from its
+    parts'); ``None`` when none is."""
+    return max((figure for figure in figures if figure is not None), default=None)
+
+
 def measured_read_pct(read_iops: float | None, write_iops: float | None) -> float | None:
     """The reads' share (%) of the I/O measured; ``None`` when either direction is unknown or no
     I/O was done at all."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ParseError
-from ..figures import known_sum
+from ..figures import known_max, known_sum
 from ..latency import iops_weighted_ms
 from ..numbers import Printed, read_number, size_or_none
 from ..result import Point, ResultSet, Run, TransferSize, Workload
@@ -492,8 +492,7 @@ def _max_latency_ms(phase: _Phase) -> float | None:
     names = (
         ("io_latency_us", "rwmix_read_io_latency_us") if "io_latency_us" in phase.latency_us else ("entry_latency_us",)
     )
-    maxima = [_latency_ms(phase, name, "max") for name in names]
-    return max((m for m in maxima if m is not None), default=None)
+    return known_max(_latency_ms(phase, name, "max") for name in names)
 
 
 def _metrics(phase: _Phase, threads: int | None) -> dict[str, Any]:

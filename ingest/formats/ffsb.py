@@ -33,7 +33,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import ParseError
-from ..figures import known_sum
+from ..figures import known_max, known_sum
 from ..latency import iops_weighted_ms
 from ..numbers import read_number, read_whole
 from ..result import Point, ResultSet, Run, TransferSize, Workload
@@ -386,7 +386,7 @@ def _point(inv: _Invocation) -> Point:
         avg_response_ms=iops_weighted_ms((c["avg_ms"], c["calls"]) for c in (read_call, write_call) if c),
         avg_read_response_ms=read_call["avg_ms"] if read_call else None,
         avg_write_response_ms=write_call["avg_ms"] if write_call else None,
-        max_response_ms=max((c["max_ms"] for c in (read_call, write_call) if c), default=None),
+        max_response_ms=known_max(c["max_ms"] for c in (read_call, write_call) if c),
         cpu_pct=inv.cpu.get("cpu_pct"),
         metrics=metrics,
     )

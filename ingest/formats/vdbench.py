@@ -28,7 +28,7 @@ from pathlib import PurePosixPath
 from typing import Any, TypeVar
 
 from ..errors import ParseError
-from ..figures import measured_read_pct
+from ..figures import known_max, measured_read_pct
 from ..numbers import Printed, read_number, size_or_none
 from ..result import Point, ResultSet, Run, TransferSize, Workload
 from ..source import Source, describe_group
@@ -724,7 +724,6 @@ def _direction_rates(values: _Figures) -> tuple[float | None, float | None]:
 
 def _point(definition: _Definition, values: _Figures) -> Point:
     read_iops, write_iops = _direction_rates(values)
-    maxima = [v for v in (values.get("read_max_resp_ms"), values.get("write_max_resp_ms")) if v is not None]
     load: dict[str, float] = {}
     threads = _loop_number(definition.loops.get("threads")) or values.get("threads")
     if threads:
@@ -750,7 +749,7 @@ def _point(definition: _Definition, values: _Figures) -> Point:
         avg_write_response_ms=values.get("write_resp_ms") if write_iops else None,
         max_response_ms=values.get("max_resp_ms")
         if values.get("max_resp_ms") is not None
-        else max(maxima, default=None),
+        else known_max([values.get("read_max_resp_ms"), values.get("write_max_resp_ms")]),
         cpu_pct=values.get("cpu_pct"),
         metrics=metrics,
     )

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ingest.figures import known_sum, measured_read_pct
+from ingest.figures import known_max, known_sum, measured_read_pct
 
 
 def test_a_total_counts_the_known_figures_only():
@@ -31,3 +31,10 @@ def test_no_read_share_without_both_directions_or_without_io():
     assert measured_read_pct(None, 250.0) is None
     assert measured_read_pct(750.0, None) is None
     assert measured_read_pct(0.0, 0.0) is None
+
+
+def test_the_largest_known_figure():
+    assert known_max([12.5, None, 80.02]) == 80.02
+    assert known_max(value for value in (None, 3.0)) == 3.0
+    assert known_max([None, None]) is None
+    assert known_max([]) is None
