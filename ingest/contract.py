@@ -8,6 +8,7 @@ convert itself and for shapes (points in load order, bounds from the result type
 import math
 import re
 from dataclasses import fields
+from typing import Any
 
 from .result import PHASES, VERDICTS, Drive, Point, System, Workload, point_load_key
 
@@ -21,7 +22,9 @@ class ContractError(ValueError):
         self.problems = problems
 
 
-def _number_or_none(value, where, errors, *, minimum=None, maximum=None):
+def _number_or_none(
+    value: object, where: str, errors: list[str], *, minimum: float | None = None, maximum: float | None = None
+) -> None:
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
@@ -98,7 +101,7 @@ _DRIVE_BOUNDS = _bounds(Drive)
 _SYSTEM_BOUNDS = _bounds(System)
 
 
-def _validate_workload(workload, where, errors):
+def _validate_workload(workload: object, where: str, errors: list[str]) -> None:
     if not isinstance(workload, dict):
         errors.append(f"{where}: expected an object")
         return
@@ -112,7 +115,7 @@ def _validate_workload(workload, where, errors):
         _number_or_none(size.get("pct"), f"{where}.transfer_sizes[{i}].pct", errors, minimum=0, maximum=100)
 
 
-def _validate_point(point, where, errors, metrics_checked):
+def _validate_point(point: dict, where: str, errors: list[str], metrics_checked: bool) -> None:
     if not isinstance(point.get("load"), dict):
         errors.append(f"{where}.load: expected an object")
     _check_figures(point, _POINT_BOUNDS, where, errors)
@@ -123,7 +126,7 @@ def _validate_point(point, where, errors, metrics_checked):
         _finite_everywhere(point.get("metrics"), f"{where}.metrics", errors)
 
 
-def _finite_everywhere(value, where, errors):
+def _finite_everywhere(value: object, where: str, errors: list[str]) -> None:
     """Stored as JSON in PostgreSQL, which has no NaN or infinity: every number must be finite."""
     if _all_finite(value):
         return
@@ -133,11 +136,11 @@ def _finite_everywhere(value, where, errors):
 _PLAIN_TYPES = (str, int, bool, type(None))
 
 
-def _all_finite(value):
+def _all_finite(value: object) -> bool:
     """Whether every float in ``value`` (nested dicts, lists, tuples) is finite, without naming
     places: the clean case, millions of values in a large file, in one cheap pass. Anything
     unusual (a float subclass) answers False, and the exact walk decides."""
-    stack = [[value]]
+    stack: list[Any] = [[value]]
     while stack:
         item = stack.pop()
         for member in item.values() if type(item) is dict else item:
@@ -152,7 +155,7 @@ def _all_finite(value):
     return True
 
 
-def _locate_infinite(value, where, errors):
+def _locate_infinite(value: object, where: str, errors: list[str]) -> None:
     if isinstance(value, float) and not math.isfinite(value):
         errors.append(f"{where}: {value} is not a finite number")
     elif isinstance(value, dict):
@@ -163,7 +166,7 @@ def _locate_infinite(value, where, errors):
             _locate_infinite(item, f"{where}[{i}]", errors)
 
 
-def _validate_run(run, where, errors, metrics_checked):
+def _validate_run(run: dict, where: str, errors: list[str], metrics_checked: bool) -> None:
     if not isinstance(run.get("name"), str) or not run["name"].strip():
         errors.append(f"{where}.name: expected a non-empty name")
     if run.get("verdict") not in VERDICTS:
@@ -186,7 +189,8 @@ def _validate_run(run, where, errors, metrics_checked):
             errors.append(f"{where}.points: not in increasing load order")
 
 
-def _validate_drives(drives, errors):
+def _validate_drives(drives: object, errors: list[str]) -> None:
+
     if drives is None:
         return
     if not isinstance(drives, list):

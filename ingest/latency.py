@@ -1,5 +1,10 @@
-"""Latency percentiles of a point, from what each tool reports, in one shape.
+"""Latencies of a point from what each tool reports: the mean response time of several parts of a
+test, and the percentiles of all its I/O.
 
+A tool that reports a mean response time per worker, target, job or direction gives the point's
+mean as :func:`iops_weighted_ms`: each part's mean weighted by the I/Os it completed.
+
+Percentiles are given in one shape,
 ``{"50": ms, "90": ms, "95": ms, "99": ms, "99.9": ms}`` for all I/O of the point. Tools report
 percentiles per direction (fio ``clat_percentiles_ms`` by read / write, DiskSpd ``%-ile`` by read
 / write / total); a total is used when the tool gives one, the one direction when only one was
@@ -7,9 +12,21 @@ measured, else the slower direction at each percentile (an upper bound: the perc
 I/O is at most that).
 """
 
+from collections.abc import Iterable
+
 PERCENTILES = ("50", "90", "95", "99", "99.9")
 # Where each tool's parser keeps its percentile tables in a point's metrics.
 _TABLES = ("clat_percentiles_ms", "percentiles_ms")
+
+
+def iops_weighted_ms(parts: Iterable[tuple[float | None, float | None]]) -> float | None:
+    """The mean response time (ms) of all I/O of several parts, from ``(mean_ms, iops)`` per part:
+    each part's mean weighted by its IOPS (or by its I/O count, the same over one interval). A part
+    whose mean is unknown (``None``) or that did no I/O (IOPS ``None`` or 0) is left out; ``None``
+    when no part is left."""
+    weighted = [(mean_ms, iops) for mean_ms, iops in parts if mean_ms is not None and iops]
+    total_iops = sum(iops for _, iops in weighted)
+    return sum(mean_ms * iops for mean_ms, iops in weighted) / total_iops if total_iops else None
 
 
 def point_percentiles(metrics: dict) -> dict[str, float]:

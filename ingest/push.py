@@ -16,6 +16,7 @@ import urllib.parse
 import urllib.request
 import uuid
 from pathlib import Path
+from typing import BinaryIO
 
 API = "/api/v1/"
 FINISHED = {"done", "failed", "duplicate"}
@@ -31,7 +32,7 @@ class PushError(Exception):
     """A request the portal refused or could not be sent; the message is for the user. ``status`` is the
     HTTP status (None when the portal could not be reached), ``answer`` the error answer's JSON."""
 
-    def __init__(self, message: str, *, status: int | None = None, answer: dict | None = None):
+    def __init__(self, message: str, *, status: int | None = None, answer: dict | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.answer = answer or {}
@@ -122,7 +123,7 @@ def label_fields(system: str | None, config: list[str], *, team: str | None = No
 class Client:
     """The few API calls the push command makes, with a bearer token."""
 
-    def __init__(self, url: str, *, token: str, timeout_s: float):
+    def __init__(self, url: str, *, token: str, timeout_s: float) -> None:
         self.base = url.rstrip("/").removesuffix(API.rstrip("/")) + "/"
         self.token = token
         self.timeout_s = timeout_s
@@ -160,7 +161,9 @@ class Client:
     def absolute(self, path: str) -> str:
         return urllib.parse.urljoin(self.base, path)
 
-    def _request(self, method: str, path: str, *, body=None, headers: dict | None = None) -> dict:
+    def _request(
+        self, method: str, path: str, *, body: bytes | BinaryIO | None = None, headers: dict | None = None
+    ) -> dict:
         headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json", **(headers or {})}
         request = urllib.request.Request(self.absolute(path), data=body, method=method, headers=headers)
         while True:
@@ -199,7 +202,7 @@ def _seconds(text: str | None) -> float | None:
         return None
 
 
-def _multipart(out, boundary: str, fields: list[tuple[str, str]], files: list[Path]) -> int:
+def _multipart(out: BinaryIO, boundary: str, fields: list[tuple[str, str]], files: list[Path]) -> int:
     """Write a multipart/form-data body (RFC 7578) to ``out``, copying files in blocks; return its length."""
 
     def header(disposition: str, content_type: str = "") -> bytes:

@@ -204,15 +204,16 @@ _LEAF_TYPES = frozenset((str, int, float, bool, dict, type(None)))
 
 
 @functools.cache
-def _field_names(cls):
+def _field_names(cls: type) -> tuple[str, ...] | None:
     """A dataclass's field names, ``None`` for other types: looked up once per class, not per value."""
     return tuple(f.name for f in fields(cls)) if is_dataclass(cls) else None
 
 
-def _plain(value):
-    names = _field_names(type(value))
+def _plain(value: object) -> Any:
+    names = _field_names(type(value))  # type: ignore[arg-type]  # mypy takes no class for Hashable
     if names is not None:
-        out = {}
+        out: dict[str, Any] = {}
+
         for name in names:
             item = getattr(value, name)
             out[name] = item if type(item) in _LEAF_TYPES else _plain(item)

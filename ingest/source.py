@@ -7,9 +7,12 @@ import re
 from collections.abc import Callable
 from os import PathLike
 from pathlib import Path
-from typing import Any, BinaryIO, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from .errors import ParseError
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 HEAD_BYTES = 4096
 _BOMS = (
@@ -43,6 +46,13 @@ def sniff_encoding(head: bytes) -> tuple[str, int]:
     return "utf-8", 0
 
 
+def decode_head(head: bytes) -> str:
+    """A file's first bytes as text, in the encoding :func:`sniff_encoding` finds (its byte-order mark
+    dropped), bytes that are not in it replaced: for format detection, which must never fail."""
+    encoding, bom_length = sniff_encoding(head)
+    return head[bom_length:].decode(encoding, errors="replace")
+
+
 class ProgressMeter:
     """Counts the bytes parsers read from a set of files and reports whole percentages.
 
@@ -68,34 +78,34 @@ class ProgressMeter:
 class _CountedReader(io.RawIOBase):
     """A binary stream that tells a :class:`ProgressMeter` how much has been read through it."""
 
-    def __init__(self, raw, meter):
+    def __init__(self, raw: BinaryIO, meter: ProgressMeter) -> None:
         self._raw = raw
         self._meter = meter
 
-    def readable(self):
+    def readable(self) -> bool:
         return True
 
-    def seekable(self):
+    def seekable(self) -> bool:
         return self._raw.seekable()  # zip archives are read from their end first
 
-    def seek(self, offset, whence=io.SEEK_SET):
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
         return self._raw.seek(offset, whence)
 
-    def tell(self):
+    def tell(self) -> int:
         return self._raw.tell()
 
-    def readinto(self, buffer):
-        count = self._raw.readinto(buffer)
+    def readinto(self, buffer: "Buffer") -> int:
+        count = self._raw.readinto(buffer)  # type: ignore[attr-defined]  # every raw stream given has it
         if count:
             self._meter.advance(count)
         return count
 
-    def readall(self):
+    def readall(self) -> bytes:
         data = self._raw.read()
         self._meter.advance(len(data))
         return data
 
-    def close(self):
+    def close(self) -> None:
         self._raw.close()
         super().close()
 
@@ -105,47 +115,47 @@ class _HashingReader(io.RawIOBase):
     the first to the last, gives the digest to its :class:`Source`: one pass over the file for the
     parser and its sha256. Any seek gives up the hashing."""
 
-    def __init__(self, raw, source):
+    def __init__(self, raw: "BinaryIO | _CountedReader", source: "Source") -> None:
         self._raw = raw
         self._source = source
-        self._digest = hashlib.sha256()
+        self._digest: hashlib._Hash | None = hashlib.sha256()
 
-    def readable(self):
+    def readable(self) -> bool:
         return True
 
-    def seekable(self):
+    def seekable(self) -> bool:
         return self._raw.seekable()
 
-    def seek(self, offset, whence=io.SEEK_SET):
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
         self._digest = None
         return self._raw.seek(offset, whence)
 
-    def tell(self):
+    def tell(self) -> int:
         return self._raw.tell()
 
-    def readinto(self, buffer):
-        count = self._raw.readinto(buffer)
+    def readinto(self, buffer: "Buffer") -> int | None:
+        count: int | None = self._raw.readinto(buffer)  # type: ignore[union-attr]  # every raw stream given has it
         if self._digest is not None:
             if count:
                 self._digest.update(memoryview(buffer)[:count])
-            elif count == 0 and len(buffer):
-                self._finish()
+            elif count == 0 and len(memoryview(buffer)):
+                self._finish(self._digest)
         return count
 
-    def readall(self):
+    def readall(self) -> bytes:
         """The rest of the file in one read (a document read whole), not 8 KiB at a time."""
         data = self._raw.read()
         if self._digest is not None:
             self._digest.update(data)
-            self._finish()
+            self._finish(self._digest)
         return data
 
-    def _finish(self):
+    def _finish(self, digest: "hashlib._Hash") -> None:
         if self._source._sha256 is None:
-            self._source._sha256 = self._digest.hexdigest()
+            self._source._sha256 = digest.hexdigest()
         self._digest = None
 
-    def close(self):
+    def close(self) -> None:
         self._raw.close()
         super().close()
 
@@ -196,8 +206,7 @@ class Source:
 
     def head_text(self, size: int = HEAD_BYTES) -> str:
         """The first bytes decoded as text (by BOM / meta charset), bad bytes replaced."""
-        encoding, bom_length = sniff_encoding(self.head(size))
-        return self.head(size)[bom_length:].decode(encoding, errors="replace")
+        return decode_head(self.head(size))
 
     def open_text(self, encoding: str | None = None, errors: str = "strict") -> "TextStream":
         """A text stream with universal newlines (CRLF and LF read alike).
@@ -231,16 +240,16 @@ class TextStream(io.TextIOWrapper):
     (no tool writes them in text; they come from damaged copies and break the database's text
     columns) raise :class:`ParseError` naming the line, instead of escaping as decoding errors."""
 
-    def __init__(self, buffer, *, source, skip, **options):
+    def __init__(self, buffer: BinaryIO, *, source: Source, skip: int, **options: Any) -> None:
         super().__init__(buffer, **options)
         self._source = source
         self._skip = skip
         self._options = options
         self._returned = 0  # characters returned so far
 
-    def _checked(self, call, *args):
+    def _checked(self, call: Callable[[int], str], size: int) -> str:
         try:
-            text = call(*args)
+            text = call(size)
         except UnicodeDecodeError as error:
             raise decoding_error(self._source, self.encoding, self._skip, error) from None
         nul = text.find("\x00")
@@ -254,7 +263,7 @@ class TextStream(io.TextIOWrapper):
         self._returned += len(text)
         return text
 
-    def _line_of(self, offset):
+    def _line_of(self, offset: int) -> int:
         """The line of the text's ``offset``-th character, counted by reading the text again: only a
         message needs it, so the clean reading counts nothing."""
         with self._source._open_raw() as raw:
@@ -262,16 +271,16 @@ class TextStream(io.TextIOWrapper):
             with io.TextIOWrapper(raw, **self._options) as text:
                 return 1 + text.read(offset).count("\n")
 
-    def read(self, size=-1):
-        return self._checked(super().read, size)
+    def read(self, size: int | None = -1, /) -> str:
+        return self._checked(super().read, -1 if size is None else size)
 
-    def readline(self, size=-1):
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]  # as TextIOWrapper's
         return self._checked(super().readline, size)
 
-    def readlines(self, hint=-1):
+    def readlines(self, hint: int = -1, /) -> list[str]:  # type: ignore[override]  # as TextIOWrapper's
         return list(iter(self.readline, ""))
 
-    def __next__(self):
+    def __next__(self) -> str:  # type: ignore[override]  # as TextIOWrapper's
         line = self.readline()
         if not line:
             raise StopIteration
@@ -300,12 +309,12 @@ def decoding_error(source: "Source", encoding: str, skip: int, error: UnicodeDec
     return ParseError(message, file=source.name, line=line)
 
 
-def _encoding_label(encoding):
+def _encoding_label(encoding: str) -> str:
     name = codecs.lookup(encoding).name
     return {"utf-8": "UTF-8", "utf-8-sig": "UTF-8", "utf-16-le": "UTF-16", "utf-16-be": "UTF-16"}.get(name, name)
 
 
-def _locate_decoding_error(source, encoding, skip):
+def _locate_decoding_error(source: Source, encoding: str, skip: int) -> tuple[int, int] | tuple[None, None]:
     """``(byte offset, line)`` of the first byte ``encoding`` cannot decode; ``(None, None)`` if none."""
     decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
     offset, newlines = skip, 0

@@ -21,6 +21,7 @@ pools are arrays whose RAID level is ``DDP``.
 
 import re
 from collections import Counter
+from typing import Any
 
 from ..errors import ParseError
 from ..numbers import Printed, as_printed, read_number
@@ -144,35 +145,44 @@ def parse(source: Source) -> ResultSet:
     )
 
 
-def _size_gb(text, number, field):
+def _size_gb(text: str, number: int, field: str) -> float | None:
     """A capacity such as ``1,862.514 GB`` or ``1.089 TB`` in (binary) GB."""
     match = _SIZE.match(text)
     if not match:
         raise ParseError(f"expected a capacity such as '557.791 GB', found {text!r}", line=number, field=field)
-    return size_in(_number(match.group(1), number, field), match.group(2), per=GIB)
+    size = _number(match.group(1), number, field)  # digits, matched above
+    return None if size is None else size_in(size, match.group(2), per=GIB)
 
 
-def _number(text, number, field):
+def _number(text: str, number: int, field: str) -> int | float | None:
     return as_printed(read_number(text, file=None, line=number, field=field, printed=_PRINTED))
 
 
-def _enabled(text):
+def _count(text: str, number: int, field: str) -> int:
+    """A count the line states (drives, controllers, arrays reported)."""
+    value = _number(text, number, field)
+    if value is None:  # read_number reads a number from any text here, or refuses it
+        raise ParseError(f"expected a number, found {text!r}", line=number, field=field)
+    return int(value)
+
+
+def _enabled(text: str) -> bool | None:
     return {"enabled": True, "disabled": False}.get(text.strip().lower())
 
 
-def _raid_level(text):
+def _raid_level(text: str) -> str:
     text = text.strip()
     if text.lower() in _POOL_RAID_LEVELS:
         return "DDP"
     return text if text.upper().startswith("RAID") or not text else f"RAID {text}"
 
 
-def _optional_number(text, number, field):
+def _optional_number(text: str, number: int, field: str) -> int | float | None:
     """A figure that SSDs and absent parts print as 'Not Available' (a drive's speed)."""
     return as_printed(read_number(text, file=None, line=number, field=field, printed=_PRINTED_OR_UNKNOWN))
 
 
-def _vendor(text):
+def _vendor(text: str) -> str | None:
     """A company as printed, without the ``VN`` (vendor name) prefix tray parts carry."""
     name = re.sub(r"^VN\s+", "", text.strip())
     if name.lower() in _UNKNOWN:
@@ -180,7 +190,7 @@ def _vendor(text):
     return _VENDOR_NAMES.get(name.upper(), name)
 
 
-def _interface(text):
+def _interface(text: str) -> str | None:
     """``SAS``, ``FC``, ``SATA`` from 'Serial Attached SCSI (SAS)', 'Fibre Channel', 'Serial ATA (SATA)'."""
     abbreviation = re.search(r"\(([A-Za-z]+)\)", text)
     if abbreviation:
@@ -188,14 +198,14 @@ def _interface(text):
     return _INTERFACES.get(text.strip().lower(), text.strip() or None)
 
 
-def _media(text):
+def _media(text: str) -> str | None:
     lowered = text.lower()
     if "solid state" in lowered or lowered.strip() == "ssd":
         return "SSD"
     return "HDD" if "hard disk" in lowered else None
 
 
-def _slot_letter(text):
+def _slot_letter(text: str) -> str:
     match = _SLOT.search(text)
     return match.group(1) if match else text
 
@@ -203,26 +213,26 @@ def _slot_letter(text):
 class _ProfileReader:
     """Reads a profile line by line; ``finish`` returns the system and the warnings."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.header_seen = False
         self.system = System()
-        self.details = {}
-        self.section = None
-        self.heading = None
-        self.sections_seen = []
+        self.details: dict[str, Any] = {}
+        self.section: str | None = None
+        self.heading: str | None = None
+        self.sections_seen: list[str] = []
         self.context = ""
-        self.controllers = []
-        self.controllers_reported = None
-        self.arrays = []
+        self.controllers: list[dict[str, Any]] = []  # what each controller's block prints
+        self.controllers_reported: int | None = None
+        self.arrays: list[Array] = []
         self.in_drive_list = False
-        self.volumes = {}
-        self.volume = None
-        self.columns = None
-        self.drives = []
-        self.drive_count = None
-        self.tray_vendor = None
+        self.volumes: dict[str, Volume] = {}
+        self.volume: Volume | None = None
+        self.columns: list[tuple[int, str]] | None = None  # (start, title) of the volume table's columns
+        self.drives: list[Drive] = []
+        self.drive_count: int | None = None
+        self.tray_vendor: str | None = None
 
-    def feed(self, line, number):
+    def feed(self, line: str, number: int) -> None:
         stripped = line.strip()
         if not self.header_seen:
             self._read_header(stripped, number)
@@ -243,7 +253,7 @@ class _ProfileReader:
         if not value:
             self.context = label
 
-    def _read_header(self, stripped, number):
+    def _read_header(self, stripped: str, number: int) -> None:
         if not stripped:
             return
         match = _HEADER.match(stripped)
@@ -259,7 +269,7 @@ class _ProfileReader:
         if match.group(3):
             self.details["profile_date"] = match.group(3)
 
-    def _enter_section(self, name):
+    def _enter_section(self, name: str) -> None:
         section = _SECTIONS.get(name, "other")
         # Later SUMMARY headings belong to sub-sections (drive channels), not to the array summary.
         if section == "summary" and self.sections_seen:
@@ -271,37 +281,37 @@ class _ProfileReader:
         self.columns = None
         self.in_drive_list = False
 
-    def _read_summary(self, stripped, label, value, number):
+    def _read_summary(self, stripped: str, label: str, value: str, number: int) -> None:
         if not value:
             return
         # Firmware and NVSRAM lines repeat under "Pending configuration" (staged, usually "None").
         pending = self.context.startswith("pending") and label.endswith("version")
         if label in ("number of controllers", "controllers") and self.controllers_reported is None:
-            self.controllers_reported = int(_number(value, number, label))
+            self.controllers_reported = _count(value, number, label)
         elif label in ("number of drives", "drives") and self.drive_count is None:
-            self.drive_count = int(_number(value, number, label))
+            self.drive_count = _count(value, number, label)
         elif label in ("firmware version", "current package version") and not pending:
             self.system.firmware = self.system.firmware or value
         elif label in _SUMMARY_DETAILS and not pending:
             self._set_detail(_SUMMARY_DETAILS[label], value, number, label)
 
-    def _set_detail(self, name, value, number, label):
+    def _set_detail(self, name: str, value: str, number: int, label: str) -> None:
         if name in self.details:
             return
         if name in _NUMERIC_DETAILS:
             self.details[name] = _number(value, number, label)
         elif name in _COUNT_DETAILS:
-            self.details[name] = int(_number(value, number, label))
+            self.details[name] = _count(value, number, label)
         else:
             self.details[name] = value
 
-    def _read_controllers(self, stripped, label, value, number):
+    def _read_controllers(self, stripped: str, label: str, value: str, number: int) -> None:
         title = _CONTROLLER.match(stripped)
         if title:
             self.controllers.append({"location": title.group(1)})
             return
         if label == "number of controllers" and value and self.controllers_reported is None:
-            self.controllers_reported = int(_number(value, number, label))
+            self.controllers_reported = _count(value, number, label)
         if not self.controllers or not value:
             return
         controller = self.controllers[-1]
@@ -312,7 +322,7 @@ class _ProfileReader:
         else:
             self._read_controller_cache(controller, label, value, number)
 
-    def _read_controller_cache(self, controller, label, value, number):
+    def _read_controller_cache(self, controller: dict[str, Any], label: str, value: str, number: int) -> None:
         if label == "total present" and self.context == "data cache":
             controller["cache_mb"] = _number(value, number, "Data Cache Total present")
         elif label == "total present" and self.context == "processor cache":
@@ -326,7 +336,7 @@ class _ProfileReader:
             controller["cache_mb"] = _number(cache, number, "Cache/processor size (MB)")
             controller["processor_cache_mb"] = _number(processor, number, "Cache/processor size (MB)")
 
-    def _read_arrays(self, stripped, label, value, number):
+    def _read_arrays(self, stripped: str, label: str, value: str, number: int) -> None:
         title = _ARRAY_TITLE.match(stripped)
         if title:
             self._new_array(title.group(1), _raid_level(title.group(2)))
@@ -344,16 +354,16 @@ class _ProfileReader:
         elif label == "raid level" and value and self.arrays[-1].raid_level != "DDP":
             self.arrays[-1].raid_level = _raid_level(value)
 
-    def _new_array(self, name, raid_level):
+    def _new_array(self, name: str, raid_level: str | None) -> None:
         # A disk pool spreads its volumes over all its drives: its layout is the pool, whatever RAID it uses inside.
         if self.heading == "DISK POOLS":
             raid_level = "DDP"
         self.arrays.append(Array(name=name, raid_level=raid_level))
         self.in_drive_list = False
 
-    def _read_volumes(self, stripped, label, value, number):
+    def _read_volumes(self, stripped: str, label: str, value: str, number: int) -> None:
         if self.columns is not None and _TABLE_CELL_GAP.search(stripped):
-            self._read_volume_row(stripped, number)
+            self._read_volume_row(self.columns, stripped, number)
             return
         self.columns = None
         if label.startswith("name ") and "status" in label and ":" not in stripped:
@@ -363,15 +373,15 @@ class _ProfileReader:
         elif self.volume is not None and value:
             self._read_volume_detail(self.volume, label, value, number)
 
-    def _volume(self, name):
+    def _volume(self, name: str) -> Volume:
         if name not in self.volumes:
             self.volumes[name] = Volume(name=name)
         return self.volumes[name]
 
-    def _read_volume_row(self, stripped, number):
+    def _read_volume_row(self, columns: list[tuple[int, str]], stripped: str, number: int) -> None:
         """A row of the padded volume table; its columns start where the header's titles start."""
-        starts = [start for start, _ in self.columns] + [None]
-        cells = {title: stripped[starts[i] : starts[i + 1]].strip() for i, (_, title) in enumerate(self.columns)}
+        starts: list[int | None] = [start for start, _ in columns] + [None]
+        cells = {title: stripped[starts[i] : starts[i + 1]].strip() for i, (_, title) in enumerate(columns)}
         if not cells.get("name"):
             return
         volume = self._volume(cells["name"])
@@ -383,7 +393,7 @@ class _ProfileReader:
         if cells.get("capacity"):
             volume.capacity_gb = volume.capacity_gb or _size_gb(cells["capacity"], number, "CAPACITY")
 
-    def _read_volume_detail(self, volume, label, value, number):
+    def _read_volume_detail(self, volume: Volume, label: str, value: str, number: int) -> None:
         if label == "capacity":
             volume.capacity_gb = _size_gb(value, number, "Capacity")
         elif label in _VOLUME_ARRAY_KEYS:
@@ -397,21 +407,22 @@ class _ProfileReader:
         elif label == "dynamic cache read prefetch":
             volume.prefetch = _enabled(value)
         elif label == "cache read ahead multiplier":
-            volume.prefetch = _number(value, number, "Cache read ahead multiplier") > 0
+            volume.prefetch = (_number(value, number, "Cache read ahead multiplier") or 0) > 0
         elif label == "preferred owner":
             volume.preferred_owner = _slot_letter(value)
 
-    def _read_drives(self, stripped, label, value, number):
+    def _read_drives(self, stripped: str, label: str, value: str, number: int) -> None:
         title = _DRIVE.match(stripped)
         if title:
             location, tray, drawer, slot = title.groups()
-            self.drives.append(Drive(location=location, tray=int(tray), drawer=drawer and int(drawer), slot=int(slot)))
+            drawer_number = int(drawer) if drawer else None
+            self.drives.append(Drive(location=location, tray=int(tray), drawer=drawer_number, slot=int(slot)))
         elif label == "number of drives" and value and self.drive_count is None:
-            self.drive_count = int(_number(value, number, label))
+            self.drive_count = _count(value, number, label)
         elif self.drives and value:
             self._read_drive_detail(self.drives[-1], label, value, number)
 
-    def _read_drive_detail(self, drive, label, value, number):
+    def _read_drive_detail(self, drive: Drive, label: str, value: str, number: int) -> None:
         if label == "raw capacity":
             drive.capacity_gb = _size_gb(value, number, "Raw capacity")
         elif label == "speed":
@@ -427,12 +438,12 @@ class _ProfileReader:
             drive.type = drive.type or _media(value)
             drive.interface = drive.interface or (None if _media(value) else _interface(value))
 
-    def _read_trays(self, stripped, label, value, number):
+    def _read_trays(self, stripped: str, label: str, value: str, number: int) -> None:
         """The first tray's own vendor (not a part's): the array's maker when no controller names one."""
         if label == "vendor" and self.tray_vendor is None and self.context.endswith("overall component information"):
             self.tray_vendor = _vendor(value)
 
-    def finish(self):
+    def finish(self) -> tuple[System, list[str]]:
         if not self.header_seen:
             raise ParseError("empty file: expected a 'PROFILE FOR STORAGE ...' line", line=1)
         known = [s for s in self.sections_seen if s != "other"]
@@ -442,7 +453,7 @@ class _ProfileReader:
                 "export the full profile (Storage Manager: Save Profile, all sections)",
                 line=1,
             )
-        warnings = []
+        warnings: list[str] = []
         self._finish_controllers()
         self._finish_arrays(warnings)
         self._finish_drives()
@@ -451,7 +462,7 @@ class _ProfileReader:
         self.system.details = self.details
         return self.system, warnings
 
-    def _finish_controllers(self):
+    def _finish_controllers(self) -> None:
         system = self.system
         system.controllers = self.controllers_reported or len(self.controllers) or None
         system.vendor = self.tray_vendor
@@ -467,7 +478,7 @@ class _ProfileReader:
             self.details[name] = first.get(name)
         self.details["controllers"] = self.controllers
 
-    def _finish_arrays(self, warnings):
+    def _finish_arrays(self, warnings: list[str]) -> None:
         """Arrays named only by a logical drive (section missing or cut short) are added from the drive."""
         self.system.volumes = list(self.volumes.values())
         names = {array.name for array in self.arrays}
@@ -483,7 +494,7 @@ class _ProfileReader:
                 f"({_names(inferred)}): listed with the RAID level printed there"
             )
 
-    def _finish_drives(self):
+    def _finish_drives(self) -> None:
         self.system.drive_count = self.drive_count or len(self.drives) or None
         for drive in self.drives:
             # Profiles before SSD support name only the interface; a drive that spins is a hard disk.
@@ -493,7 +504,7 @@ class _ProfileReader:
         if self.drives:
             self.details["drive_models"] = _drive_models(self.drives)
 
-    def _count_array_drives(self, warnings):
+    def _count_array_drives(self, warnings: list[str]) -> None:
         """Arrays whose drive list is missing are counted from the drives that name them as their array.
 
         Only assigned drives count: a hot spare in use stands in for a failed member and is not one more.
@@ -511,7 +522,7 @@ class _ProfileReader:
                 f"({_names(uncounted)}): their drive counts are unknown"
             )
 
-    def _check_counts(self, warnings):
+    def _check_counts(self, warnings: list[str]) -> None:
         pools = self.details.get("disk_pools_reported")
         arrays = self.details.get("arrays_reported")
         # Disk pools are listed among the arrays; the summary counts them apart.
@@ -530,13 +541,13 @@ class _ProfileReader:
             )
 
 
-def _names(arrays):
+def _names(arrays: list[Array]) -> str:
     return ", ".join(array.name for array in arrays[:5]) + (", ..." if len(arrays) > 5 else "")
 
 
-def _drive_models(drives):
+def _drive_models(drives: list[Drive]) -> list[dict[str, Any]]:
     """Drives grouped by model, type, capacity and speed, most common first, with their firmware versions."""
-    groups = {}
+    groups: dict[tuple[str | None, str | None, str | None, float | None, float | None], list[Drive]] = {}
     for drive in drives:
         key = (drive.product_id, drive.type, drive.interface, drive.capacity_gb, drive.speed_rpm)
         groups.setdefault(key, []).append(drive)

@@ -9,13 +9,15 @@ timespans only sums them again and is not stored.
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from ..errors import ParseError
 from ..numbers import Printed, read_number, whole
 from ..result import Point, ResultSet, Run, TransferSize, Workload
-from ..source import Source, sniff_encoding
+from ..source import Source, decode_head, sniff_encoding
 from ..units import MB, size_multiplier
 
 FORMAT = "diskspd"
@@ -44,29 +46,24 @@ PRINTED_XML = Printed(refusal="<{field}> holds {stripped!r}, not a number")
 
 
 def sniff(head: bytes, name: str) -> bool:
-    text = _head_text(head)
+    text = decode_head(head)
     if "<Results>" in text and ("<System>" in text or "<Profile>" in text):
         return True
     return "Command Line:" in text and ("Input parameters:" in text or "diskspd" in text.lower())
 
 
 def refuse(head: bytes, name: str) -> str | None:
-    text = _head_text(head).lstrip()
+    text = decode_head(head).lstrip()
     if text.startswith("<Profile>") and "<TimeSpans>" in text and "<Results>" not in text:
         return "this is a DiskSpd profile (the -X input), not results; upload the output of diskspd -Rxml instead"
     return None
 
 
 def parse(source: Source) -> ResultSet:
-    text = _head_text(source.head())
+    text = source.head_text()
     if text.lstrip().startswith(("<?xml", "<Results")):
         return _parse_xml(source)
     return _parse_text(source)
-
-
-def _head_text(head):
-    encoding, bom_length = sniff_encoding(head)
-    return head[bom_length:].decode(encoding, errors="replace")
 
 
 # The shared model: what either output gives for one timespan ---------------------------------
@@ -83,14 +80,14 @@ class _Target:
     outstanding_per_thread: int | None = None
     alignment_bytes: int | None = None  # of random offsets (-r<align>)
     interlocked: bool = False  # -si: the target's threads share one sequential stream
-    settings: list = field(default_factory=list)
+    settings: list[str] = field(default_factory=list)
 
 
 @dataclass
 class _Direction:
     ios: int
     bytes: int
-    iops: float
+    iops: float | None
     avg_ms: float | None = None
 
 
@@ -100,16 +97,25 @@ class _Measurement:
 
     seconds: float
     threads: int | None
-    directions: dict  # "total" / "read" / "write" -> _Direction
-    pairs: list  # (target path, I/O count) per thread and target
-    targets: list
+    directions: dict[str, _Direction]  # "total" / "read" / "write"
+    pairs: list[tuple[str, int]]  # (target path, I/O count) per thread and target
+    targets: list[_Target]
     pool_outstanding_per_thread: int | None = None
     cpu_pct: float | None = None
     metrics: dict = field(default_factory=dict)
     params: dict = field(default_factory=dict)
 
 
-def _run(measurement, *, timespan, several, started_at, description, warnings, where):
+def _run(
+    measurement: _Measurement,
+    *,
+    timespan: int,
+    several: bool,
+    started_at: str | None,
+    description: str,
+    warnings: list[str],
+    where: str,
+) -> Run:
     paths = list(dict.fromkeys(path for path, _ in measurement.pairs)) or [t.path for t in measurement.targets]
     name = ", ".join(paths) or "DiskSpd"
     if several:
@@ -124,7 +130,7 @@ def _run(measurement, *, timespan, several, started_at, description, warnings, w
     )
 
 
-def _point(m, warnings, where):
+def _point(m: _Measurement, warnings: list[str], where: str) -> Point:
     total, read, write = (m.directions.get(key) for key in ("total", "read", "write"))
     point = Point(cpu_pct=m.cpu_pct, metrics=m.metrics)
     point.load = {"outstanding_io": _outstanding(m, warnings, where), "threads": m.threads}
@@ -135,14 +141,14 @@ def _point(m, warnings, where):
     return point
 
 
-def _figures(direction, seconds):
+def _figures(direction: _Direction | None, seconds: float) -> tuple[float | None, float | None, float | None]:
     """(IOPS, decimal MB/s, mean latency ms); None for a direction that did no I/O."""
     if direction is None or not direction.ios:
         return None, None, None
     return direction.iops, direction.bytes / seconds / MB, direction.avg_ms
 
 
-def _outstanding(m, warnings, where):
+def _outstanding(m: _Measurement, warnings: list[str], where: str) -> int | None:
     """Outstanding I/Os: per-thread depth x threads, summed over the targets each thread drives."""
     if m.pool_outstanding_per_thread and m.threads:
         return m.pool_outstanding_per_thread * m.threads
@@ -157,9 +163,9 @@ def _outstanding(m, warnings, where):
     return total or None
 
 
-def _workload(m):
+def _workload(m: _Measurement) -> Workload:
     """The workload of the targets, each weighted by the I/Os it did."""
-    ios_by_path = {}
+    ios_by_path: dict[str, int] = {}
     for path, ios in m.pairs:
         ios_by_path[path.lower()] = ios_by_path.get(path.lower(), 0) + ios
     weights = [(t, ios_by_path.get(t.path.lower(), 0)) for t in m.targets]
@@ -168,7 +174,7 @@ def _workload(m):
     total = sum(w for _, w in weights)
     if not total:
         return Workload()
-    sizes = {}
+    sizes: dict[int, float] = {}
     for target, weight in weights:
         if target.block_bytes:
             sizes[target.block_bytes] = sizes.get(target.block_bytes, 0.0) + 100.0 * weight / total
@@ -181,13 +187,13 @@ def _workload(m):
     )
 
 
-def _common_alignment(targets):
+def _common_alignment(targets: list[_Target]) -> int | None:
     """The random-offset alignment the targets share; targets that differ state no one alignment."""
     alignments = {t.alignment_bytes for t in targets if t.random_pct}
     return alignments.pop() if len(alignments) == 1 else None
 
 
-def _interlocked_streams(targets):
+def _interlocked_streams(targets: list[_Target]) -> int | None:
     """``-si`` makes all threads of a target share one sequential stream: one stream per target.
     Without it each thread runs its own sequence, which is load (threads), not a stated stream count."""
     if targets and all(t.interlocked and not t.random_pct for t in targets):
@@ -195,14 +201,16 @@ def _interlocked_streams(targets):
     return None
 
 
-def _weighted(weights, total, value_of):
-    values = [(value_of(t), w) for t, w in weights]
-    if any(v is None for v, _ in values):
+def _weighted(
+    weights: list[tuple[_Target, int]], total: int, value_of: Callable[[_Target], float | None]
+) -> float | None:
+    values = [(value, w) for t, w in weights if (value := value_of(t)) is not None]
+    if len(values) < len(weights):
         return None
     return round(sum(v * w for v, w in values) / total, 6)
 
 
-def _result_set(source, version, runs, warnings):
+def _result_set(source: Source, version: str | None, runs: list[Run], warnings: list[str]) -> ResultSet:
     if not runs:
         raise ParseError(
             "no measured timespan found: expected DiskSpd results ('Command Line:' then 'Results for timespan')",
@@ -225,9 +233,9 @@ class _XmlFile:
     """A DiskSpd XML file as its figures are read: its name and the line each element starts on."""
 
     name: str
-    lines: dict
+    lines: dict[ET.Element, int]
 
-    def line_of(self, element, path=None):
+    def line_of(self, element: ET.Element, path: str | None = None) -> int | None:
         found = element if path is None else element.find(path)
         return self.lines.get(found if found is not None else element)
 
@@ -235,29 +243,30 @@ class _XmlFile:
 class _LineNumbers(ET.TreeBuilder):
     """Builds the tree, noting the line each element starts on (``line`` is set as lines are fed)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.line = 0
-        self.lines = {}
+        self.lines: dict[ET.Element, int] = {}
 
-    def start(self, tag, attrs):
+    def start(self, tag: str, attrs: dict[str, str]) -> ET.Element:
         element = super().start(tag, attrs)
         self.lines[element] = self.line
         return element
 
 
-def _parse_xml(source):
+def _parse_xml(source: Source) -> ResultSet:
     root, lines = _xml_root(source)
     xml = _XmlFile(source.name, lines)
     if root.tag != "Results":
         raise ParseError(f"the XML root is <{root.tag}>, expected DiskSpd's <Results>", file=source.name)
-    warnings, runs = [], []
+    warnings: list[str] = []
+    runs: list[Run] = []
     profile_spans = root.findall("Profile/TimeSpans/TimeSpan")
     result_spans = root.findall("TimeSpan")  # direct children: the <Profile> echo holds another
     started_at = _timestamp(root.findtext("System/RunTime"))
     for index, span in enumerate(result_spans, 1):
         if span.find("Error") is not None:
-            warnings.append(f"{source.name}: timespan {index}: {span.findtext('Error').strip()}")
+            warnings.append(f"{source.name}: timespan {index}: {(span.findtext('Error') or '').strip()}")
             continue
         profile = profile_spans[index - 1] if index <= len(profile_spans) else None
         measurement = _xml_measurement(span, profile, xml)
@@ -276,7 +285,7 @@ def _parse_xml(source):
     return _result_set(source, root.findtext("System/Tool/Version"), runs, warnings)
 
 
-def _xml_root(source):
+def _xml_root(source: Source) -> tuple[ET.Element, dict[ET.Element, int]]:
     """Parse line by line, refusing DTDs: a result file never needs one, and entities can attack."""
     target = _LineNumbers()
     parser = ET.XMLParser(target=target)
@@ -299,14 +308,14 @@ def _xml_root(source):
             raise _xml_error(error, source) from None
 
 
-def _xml_error(error, source):
+def _xml_error(error: ET.ParseError, source: Source) -> ParseError:
     line, column = error.position
     return ParseError(
         f"not well-formed XML ({error.msg}); the file may be truncated", file=source.name, line=line, column=column
     )
 
 
-def _xml_measurement(span, profile, source):
+def _xml_measurement(span: ET.Element, profile: ET.Element | None, source: _XmlFile) -> _Measurement:
     seconds = _xml_number(span, "TestTimeSeconds", source)
     if not seconds:
         raise ParseError("a results <TimeSpan> has no test time", file=source.name, field="TestTimeSeconds")
@@ -325,7 +334,7 @@ def _xml_measurement(span, profile, source):
         for key, (ios, size) in sums.items()
     }
     targets, pool_depth = _xml_profile(profile, source)
-    metrics = {"test_time_s": seconds}
+    metrics: dict[str, Any] = {"test_time_s": seconds}
     if latency is not None:
         metrics["percentiles_ms"] = _xml_percentiles(latency, source)
     return _Measurement(
@@ -349,7 +358,7 @@ _XML_DIRECTIONS = {
 }
 
 
-def _xml_latency_averages(latency, source):
+def _xml_latency_averages(latency: ET.Element | None, source: _XmlFile) -> dict[str, float | None]:
     if latency is None:
         return {}
     names = {
@@ -360,8 +369,8 @@ def _xml_latency_averages(latency, source):
     return {key: _xml_number(latency, tag, source) for key, tag in names.items() if latency.findtext(tag)}
 
 
-def _xml_percentiles(latency, source):
-    table = {"read": {}, "write": {}, "total": {}}
+def _xml_percentiles(latency: ET.Element, source: _XmlFile) -> dict[str, dict[str, float | None]]:
+    table: dict[str, dict[str, float | None]] = {"read": {}, "write": {}, "total": {}}
     for bucket in latency.iterfind("Bucket"):
         percentile = bucket.findtext("Percentile", "").strip()
         for key, tag in (("read", "ReadMilliseconds"), ("write", "WriteMilliseconds"), ("total", "TotalMilliseconds")):
@@ -370,7 +379,7 @@ def _xml_percentiles(latency, source):
     return {key: values for key, values in table.items() if values}
 
 
-def _xml_profile(profile, source):
+def _xml_profile(profile: ET.Element | None, source: _XmlFile) -> tuple[list[_Target], int | None]:
     """The targets of the profile's timespan, and the thread-pool depth when -O was used."""
     if profile is None:
         return [], None
@@ -388,7 +397,7 @@ def _xml_profile(profile, source):
                 outstanding_per_thread=int(_xml_number(element, "RequestCount", source) or 0) or None,
                 alignment_bytes=alignment,
                 interlocked=element.findtext("InterlockedSequential", "").strip().lower() == "true",
-                settings=[f"{child.tag}={child.text.strip()}" for child in element if _is_setting(child)],
+                settings=[f"{child.tag}={(child.text or '').strip()}" for child in element if _is_setting(child)],
             )
         )
     threads = int(_xml_number(profile, "ThreadCount", source) or 0)
@@ -396,16 +405,16 @@ def _xml_profile(profile, source):
     return targets, depth if threads and depth else None
 
 
-def _is_setting(element):
-    return element.tag in ("DisableOSCache", "WriteThrough", "DisableAllCache", "TemporaryFile") and element.text
+def _is_setting(element: ET.Element) -> bool:
+    return element.tag in ("DisableOSCache", "WriteThrough", "DisableAllCache", "TemporaryFile") and bool(element.text)
 
 
-def _xml_number(element, path, source):
+def _xml_number(element: ET.Element, path: str, source: _XmlFile) -> float | None:
     line = source.line_of(element, path)
     return read_number(element.findtext(path) or "", file=source.name, line=line, field=path, printed=PRINTED_XML)
 
 
-def _xml_count(element, path, source):
+def _xml_count(element: ET.Element, path: str, source: _XmlFile) -> int:
     """A count every <Target> holds (IOCount, BytesCount, ...)."""
     value = _xml_number(element, path, source)
     if value is None:
@@ -413,7 +422,7 @@ def _xml_count(element, path, source):
     return whole(value, file=source.name, line=source.line_of(element, path), field=path, shown=element.findtext(path))
 
 
-def _timestamp(text):
+def _timestamp(text: str | None) -> str | None:
     """DiskSpd writes ``2018/10/18 21:39:04 UTC``."""
     if not text:
         return None
@@ -427,7 +436,7 @@ def _timestamp(text):
 # Text output ----------------------------------------------------------------------------------
 
 
-def _parse_text(source):
+def _parse_text(source: Source) -> ResultSet:
     reader = _TextReader(source)
     for number, line in _text_lines(source, reader.warnings):
         reader.feed(number, line)
@@ -435,7 +444,7 @@ def _parse_text(source):
     return _result_set(source, None, reader.runs, reader.warnings)
 
 
-def _text_lines(source, warnings):
+def _text_lines(source: Source, warnings: list[str]) -> Iterator[tuple[int, str]]:
     """Numbered lines without line ends; lines that are not UTF-8 are read in the legacy code page."""
     encoding, _ = sniff_encoding(source.head())
     if encoding != "utf-8":
@@ -472,38 +481,38 @@ class _TextRun:
 
     line: int
     command_line: str
-    spans: list = field(default_factory=list)  # per timespan: {"targets": [...], "pool_depth": n}
-    results: list = field(default_factory=list)  # per measured timespan: dict of what was read
-    system: dict = field(default_factory=dict)
+    spans: list[dict[str, Any]] = field(default_factory=list)  # per timespan: {"targets": [...], "pool_depth": n}
+    results: list[dict[str, Any]] = field(default_factory=list)  # per measured timespan: dict of what was read
+    system: dict[str, str] = field(default_factory=dict)
 
 
 class _TextReader:
     """A line-driven reader: the section a line belongs to decides how it is read."""
 
-    def __init__(self, source):
+    def __init__(self, source: Source) -> None:
         self.source = source
-        self.warnings = []
-        self.runs = []
-        self.run = None
-        self.section = None
-        self.table = None
-        self.skipped = []  # (line number, text) not part of any DiskSpd section
-        self.label = None  # the line naming the next %-ile chart (a target path or "total:")
+        self.warnings: list[str] = []
+        self.runs: list[Run] = []
+        self.run: _TextRun | None = None
+        self.section: str | None = None
+        self.table: dict[str, Any] | None = None
+        self.skipped: list[tuple[int, str]] = []  # (line number, text) not part of any DiskSpd section
+        self.label: tuple[int, str] | None = None  # the line naming the next %-ile chart (a target path or "total:")
 
     # dispatch
 
-    def feed(self, number, line):
+    def feed(self, number: int, line: str) -> None:
         stripped = line.strip()
         if stripped.startswith("Command Line:"):
             self._start_run(number, stripped)
         elif self.run is None:
             self._skip(number, stripped)
         elif self.table is not None:
-            self._table_line(number, stripped)
+            self._table_line(self.table, number, stripped)
         elif stripped:
             self._section_line(number, stripped)
 
-    def _section_line(self, number, stripped):
+    def _section_line(self, number: int, stripped: str) -> None:
         if stripped == "Input parameters:":
             self.section = "parameters"
         elif stripped == "System information:":
@@ -516,28 +525,28 @@ class _TextReader:
             self._parameter(number, stripped)
         elif self.section == "system":
             key, _, value = stripped.partition(":")
-            self.run.system[key.strip()] = value.strip()
+            self._current().system[key.strip()] = value.strip()
         elif self.section == "totals":
             return
         elif not self._result_line(number, stripped):
             self._label_or_skip(number, stripped)
 
-    def _start_run(self, number, stripped):
+    def _start_run(self, number: int, stripped: str) -> None:
         self._flush_run()
         self._warn_skipped()
         self.run = _TextRun(line=number, command_line=stripped.partition(":")[2].strip())
         self.section, self.table = None, None
 
-    def _skip(self, number, stripped):
+    def _skip(self, number: int, stripped: str) -> None:
         if stripped:
             self.skipped.append((number, stripped))
 
-    def _label_or_skip(self, number, stripped):
+    def _label_or_skip(self, number: int, stripped: str) -> None:
         if self.label is not None:
             self._skip(*self.label)
         self.label = (number, stripped)
 
-    def _warn_skipped(self):
+    def _warn_skipped(self) -> None:
         if self.label is not None:
             self._skip(*self.label)
             self.label = None
@@ -550,15 +559,21 @@ class _TextReader:
         self.warnings.append(f"{self.source.name}:{where}: {count} outside DiskSpd output skipped: {shown}")
         self.skipped = []
 
-    def finish(self):
+    def _current(self) -> _TextRun:
+        """The output being read: section lines reach the readers only after its 'Command Line:'."""
+        if self.run is None:
+            raise ParseError("DiskSpd output before its 'Command Line:'", file=self.source.name)
+        return self.run
+
+    def finish(self) -> None:
         self._flush_run()
         self._warn_skipped()
 
     # Input parameters
 
-    def _parameter(self, number, stripped):
+    def _parameter(self, number: int, stripped: str) -> None:
         key, _, value = stripped.partition(":")
-        spans = self.run.spans
+        spans = self._current().spans
         if key == "timespan":
             spans.append({"targets": [], "pool_depth": None, "settings": {}})
             return
@@ -574,7 +589,7 @@ class _TextReader:
         elif value:
             span["settings"][key] = value.strip()
 
-    def _target_parameter(self, target, number, stripped):
+    def _target_parameter(self, target: _Target, number: int, stripped: str) -> None:
         key, _, value = stripped.partition(":")
         if key == "block size":
             target.block_bytes = _size_bytes(value, number, self.source)
@@ -589,24 +604,26 @@ class _TextReader:
         else:
             target.settings.append(stripped)
 
-    def _alignment_bytes(self, stripped, number):
+    def _alignment_bytes(self, stripped: str, number: int) -> int | None:
         """'using random I/O (alignment: 4096)', '... (alignment/stride: 8KiB)'."""
         match = re.search(r"\(alignment(?:/stride)?:\s*([^)]*)\)", stripped)
         return _size_bytes(match.group(1), number, self.source, field="alignment") if match else None
 
     # Results
 
-    def _start_results(self, number, stripped):
+    def _start_results(self, number: int, stripped: str) -> None:
         self.section = "results"
-        self.run.results.append({"line": number, "timespan": len(self.run.results) + 1, "tables": {}, "charts": []})
+        self._current().results.append(
+            {"line": number, "timespan": len(self._current().results) + 1, "tables": {}, "charts": []}
+        )
 
-    def _result_line(self, number, stripped):
+    def _result_line(self, number: int, stripped: str) -> bool:
         """Read one line of a results section; False when it is not DiskSpd's."""
-        if not self.run.results:
+        if not self._current().results:
             return False
         if not stripped.strip("*-"):
             return True  # a rule under a heading
-        result = self.run.results[-1]
+        result = self._current().results[-1]
         key, _, value = stripped.partition(":")
         if key in ("actual test time", "thread count", "request count", "proc count") and value.strip():
             result[key] = self._number(value.strip().rstrip("s"), number, key)
@@ -630,10 +647,9 @@ class _TextReader:
             return False
         return True
 
-    def _table_line(self, number, stripped):
-        table = self.table
+    def _table_line(self, table: dict[str, Any], number: int, stripped: str) -> None:
         if not stripped:
-            self._end_table()
+            self._end_table(table)
         elif not stripped.strip("-"):
             return
         elif table["header"] is None:
@@ -645,17 +661,17 @@ class _TextReader:
         else:
             table["rows"].append((number, stripped))  # split only where the rows are used
 
-    def _end_table(self):
-        table, self.table = self.table, None
-        result = self.run.results[-1]
+    def _end_table(self, table: dict[str, Any]) -> None:
+        self.table = None
+        result = self._current().results[-1]
         if table["kind"] == "percentiles":
             result["charts"].append((table["label"], self._percentiles(table)))
         else:
             result["tables"][table["kind"]] = table
 
-    def _percentiles(self, table):
+    def _percentiles(self, table: dict[str, Any]) -> dict[str, dict[str, float]]:
         columns = {"Read (ms)": "read", "Write (ms)": "write", "Total (ms)": "total"}
-        chart = {}
+        chart: dict[str, dict[str, float]] = {}
         for number, row in table["rows"]:
             cells = _cells(row)
             percentile = PERCENTILE_ROWS.get(cells[0])
@@ -667,9 +683,9 @@ class _TextReader:
 
     # Building runs
 
-    def _flush_run(self):
+    def _flush_run(self) -> None:
         if self.table is not None:
-            self._end_table()
+            self._end_table(self.table)
         run, self.run = self.run, None
         if run is None:
             return
@@ -689,7 +705,7 @@ class _TextReader:
                 )
             )
 
-    def _measurement(self, result, span, run):
+    def _measurement(self, result: dict[str, Any], span: dict[str, Any] | None, run: _TextRun) -> _Measurement:
         seconds = result.get("actual test time")
         if not seconds or "total" not in result["tables"]:
             raise ParseError(
@@ -714,7 +730,7 @@ class _TextReader:
             | {"targets": [vars(t) for t in (span["targets"] if span else [])]},
         )
 
-    def _io_table(self, table):
+    def _io_table(self, table: dict[str, Any]) -> _Direction:
         """The ``total:`` row of one Total/Read/Write IO table."""
         header = table["header"]
         if table["total"] is None:
@@ -733,7 +749,7 @@ class _TextReader:
         )
         return direction
 
-    def _thread_rows(self, table):
+    def _thread_rows(self, table: dict[str, Any]) -> list[tuple[str, int]]:
         """(target path, I/Os) for each thread row of the Total IO table."""
         rows = []
         for number, row in table["rows"]:
@@ -742,7 +758,7 @@ class _TextReader:
             rows.append((path, int(self._number(named.get("I/Os"), number, "I/Os") or 0)))
         return rows
 
-    def _cpu_pct(self, table):
+    def _cpu_pct(self, table: dict[str, Any] | None) -> float | None:
         if table is None or table["total"] is None:
             return None
         number, cells = table["total"]
@@ -750,8 +766,8 @@ class _TextReader:
         values = dict(zip(table["header"][-len(cells) :], cells, strict=False))
         return self._number(values.get("Usage"), number, "Usage")
 
-    def _text_metrics(self, result):
-        metrics = {"test_time_s": result["actual test time"]}
+    def _text_metrics(self, result: dict[str, Any]) -> dict[str, Any]:
+        metrics: dict[str, Any] = {"test_time_s": result["actual test time"]}
         charts = result["charts"]
         overall = [chart for label, chart in charts if label in (None, "total:")]
         if overall or charts:
@@ -761,10 +777,10 @@ class _TextReader:
             metrics["target_percentiles_ms"] = per_target
         return metrics
 
-    def _number(self, text, number, column):
+    def _number(self, text: str | None, number: int, column: str) -> float | None:
         return _number(text, number, column, self.source)
 
-    def _count(self, text, number, column):
+    def _count(self, text: str | None, number: int, column: str) -> int:
         """A count the line must hold (outstanding I/Os per thread, ...)."""
         value = self._number(text, number, column)
         if value is None:
@@ -772,25 +788,28 @@ class _TextReader:
         return whole(value, file=self.source.name, line=number, field=column, shown=text)
 
 
-def _cells(text):
+def _cells(text: str) -> list[str]:
     return [cell.strip() for cell in text.split("|")]
 
 
-def _number(text, number, column, source):
+def _number(text: str | None, number: int, column: str, source: Source) -> float | None:
     """A number as DiskSpd printed it, also with a locale's grouping spaces and decimal comma."""
     return (
         None if text is None else read_number(text, file=source.name, line=number, field=column, printed=PRINTED_TEXT)
     )
 
 
-def _size_bytes(text, number, source, field="block size"):
+def _size_bytes(text: str, number: int, source: Source, field: str = "block size") -> int:
     match = re.fullmatch(r"\s*(\d+)\s*([KMGT]iB|B)?\s*", text)
     if not match:
         raise ParseError(f"{field} {text.strip()!r} is not a size", file=source.name, line=number, field=field)
-    return int(match.group(1)) * size_multiplier(match.group(2) or "")
+    multiplier = size_multiplier(match.group(2) or "")
+    if multiplier is None:  # the pattern holds only units size_multiplier knows
+        raise ParseError(f"{field} {text.strip()!r} is not a size", file=source.name, line=number, field=field)
+    return int(match.group(1)) * multiplier
 
 
-def _write_pct(stripped):
+def _write_pct(stripped: str) -> float | None:
     if "read test" in stripped:
         return 0.0
     if "write test" in stripped:
@@ -799,7 +818,7 @@ def _write_pct(stripped):
     return float(match.group(2)) if match else None
 
 
-def _random_pct(stripped):
+def _random_pct(stripped: str) -> float:
     if stripped.startswith("using random"):
         return 100.0
     match = re.search(r"\((\d+)% random\)", stripped)

@@ -17,8 +17,11 @@ import csv
 import re
 import shlex
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import ParseError
+from ..figures import known_max, known_sum
+from ..latency import iops_weighted_ms
 from ..numbers import Printed, read_number, size_or_none
 from ..result import Point, ResultSet, Run, TransferSize, Workload
 from ..source import Source
@@ -92,6 +95,8 @@ _OPTIONS = {
     "--rwmixpct": "rwmixpct",
     "--label": "label",
 }
+# A --livecsv progress sample: runtime_ms, done_bytes, iops, mib_per_s, entries_per_s, active, cpu_pct.
+_Sample = dict[str, float | None]
 _FLAGS = {"--rand": "random", "--randalign": "random_aligned", "--direct": "direct", "--hostsfile": "hostsfile"}
 
 
@@ -131,8 +136,8 @@ def parse(source: Source) -> ResultSet:
 # --- the --csvfile result CSV ---------------------------------------------------------------
 
 
-def _csv_phases(source):
-    phases = []
+def _csv_phases(source: Source) -> list[_Phase]:
+    phases: list[_Phase] = []
     with source.open_text() as stream:
         header = None
         for number, text in enumerate(stream, start=1):
@@ -146,7 +151,7 @@ def _csv_phases(source):
     return phases
 
 
-def _csv_cells(text, header, number):
+def _csv_cells(text: str, header: list[str], number: int) -> list[str]:
     """Split a row; the last column, the command line, is quoted by elbencho but not escaped.
 
     elbencho replaces commas in the command line by spaces, so every comma before it is a
@@ -158,7 +163,7 @@ def _csv_cells(text, header, number):
     return [cell.strip() for cell in cells]
 
 
-def _csv_phase(row, number):
+def _csv_phase(row: dict[str, str], number: int) -> _Phase:
     phase = _Phase(operation=row.get("operation", "").strip() or "?", line=number)
     for column, value in row.items():
         figure = _CSV_FIGURE.match(column)
@@ -177,7 +182,7 @@ def _csv_phase(row, number):
     return phase
 
 
-def _csv_setup(row, number):
+def _csv_setup(row: dict[str, str], number: int) -> dict[str, Any]:
     setup = _command_setup(row.get("command", ""), number)
     for column, key in (("threads", "threads"), ("hosts", "hosts"), ("block size", "block"), ("file size", "size")):
         if row.get(column):
@@ -197,8 +202,10 @@ def _csv_setup(row, number):
 # --- the --resfile text ---------------------------------------------------------------------
 
 
-def _resfile_phases(source, warnings):
-    phases, setup, current = [], {}, None
+def _resfile_phases(source: Source, warnings: list[str]) -> list[_Phase]:
+    phases: list[_Phase] = []
+    setup: dict[str, Any] = {}
+    current: _Phase | None = None
     with source.open_text() as stream:
         for number, text in enumerate(stream, start=1):
             line = text.rstrip()
@@ -217,7 +224,7 @@ def _resfile_phases(source, warnings):
     return phases
 
 
-def _resfile_row(line, number, setup, current, phases):
+def _resfile_row(line: str, number: int, setup: dict[str, Any], current: _Phase | None, phases: list[_Phase]) -> _Phase:
     row = _RES_ROW.match(line)
     if row is None:
         raise ParseError("expected 'RESULT TYPE : FIRST LAST' (e.g. 'IOPS : 3486 3514')", line=number)
@@ -231,7 +238,7 @@ def _resfile_row(line, number, setup, current, phases):
     return current
 
 
-def _resfile_value(phase, label, values, number):
+def _resfile_value(phase: _Phase, label: str, values: str, number: int) -> None:
     latency = _RES_LATENCY.search(values)
     if latency:
         name = _resfile_latency_name(label)
@@ -242,16 +249,16 @@ def _resfile_value(phase, label, values, number):
     if len(parts) != 2:
         phase.last.setdefault("other", {})[label] = values
         return
-    name = _resfile_name(label)
-    if name == "other":
+    figure = _resfile_name(label)
+    if figure == "other":
         phase.last.setdefault("other", {})[label] = values
-    elif name == "elapsed_ms" and label == "elapsed time":
-        phase.first[name], phase.last[name] = (_human_elapsed_ms(part, number) for part in parts)
-    elif name:
-        phase.first[name], phase.last[name] = (_number(part, number, label) for part in parts)
+    elif figure == "elapsed_ms" and label == "elapsed time":
+        phase.first[figure], phase.last[figure] = (_human_elapsed_ms(part, number) for part in parts)
+    elif figure:
+        phase.first[figure], phase.last[figure] = (_number(part, number, label) for part in parts)
 
 
-def _resfile_name(label):
+def _resfile_name(label: str) -> str | None:
     """The common name of a resfile result line; None for totals elbencho sums from its parts."""
     if label in _RES_NAMES:
         return _RES_NAMES[label]
@@ -268,7 +275,7 @@ def _resfile_name(label):
     return "other" if not label.endswith(" total") else None
 
 
-def _resfile_latency_name(label):
+def _resfile_latency_name(label: str) -> str:
     base = "io_latency_us" if label.startswith("io") else "entry_latency_us"
     return f"rwmix_read_{base}" if " rd " in f" {label} " else base
 
@@ -276,8 +283,9 @@ def _resfile_latency_name(label):
 # --- the --livecsv progress samples ---------------------------------------------------------
 
 
-def _live_runs(source, warnings):
-    phases, other_rows = {}, 0
+def _live_runs(source: Source, warnings: list[str]) -> list[Run]:
+    phases: dict[tuple[str, str], tuple[int, list[_Sample]]] = {}
+    other_rows = 0
     with source.open_text() as stream:
         reader = csv.DictReader(stream)
         for row in reader:
@@ -292,8 +300,8 @@ def _live_runs(source, warnings):
     return runs
 
 
-def _live_sample(row, number):
-    def figure(column):
+def _live_sample(row: dict[str, str | None], number: int) -> _Sample:
+    def figure(column: str) -> float | None:
         value = (row.get(column) or "").strip()
         return _number(value, number, column) if value else None
 
@@ -308,13 +316,13 @@ def _live_sample(row, number):
     }
 
 
-def _live_run(label, phase, line, samples, warnings):
+def _live_run(label: str, phase: str, line: int, samples: list[_Sample], warnings: list[str]) -> Run:
     last = samples[-1]
     warnings.append(
         f"{phase} (line {line}) comes from live statistics: its figures are averages up to the last sample "
         f"at {last['runtime_ms'] or 0:.0f} ms, not elbencho's final result (see the --csvfile or --resfile)"
     )
-    elapsed_s = (last["runtime_ms"] or 0) / 1000
+    elapsed_s = convert_time(last["runtime_ms"] or 0, "ms", "s")
     active = max((s["active"] for s in samples if s["active"] is not None), default=None)
     point = Point(
         load={"threads": int(active)} if active else {},
@@ -333,24 +341,26 @@ def _live_run(label, phase, line, samples, warnings):
     )
 
 
-def _time_weighted_mean(samples, key):
+def _time_weighted_mean(samples: list[_Sample], key: str) -> float | None:
     """Mean of per-interval rates weighted by interval length: the average since the phase began."""
     total, weight, previous_ms = 0.0, 0.0, 0.0
     for sample in samples:
-        if sample[key] is None or sample["runtime_ms"] is None:
+        value, runtime_ms = sample[key], sample["runtime_ms"]
+        if value is None or runtime_ms is None:
             return None
-        interval_ms = sample["runtime_ms"] - previous_ms
-        total += sample[key] * interval_ms
+        interval_ms = runtime_ms - previous_ms
+        total += value * interval_ms
         weight += interval_ms
-        previous_ms = sample["runtime_ms"]
+        previous_ms = runtime_ms
     return total / weight if weight > 0 else None
 
 
 # --- phases to runs and points --------------------------------------------------------------
 
 
-def _runs(phases, warnings):
-    runs, skipped = {}, []
+def _runs(phases: list[_Phase], warnings: list[str]) -> list[Run]:
+    runs: dict[tuple[object, ...], Run] = {}
+    skipped: list[str] = []
     for phase in phases:
         if not any(key in phase.last for key in ("iops", "mib_per_s", "mb_per_s", "entries_per_s")):
             skipped.append(f"{phase.operation} (line {phase.line})")
@@ -372,7 +382,7 @@ def _runs(phases, warnings):
     return list(runs.values())
 
 
-def _run_identity(phase):
+def _run_identity(phase: _Phase) -> tuple[str, Workload]:
     setup = phase.setup
     moves_data = any(key in phase.last for key in ("iops", "mib_per_s", "mb_per_s"))
     block = setup.get("block") if moves_data else None
@@ -388,7 +398,7 @@ def _run_identity(phase):
     return name, workload
 
 
-def _rwmix_read_pct(phase):
+def _rwmix_read_pct(phase: _Phase) -> float | None:
     """``--rwmixpct``; without it (no command line) the measured share of a mixed phase's reads,
     named in the run's ``measured_workload``."""
     if phase.setup.get("rwmixpct") is not None:
@@ -396,12 +406,12 @@ def _rwmix_read_pct(phase):
     return _measured_rwmix_read_pct(phase)
 
 
-def _measured_rwmix_read_pct(phase):
+def _measured_rwmix_read_pct(phase: _Phase) -> float | None:
     reads, writes = phase.last.get("rwmix_read_iops"), phase.last.get("iops")
     return 100.0 * reads / (reads + writes) if reads is not None and writes else None
 
 
-def _phase_read_pct(operation, rwmix_read_pct):
+def _phase_read_pct(operation: str, rwmix_read_pct: float | None) -> float | None:
     if rwmix_read_pct is not None:
         return rwmix_read_pct
     if operation in _READ_PHASES:
@@ -409,7 +419,7 @@ def _phase_read_pct(operation, rwmix_read_pct):
     return 0.0 if operation in _WRITE_PHASES else None
 
 
-def _run_params(phase):
+def _run_params(phase: _Phase) -> dict[str, Any]:
     setup = phase.setup
     keys = ("operation", "path_type", "size", "direct", "random", "label", "hostsfile")
     params = {"operation": phase.operation} | {k: setup[k] for k in keys[1:] if setup.get(k) is not None}
@@ -420,7 +430,7 @@ def _run_params(phase):
     return params
 
 
-def _point(phase):
+def _point(phase: _Phase) -> Point:
     last, setup = phase.last, phase.setup
     threads = _total_threads(setup)
     load = {"threads": threads} if threads else {}
@@ -435,13 +445,13 @@ def _point(phase):
     entry_ms = _latency_ms(phase, "entry_latency_us", "avg")
     return Point(
         load=load,
-        iops=_sum(read_iops, write_iops),
+        iops=known_sum([read_iops, write_iops]),
         read_iops=read_iops,
         write_iops=write_iops,
-        mbps=_sum(read_mbps, write_mbps),
+        mbps=known_sum([read_mbps, write_mbps]),
         read_mbps=read_mbps,
         write_mbps=write_mbps,
-        avg_response_ms=_weighted(read_ms, read_iops, write_ms, write_iops) or entry_ms,
+        avg_response_ms=iops_weighted_ms([(read_ms, read_iops), (write_ms, write_iops)]) or entry_ms,
         avg_read_response_ms=read_ms,
         avg_write_response_ms=write_ms,
         max_response_ms=_max_latency_ms(phase),
@@ -450,7 +460,7 @@ def _point(phase):
     )
 
 
-def _directions(operation, main, rwmix_read):
+def _directions(operation: str, main: float | None, rwmix_read: float | None) -> tuple[float | None, float | None]:
     """(write, read) figures: a phase's own figure belongs to its direction; rwmix adds reads."""
     if main is None and rwmix_read is None:
         return None, None
@@ -461,43 +471,31 @@ def _directions(operation, main, rwmix_read):
     return None, None
 
 
-def _mbps(figures, prefix=""):
+def _mbps(figures: dict[str, Any], prefix: str = "") -> float | None:
     if figures.get(f"{prefix}mb_per_s") is not None:
         return figures[f"{prefix}mb_per_s"]
     return mib_to_mbps(figures.get(f"{prefix}mib_per_s"))
 
 
-def _total_threads(setup):
+def _total_threads(setup: dict[str, Any]) -> int | None:
     if setup.get("threads") is None or setup.get("hostsfile"):
         return None
     return setup["threads"] * (setup.get("hosts") or 1)
 
 
-def _latency_ms(phase, name, statistic):
+def _latency_ms(phase: _Phase, name: str, statistic: str) -> float | None:
     value = phase.latency_us.get(name, {}).get(statistic)
-    return value / 1000 if value is not None else None
+    return convert_time(value, "us") if value is not None else None
 
 
-def _max_latency_ms(phase):
+def _max_latency_ms(phase: _Phase) -> float | None:
     names = (
         ("io_latency_us", "rwmix_read_io_latency_us") if "io_latency_us" in phase.latency_us else ("entry_latency_us",)
     )
-    maxima = [_latency_ms(phase, name, "max") for name in names]
-    return max((m for m in maxima if m is not None), default=None)
+    return known_max(_latency_ms(phase, name, "max") for name in names)
 
 
-def _weighted(read_ms, read_iops, write_ms, write_iops):
-    pairs = [(ms, iops) for ms, iops in ((read_ms, read_iops), (write_ms, write_iops)) if ms is not None and iops]
-    weight = sum(iops for _, iops in pairs)
-    return sum(ms * iops for ms, iops in pairs) / weight if weight else None
-
-
-def _sum(*values):
-    known = [v for v in values if v is not None]
-    return sum(known) if known else None
-
-
-def _metrics(phase, threads):
+def _metrics(phase: _Phase, threads: int | None) -> dict[str, Any]:
     metrics = {key: value for key, value in phase.last.items() if key not in ("iops", "mib_per_s", "mb_per_s")}
     metrics.pop("cpu_pct", None)
     first = dict(phase.first)
@@ -505,7 +503,7 @@ def _metrics(phase, threads):
         first["mbps"] = mib_to_mbps(first.pop("mib_per_s"))
     metrics["first"] = first
     for name, statistics in phase.latency_us.items():
-        metrics[name.replace("_us", "_ms")] = {k: v / 1000 for k, v in statistics.items()}
+        metrics[name.replace("_us", "_ms")] = {k: convert_time(v, "us") for k, v in statistics.items()}
     metrics |= {k: phase.setup[k] for k in ("hosts", "iodepth") if phase.setup.get(k) is not None}
     if phase.setup.get("threads") is not None:
         metrics["threads_per_host"] = phase.setup["threads"]
@@ -515,14 +513,14 @@ def _metrics(phase, threads):
 # --- values ---------------------------------------------------------------------------------
 
 
-def _command_setup(command, number):
+def _command_setup(command: str, number: int) -> dict[str, Any]:
     """Workload and load options from an elbencho command line (quoted words, as elbencho logs it)."""
     try:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
     # elbencho's defaults when an option is not given: IO depth 1, sequential, buffered.
-    setup = {"command": command.strip(), "iodepth": 1, "random": False, "direct": False}
+    setup: dict[str, Any] = {"command": command.strip(), "iodepth": 1, "random": False, "direct": False}
     for index, word in enumerate(words):
         option, has_value, inline = word.partition("=")
         if option in _FLAGS:
@@ -535,11 +533,11 @@ def _command_setup(command, number):
     return setup
 
 
-def _option_value(key, value, number):
+def _option_value(key: str, value: str, number: int) -> int | str | None:
     if key == "hosts":
         return len([host for host in re.split(r"[,\s]+", value) if host])
     if key in ("block", "size"):
-        return _size_bytes(value)
+        return size_or_none(value)
     if key in ("threads", "iodepth", "rwmixpct"):
         if not value.isdigit():
             return None
@@ -551,23 +549,19 @@ def _option_value(key, value, number):
     return value
 
 
-def _size_bytes(text):
-    return size_or_none(text)
-
-
-def _human_size(size_bytes):
+def _human_size(size_bytes: int) -> str:
     count, prefix = binary_prefix(size_bytes, largest="G")
     return f"{count}{prefix.lower()}" if prefix else str(size_bytes)
 
 
-def _human_latency_us(text, number):
+def _human_latency_us(text: str, number: int) -> float:
     match = _HUMAN_LATENCY.match(text)
     if match is None:
         raise ParseError(f"latency {text!r} is not like '455us', '4.55ms' or '1.20s'", line=number)
     return convert_time(float(match.group(1)), match.group(2), "us")
 
 
-def _human_elapsed_ms(text, number):
+def _human_elapsed_ms(text: str, number: int) -> float:
     match = _HUMAN_ELAPSED.match(text)
     if match is None or not any(match.groups()):
         raise ParseError(f"elapsed time {text!r} is not like '45.248s' or '2m3.456s'", line=number)
@@ -575,5 +569,8 @@ def _human_elapsed_ms(text, number):
     return ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds
 
 
-def _number(text, number, column):
-    return read_number(text, file=None, line=number, field=column, printed=_PRINTED)
+def _number(text: str, number: int, column: str) -> float:
+    value = read_number(text, file=None, line=number, field=column, printed=_PRINTED)
+    if value is None:  # an empty cell is refused (``required``), so there is always a figure
+        raise ParseError(f"{column!r} has no figure", line=number, field=column)
+    return value

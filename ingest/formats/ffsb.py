@@ -30,8 +30,11 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from ..errors import ParseError
+from ..figures import known_max, known_sum
+from ..latency import iops_weighted_ms
 from ..numbers import read_number, read_whole
 from ..result import Point, ResultSet, Run, TransferSize, Workload
 from ..source import Source
@@ -90,7 +93,7 @@ def refuse(head: bytes, name: str) -> str | None:
 class _Table:
     """One op table of the results: ``Total Results`` or one thread group's."""
 
-    ops: dict = field(default_factory=dict)
+    ops: dict[str, dict[str, float | None]] = field(default_factory=dict)
     trans_per_sec: float | None = None
 
 
@@ -101,23 +104,23 @@ class _Invocation:
     line: int
     version: str
     benchmark_time_s: int | None = None
-    thread_groups: list = field(default_factory=list)
-    filesystems: list = field(default_factory=list)
+    thread_groups: list[dict[str, Any]] = field(default_factory=list)
+    filesystems: list[dict[str, Any]] = field(default_factory=list)
     started_at: str | None = None
     duration_s: float | None = None
     in_results: bool = False
     total: _Table | None = None
-    group_tables: dict = field(default_factory=dict)
+    group_tables: dict[str, _Table] = field(default_factory=dict)
     read_bytes_per_s: float | None = None
     write_bytes_per_s: float | None = None
-    syscalls: dict = field(default_factory=dict)
-    cpu: dict = field(default_factory=dict)
+    syscalls: dict[str, dict[str, float]] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)
     # Where key = value lines and op table rows go: a thread group or file system dict, a table.
-    config_target: dict | None = None
+    config_target: dict[str, Any] | None = None
     table: _Table | None = None
 
     @property
-    def complete(self):
+    def complete(self) -> bool:
         return self.total is not None and self.total.trans_per_sec is not None
 
 
@@ -142,9 +145,9 @@ def parse(source: Source) -> ResultSet:
     )
 
 
-def _read_invocations(source):
+def _read_invocations(source: Source) -> list[_Invocation]:
     """Every ``FFSB version ... started`` block of the log, in order; lines before the first are ignored."""
-    invocations = []
+    invocations: list[_Invocation] = []
     with source.open_text(errors="replace") as stream:
         for number, raw in enumerate(stream, 1):
             line = raw.rstrip("\n")
@@ -162,7 +165,7 @@ def _read_invocations(source):
     return invocations
 
 
-def _incomplete_warnings(invocations):
+def _incomplete_warnings(invocations: list[_Invocation]) -> list[str]:
     lines = [str(inv.line) for inv in invocations if not inv.complete]
     if not lines:
         return []
@@ -172,7 +175,7 @@ def _incomplete_warnings(invocations):
     ]
 
 
-def _read_config_line(inv, line, number):
+def _read_config_line(inv: _Invocation, line: str, number: int) -> None:
     if benchmark_time := _BENCHMARK_TIME.match(line):
         inv.benchmark_time_s = _count(benchmark_time.group(1), number)
     elif line.startswith("ThreadGroup "):
@@ -187,7 +190,7 @@ def _read_config_line(inv, line, number):
         inv.in_results = True
 
 
-def _read_setting(target, line, number):
+def _read_setting(target: dict[str, Any], line: str, number: int) -> None:
     """An indented line of a thread group or file system echo (one pattern tried per line: logs are long)."""
     if "->" in line:
         fileset = _FILESET_WEIGHT.match(line)
@@ -206,7 +209,7 @@ def _read_setting(target, line, number):
             target[setting.group(1).strip().replace(" ", "_")] = _setting_value(setting.group(2), number)
 
 
-def _setting_value(text, number):
+def _setting_value(text: str, number: int) -> bool | int | float | str | None:
     if text in ("on", "off"):
         return text == "on"
     if text.endswith("%"):
@@ -214,19 +217,22 @@ def _setting_value(text, number):
     return _count(text, number) if re.fullmatch(r"-?\d+", text, re.ASCII) else text
 
 
-def _count(text, number):
+def _count(text: str, number: int) -> int:
     """A whole number the log prints; one too large for any count means the log is damaged."""
-    return read_whole(text, file=None, line=number, negative=True)
+    value = read_whole(text, file=None, line=number, negative=True)
+    if value is None:  # every caller matched digits
+        raise ParseError("expected a whole number, found ''", line=number)
+    return value
 
 
-def _iso_time(text):
+def _iso_time(text: str) -> str | None:
     try:
         return datetime.strptime(text, "%a %b %d %H:%M:%S %Y").isoformat()
     except ValueError:
         return None
 
 
-def _read_result_line(inv, line, number):
+def _read_result_line(inv: _Invocation, line: str, number: int) -> None:
     stripped = line.strip()
     if duration := _DURATION.match(stripped):
         inv.duration_s = float(duration.group(1))
@@ -243,7 +249,7 @@ def _read_result_line(inv, line, number):
         _read_summary_line(inv, stripped, number)
 
 
-def _read_op_row(table, line, number):
+def _read_op_row(table: _Table, line: str, number: int) -> None:
     row = _OP_ROW.match(line)
     if not row:
         raise ParseError(
@@ -262,7 +268,7 @@ def _read_op_row(table, line, number):
     }
 
 
-def _read_summary_line(inv, stripped, number):
+def _read_summary_line(inv: _Invocation, stripped: str, number: int) -> None:
     throughput = _THROUGHPUT_LINE.match(stripped)
     syscall = _SYSCALL.match(stripped)
     cpu = _CPU.match(stripped)
@@ -284,7 +290,7 @@ def _read_summary_line(inv, stripped, number):
         inv.cpu[key] = float(cpu.group(1) or cpu.group(3))
 
 
-def _bytes_per_s(text, number, what):
+def _bytes_per_s(text: str, number: int, what: str) -> float | None:
     """FFSB's ``3.29MB/sec`` in bytes per second (binary units); ``NA`` is ``None``."""
     if text == "NA":
         return None
@@ -298,7 +304,7 @@ def _bytes_per_s(text, number, what):
     return size_in(float(match.group(1)), match.group(2))
 
 
-def _total_threads(inv):
+def _total_threads(inv: _Invocation) -> int | None:
     counts = [group.get("num_threads", 0) for group in inv.thread_groups]
     for count in counts:
         if not isinstance(count, int) or count < 0:
@@ -306,26 +312,25 @@ def _total_threads(inv):
     return sum(counts) or None
 
 
-def _signature(inv):
+def _signature(inv: _Invocation) -> str:
     """The workload of an invocation without its thread counts or the file system's fill level."""
     groups = [{k: v for k, v in g.items() if k != "num_threads"} for g in inv.thread_groups]
     filesystems = [{k: v for k, v in fs.items() if k != "current_utilization"} for fs in inv.filesystems]
     return json.dumps([inv.benchmark_time_s, groups, filesystems], sort_keys=True)
 
 
-def _group_runs(invocations):
-    runs = []
+def _group_runs(invocations: list[_Invocation]) -> list[Run]:
+    runs: list[Run] = []
     previous_signature = None
     for inv in invocations:
         threads = _total_threads(inv)
         signature = _signature(inv)
         current = runs[-1] if runs else None
-        sweep_continues = (
-            current is not None
-            and signature == previous_signature
-            and threads not in {p.load.get("threads") for p in current.points}
-        )
-        if not sweep_continues:
+        if (
+            current is None
+            or signature != previous_signature
+            or threads in {p.load.get("threads") for p in current.points}
+        ):  # not a point more of the same sweep
             current = _new_run(inv, len(runs) + 1)
             runs.append(current)
         current.points.append(_point(inv))
@@ -334,7 +339,7 @@ def _group_runs(invocations):
     return runs
 
 
-def _new_run(inv, index):
+def _new_run(inv: _Invocation, index: int) -> Run:
     workload = _workload(inv)
     label = _workload_label(workload)
     return Run(
@@ -352,14 +357,14 @@ def _new_run(inv, index):
     )
 
 
-def _point(inv):
+def _point(inv: _Invocation) -> Point:
     read_mbps = None if inv.read_bytes_per_s is None else inv.read_bytes_per_s / MB
     write_mbps = None if inv.write_bytes_per_s is None else inv.write_bytes_per_s / MB
-    known = [v for v in (read_mbps, write_mbps) if v is not None]
     read_call = inv.syscalls.get("read")
     write_call = inv.syscalls.get("write")
+    total = inv.total or _Table()  # only complete invocations are read, and they have their total
     metrics = {
-        "ops": inv.total.ops,
+        "ops": total.ops,
         "syscalls": inv.syscalls,
         "user_pct": inv.cpu.get("user_pct"),
         "system_pct": inv.cpu.get("system_pct"),
@@ -374,36 +379,30 @@ def _point(inv):
         }
     return Point(
         load={"threads": _total_threads(inv)},
-        iops=inv.total.trans_per_sec,
-        mbps=sum(known) if known else None,
+        iops=total.trans_per_sec,
+        mbps=known_sum([read_mbps, write_mbps]),
         read_mbps=read_mbps,
         write_mbps=write_mbps,
-        avg_response_ms=_weighted_latency_ms([c for c in (read_call, write_call) if c]),
+        avg_response_ms=iops_weighted_ms((c["avg_ms"], c["calls"]) for c in (read_call, write_call) if c),
         avg_read_response_ms=read_call["avg_ms"] if read_call else None,
         avg_write_response_ms=write_call["avg_ms"] if write_call else None,
-        max_response_ms=max((c["max_ms"] for c in (read_call, write_call) if c), default=None),
+        max_response_ms=known_max(c["max_ms"] for c in (read_call, write_call) if c),
         cpu_pct=inv.cpu.get("cpu_pct"),
         metrics=metrics,
     )
 
 
-def _weighted_latency_ms(calls):
-    """Average of the read and write system call latencies, weighted by their call counts."""
-    count = sum(c["calls"] for c in calls)
-    return sum(c["avg_ms"] * c["calls"] for c in calls) / count if count else None
-
-
-def _weighted_ops(group, names):
+def _weighted_ops(group: dict[str, Any], names: tuple[str, ...]) -> int:
     return sum(group["op_weights"].get(name, 0) for name in names)
 
 
-def _workload(inv):
+def _workload(inv: _Invocation) -> Workload:
     """The signature the echo states: FFSB gives an op mix, not an I/O mix, so read % and random %
     are shares of the data ops' weight (x threads of their group), not of read/write calls; each
     direction's block size carries that direction's share. Only ``read`` follows ``read_random``
     and only ``write`` / ``write_fsync`` follow ``write_random``: whole-file reads and writes,
     creates and appends are sequential whatever those settings say."""
-    shares, sizes = {"read": 0, "write": 0, "random": 0}, {}
+    shares, sizes = {"read": 0, "write": 0, "random": 0}, dict[int, int]()
     for group in inv.thread_groups:
         threads = group.get("num_threads", 0)
         for direction, names, random_names in _DIRECTIONS:
@@ -427,14 +426,14 @@ def _workload(inv):
     )
 
 
-def _alignment_bytes(inv):
+def _alignment_bytes(inv: _Invocation) -> int | None:
     """``alignedio = on`` puts every seek FFSB makes on a 4 KB boundary (``get_random_offset``);
     off, offsets are any byte, which is no alignment to state."""
     states = {fs.get("alignedio") for fs in inv.filesystems}
     return _ALIGNED_IO_BYTES if states == {True} else None
 
 
-def _workload_label(workload):
+def _workload_label(workload: Workload) -> str:
     sizes = "/".join(_size_label(s.bytes) for s in workload.transfer_sizes) or "no data ops"
     if workload.random_pct is None:
         return sizes
@@ -442,13 +441,13 @@ def _workload_label(workload):
     return f"{sizes} {access}"
 
 
-def _size_label(size_bytes):
+def _size_label(size_bytes: int) -> str:
     count, prefix = binary_prefix(size_bytes, largest="M")
     return f"{count} {prefix}B"
 
 
-def _ops_sentence(inv):
-    weights = {}
+def _ops_sentence(inv: _Invocation) -> str:
+    weights: dict[str, int] = {}
     for group in inv.thread_groups:
         for name, weight in group["op_weights"].items():
             weights[name] = weights.get(name, 0) + weight
@@ -456,5 +455,5 @@ def _ops_sentence(inv):
     return f"{len(inv.thread_groups)} thread group(s), ops {', '.join(used) or 'none'}"
 
 
-def _locations(inv):
+def _locations(inv: _Invocation) -> str:
     return ", ".join(fs["location"] for fs in inv.filesystems) or "unknown"

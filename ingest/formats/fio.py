@@ -17,6 +17,7 @@ from operator import itemgetter
 from pathlib import PurePosixPath
 
 from ..errors import ParseError
+from ..latency import iops_weighted_ms
 from ..numbers import checked, read_number, read_size
 from ..result import MB, Point, ResultSet, Run, TransferSize, Workload
 from ..source import describe_group
@@ -668,15 +669,13 @@ def _entry_point(entry, where):
         active = read if write is None else write
         if active is not None:
             point.iops, point.mbps = active[1], active[2] / MB
-            if active[3] and active[1]:
-                point.avg_response_ms = active[3] / active[0] * active[1] / active[1]
+            point.avg_response_ms = iops_weighted_ms([(active[3] / active[0] if active[3] else None, active[1])])
             point.max_response_ms = active[4]
     else:
         point.iops = read[1] + write[1]
         point.mbps = (read[2] + write[2]) / MB
         latencies = [(d[3] / d[0], d[1]) for d in (read, write) if d[3]]
-        if latencies and point.iops:
-            point.avg_response_ms = sum([ms * iops for ms, iops in latencies]) / point.iops
+        point.avg_response_ms = iops_weighted_ms(latencies)
         maxima = [d[4] for d in (read, write) if d[4] is not None]
         point.max_response_ms = max(maxima) if maxima else None
     if cpu is not None:
@@ -706,8 +705,7 @@ def _point(entries, where):
         point.iops = sum(d.iops for d in active)
         point.mbps = sum(d.bytes_per_s for d in active) / MB
         latencies = [(d.latency_ms_sum / d.ios, d.iops) for d in active if d.latency_ms_sum]
-        if latencies and point.iops:
-            point.avg_response_ms = sum(ms * iops for ms, iops in latencies) / point.iops
+        point.avg_response_ms = iops_weighted_ms(latencies)
         maxima = [d.max_ms for d in active if d.max_ms is not None]
         point.max_response_ms = max(maxima) if maxima else None
     if all("usr_cpu" in entry and "sys_cpu" in entry for entry in entries):

@@ -28,11 +28,14 @@ database I/O mix is not stated in the report, and its usual sizes are no figure 
 import re
 from datetime import datetime
 from html.parser import HTMLParser
+from typing import Any
 
 from ..errors import ParseError
+from ..figures import known_sum, measured_read_pct
+from ..latency import iops_weighted_ms
 from ..numbers import Printed, read_number
 from ..result import Point, ResultSet, Run, Workload
-from ..source import Source, sniff_encoding
+from ..source import Source, decode_head
 from ..units import convert_time
 
 MAX_THREAD_DIGITS = 9  # a billion threads is no Jetstress run
@@ -80,12 +83,19 @@ _FIELDS_ELSEWHERE = (
     "achieved_i_o_per_second",
     "target_i_o_per_second",
 )
+# A table cell (text, is_header); a label/value field (label, value, line, section); a grid (section,
+# header line, header, rows of (line, cells)); a grid row by column (figures, or text where no figure).
+_Cell = tuple[str, bool]
+_Field = tuple[str, str, int, str | None]
+_Grid = tuple[str | None, int, list[str], list[tuple[int, list[str]]]]
+_Instance = dict[str, float | str | None]
+# What the report reader found, in order: ("text", text, line) outside tables, ("table", table).
+_Item = tuple[str, "_Table"] | tuple[str, str, int]
 _TIME_FORMATS = ("%m/%d/%Y %I:%M:%S %p", "%m/%d/%Y %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%d.%m.%Y %H:%M:%S")
 
 
-def _head_text(head):
-    encoding, bom_length = sniff_encoding(head)
-    return head[bom_length:].decode(encoding, errors="replace").lower()
+def _head_text(head: bytes) -> str:
+    return decode_head(head).lower()
 
 
 def refuse(head: bytes, name: str) -> str | None:
@@ -103,45 +113,45 @@ def sniff(head: bytes, name: str) -> bool:
     return "jetstress" in text and ("<html" in text or "<table" in text)
 
 
-def _label_key(text):
+def _label_key(text: str) -> str:
     """Words of a label, lower case, without 'Transactional' or a parenthesised unit."""
     text = re.sub(r"\([^)]*\)", " ", text.lower()).replace("transactional", " ")
     return " ".join(re.sub(r"[^a-z0-9%]+", " ", text).split())
 
 
-def _snake(text):
+def _snake(text: str) -> str:
     return _label_key(text).replace("%", "pct").replace(" ", "_")
 
 
 class _Table:
-    def __init__(self, line):
+    def __init__(self, line: int) -> None:
         self.line = line
-        self.rows = []  # [(line, [(text, is_header)])]
-        self.cell = None  # [parts, is_header] while inside a cell
+        self.rows: list[tuple[int, list[_Cell]]] = []  # (line, cells)
+        self.cell: tuple[list[str], bool] | None = None  # (parts, is_header) while inside a cell
 
 
 class _ReportReader(HTMLParser):
     """Turns the report into a list of ``("text", text, line)`` and ``("table", table)`` items."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.items = []
+        self.items: list[_Item] = []
         self.scripts_outside_tables = 0
-        self._tables = []
-        self._text = []
+        self._tables: list[_Table] = []
+        self._text: list[tuple[str, int]] = []
         self._raw_depth = 0  # inside <script>/<style> outside a cell
         self._pre = False
         # Where a cut report shows: the line of a table still open at the end, the closing </html>.
-        self.unclosed_table_line = None
+        self.unclosed_table_line: int | None = None
         self.ended = False
 
-    def _cell(self):
+    def _cell(self) -> tuple[list[str], bool] | None:
         return self._tables[-1].cell if self._tables else None
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         cell = self._cell()
         if cell is not None and tag not in ("td", "th", "tr", "table"):
-            self._cell_tag(cell, tag, self.get_starttag_text())
+            self._cell_tag(cell, tag, self.get_starttag_text() or "")
             return
         if tag in ("script", "style"):
             self._raw_depth += 1
@@ -159,14 +169,14 @@ class _ReportReader(HTMLParser):
             self._flush_text()
             self._pre = self._pre or tag == "pre"
 
-    def handle_startendtag(self, tag, attrs):
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         cell = self._cell()
         if cell is not None:
-            self._cell_tag(cell, tag, self.get_starttag_text())
+            self._cell_tag(cell, tag, self.get_starttag_text() or "")
         elif tag in _BLOCK_TAGS:
             self._flush_text()
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         cell = self._cell()
         if cell is not None and tag not in ("td", "th", "tr", "table"):
             if tag not in _TEXT_TAGS:
@@ -185,14 +195,14 @@ class _ReportReader(HTMLParser):
             self._flush_text()
             self._pre = self._pre and tag != "pre"
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         cell = self._cell()
         if cell is not None:
             cell[0].append(data)
         elif not self._raw_depth and not self._tables:
             self._text.append((data, self.getpos()[0]))
 
-    def close(self):
+    def close(self) -> None:
         super().close()
         if self._tables:
             self.unclosed_table_line = self._tables[0].line
@@ -201,20 +211,20 @@ class _ReportReader(HTMLParser):
             self.items.append(("table", self._tables.pop()))
         self._flush_text()
 
-    def _cell_tag(self, cell, tag, raw):
+    def _cell_tag(self, cell: tuple[list[str], bool], tag: str, raw: str) -> None:
         if tag == "br":
             cell[0].append(" ")
         elif tag not in _TEXT_TAGS:
             cell[0].append(raw)
 
-    def _open_cell(self, tag):
+    def _open_cell(self, tag: str) -> None:
         self._close_cell()
         table = self._tables[-1]
         if not table.rows:
             table.rows.append((self.getpos()[0], []))
-        table.cell = [[], tag == "th"]
+        table.cell = ([], tag == "th")
 
-    def _close_cell(self):
+    def _close_cell(self) -> None:
         table = self._tables[-1] if self._tables else None
         if table is None or table.cell is None:
             return
@@ -222,7 +232,7 @@ class _ReportReader(HTMLParser):
         table.rows[-1][1].append((" ".join("".join(parts).split()), is_header))
         table.cell = None
 
-    def _flush_text(self):
+    def _flush_text(self) -> None:
         if not self._text:
             return
         line = self._text[0][1]
@@ -234,7 +244,7 @@ class _ReportReader(HTMLParser):
                 self.items.append(("text", " ".join(piece.split()), line))
 
 
-def _read_items(source):
+def _read_items(source: Source) -> _ReportReader:
     reader = _ReportReader()
     with source.open_text() as stream:
         for chunk in iter(lambda: stream.read(_CHUNK_CHARS), ""):
@@ -249,7 +259,7 @@ def _read_items(source):
     return reader
 
 
-def _cut_short_warning(reader):
+def _cut_short_warning(reader: _ReportReader) -> list[str]:
     """A report that ends outside a table but before </html> lost its last sections (often the test log)."""
     if reader.ended:
         return []
@@ -259,7 +269,7 @@ def _cut_short_warning(reader):
     ]
 
 
-def _section_of(text):
+def _section_of(text: str) -> str | None:
     if len(text) > _LONGEST_SECTION_TITLE:
         return None
     key = _label_key(text)
@@ -269,31 +279,31 @@ def _section_of(text):
 class _Report:
     """The report's content: label/value fields per section, grids per section, the test log."""
 
-    def __init__(self):
-        self.fields = {}  # label key -> (label, value, line, section)
-        self.sections = {}  # section -> {label: value}
-        self.grids = []  # (section, line, header, rows[(line, cells)])
-        self.test_log = []
-        self.warnings = []
+    def __init__(self) -> None:
+        self.fields: dict[str, _Field] = {}  # label key -> (label, value, line, section)
+        self.sections: dict[str, dict[str, str]] = {}  # section -> {label: value}
+        self.grids: list[_Grid] = []  # (section, line, header, rows[(line, cells)])
+        self.test_log: list[str] = []
+        self.warnings: list[str] = []
 
 
-def _collect(items):
+def _collect(items: list[_Item]) -> _Report:
     report = _Report()
     section = None
-    for kind, *content in items:
-        if kind == "text":
-            title = _section_of(content[0])
+    for item in items:
+        if len(item) == 3:  # ("text", text, line)
+            title = _section_of(item[1])
             if title:
                 section = title
             elif section == "test log":
-                report.test_log.append(content[0])
+                report.test_log.append(item[1])
         else:
-            section = _collect_table(content[0], section, report)
+            section = _collect_table(item[1], section, report)
     return report
 
 
-def _collect_table(table, section, report):
-    grid = None  # [header line, header, rows]
+def _collect_table(table: _Table, section: str | None, report: _Report) -> str | None:
+    grid: tuple[int, list[str], list[tuple[int, list[str]]]] | None = None  # header line, header, rows
     for line, cells in table.rows:
         texts = [text for text, _ in cells]
         filled = [text for text in texts if text]
@@ -306,7 +316,7 @@ def _collect_table(table, section, report):
         elif section == "test log":
             report.test_log.append(" ".join(filled))
         elif grid is None and (len(cells) >= 3 or (len(cells) == 2 and all(h for _, h in cells))):
-            grid = [line, texts, []]
+            grid = (line, texts, [])
         elif grid is not None:
             grid[2].append((line, texts))
         elif len(cells) == 2:
@@ -317,35 +327,37 @@ def _collect_table(table, section, report):
     return section
 
 
-def _finish_grid(report, section, grid):
+def _finish_grid(
+    report: _Report, section: str | None, grid: tuple[int, list[str], list[tuple[int, list[str]]]] | None
+) -> None:
     if grid is not None:
         report.grids.append((section, *grid))
 
 
-def _add_field(report, section, texts, line):
+def _add_field(report: _Report, section: str | None, texts: list[str], line: int) -> None:
     label, value = texts
     report.sections.setdefault(section or "report", {})[label] = value
     report.fields.setdefault(_label_key(label), (label, value, line, section))
 
 
-def _number(text, *, line, field):
+def _number(text: str, *, line: int | None, field: str | None) -> float | None:
     """A figure as printed ('1,101.114', '40%', '32.0 MB'); None for '(n/a)' and blanks."""
     return read_number(text, file=None, line=line, field=field, printed=_PRINTED)
 
 
-def _field(report, *keys):
+def _field(report: _Report, *keys: str) -> _Field | None:
     for key in keys:
         if key in report.fields:
             return report.fields[key]
     return None
 
 
-def _field_number(report, *keys):
+def _field_number(report: _Report, *keys: str) -> float | None:
     found = _field(report, *keys)
     return None if found is None else _number(found[1], line=found[2], field=found[0])
 
 
-def _column_role(label, line):
+def _column_role(label: str, line: int) -> tuple[str | None, str | None, str | None, str | None]:
     """``(target, direction, measure, unit)`` of a grid column (``unit`` the time unit of a latency);
     None where the label does not say."""
     text = label.lower()
@@ -373,7 +385,7 @@ def _column_role(label, line):
     return target, direction, measure, unit
 
 
-def _row_target(name):
+def _row_target(name: str) -> str | None:
     lowered = name.lower()
     if re.search(r"\blog\b", lowered):
         return "log"
@@ -382,7 +394,7 @@ def _row_target(name):
     return None
 
 
-def _metric_key(target, direction, measure):
+def _metric_key(target: str, direction: str, measure: str) -> str:
     if measure == "latency":
         return f"{target}_{direction}_latency_ms"
     if measure == "rate":
@@ -390,16 +402,18 @@ def _metric_key(target, direction, measure):
     return f"{target}_{direction}_bytes"
 
 
-def _instance_rows(header_line, header, rows, warnings):
+def _instance_rows(
+    header_line: int, header: list[str], rows: list[tuple[int, list[str]]], warnings: list[str]
+) -> list[_Instance]:
     """Per-instance (or per-volume) dicts with figures under unit-named keys."""
     roles = [_column_role(label, header_line) for label in header[1:]]
-    instances = []
+    instances: list[_Instance] = []
     for line, cells in rows:
         if len(cells) > len(header):
             warnings.append(f"line {line}: {len(cells) - len(header)} cell(s) beyond the table's columns not read")
         name = cells[0]
         row_target = _row_target(name)
-        instance = {"name": name}
+        instance: _Instance = {"name": name}
         for label, role, text in zip(header[1:], roles, cells[1:], strict=False):
             target, direction, measure, unit = role
             target = target or row_target
@@ -416,40 +430,39 @@ def _instance_rows(header_line, header, rows, warnings):
     return instances
 
 
-def _sum(instances, key):
-    values = [row[key] for row in instances if row.get(key) is not None]
-    return sum(values) if values else None
+def _sum(instances: list[_Instance], key: str) -> float | None:
+    return known_sum(_figure(row, key) for row in instances)
 
 
-def _weighted(instances, pairs):
+def _weighted(instances: list[_Instance], pairs: list[tuple[str, str]]) -> float | None:
     """Mean of latencies weighted by rates over ``pairs`` of (latency key, rate key); None without weight."""
-    total = weight = 0.0
-    for row in instances:
-        for latency_key, rate_key in pairs:
-            latency, rate = row.get(latency_key), row.get(rate_key)
-            if latency is not None and rate:
-                total += latency * rate
-                weight += rate
-    return total / weight if weight else None
+    return iops_weighted_ms(
+        (_figure(row, latency_key), _figure(row, rate_key)) for row in instances for latency_key, rate_key in pairs
+    )
 
 
-def _plain_grid(header, rows):
+def _figure(row: _Instance, key: str) -> float | None:
+    value = row.get(key)
+    return value if isinstance(value, float) else None
+
+
+def _plain_grid(header: list[str], rows: list[tuple[int, list[str]]]) -> list[_Instance]:
     return [{label: _value_or_text(text) for label, text in zip(header, cells, strict=False)} for _line, cells in rows]
 
 
-def _value_or_text(text):
+def _value_or_text(text: str) -> float | str | None:
     try:
         return _number(text, line=None, field=None)
     except ParseError:
         return text
 
 
-def _whole_number(text):
+def _whole_number(text: str) -> int | str | None:
     value = _value_or_text(text)
     return round(value) if isinstance(value, float) else value
 
 
-def _started_at(text, warnings):
+def _started_at(text: str, warnings: list[str]) -> str | None:
     for pattern in _TIME_FORMATS:
         try:
             return datetime.strptime(text.strip(), pattern).isoformat()
@@ -459,7 +472,7 @@ def _started_at(text, warnings):
     return None
 
 
-def _verdict(report):
+def _verdict(report: _Report) -> str | None:
     found = _field(report, "overall test result")
     if found is None:
         report.warnings.append("no Overall Test Result in the report; the run has no verdict")
@@ -471,7 +484,7 @@ def _verdict(report):
     return None
 
 
-def _threads(report):
+def _threads(report: _Report) -> tuple[int | None, str | None]:
     found = _field(report, "thread count")
     if found is None:
         return None, None
@@ -482,9 +495,9 @@ def _threads(report):
     return int(match[1]), match[2]
 
 
-def _params(report):
+def _params(report: _Report) -> dict[str, Any]:
     """Every label/value field by section, with percentages and MB sizes as numbers."""
-    params = {}
+    params: dict[str, Any] = {}
     for section, fields in report.sections.items():
         for label, value in fields.items():
             key = _snake(label)
@@ -503,9 +516,9 @@ def _params(report):
     return params
 
 
-def _grid_metrics(report):
+def _grid_metrics(report: _Report) -> tuple[list[_Instance], dict[str, Any]]:
     """``(instances, metrics)`` from the grids: the main I/O grid's rows and every other grid by section."""
-    metrics = {}
+    metrics: dict[str, Any] = {}
     instances = None
     for section, header_line, header, rows in report.grids:
         if section in _MAIN_GRIDS and instances is None:
@@ -522,7 +535,7 @@ def _grid_metrics(report):
     return instances or [], metrics
 
 
-def _cpu_pct(host_rows):
+def _cpu_pct(host_rows: list[_Instance]) -> float | None:
     for row in host_rows:
         values = list(row.values())
         if values and str(values[0]).strip().lower() == "% processor time":
@@ -531,7 +544,7 @@ def _cpu_pct(host_rows):
     return None
 
 
-def _point(report, achieved_iops, threads):
+def _point(report: _Report, achieved_iops: float, threads: int | None) -> Point:
     instances, metrics = _grid_metrics(report)
     read_iops = _sum(instances, "db_reads_per_s")
     write_iops = _sum(instances, "db_writes_per_s")
@@ -578,7 +591,7 @@ def parse(source: Source) -> ResultSet:
     params = _params(report)
     if thread_scope:
         params["thread_count_scope"] = thread_scope
-    read_pct = _read_pct(point)
+    read_pct = measured_read_pct(point.read_iops, point.write_iops)
     if read_pct is not None:
         params["measured_workload"] = ["read_pct"]
     run = Run(
@@ -597,9 +610,3 @@ def parse(source: Source) -> ResultSet:
         runs=[run],
         warnings=report.warnings,
     )
-
-
-def _read_pct(point):
-    if point.read_iops is None or point.write_iops is None or not point.read_iops + point.write_iops:
-        return None
-    return 100 * point.read_iops / (point.read_iops + point.write_iops)

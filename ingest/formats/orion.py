@@ -29,11 +29,12 @@ of a line (ORION ends every line), is refused as cut short.
 import re
 from datetime import datetime
 from pathlib import PurePosixPath
+from typing import Any, TypedDict
 
 from ..errors import ParseError
 from ..numbers import Printed, read_number, read_whole
 from ..result import Point, ResultSet, Run, TransferSize, Workload
-from ..source import Source, describe_group, sniff_encoding
+from ..source import Source, decode_head, describe_group
 from ..units import convert_time, size_multiplier
 
 FORMAT = "orion"
@@ -74,26 +75,31 @@ _MAXIMA_KEYS = {
 }
 
 
-def _head_text(head):
-    encoding, bom_length = sniff_encoding(head)
-    return head[bom_length:].decode(encoding, errors="replace")
+# A matrix file's cells: (large, small) outstanding IOs -> the figure.
+_Matrix = dict[tuple[int, int], float]
 
 
-def _is_summary(text):
+class _Summary(TypedDict):
+    version: str | None
+    latency_in_us: bool
+    params: dict[str, Any]
+
+
+def _is_summary(text: str) -> bool:
     return text.lstrip().upper().startswith("ORION VERSION")
 
 
-def _is_matrix(text):
+def _is_matrix(text: str) -> bool:
     first = next((line for line in text.splitlines() if line.strip()), "")
     return first.strip().lower().startswith(_MATRIX_HEADER + ",")
 
 
 def sniff(head: bytes, name: str) -> bool:
-    text = _head_text(head)
+    text = decode_head(head)
     return _is_summary(text) or _is_matrix(text)
 
 
-def _split_name(name):
+def _split_name(name: str) -> tuple[str, str | None]:
     """``(prefix, kind)`` from an ORION output file name; kind is None when the name does not say."""
     path = PurePosixPath(name.replace("\\", "/"))
     match = _KIND_SUFFIX.match(path.name)
@@ -134,9 +140,9 @@ def parse_group(sources: list[Source]) -> ResultSet:
     )
 
 
-def _classify(sources):
+def _classify(sources: list[Source]) -> tuple[Source | None, dict[str, Source]]:
     summary = None
-    matrices = {}
+    matrices: dict[str, Source] = {}
     for source in sources:
         if _is_summary(source.head_text()):
             if summary is not None:
@@ -160,7 +166,7 @@ def _classify(sources):
     return summary, matrices
 
 
-def _warn_missing(summary_source, matrix_sources, warnings):
+def _warn_missing(summary_source: Source | None, matrix_sources: dict[str, Source], warnings: list[str]) -> None:
     missing = [f"_{kind}.csv" for kind in MATRIX_KINDS if kind not in matrix_sources]
     if summary_source is None:
         warnings.append(
@@ -173,17 +179,20 @@ def _warn_missing(summary_source, matrix_sources, warnings):
         raise ParseError(
             "only the ORION summary was given: it holds the maxima but no measured point; give the "
             "_iops.csv, _mbps.csv and _lat.csv files of the same test with it",
-            file=summary_source.name,
+            file=summary_source.name if summary_source else None,
         )
 
 
-def _number(text, source, line_number, column):
-    return read_number(text, file=source.name, line=line_number, column=column, printed=_PRINTED)
+def _number(text: str, source: Source, line_number: int, column: int) -> float:
+    value = read_number(text, file=source.name, line=line_number, column=column, printed=_PRINTED)
+    if value is None:  # an empty cell is refused (``required``), so there is always a figure
+        raise ParseError("expected a number, found ''", file=source.name, line=line_number, column=column)
+    return value
 
 
-def _parse_matrix(source, *, divisor):
+def _parse_matrix(source: Source, *, divisor: int) -> _Matrix:
     """``{(large, small): value / divisor}`` for the cells with data (divisor 1000: microseconds to ms)."""
-    cells = {}
+    cells: _Matrix = {}
     small_levels = None
     line_number, line = 0, "\n"
     with source.open_text() as stream:
@@ -223,7 +232,7 @@ def _parse_matrix(source, *, divisor):
     return cells
 
 
-def _matrix_header(fields, source, line_number):
+def _matrix_header(fields: list[str], source: Source, line_number: int) -> list[int]:
     if fields[0].lower() != _MATRIX_HEADER:
         raise ParseError(
             f"expected the ORION matrix header 'Large/Small, ...', found {fields[0]!r}",
@@ -233,7 +242,7 @@ def _matrix_header(fields, source, line_number):
     return [_level(text, source, line_number, column) for column, text in enumerate(fields[1:], start=2)]
 
 
-def _level(text, source, line_number, column):
+def _level(text: str, source: Source, line_number: int, column: int) -> int:
     if not text.isdigit() or len(text) > MAX_LEVEL_DIGITS:
         shown = text if len(text) <= 20 else f"{text[:20]}...({len(text)} characters)"
         raise ParseError(
@@ -245,14 +254,14 @@ def _level(text, source, line_number, column):
     return int(text)
 
 
-def _version_tuple(version):
+def _version_tuple(version: str | None) -> tuple[int, int] | None:
     match = re.search(r"(\d+)\.(\d+)", version or "")
     return (int(match[1]), int(match[2])) if match else None
 
 
-def _parse_summary(source, warnings):
+def _parse_summary(source: Source, warnings: list[str]) -> _Summary:
     """The summary as a dict: ``version``, ``latency_in_us``, ``params``."""
-    state = {"params": {}, "version": None, "expect": None, "histogram": None}
+    state: dict[str, Any] = {"params": {}, "version": None, "expect": None, "histogram": None}
     with source.open_text() as stream:
         for line_number, raw in enumerate(stream, start=1):
             line = raw.strip()
@@ -268,7 +277,7 @@ def _parse_summary(source, warnings):
     return {"version": state["version"], "latency_in_us": latency_in_us, "params": params}
 
 
-def _summary_line(line, line_number, state, warnings, source):
+def _summary_line(line: str, line_number: int, state: dict[str, Any], warnings: list[str], source: Source) -> None:
     params = state["params"]
     lowered = line.lower()
     if state["expect"] == "command_line":
@@ -305,12 +314,15 @@ def _summary_line(line, line_number, state, warnings, source):
         warnings.append(f"{source.name}:{line_number}: line not read: {line!r}")
 
 
-def _count(text, source, line_number):
+def _count(text: str, source: Source, line_number: int) -> int:
     """A whole number of the summary; one too large for any count means the file is damaged."""
-    return read_whole(text, file=source.name, line=line_number)
+    value = read_whole(text, file=source.name, line=line_number)
+    if value is None:
+        raise ParseError("expected a whole number, found ''", file=source.name, line=line_number)
+    return value
 
 
-def _maximum(match, state, source, line_number):
+def _maximum(match: re.Match[str], state: dict[str, Any], source: Source, line_number: int) -> None:
     key = _MAXIMA_KEYS[" ".join(match["what"].lower().split())]
     state["params"][key] = float(match["value"])
     state["params"][f"{key}_at"] = {
@@ -321,7 +333,7 @@ def _maximum(match, state, source, line_number):
         state["latency_unit_us"] = match["unit"].lower() in ("usecs", "us", "usec")
 
 
-def _latency_detail(match, source, line_number):
+def _latency_detail(match: re.Match[str], source: Source, line_number: int) -> dict[str, Any]:
     return {
         "direction": match["direction"].lower(),
         "avg_ms": convert_time(float(match["avg"]), "us"),
@@ -333,7 +345,9 @@ def _latency_detail(match, source, line_number):
     }
 
 
-def _histogram_bucket(match, state, warnings, source, line_number):
+def _histogram_bucket(
+    match: re.Match[str], state: dict[str, Any], warnings: list[str], source: Source, line_number: int
+) -> None:
     if state["histogram"] is None:
         warnings.append(f"{source.name}:{line_number}: histogram bucket outside a histogram, not read")
         return
@@ -347,7 +361,7 @@ def _histogram_bucket(match, state, warnings, source, line_number):
     )
 
 
-def _size_bytes(text):
+def _size_bytes(text: str) -> int | None:
     """``'8 KB'`` -> 8192; None for 'Not Entered', 'not specified' and other words."""
     # Digits bounded: a size longer than 15 digits is no size ORION prints (the caller warns).
     match = re.fullmatch(r"(\d{1,15}(?:\.\d{1,15})?)\s*([a-z]*)", text.strip().lower())
@@ -357,11 +371,13 @@ def _size_bytes(text):
     return None if multiplier is None else round(float(match[1]) * multiplier)
 
 
-def _levels(text, source, line_number):
+def _levels(text: str, source: Source, line_number: int) -> list[int]:
     return [_count(part, source, line_number) for part in (p.strip() for p in text.split(",")) if part.isdigit()]
 
 
-def _setting(label, value, params, warnings, source, line_number):
+def _setting(
+    label: str, value: str, params: dict[str, Any], warnings: list[str], source: Source, line_number: int
+) -> None:
     key = " ".join(label.lower().split())
     if key == "test":
         params["test_name"] = value
@@ -384,14 +400,14 @@ def _setting(label, value, params, warnings, source, line_number):
         params[key.replace(" ", "_")] = value
 
 
-def _percent(text, source, line_number):
+def _percent(text: str, source: Source, line_number: int) -> float:
     match = re.fullmatch(r"([\d.]+)\s*%?", text)
     if not match:
         raise ParseError(f"expected a write percentage like '30%', found {text!r}", file=source.name, line=line_number)
     return float(match[1])
 
 
-def _build_run(prefix, summary, matrices):
+def _build_run(prefix: str, summary: _Summary | None, matrices: dict[str, _Matrix]) -> Run:
     params = dict(summary["params"]) if summary else {}
     params["version"] = summary["version"] if summary else None
     load_keys = sorted(set().union(*(cells.keys() for cells in matrices.values())))
@@ -416,14 +432,14 @@ def _build_run(prefix, summary, matrices):
     )
 
 
-def _started_at(stamp):
+def _started_at(stamp: str) -> str | None:
     try:
         return datetime.strptime(stamp, "%Y%m%d_%H%M").isoformat()
     except ValueError:
         return None
 
 
-def _workload(params, points):
+def _workload(params: dict[str, Any], points: list[Point]) -> Workload:
     """Read % from the write % (ORION applies it to small and large IOs alike). Random % and the
     transfer size from the IO kinds the matrix measured: ORION does not state how a cell that ran
     small and large IOs together splits them, so a mixed matrix keeps its sizes in ``params`` only,
@@ -445,9 +461,9 @@ def _workload(params, points):
     )
 
 
-def _measured_kinds(points):
+def _measured_kinds(points: list[Point]) -> set[str]:
     """Which IO kinds ran: small where a point had small IOs outstanding, large likewise."""
-    kinds = set()
+    kinds: set[str] = set()
     for point in points:
         if point.load["small_outstanding"]:
             kinds.add("small")

@@ -25,8 +25,10 @@ import html
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import Any, TypeVar
 
 from ..errors import ParseError
+from ..figures import known_max, measured_read_pct
 from ..numbers import Printed, read_number, size_or_none
 from ..result import Point, ResultSet, Run, TransferSize, Workload
 from ..source import Source, describe_group
@@ -163,6 +165,13 @@ _FIGURE_NAMES = {
 }
 
 
+# An average or interval line's figures by name (None where vdbench printed none); one interval of
+# the series kept: (interval, IOPS, MB/s, mean response ms).
+_Figures = dict[str, float | None]
+_Interval = tuple[int, float | None, float | None, float | None]
+_T = TypeVar("_T")
+
+
 def sniff(head: bytes, name: str) -> bool:
     return any(pattern.search(head) for pattern in _SNIFF_PATTERNS)
 
@@ -175,39 +184,43 @@ class _Definition:
     line: int
     start_time: str | None = None
     description: str = ""
-    loops: dict = field(default_factory=dict)
+    loops: dict[str, str] = field(default_factory=dict)
     started_at: str | None = None
-    intervals: list = field(default_factory=list)
-    average: dict | None = None
+    intervals: list[_Interval] = field(default_factory=list)
+    average: _Figures | None = None
     average_label: str = ""
     average_line: int = 0
     # A unit of the last digit each average figure was printed with: the room rounding leaves.
-    rounding: dict = field(default_factory=dict)
-    statistics: dict = field(default_factory=dict)
+    rounding: dict[str, float] = field(default_factory=dict)
+    statistics: dict[str, _Figures] = field(default_factory=dict)
     # Figure (or 'intervals', 'started_at') -> the file it was taken from, when files are merged.
-    origins: dict = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)
+
+
+# A run definition as one report prints it.
+_Copy = tuple["_Reader", _Definition]
 
 
 class _Reader:
-    def __init__(self, source):
+    def __init__(self, source: Source) -> None:
         self.source = source
-        self.warnings = []
-        self.columns = None
+        self.warnings: list[str] = []
+        self.columns: list[tuple[str, str]] | None = None
         self.flat = False
-        self.flat_index = {}
-        self.flat_figures = []
+        self.flat_index: dict[str, int] = {}
+        self.flat_figures: list[int] = []
         self.flat_width = 0
-        self.header_top = None
-        self.date = None
-        self.current = None
-        self.complete = []
-        self.incomplete = []
-        self.linked = []
+        self.header_top: str | None = None
+        self.date: str | None = None
+        self.current: _Definition | None = None
+        self.complete: list[_Definition] = []
+        self.incomplete: list[_Definition] = []
+        self.linked: list[str] = []
         self.in_link_block = False
-        self.started = set()
-        self.version = None
+        self.started: set[str] = set()
+        self.version: str | None = None
 
-    def read(self):
+    def read(self) -> "_Reader":
         with self.source.open_text(errors="replace") as stream:
             for number, raw in enumerate(stream, start=1):
                 if "<" in raw:
@@ -216,7 +229,7 @@ class _Reader:
         self.close()
         return self
 
-    def line(self, number, text):
+    def line(self, number: int, text: str) -> None:
         if self.header_top is not None:
             self.columns = _named(_summary_columns(self.header_top, text, number))
             self.header_top = None
@@ -242,14 +255,14 @@ class _Reader:
         else:
             self.summary_row(number, tokens)
 
-    def flat_header(self, tokens):
+    def flat_header(self, tokens: list[str]) -> None:
         self.flat = True
         self.flat_index = {column: position for position, column in enumerate(tokens)}
         self.flat_figures = [position for position, column in enumerate(tokens) if column not in _FLAT_TEXT]
         self.columns = _named([tokens[position] for position in self.flat_figures])
         self.flat_width = len(tokens)
 
-    def note_linked_definition(self, text):
+    def note_linked_definition(self, text: str) -> bool:
         """Remember the RDs listed under 'Link to Run Definitions' to report those never started."""
         if text.startswith("Link to Run Definitions:"):
             self.in_link_block = True
@@ -262,14 +275,14 @@ class _Reader:
         self.in_link_block = False
         return False
 
-    def start_definition(self, number, time_of_day, name, description):
+    def start_definition(self, number: int, time_of_day: str, name: str, description: str) -> None:
         self.close()
         self.started.add(name)
         loops = _for_loops(description)
         self.current = _Definition(name, number, time_of_day, description.strip(), loops)
         self.current.started_at = _iso(self.date, time_of_day)
 
-    def summary_row(self, number, tokens):
+    def summary_row(self, number: int, tokens: list[str]) -> None:
         offset = 1
         if _TIME_OF_DAY.match(tokens[0]):
             tokens, offset = tokens[1:], 2
@@ -282,7 +295,7 @@ class _Reader:
         values = _numbers(self.columns, tokens[1:], number, offset=offset)
         self.add_row(tokens[0], values, number, tokens[1:])
 
-    def flat_row(self, number, tokens):
+    def flat_row(self, number: int, tokens: list[str]) -> None:
         if len(tokens) != self.flat_width:
             raise ParseError(
                 f"expected {self.flat_width} flatfile columns as in the header, found {len(tokens)}", line=number
@@ -297,27 +310,30 @@ class _Reader:
         if "version" in index and tokens[index["version"]] != "n/a":
             self.version = tokens[index["version"]]
         figures = [tokens[position] for position in self.flat_figures]
-        values = _numbers(self.columns, figures, number, offset=len(tokens) - len(figures))
+        values = _numbers(self.columns or [], figures, number, offset=len(tokens) - len(figures))
         self.add_row(label, values, number, figures)
 
-    def add_row(self, label, values, number, figures):
+    def add_row(self, label: str, values: _Figures, number: int, figures: list[str]) -> None:
+        current = self.current
+        if current is None:  # both callers start a run definition first
+            raise ParseError("interval line before any 'Starting RD=' line", line=number)
         summary = _SUMMARY_ROW.match(label)
         if summary is None:
             if not _INTERVAL.match(label):
                 raise ParseError(f"interval {label!r} is neither a number nor avg_/std_/max_/min_", line=number)
             # Only the series kept in metrics, so a long run does not hold every interval's table.
             series = (values.get("rate"), mib_to_mbps(values.get("mib_per_s")), values.get("resp_ms"))
-            self.current.intervals.append((int(label), *series))
+            current.intervals.append((int(label), *series))
         elif summary.group(1) == "avg":
-            self.current.average = values
-            self.current.average_label = label
-            self.current.average_line = number
-            rounding = {key: _rounding(token) for (_, key), token in zip(self.columns, figures, strict=True)}
-            self.current.rounding = rounding
+            current.average = values
+            current.average_label = label
+            current.average_line = number
+            rounding = {key: _rounding(token) for (_, key), token in zip(self.columns or [], figures, strict=True)}
+            current.rounding = rounding
         else:
-            self.current.statistics[summary.group(1)] = values
+            current.statistics[summary.group(1)] = values
 
-    def close(self):
+    def close(self) -> None:
         definition, self.current = self.current, None
         if definition is None:
             return
@@ -330,7 +346,7 @@ class _Reader:
             return
         self.complete.append(definition)
 
-    def finish(self):
+    def finish(self) -> "_Reader":
         """Warn of RDs listed but never started; refuse a file where no RD reached its average."""
         never_started = [name for name in self.linked if name not in self.started]
         if never_started and not self.flat:
@@ -365,7 +381,7 @@ def group_key(source: Source) -> str | None:
     return f"{_folder(source, name)}/{report['before'].lower()}*{report['after'].lower()}"
 
 
-def _folder(source, name: PurePosixPath) -> str:
+def _folder(source: Source, name: PurePosixPath) -> str:
     """The folder a file's name gives (a zip member, files given together in one request), else the
     folder it is in."""
     if str(name.parent) != "." or source.path is None:
@@ -386,21 +402,21 @@ def parse_group(sources: list[Source]) -> ResultSet:
     return _result_set(describe_group(sources), version, definitions, warnings)
 
 
-def _read_member(source) -> "_Reader":
+def _read_member(source: Source) -> "_Reader":
     try:
         return _Reader(source).read().finish()
     except ParseError as error:
         raise error.located(source.name) from None
 
 
-def _base_name(source) -> str:
+def _base_name(source: Source) -> str:
     return PurePosixPath(source.name.replace("\\", "/")).name
 
 
-def _matched_definitions(readers: list) -> list[list[tuple]]:
+def _matched_definitions(readers: list[_Reader]) -> list[list[_Copy]]:
     """The complete RDs of every report, matched by name and by order among RDs of that name (a
     'For loops' RD runs once per value), as (reader, definition) lists in the readers' order."""
-    matched: dict[tuple[str, int], list] = {}
+    matched: dict[tuple[str, int], list[_Copy]] = {}
     for reader in readers:
         seen: dict[str, int] = {}
         for definition in reader.complete:
@@ -409,7 +425,7 @@ def _matched_definitions(readers: list) -> list[list[tuple]]:
     return list(matched.values())
 
 
-def _merged(matched: list[tuple], warnings: list[str]) -> "_Definition":
+def _merged(matched: list[_Copy], warnings: list[str]) -> _Definition:
     """One RD from its copies in several reports (most detailed report first)."""
     first = matched[0][1]
     # The RD's start, parameters and 'For loops' are printed by summary and totals; the flatfile
@@ -440,40 +456,40 @@ def _merged(matched: list[tuple], warnings: list[str]) -> "_Definition":
     return merged
 
 
-def _merge_average(merged: "_Definition", matched: list[tuple]) -> list[str]:
+def _merge_average(merged: _Definition, matched: list[_Copy]) -> list[str]:
     """Fill the merged average figure by figure, noting each one's file; return the disagreements."""
     assert merged.average is not None, "_merged starts the average empty"
     disagreements = []
-    for key in dict.fromkeys(key for _, definition in matched for key in definition.average):
+    for key in dict.fromkeys(key for _, definition in matched for key in _average(definition)):
         kept, others = _preferred(key, matched)
         if kept is None:
             continue
-        merged.average[key] = kept[1].average[key]
+        merged.average[key] = _average(kept[1])[key]
         merged.origins[_FIGURE_NAMES.get(key, key)] = _base_name(kept[0].source)
         disagreements += [_disagreement(key, kept, other) for other in others if _disagree(key, kept[1], other[1])]
     return disagreements
 
 
-def _description_rank(item: tuple) -> int:
+def _description_rank(item: _Copy) -> int:
     return _DESCRIPTION_ORDER.index(item[0].kind)
 
 
-def _preferred(key: str, matched: list[tuple]) -> tuple:
+def _preferred(key: str, matched: list[_Copy]) -> tuple[_Copy, list[_Copy]] | tuple[None, list[_Copy]]:
     """The copy whose figure is kept, and the other copies that state the figure."""
-    stating = [item for item in matched if item[1].average.get(key) is not None]
+    stating = [item for item in matched if _average(item[1]).get(key) is not None]
     if key in _SUMMARY_FIRST:
         stating.sort(key=_description_rank)
     return (stating[0], stating[1:]) if stating else (None, [])
 
 
-def _disagree(key: str, kept: "_Definition", other: "_Definition") -> bool:
+def _disagree(key: str, kept: _Definition, other: _Definition) -> bool:
     """True when two printed figures differ by more than their printed digits allow."""
     (kept_value, kept_room), (other_value, other_room) = _compared(key, kept), _compared(key, other)
     # The limit itself is allowed: 0.85 printed with one decimal is 0.9 (or 0.8 when truncated).
     return abs(kept_value - other_value) > max(kept_room, other_room) * (1 + 1e-9) + 1e-12
 
 
-def _compared(key: str, definition: "_Definition") -> tuple[float, float]:
+def _compared(key: str, definition: _Definition) -> tuple[float, float]:
     """The figure weighed against the other reports, and the room its printing leaves.
 
     vdbench 5.04.06 writes the user time alone as the flatfile's cpu_used (cpu_used = cpu_user 1.7454,
@@ -482,15 +498,18 @@ def _compared(key: str, definition: "_Definition") -> tuple[float, float]:
     """
     values, rounding = definition.average, definition.rounding
     assert values is not None, "only definitions that state the figure are compared"
-    if key == "cpu_pct" and values.get("cpu_user") is not None and values.get("cpu_kernel") is not None:
-        return values["cpu_user"] + values["cpu_kernel"], rounding["cpu_user"] + rounding["cpu_kernel"]
-    return values[key], rounding.get(key, 0.0)
+    user, kernel = values.get("cpu_user"), values.get("cpu_kernel")
+    if key == "cpu_pct" and user is not None and kernel is not None:
+        return user + kernel, rounding["cpu_user"] + rounding["cpu_kernel"]
+    value = values[key]
+    assert value is not None, "only definitions that state the figure are compared"
+    return value, rounding.get(key, 0.0)
 
 
-def _disagreement(key: str, kept: tuple, other: tuple) -> str:
+def _disagreement(key: str, kept: _Copy, other: _Copy) -> str:
     (kept_reader, kept_definition), (other_reader, other_definition) = kept, other
     return (
-        f"{_FIGURE_NAMES.get(key, key)}: {kept_definition.average[key]:g} in {_base_name(kept_reader.source)} "
+        f"{_FIGURE_NAMES.get(key, key)}: {_average(kept_definition)[key]:g} in {_base_name(kept_reader.source)} "
         f"line {kept_definition.average_line}, {_compared(key, other_definition)[0]:g} in "
         f"{_base_name(other_reader.source)} line {other_definition.average_line}"
     )
@@ -505,8 +524,8 @@ def _rounding(token: str) -> float:
     return 10.0 ** -len(decimals) if point and len(decimals) < 300 else 1.0
 
 
-def _result_set(source: dict, version: str | None, definitions: list, warnings: list[str]) -> ResultSet:
-    runs: dict[tuple, Run] = {}
+def _result_set(source: dict, version: str | None, definitions: list[_Definition], warnings: list[str]) -> ResultSet:
+    runs: dict[tuple[object, ...], Run] = {}
     for definition in definitions:
         key, run, point = _run_and_point(definition)
         kept = runs.setdefault(key, run)
@@ -522,7 +541,7 @@ def _result_set(source: dict, version: str | None, definitions: list, warnings: 
     )
 
 
-def _no_complete_run(incomplete, never_started):
+def _no_complete_run(incomplete: list[_Definition], never_started: list[str]) -> ParseError:
     if not incomplete:
         return ParseError(
             "no vdbench interval table found: expected 'Starting RD=' lines followed by interval lines, "
@@ -539,7 +558,7 @@ def _no_complete_run(incomplete, never_started):
     )
 
 
-def _summary_columns(top, bottom, number):
+def _summary_columns(top: str, bottom: str, number: int) -> list[str]:
     """Name the columns of a two-line summary header: each sub-title gets the group above it.
 
     Both header lines end at the same column, so the top line is shifted to match before
@@ -560,21 +579,21 @@ def _summary_columns(top, bottom, number):
     return columns
 
 
-def _named(columns):
+def _named(columns: list[str]) -> list[tuple[str, str]]:
     """Pair each column with its name in the common vocabulary (or a tidy form of its own)."""
     return [
         (column, _COLUMNS.get(column) or re.sub(r"[^a-z0-9%]+", "_", column.lower()).strip("_")) for column in columns
     ]
 
 
-def _numbers(columns, tokens, number, *, offset):
+def _numbers(columns: list[tuple[str, str]], tokens: list[str], number: int, *, offset: int) -> _Figures:
     if len(tokens) != len(columns):
         raise ParseError(
             f"expected {len(columns)} values after the interval label as in the column header, found {len(tokens)}",
             line=number,
         )
     try:
-        figures = [float(token) for token in tokens]
+        figures: list[float | None] = [float(token) for token in tokens]
     except ValueError:
         figures = []
     if len(figures) != len(tokens) or _INFINITY in figures or -_INFINITY in figures:
@@ -587,14 +606,19 @@ def _numbers(columns, tokens, number, *, offset):
     return {key: figure if figure == figure else None for (_, key), figure in zip(columns, figures, strict=True)}
 
 
-def _value(token, number, column, position):
+def _value(token: str, number: int, column: str, position: int) -> float | None:
     """A figure, also written with a decimal comma; None for 'n/a' and NaN."""
     place = f"value {position} of the line"
     return read_number(token, file=None, line=number, field=column, negative=True, printed=_PRINTED, place=place)
 
 
-def _run_and_point(definition):
-    values = definition.average
+def _average(definition: _Definition) -> _Figures:
+    """The figures of a definition's ``avg_`` line ({} for one cut short, which is no complete run)."""
+    return definition.average or {}
+
+
+def _run_and_point(definition: _Definition) -> tuple[tuple[object, ...], Run, Point]:
+    values = _average(definition)
     workload, measured = _workload(values, definition.loops)
     name = " ".join([definition.name] + [f"{k}={v}" for k, v in definition.loops.items() if k not in _LOAD_LOOPS])
     workload.name = definition.name
@@ -613,7 +637,7 @@ def _run_and_point(definition):
     return key, run, _point(definition, values)
 
 
-def _workload(values, loops):
+def _workload(values: _Figures, loops: dict[str, str]) -> tuple[Workload, list[str]]:
     """What the RD asked for (its ``For loops`` values, the flatfile's requested columns); where the
     report states neither, the measured read % and average transfer size of the ``avg_`` line,
     named in the run's ``measured_workload`` (an average of a size distribution is no size issued)."""
@@ -622,74 +646,72 @@ def _workload(values, loops):
     random_pct = _first_known(_random_pct(loops.get("seekpct")), _fileio_random_pct(loops.get("fileio")))
     random_pct = _first_known(random_pct, values.get("requested_random_pct"))
     sizes = _xfersizes(loops.get("xfersize"))
-    if not sizes and values.get("requested_bytes"):
-        sizes = [TransferSize(bytes=int(values["requested_bytes"]), pct=100.0)]
-    measured = []
+    if not sizes and (requested_bytes := values.get("requested_bytes")):
+        sizes = [TransferSize(bytes=int(requested_bytes), pct=100.0)]
+    measured: list[str] = []
     if read_pct is None and (read_pct := _read_pct(values)) is not None:
         measured.append("read_pct")
     # A stated xfersize that is no mix (a range) leaves the sizes unknown: the average is no size issued.
-    if not sizes and "xfersize" not in loops and values.get("bytes_per_io"):
-        sizes = [TransferSize(bytes=int(values["bytes_per_io"]), pct=100.0)]
+    if not sizes and "xfersize" not in loops and (bytes_per_io := values.get("bytes_per_io")):
+        sizes = [TransferSize(bytes=int(bytes_per_io), pct=100.0)]
         measured.append("transfer_sizes")
     workload = Workload(
         read_pct=read_pct,
         random_pct=random_pct,
         transfer_sizes=sizes,
-        alignment_bytes=_size_bytes(loops.get("align")),
+        alignment_bytes=size_or_none(loops.get("align")),
         streams=_streams(loops.get("streams")),
     )
     return workload, measured
 
 
-def _streams(text):
+def _streams(text: str | None) -> int | None:
     """A WD's ``streams=n``: n independent sequential streams; a ``(min,max)`` range is no one count."""
     count = _loop_number(text)
     return int(count) if count and count.is_integer() and count >= 1 else None
 
 
-def _operation_read_pct(loops):
+def _operation_read_pct(loops: dict[str, str]) -> float | None:
     """An FWD's ``operation=read`` / ``write`` is all reads or all writes."""
     return {"read": 100.0, "write": 0.0}.get((loops.get("operation") or "").lower())
 
 
-def _fileio_random_pct(fileio):
+def _fileio_random_pct(fileio: str | None) -> float | None:
     """``fileio=random`` / ``sequential`` (also ``(random,shared)``) of an FWD."""
     kind = (fileio or "").strip("()").split(",")[0].strip().lower()
     return {"random": 100.0, "sequential": 0.0, "seq": 0.0}.get(kind)
 
 
-def _xfersizes(text):
+def _xfersizes(text: str | None) -> list[TransferSize]:
     """``4k`` or a distribution ``(4k,50,64k,50)`` as transfer sizes; a ``(min,max,align)`` range,
     or anything else, states no mix."""
     if not text:
         return []
-    size = _size_bytes(text)
+    size = size_or_none(text)
     if size:
         return [TransferSize(bytes=size, pct=100.0)]
     items = [item.strip() for item in text.strip("()").split(",")]
     if len(items) < 2 or len(items) % 2:
         return []
-    pairs = [(_size_bytes(items[i]), _loop_number(items[i + 1])) for i in range(0, len(items), 2)]
-    if any(not size or pct is None or not 0 < pct <= 100 for size, pct in pairs):
+    read = [(size_or_none(items[i]), _loop_number(items[i + 1])) for i in range(0, len(items), 2)]
+    pairs = [(size, pct) for size, pct in read if size and pct is not None and 0 < pct <= 100]
+    if len(pairs) != len(read):
         return []
     if abs(sum(pct for _, pct in pairs) - 100) > 0.01:
         return []
-    mix = {}
+    mix: dict[int, float] = {}
     for size, pct in pairs:
         mix[size] = mix.get(size, 0.0) + pct
     return [TransferSize(bytes=size, pct=pct) for size, pct in sorted(mix.items())]
 
 
-def _read_pct(values):
+def _read_pct(values: _Figures) -> float | None:
     if values.get("read_pct") is not None:
         return values["read_pct"]
-    reads, writes = values.get("read_rate"), values.get("write_rate")
-    if reads is None or writes is None or reads + writes == 0:
-        return None
-    return 100.0 * reads / (reads + writes)
+    return measured_read_pct(values.get("read_rate"), values.get("write_rate"))
 
 
-def _direction_rates(values):
+def _direction_rates(values: _Figures) -> tuple[float | None, float | None]:
     """Read and write IOPS: given by the FSD layouts, from the read percentage for SD."""
     if values.get("read_rate") is not None:
         return values["read_rate"], values.get("write_rate")
@@ -700,17 +722,16 @@ def _direction_rates(values):
     return read_iops, rate - read_iops
 
 
-def _point(definition, values):
+def _point(definition: _Definition, values: _Figures) -> Point:
     read_iops, write_iops = _direction_rates(values)
-    maxima = [v for v in (values.get("read_max_resp_ms"), values.get("write_max_resp_ms")) if v is not None]
-    load = {}
+    load: dict[str, float] = {}
     threads = _loop_number(definition.loops.get("threads")) or values.get("threads")
     if threads:
         load["threads"] = int(threads)
     target_iops = _requested_rate(definition)
     if target_iops:
         load["target_iops"] = target_iops
-    metrics = {k: v for k, v in values.items() if k not in _POINT_FIELDS and v is not None}
+    metrics: dict[str, Any] = {k: v for k, v in values.items() if k not in _POINT_FIELDS and v is not None}
     metrics["average"] = definition.average_label
     metrics |= {f"{kind}_row": row for kind, row in definition.statistics.items()}
     if definition.intervals:
@@ -728,36 +749,36 @@ def _point(definition, values):
         avg_write_response_ms=values.get("write_resp_ms") if write_iops else None,
         max_response_ms=values.get("max_resp_ms")
         if values.get("max_resp_ms") is not None
-        else max(maxima, default=None),
+        else known_max([values.get("read_max_resp_ms"), values.get("write_max_resp_ms")]),
         cpu_pct=values.get("cpu_pct"),
         metrics=metrics,
     )
 
 
-def _first_known(*values):
+def _first_known(*values: _T | None) -> _T | None:
     return next((value for value in values if value is not None), None)
 
 
-def _interval_series(intervals):
+def _interval_series(intervals: list[_Interval]) -> dict[str, list]:
     numbers, iops, mbps, response_ms = (list(column) for column in zip(*intervals, strict=True))
     return {"interval": numbers, "iops": iops, "mbps": mbps, "avg_response_ms": response_ms}
 
 
-def _requested_rate(definition):
+def _requested_rate(definition: _Definition) -> float | None:
     """The I/O rate the RD asked for (``iorate=``, ``fwdrate=``, 'I/O rate: 100'); None for max or curve."""
     loops = definition.loops
     stated = _REQUESTED_RATE.search(definition.description)
     return _loop_number(loops.get("iorate") or loops.get("fwdrate") or (stated and stated.group(1)))
 
 
-def _for_loops(description):
+def _for_loops(description: str) -> dict[str, str]:
     """``threads=8 xfersize=4k`` after 'For loops:' as a dict; 'None' gives an empty dict."""
     _, found, loops = description.partition("For loops:")
     pairs = (item.split("=", 1) for item in loops.split() if "=" in item) if found else ()
     return dict(pairs)
 
 
-def _loop_number(text):
+def _loop_number(text: str | None) -> float | None:
     """A parameter's number; None for text, and for a value too large to count threads or bytes by."""
     try:
         number = float(text) if text is not None else None
@@ -766,18 +787,14 @@ def _loop_number(text):
     return number if number is None or abs(number) < _INFINITY else None
 
 
-def _random_pct(seekpct):
+def _random_pct(seekpct: str | None) -> float | None:
     if seekpct is None:
         return None
     named = {"seq": 0.0, "sequential": 0.0, "eof": 0.0, "random": 100.0, "rand": 100.0}
     return named.get(seekpct.lower(), _loop_number(seekpct))
 
 
-def _size_bytes(text):
-    return size_or_none(text) if text else None
-
-
-def _header_date(text):
+def _header_date(text: str) -> str | None:
     english = _ENGLISH_DATE.match(text)
     if english and english.group(1).lower() in _MONTHS:
         return f"{english.group(3)}-{_MONTHS.index(english.group(1).lower()) + 1:02d}-{int(english.group(2)):02d}"
@@ -787,10 +804,10 @@ def _header_date(text):
     return None
 
 
-def _iso(date, time_of_day):
+def _iso(date: str | None, time_of_day: str | None) -> str | None:
     return f"{date}T{time_of_day}" if date and time_of_day else None
 
 
-def _flat_started_at(timestamp):
+def _flat_started_at(timestamp: str | None) -> str | None:
     match = _FLAT_TIMESTAMP.match(timestamp or "")
     return f"{match.group(3)}-{match.group(1)}-{match.group(2)}T{match.group(4)}" if match else None

@@ -5,6 +5,7 @@ import hashlib
 
 from ingest import Source
 from ingest.cycles import cycle_collection_paused
+from ingest.source import decode_head
 
 TEXT = "'Test Type,Test Description\n0,512B Random Read\n" * 2000
 
@@ -60,3 +61,12 @@ def test_objects_the_process_froze_stay_frozen():
     finally:
         gc.unfreeze()
     assert any(found is mine for found in gc.get_objects())
+
+
+def test_the_first_bytes_are_read_as_text_in_the_encoding_their_mark_names():
+    assert decode_head(b"\xef\xbb\xbfCommand Line: diskspd") == "Command Line: diskspd"
+    assert decode_head("\ufeffORION VERSION 11.2".encode("utf-16-le")) == "ORION VERSION 11.2"
+    # Detection never fails on damage: a byte that is not UTF-8 becomes U+FFFD.
+    assert decode_head(b"Jetstress \xff report") == "Jetstress \ufffd report"
+    # A source's head_text reads its first bytes alike.
+    assert Source(data="\ufeffORION VERSION 11.2".encode("utf-16-le"), name="x").head_text() == "ORION VERSION 11.2"
