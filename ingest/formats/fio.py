@@ -508,8 +508,11 @@ def _direction(entries, direction, where):
             continue
         total.ios += ios
         total.iops += iops
+        # ``bw_bytes`` (fio 3) as written, else ``bw`` (KiB/s); a null ``bw_bytes`` is not written.
         total.bytes_per_s += (
-            where.number(stats, "bw_bytes") if "bw_bytes" in stats else where.number(stats, "bw", 0) * 1024
+            where.number(stats, "bw_bytes")
+            if stats.get("bw_bytes") is not None
+            else where.number(stats, "bw", 0) * 1024
         )
         latency, to_ms = ("lat_ns", 1e-6) if "lat_ns" in stats else ("lat", 1e-3)
         latency = _object(stats, latency, where)
@@ -624,8 +627,9 @@ def _entry_direction(entry, direction, where):
     ios = float(ios) if type(ios) is int and 0 <= ios < LARGEST_PLAIN_INT else _plain(ios, iops)
     if not ios:
         return None
-    if "bw_bytes" in stats:
-        bytes_per_s = _plain(stats["bw_bytes"])
+    bw_bytes = stats.get("bw_bytes")
+    if bw_bytes is not None:
+        bytes_per_s = _plain(bw_bytes)
     else:
         bw = stats.get("bw")
         bytes_per_s = (float(bw) if type(bw) is int and 0 <= bw < LARGEST_PLAIN_INT else _plain(bw, 0)) * 1024
@@ -652,9 +656,8 @@ def _entry_point(entry, where):
         read = _entry_direction(entry, "read", where)
         write = _entry_direction(entry, "write", where)
         trim = _entry_direction(entry, "trim", where)
-        cpu = (
-            (_plain(entry["usr_cpu"]), _plain(entry["sys_cpu"])) if "usr_cpu" in entry and "sys_cpu" in entry else None
-        )
+        usr, sys = entry.get("usr_cpu"), entry.get("sys_cpu")
+        cpu = None if usr is None or sys is None else (_plain(usr), _plain(sys))
     except _Unusual:
         return None
     point = Point()
@@ -710,7 +713,8 @@ def _point(entries, where):
             point.avg_response_ms = sum(ms * iops for ms, iops in latencies) / point.iops
         maxima = [d.max_ms for d in active if d.max_ms is not None]
         point.max_response_ms = max(maxima) if maxima else None
-    if all("usr_cpu" in entry and "sys_cpu" in entry for entry in entries):
+    # CPU time when every entry states it (a null is not stated).
+    if all(entry.get("usr_cpu") is not None and entry.get("sys_cpu") is not None for entry in entries):
         usr = where.total([where.number(entry, "usr_cpu") for entry in entries], "usr_cpu")
         sys = where.total([where.number(entry, "sys_cpu") for entry in entries], "sys_cpu")
         # Percent of one CPU, as fio reports it; clones of a job add up.

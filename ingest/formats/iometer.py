@@ -328,6 +328,11 @@ class _Table:
         self._plain_readers()
         # PROCESSOR rows stop before the latency bins; every other row fills the whole header.
         self.processor_width = self.bins[0][0] if self.bins else len(self.columns)
+        # A PROCESSOR row's CPU cell, read inline by ``_Reader.rows`` when every row wide enough to be
+        # read has it.
+        self.processor_cpu_index = (
+            self.cpu_index if self.cpu_index is not None and self.cpu_index < self.processor_width else None
+        )
 
     def _plain_readers(self):
         """Keys and cell getters of each row kind's figures, for ``_plain_figures`` / ``_plain_counts``."""
@@ -664,8 +669,7 @@ class _Reader:
             table.name_index,
         )
         spec_index = table.spec_index
-        # A PROCESSOR row's CPU cell, when every row wide enough to be read has it.
-        cpu_index = table.cpu_index if table.cpu_index is not None and table.cpu_index < processor_width else None
+        cpu_index = table.processor_cpu_index
         member_get, mb_binary = table.member_get, table.mb_binary
         manager = section.manager
         processors, workers, targets = section.processors, section.workers, section.targets
