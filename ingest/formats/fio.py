@@ -560,10 +560,10 @@ def _clat_percentiles_ms(stats: JSONObject, where: _Where) -> dict[str, float]:
     layout = where.known.percentile_layouts.get(keys) or _percentile_layout(keys, where)
     if layout is not None:
         names, values_of = layout
-        values = values_of(table)
-        if _plain_numbers(values):
+        scaled = _plain_scaled(values_of(table), to_ms)
+        if scaled is not None:
             # names and values_of come from the same keys: zip ends both at once.
-            return dict(zip(names, map(to_ms.__mul__, values)))  # noqa: B905
+            return dict(zip(names, scaled))  # noqa: B905
     percentiles = {}
     for key in table:
         # fio pads the table with "0.00" entries for unused slots.
@@ -599,16 +599,20 @@ def _values_getter(keys: list[str]) -> Callable[[JSONObject], tuple[Any, ...]]:
     return itemgetter(*keys) if keys else lambda table: ()
 
 
-def _plain_numbers(values: tuple[Any, ...]) -> bool:
-    """Whether every value is a finite, non-negative int or float (what ``_Where.number`` accepts as
-    it is), checked in one pass over a percentile table."""
-    if not values:
-        return True
+def _plain_scaled(values: tuple[Any, ...], to_ms: float) -> list[float] | None:
+    """``values`` times ``to_ms`` when every one is a finite, non-negative int or float (what
+    ``_Where.number`` accepts as it is), in a few passes over a percentile table; ``None`` when any
+    is not, for the careful reading to name it."""
+    if not _NUMBER_TYPES.issuperset(map(type, values)):
+        return None
     try:
-        # NaN fails ``>=`` when min() returns it and makes the sum NaN otherwise.
-        return _NUMBER_TYPES.issuperset(map(type, values)) and min(values) >= 0 and sum(values, 0.0) < math.inf
+        scaled = [value * to_ms for value in values]
     except OverflowError:  # an int too large for a float
-        return False
+        return None
+    # NaN fails ``>=`` when min() returns it and makes the sum NaN otherwise.
+    if scaled and not (min(scaled) >= 0 and sum(scaled) < math.inf):
+        return None
+    return scaled
 
 
 def _percentile(key: str, where: _Where) -> float:
