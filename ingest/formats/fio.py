@@ -6,21 +6,25 @@ names them (``<rw>-<iodepth>-<numjobs>.json`` in one folder) are parsed together
 workload (rw, mix, block sizes) with one point per file, in load order.
 """
 
+from __future__ import annotations
+
 import json
 import math
 import os
 import re
 import sys
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
 from pathlib import PurePosixPath
+from typing import Any
 
 from ..errors import ParseError
 from ..latency import iops_weighted_ms
 from ..numbers import checked, read_number, read_size
 from ..result import MB, Point, ResultSet, Run, TransferSize, Workload
-from ..source import describe_group
+from ..source import Source, describe_group
 
 FORMAT = "fio"
 TOOL = "fio"
@@ -38,7 +42,7 @@ SWEEP_FILE_NAME = re.compile(
 # rw value -> (read %, random %); None read % means "from rwmixread". fio's JSON lists only the
 # options the job gave; where it lists them, what they leave out is fio's documented default
 # (``FIO_DEFAULTS``), and where it lists none (old fio versions) the workload is measured.
-RW_MODES = {
+RW_MODES: dict[str | None, tuple[float | None, float | None]] = {
     None: (None, None),
     "read": (100, 0),
     "write": (0, 0),
@@ -69,14 +73,16 @@ OPTIONS_OBJECT = re.compile(r'"(?:global|job) options"\s*:\s*(?=\{)')
 _OPTIONS_KEYS = ('"job options"', '"global options"')  # a job's first: there are more of them
 _OPTIONS_KEY_END = ' options"'
 _COLON, _COMMA = frozenset((":",)), frozenset((",",))
+# A JSON object as decoded.
+JSONObject = dict[str, Any]
 _OWN_FIELDS = ("transfer_sizes", "name")  # a workload's fields each job's copy sets itself
 
 
-def sniff(head, name):
+def sniff(head: bytes, name: str) -> bool:
     return b'"fio version"' in head
 
 
-def group_key(source):
+def group_key(source: Source) -> str | None:
     """Files of one fio-plot sweep share their folder (the one their name gives, else the one they
     are in); other fio files are parsed alone."""
     name = PurePosixPath(source.name.replace("\\", "/"))
@@ -87,14 +93,16 @@ def group_key(source):
     return str(source.path.resolve().parent)
 
 
-def parse(source):
+def parse(source: Source) -> ResultSet:
     return parse_group([source])
 
 
-def parse_group(sources):
+def parse_group(sources: list[Source]) -> ResultSet:
     """Parse fio JSON files given together; jobs with the same workload become one run."""
     sources = sorted(sources, key=lambda s: s.name)
-    warnings, jobs, failures = [], [], []
+    warnings: list[str] = []
+    jobs: list[_Job] = []
+    failures: list[_Failure] = []
     for source in sources:
         document = _read_document(source, warnings)
         file_jobs, file_failures = _job_groups(document, source, warnings)
@@ -124,13 +132,13 @@ def parse_group(sources):
 class _Document:
     """The JSON object of one file, the text fio printed before it, and where each job starts."""
 
-    def __init__(self, data, preamble, text, first_line):
+    def __init__(self, data: JSONObject, preamble: list[str], text: str, first_line: int) -> None:
         self.data = data
         self.preamble = preamble
         self._text, self._first_line = text, first_line
-        self._job_lines = None
+        self._job_lines: list[int] | None = None
 
-    def job_line(self, index):
+    def job_line(self, index: int) -> int | None:
         """The line of the ``index``-th ``"jobname"`` key; ``None`` past the last. Counted through the
         text when first asked (for a message), not for every file."""
         if self._job_lines is None:
@@ -138,9 +146,10 @@ class _Document:
         return self._job_lines[index] if index < len(self._job_lines) else None
 
 
-def _read_document(source, warnings):
+def _read_document(source: Source, warnings: list[str]) -> _Document:
     """The JSON object of a fio output, skipping the text fio prints before it (with a warning)."""
-    preamble, first_line = [], None
+    preamble: list[str] = []
+    first_line: int | None = None
     with source.open_text() as stream:
         text = stream.read()  # lines end with "\n": the stream reads newlines universally
     start, number = 0, 1
@@ -163,16 +172,16 @@ def _read_document(source, warnings):
     return _Document(data, preamble, text, first_line)
 
 
-def _options_given_twice(text, end):
+def _options_given_twice(text: str, end: int) -> list[str]:
     """Options given twice with different values in the option objects (a job file may repeat an
     option; JSON keeps the last). Only these objects are decoded again to see the pairs: fio writes
     every other key once, and a hook on every object of a large file costs as much as the decoding."""
-    duplicates = []
+    duplicates: list[str] = []
 
-    def keep_last(pairs):
+    def keep_last(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         options = dict(pairs)
         if len(options) != len(pairs):
-            first_values = {}
+            first_values: dict[str, Any] = {}
             for key, value in pairs:
                 if first_values.setdefault(key, value) != value:
                     duplicates.append(key)
@@ -180,7 +189,7 @@ def _options_given_twice(text, end):
 
     decoder = json.JSONDecoder(object_pairs_hook=keep_last)
     # The text of objects found plain, each key once: jobs often repeat their options word for word.
-    plain = set()
+    plain: set[str | None] = set()
     for start in _options_objects(text, end):
         close = text.find("}", start)
         inner = text[start + 1 : close] if close >= 0 else None
@@ -196,7 +205,7 @@ def _options_given_twice(text, end):
     return list(dict.fromkeys(duplicates))
 
 
-def _options_objects(text, end):
+def _options_objects(text: str, end: int) -> Iterator[int]:
     """Where each object ``OPTIONS_OBJECT`` introduces starts, before ``end``: found by looking for
     ``options"`` (a plain search, several times faster than the pattern's over a large file) and
     matching the pattern there."""
@@ -216,7 +225,7 @@ def _options_objects(text, end):
         position = text.find(_OPTIONS_KEY_END, position + len(_OPTIONS_KEY_END), end)
 
 
-def _plain_parts(inner):
+def _plain_parts(inner: str) -> list[str] | None:
     """A JSON object, ``inner`` the text between its braces, split at its quotes when it holds only
     text values without escapes, as fio writes options (its keys are ``parts[1::4]``, their values
     ``parts[3::4]``): a few microseconds where decoding it costs several times that, for each of
@@ -232,9 +241,10 @@ def _plain_parts(inner):
     return parts
 
 
-def _job_lines(text, first_line):
+def _job_lines(text: str, first_line: int) -> list[int]:
     """The line of each job's ``"jobname"`` key, counting newlines once through the text."""
-    lines, line, position = [], first_line, 0
+    lines: list[int] = []
+    line, position = first_line, 0
     for match in re.finditer(r'"jobname"\s*:', text):
         line += text.count("\n", position, match.start())
         position = match.start()
@@ -242,7 +252,7 @@ def _job_lines(text, first_line):
     return lines
 
 
-def _decode(text, source, first_line, warnings):
+def _decode(text: str, source: Source, first_line: int, warnings: list[str]) -> JSONObject:
     try:
         data, end = json.JSONDecoder().raw_decode(text)
     except json.JSONDecodeError as error:
@@ -281,10 +291,10 @@ class _Job:
     """One job group of one file: its clones summed into one point."""
 
     name: str
-    rw: str
+    rw: str | None
     workload: Workload
     point: Point
-    options: dict
+    options: JSONObject
     version: str | None
     started_at: str | None
     file: str
@@ -293,9 +303,10 @@ class _Job:
     ios: tuple[float, float] | None = None
 
 
-def _job_groups(document, source, warnings):
-    groups, first_index = {}, {}
-    failures = []
+def _job_groups(document: _Document, source: Source, warnings: list[str]) -> tuple[list[_Job], list[_Failure]]:
+    groups: dict[tuple[str, Any], list[JSONObject]] = {}
+    first_index: dict[tuple[str, Any], int] = {}
+    failures: list[_Failure] = []
     for index, job in enumerate(document.data["jobs"]):
         if not isinstance(job, dict):
             raise ParseError(
@@ -325,7 +336,7 @@ def _job_groups(document, source, warnings):
     return jobs, failures
 
 
-def _failure_sentence(name, code, preamble):
+def _failure_sentence(name: str, code: object, preamble: list[str]) -> str:
     reason = os.strerror(code) if isinstance(code, int) and code > 0 else str(code)
     sentence = f"job {name!r} failed with error {code} ({reason})"
     if preamble:
@@ -333,7 +344,9 @@ def _failure_sentence(name, code, preamble):
     return sentence
 
 
-def _job(data, name, groupid, entries, where, warnings):
+def _job(
+    data: JSONObject, name: str, groupid: object, entries: list[JSONObject], where: _Where, warnings: list[str]
+) -> _Job:
     known = where.known
     if known.document is None:
         global_options = _object(data, "global options", where)
@@ -362,8 +375,8 @@ def _job(data, name, groupid, entries, where, warnings):
             given_numjobs = numjobs if "numjobs" in options else None
             known.stated[key] = iodepth, given_numjobs, rw, workload, fixed, defaults
     else:
-        iodepth, numjobs, rw, workload, fixed, defaults = stated
-        numjobs = len(entries) if numjobs is None else numjobs
+        iodepth, given_numjobs, rw, workload, fixed, defaults = stated
+        numjobs = len(entries) if given_numjobs is None else given_numjobs
         point = (_entry_point(entries[0], where) if len(entries) == 1 else None) or _point(entries, where)
     # Each run gets its own workload and list: a caller may change one run's sizes.
     # The job name is the tool's name of the workload; a job without one is named by its place only.
@@ -398,7 +411,7 @@ def _job(data, name, groupid, entries, where, warnings):
     )
 
 
-def _whole_number(value, option, where):
+def _whole_number(value: object, option: str, where: _Where) -> int:
     number = str(value).strip()
     if not number.isdigit() or len(number) > MAX_DIGITS:
         raise ParseError(
@@ -415,30 +428,35 @@ class _Known:
     """What is worked out once per file: the jobs of a large file share their options, start time
     and percentile names."""
 
-    started_at: dict = field(default_factory=dict)  # seconds -> ISO 8601
-    percentile_layouts: dict = field(default_factory=dict)  # a table's keys -> _percentile_layout
-    document: tuple | None = None  # (global options, fio version, whether they are all text)
+    started_at: dict[float, str] = field(default_factory=dict)  # seconds -> ISO 8601
+    # a table's keys -> _percentile_layout
+    percentile_layouts: dict[tuple[str, ...], tuple[tuple[str, ...], Callable[[JSONObject], tuple[Any, ...]]]] = field(
+        default_factory=dict
+    )
+    document: tuple[JSONObject, str | None, bool] | None = None  # (global options, fio version, whether all text)
     # _options_key of the job options -> (iodepth, numjobs given or None, rw, Workload, its other
     # fields, the fio defaults it took)
-    stated: dict = field(default_factory=dict)
+    stated: dict[Hashable, tuple[int, int | None, str | None, Workload, dict[str, Any], dict[str, str]]] = field(
+        default_factory=dict
+    )
 
 
 class _Where:
     """Where a job's figures are read from, for messages: the file and the line of the job's name
     (counted only when a message needs it)."""
 
-    def __init__(self, file, document, index, known):
+    def __init__(self, file: str, document: _Document, index: int, known: _Known) -> None:
         self.file = file
         self.known = known
         self._document, self._index = document, index
 
     @property
-    def line(self):
+    def line(self) -> int | None:
         return self._document.job_line(self._index)
 
-    def number(self, stats, key, default=None):
+    def number(self, stats: JSONObject, key: str, default: float | None = None) -> Any:
         """``stats[key]`` as a finite, non-negative number; ``default`` when absent."""
-        value = stats.get(key)
+        value: Any = stats.get(key)
         kind = type(value)
         # The common cases first: a large file holds a few hundred thousand figures.
         if kind is float and 0.0 <= value < math.inf:
@@ -451,13 +469,13 @@ class _Where:
             raise ParseError(f"{str(value)[:40]!r} is not a number", file=self.file, line=self.line, field=key)
         return checked(value, file=self.file, line=self.line, field=key, shown=value)
 
-    def total(self, values, key):
+    def total(self, values: list[float], key: str) -> float:
         """The sum of figures read by ``number``, refused when the job entries' figures add up to
         more than a float holds (every number in a point's metrics is finite, METRICS_CHECKED)."""
         total = sum(values)
         return total if total < math.inf else checked(total, file=self.file, line=self.line, field=key)
 
-    def read(self, reader, text, field, **options):
+    def read(self, reader: Callable[..., Any], text: object, field: str, **options: Any) -> Any:
         """``reader(text)`` (``read_number``, ``read_size``) with this place in its errors; the line is
         counted only for an error."""
         try:
@@ -467,7 +485,7 @@ class _Where:
             raise
 
 
-def _started_at(data, job, where):
+def _started_at(data: JSONObject, job: JSONObject, where: _Where) -> str | None:
     """fio 3.x stamps ``job_start`` (ms); older versions only stamp the end of the run."""
     if job.get("job_start"):
         seconds = where.number(job, "job_start") / 1000
@@ -495,10 +513,10 @@ class _Direction:
     bytes_per_s: float = 0.0
     latency_ms_sum: float = 0.0  # mean latency x I/Os, summed over job entries
     max_ms: float | None = None
-    percentiles_ms: dict = field(default_factory=dict)
+    percentiles_ms: dict[str, float] = field(default_factory=dict)
 
 
-def _direction(entries, direction, where):
+def _direction(entries: list[JSONObject], direction: str, where: _Where) -> _Direction:
     """One direction (read, write, trim) summed over the job entries of a group."""
     total = _Direction()
     for entry in entries:
@@ -509,11 +527,14 @@ def _direction(entries, direction, where):
             continue
         total.ios += ios
         total.iops += iops
+        # ``bw_bytes`` (fio 3) as written, else ``bw`` (KiB/s); a null ``bw_bytes`` is not written.
         total.bytes_per_s += (
-            where.number(stats, "bw_bytes") if "bw_bytes" in stats else where.number(stats, "bw", 0) * 1024
+            where.number(stats, "bw_bytes")
+            if stats.get("bw_bytes") is not None
+            else where.number(stats, "bw", 0) * 1024
         )
-        latency, to_ms = ("lat_ns", 1e-6) if "lat_ns" in stats else ("lat", 1e-3)
-        latency = _object(stats, latency, where)
+        latency_key, to_ms = ("lat_ns", 1e-6) if "lat_ns" in stats else ("lat", 1e-3)
+        latency = _object(stats, latency_key, where)
         if latency:
             total.latency_ms_sum += where.number(latency, "mean", 0) * to_ms * ios
             total.max_ms = max(total.max_ms or 0.0, where.number(latency, "max", 0) * to_ms)
@@ -522,7 +543,7 @@ def _direction(entries, direction, where):
     return total
 
 
-def _object(data, key, where):
+def _object(data: JSONObject, key: str, where: _Where) -> JSONObject:
     """``data[key]`` when it is a JSON object; ``{}`` when absent."""
     value = data.get(key) or {}
     if not isinstance(value, dict):
@@ -530,7 +551,7 @@ def _object(data, key, where):
     return value
 
 
-def _clat_percentiles_ms(stats, where):
+def _clat_percentiles_ms(stats: JSONObject, where: _Where) -> dict[str, float]:
     clat, to_ms = ("clat_ns", 1e-6) if "clat_ns" in stats else ("clat", 1e-3)
     table = stats.get(clat)
     table = table.get("percentile") if type(table) is dict else None
@@ -540,10 +561,10 @@ def _clat_percentiles_ms(stats, where):
     layout = where.known.percentile_layouts.get(keys) or _percentile_layout(keys, where)
     if layout is not None:
         names, values_of = layout
-        values = values_of(table)
-        if _plain_numbers(values):
+        scaled = _plain_scaled(values_of(table), to_ms)
+        if scaled is not None:
             # names and values_of come from the same keys: zip ends both at once.
-            return dict(zip(names, map(to_ms.__mul__, values)))  # noqa: B905
+            return dict(zip(names, scaled))  # noqa: B905
     percentiles = {}
     for key in table:
         # fio pads the table with "0.00" entries for unused slots.
@@ -555,7 +576,9 @@ def _clat_percentiles_ms(stats, where):
     return percentiles
 
 
-def _percentile_layout(keys, where):
+def _percentile_layout(
+    keys: tuple[str, ...], where: _Where
+) -> tuple[tuple[str, ...], Callable[[JSONObject], tuple[Any, ...]]] | None:
     """``(names, values_of)`` of the entries above 0 of a percentile table with ``keys``, worked out
     once per set of keys in a file (``values_of(table)`` gives their values); ``None`` when a key is
     no percentile, for the careful reading to name it."""
@@ -570,26 +593,30 @@ def _percentile_layout(keys, where):
     return layouts[keys]
 
 
-def _values_getter(keys):
+def _values_getter(keys: list[str]) -> Callable[[JSONObject], tuple[Any, ...]]:
     """A function giving the values at ``keys`` as a tuple (``itemgetter`` of one key gives the value)."""
     if len(keys) == 1:
         return lambda table: (table[keys[0]],)
     return itemgetter(*keys) if keys else lambda table: ()
 
 
-def _plain_numbers(values):
-    """Whether every value is a finite, non-negative int or float (what ``_Where.number`` accepts as
-    it is), checked in one pass over a percentile table."""
-    if not values:
-        return True
+def _plain_scaled(values: tuple[Any, ...], to_ms: float) -> list[float] | None:
+    """``values`` times ``to_ms`` when every one is a finite, non-negative int or float (what
+    ``_Where.number`` accepts as it is), in a few passes over a percentile table; ``None`` when any
+    is not, for the careful reading to name it."""
+    if not _NUMBER_TYPES.issuperset(map(type, values)):
+        return None
     try:
-        # NaN fails ``>=`` when min() returns it and makes the sum NaN otherwise.
-        return _NUMBER_TYPES.issuperset(map(type, values)) and min(values) >= 0 and sum(values, 0.0) < math.inf
+        scaled = [value * to_ms for value in values]
     except OverflowError:  # an int too large for a float
-        return False
+        return None
+    # NaN fails ``>=`` when min() returns it and makes the sum NaN otherwise.
+    if scaled and not (min(scaled) >= 0 and sum(scaled) < math.inf):
+        return None
+    return scaled
 
 
-def _percentile(key, where):
+def _percentile(key: str, where: _Where) -> float:
     value = where.read(read_number, key, "percentile")
     if value is None:
         raise ParseError("a clat percentile has no name", file=where.file, line=where.line, field="percentile")
@@ -600,7 +627,7 @@ class _Unusual(Exception):
     """A figure the reading of a single job entry leaves to the general one (``_point``)."""
 
 
-def _plain(value, default=None):
+def _plain(value: Any, default: float | None = None) -> float:
     """``value`` as ``_Where.number`` reads a plain figure (``default`` for ``None``); ``_Unusual``
     for anything else, which the general reading checks and names."""
     kind = type(value)
@@ -613,7 +640,9 @@ def _plain(value, default=None):
     raise _Unusual
 
 
-def _entry_direction(entry, direction, where):
+def _entry_direction(
+    entry: JSONObject, direction: str, where: _Where
+) -> tuple[float, float, float, float, float | None, dict[str, float]] | None:
     """``(ios, iops, bytes_per_s, latency_ms_sum, max_ms, percentiles_ms)`` of one direction of a
     single job entry, as ``_direction`` sums them; ``None`` without I/O."""
     stats = entry.get(direction) or {}
@@ -625,13 +654,14 @@ def _entry_direction(entry, direction, where):
     ios = float(ios) if type(ios) is int and 0 <= ios < LARGEST_PLAIN_INT else _plain(ios, iops)
     if not ios:
         return None
-    if "bw_bytes" in stats:
-        bytes_per_s = _plain(stats["bw_bytes"])
+    bw_bytes = stats.get("bw_bytes")
+    if bw_bytes is not None:
+        bytes_per_s = _plain(bw_bytes)
     else:
         bw = stats.get("bw")
         bytes_per_s = (float(bw) if type(bw) is int and 0 <= bw < LARGEST_PLAIN_INT else _plain(bw, 0)) * 1024
-    latency, to_ms = ("lat_ns", 1e-6) if "lat_ns" in stats else ("lat", 1e-3)
-    latency = stats.get(latency) or {}
+    latency_key, to_ms = ("lat_ns", 1e-6) if "lat_ns" in stats else ("lat", 1e-3)
+    latency = stats.get(latency_key) or {}
     if type(latency) is not dict:
         raise _Unusual
     latency_ms_sum, max_ms = 0.0, None
@@ -645,7 +675,7 @@ def _entry_direction(entry, direction, where):
     return ios, iops + 0.0, bytes_per_s + 0.0, latency_ms_sum, max_ms, _clat_percentiles_ms(stats, where)
 
 
-def _entry_point(entry, where):
+def _entry_point(entry: JSONObject, where: _Where) -> Point | None:
     """``_point`` of a job group of one entry, as most are, without summing; ``None`` when a figure
     is not plain, for ``_point`` to read and name it. Figures are not negative and not -0.0 here, so
     a sum of one figure is the figure."""
@@ -653,9 +683,8 @@ def _entry_point(entry, where):
         read = _entry_direction(entry, "read", where)
         write = _entry_direction(entry, "write", where)
         trim = _entry_direction(entry, "trim", where)
-        cpu = (
-            (_plain(entry["usr_cpu"]), _plain(entry["sys_cpu"])) if "usr_cpu" in entry and "sys_cpu" in entry else None
-        )
+        usr, sys = entry.get("usr_cpu"), entry.get("sys_cpu")
+        cpu = None if usr is None or sys is None else (_plain(usr), _plain(sys))
     except _Unusual:
         return None
     point = Point()
@@ -695,7 +724,7 @@ def _entry_point(entry, where):
     return point
 
 
-def _point(entries, where):
+def _point(entries: list[JSONObject], where: _Where) -> Point:
     read, write, trim = (_direction(entries, d, where) for d in DIRECTIONS)
     active = [d for d in (read, write) if d.ios]
     point = Point()
@@ -708,7 +737,8 @@ def _point(entries, where):
         point.avg_response_ms = iops_weighted_ms(latencies)
         maxima = [d.max_ms for d in active if d.max_ms is not None]
         point.max_response_ms = max(maxima) if maxima else None
-    if all("usr_cpu" in entry and "sys_cpu" in entry for entry in entries):
+    # CPU time when every entry states it (a null is not stated).
+    if all(entry.get("usr_cpu") is not None and entry.get("sys_cpu") is not None for entry in entries):
         usr = where.total([where.number(entry, "usr_cpu") for entry in entries], "usr_cpu")
         sys = where.total([where.number(entry, "sys_cpu") for entry in entries], "sys_cpu")
         # Percent of one CPU, as fio reports it; clones of a job add up.
@@ -722,7 +752,7 @@ def _point(entries, where):
     return point
 
 
-def _figures(direction):
+def _figures(direction: _Direction) -> tuple[float | None, float | None, float | None]:
     """(IOPS, MB/s, mean total latency in ms) of one direction; None for a direction without I/O."""
     if not direction.ios:
         return None, None, None
@@ -733,7 +763,7 @@ def _figures(direction):
 # Workload -------------------------------------------------------------------------------------
 
 
-def _options_key(job_options):
+def _options_key(job_options: JSONObject) -> Hashable:
     """What a job's options are known by in a file, whose global options are the same for every job
     (``_Known.stated``): what is worked out from them is worked out once per distinct set; ``None``
     for options that are not all text, which are worked out for each job."""
@@ -742,7 +772,7 @@ def _options_key(job_options):
     return (tuple(job_options), values) if _TEXT.issuperset(map(type, values)) else None
 
 
-def _stated_workload(global_options, job_options, where):
+def _stated_workload(global_options: JSONObject, job_options: JSONObject, where: _Where) -> tuple[str | None, Workload]:
     """``(rw, Workload)`` the options state, with fio's defaults (``FIO_DEFAULTS``) for what they
     leave out."""
     workload_options = {**_canonical(global_options), **_canonical(job_options)}
@@ -753,7 +783,7 @@ def _stated_workload(global_options, job_options, where):
     return rw, _workload(rw, workload_options, where)
 
 
-def _defaults_taken(options):
+def _defaults_taken(options: JSONObject) -> dict[str, str]:
     """The fio defaults (``FIO_DEFAULTS``) a job's workload took, by option, for its run's
     ``params["fio_defaults"]``: what the file did not state."""
     given = _canonical(options)
@@ -769,12 +799,12 @@ def _defaults_taken(options):
     return taken
 
 
-def _canonical(options):
+def _canonical(options: JSONObject | None) -> JSONObject:
     """Job options under one name each (``readwrite`` is ``rw``, ``blocksize`` is ``bs``, ...)."""
     return {OPTION_ALIASES.get(key, key): value for key, value in (options or {}).items()}
 
 
-def _rw_mode(options, where):
+def _rw_mode(options: JSONObject, where: _Where) -> str | None:
     given = options.get("rw")
     if given is None:
         return None
@@ -784,7 +814,7 @@ def _rw_mode(options, where):
     return rw
 
 
-def _workload(rw, options, where):
+def _workload(rw: str | None, options: JSONObject, where: _Where) -> Workload:
     """The signature the job options state (``rw=randrw`` without ``rwmixread`` / ``rwmixwrite``
     reads 50 %, fio's default)."""
     read_pct, random_pct = RW_MODES[rw]
@@ -807,7 +837,7 @@ def _workload(rw, options, where):
     )
 
 
-def _measured_workload(entries, where):
+def _measured_workload(entries: list[JSONObject], where: _Where) -> Workload:
     """The workload a job's figures show when the file states no options (old fio versions): the
     read share of its I/Os and, per direction, the bytes per I/O where that is a whole number (a
     fraction is an average of several sizes, no size issued). Random % stays unknown: neither the
@@ -817,17 +847,18 @@ def _measured_workload(entries, where):
     if trims or not reads + writes:
         return Workload()  # trims are neither reads nor writes
     read_pct = 100.0 * reads / (reads + writes)
-    sizes = {d: _bytes_per_io(entries, d, where) for d in ("read", "write") if (reads if d == "read" else writes)}
-    if None in sizes.values():
+    directions = [d for d in ("read", "write") if (reads if d == "read" else writes)]
+    sizes = {d: size for d in directions if (size := _bytes_per_io(entries, d, where)) is not None}
+    if len(sizes) < len(directions):
         return Workload(read_pct=read_pct)
-    mix = {}
+    mix: dict[int, float] = {}
     for direction, size in sizes.items():
         mix[size] = mix.get(size, 0.0) + (read_pct if direction == "read" else 100.0 - read_pct)
     transfer_sizes = [TransferSize(bytes=size, pct=round(pct, 6)) for size, pct in sorted(mix.items())]
     return Workload(read_pct=read_pct, transfer_sizes=transfer_sizes)
 
 
-def _direction_ios(entries, where):
+def _direction_ios(entries: list[JSONObject], where: _Where) -> tuple[float, float]:
     """(read I/Os, write I/Os) summed over a job group's entries (``total_ios``; 0 where absent)."""
     return tuple(
         sum(where.number(_object(entry, direction, where), "total_ios", 0.0) for entry in entries)
@@ -835,7 +866,7 @@ def _direction_ios(entries, where):
     )
 
 
-def _bytes_per_io(entries, direction, where):
+def _bytes_per_io(entries: list[JSONObject], direction: str, where: _Where) -> int | None:
     """Bytes per I/O of one direction, ``None`` unless a whole number. fio 3 writes ``io_bytes`` in
     bytes beside ``io_kbytes``; fio 2 wrote ``io_bytes`` in KiB (4,392 reads of 4k are 17,568)."""
     total_bytes = total_ios = 0.0
@@ -852,12 +883,12 @@ def _bytes_per_io(entries, direction, where):
     return size or None
 
 
-def _measured_fields(workload):
+def _measured_fields(workload: Workload) -> list[str]:
     """The workload fields a job without options took from its figures, for ``measured_workload``."""
     return [name for name in ("read_pct", "transfer_sizes") if getattr(workload, name) not in (None, [])]
 
 
-def _direction_shares(rw, read_pct):
+def _direction_shares(rw: str | None, read_pct: float | None) -> dict[str, float] | None:
     """Share (%) of the I/Os going each direction (read, write, trim); ``None`` when unknown."""
     if rw in ("trim", "randtrim"):
         return {"trim": 100.0}
@@ -868,7 +899,7 @@ def _direction_shares(rw, read_pct):
     return {"read": float(read_pct), "write": 100.0 - read_pct}
 
 
-def _per_direction(spec):
+def _per_direction(spec: object) -> dict[str, str | None]:
     """fio's ``read,write,trim`` lists: a direction left out inherits the one before; an empty
     entry (``bs=,8k``) is fio's default for that direction (``None``: 4096 for ``bs``, unknown
     for the others)."""
@@ -877,14 +908,14 @@ def _per_direction(spec):
     return dict(zip(DIRECTIONS, (part or None for part in parts), strict=True))
 
 
-def _mix(per_direction, shares):
+def _mix(per_direction: Mapping[str, Hashable | None], shares: dict[str, float] | None) -> dict[Any, float]:
     """One value per direction (``None`` unknown) as {value: % of I/Os}; ``{}`` when unknown."""
     if len(set(per_direction.values())) == 1:
         value = per_direction["read"]
         return {} if value is None else {value: 100.0}
     if shares is None:
         return {}
-    mix = {}
+    mix: dict[Any, float] = {}
     for direction, share in shares.items():
         if share and per_direction[direction] is None:
             return {}
@@ -893,22 +924,25 @@ def _mix(per_direction, shares):
     return mix
 
 
-def _percent(value, option, where):
+def _percent(value: object, option: str, where: _Where) -> float:
     pct = where.read(read_number, value, option)
     if pct is None or pct > 100:
         raise ParseError(f"{option}={value!r} is not a percentage", file=where.file, line=where.line, field=option)
     return pct
 
 
-def _mixed_percent(spec, option, shares, where):
+def _mixed_percent(spec: object, option: str, shares: dict[str, float] | None, where: _Where) -> float | None:
     per_direction = {d: None if v is None else _percent(v, option, where) for d, v in _per_direction(spec).items()}
     mix = _mix(per_direction, shares)
     return sum(value * share for value, share in mix.items()) / 100 if mix else None
 
 
-def _transfer_sizes(options, shares, kilo, where):
+def _transfer_sizes(
+    options: JSONObject, shares: dict[str, float] | None, kilo: int, where: _Where
+) -> list[TransferSize]:
     """Transfer-size mix from ``bssplit``, else a ``bsrange`` of one size, else ``bs``; a range of
     sizes says no mix (fio picks sizes in it at random) and leaves the mix unknown."""
+    reader: Callable[[str], Any]
     if "bssplit" in options:
         option, reader = "bssplit", lambda text: _split_shares(text, kilo, where)
     elif "bsrange" in options:
@@ -917,15 +951,16 @@ def _transfer_sizes(options, shares, kilo, where):
         option, reader = "bs", lambda text: _size(text, "bs", kilo, where)
     else:
         return []
-    per_direction = _per_direction(options[option])
+    texts = _per_direction(options[option])
     if option == "bs":  # an empty entry (bs=,8k) is fio's default for that direction
-        per_direction = {d: FIO_DEFAULTS["bs"] if text is None else text for d, text in per_direction.items()}
-    per_direction = {d: None if text is None else reader(text) for d, text in per_direction.items()}
+        texts = {d: FIO_DEFAULTS["bs"] if text is None else text for d, text in texts.items()}
+    per_direction: dict[str, Any] = {d: None if text is None else reader(text) for d, text in texts.items()}
+    combined: dict[int, float]
     if any(isinstance(value, dict) for value in per_direction.values()):
         # bssplit: each direction is itself a mix; weight it by the direction's share.
-        per_direction = {d: None if v is None else tuple(sorted(v.items())) for d, v in per_direction.items()}
+        splits = {d: None if v is None else tuple(sorted(v.items())) for d, v in per_direction.items()}
         combined = {}
-        for split, share in _mix(per_direction, shares).items():
+        for split, share in _mix(splits, shares).items():
             for size, pct in split:
                 combined[size] = combined.get(size, 0.0) + pct * share / 100
     else:
@@ -933,9 +968,10 @@ def _transfer_sizes(options, shares, kilo, where):
     return [TransferSize(bytes=size, pct=round(pct, 6)) for size, pct in sorted(combined.items()) if pct > 0]
 
 
-def _split_shares(spec, kilo, where):
+def _split_shares(spec: str, kilo: int, where: _Where) -> dict[int, float] | None:
     """``4k/10:64k/50:32k/`` -> {bytes: pct}; entries without a share split what is left equally."""
-    shares, open_sizes = {}, []
+    shares: dict[int, float] = {}
+    open_sizes: list[int] = []
     for item in filter(None, (part.strip() for part in spec.split(":"))):
         size_text, _, pct_text = item.partition("/")
         size = _size(size_text, "bssplit", kilo, where)
@@ -949,37 +985,39 @@ def _split_shares(spec, kilo, where):
     return shares or None
 
 
-def _range_size(spec, kilo, where):
+def _range_size(spec: str, kilo: int, where: _Where) -> int | None:
     """``4k-4k`` is one size; a real range is no single size (``None``)."""
-    low, _, high = spec.partition("-")
-    low = _size(low, "bsrange", kilo, where)
+    low_text, _, high = spec.partition("-")
+    low = _size(low_text, "bsrange", kilo, where)
     return low if _size(high or str(low), "bsrange", kilo, where) == low else None
 
 
-def _size(text, option, kilo, where):
+def _size(text: str, option: str, kilo: int, where: _Where) -> int:
     return where.read(read_size, text, option, kilo=kilo)
 
 
-def _alignment_bytes(options, kilo, where):
+def _alignment_bytes(options: JSONObject, kilo: int, where: _Where) -> int | None:
     """``ba`` / ``blockalign``; per-direction values that differ give no one alignment."""
     if "ba" not in options:
         return None
     values = set(_per_direction(options["ba"]).values())
-    if len(values) != 1 or None in values:
+    if len(values) != 1:
         return None
-    return _size(values.pop(), "ba", kilo, where)
+    value = values.pop()
+    return None if value is None else _size(value, "ba", kilo, where)
 
 
 # Runs -----------------------------------------------------------------------------------------
 
 
-def _runs(jobs, *, several_files):
+def _runs(jobs: list[_Job], *, several_files: bool) -> list[Run]:
     """One run per job, or, for a sweep over files, one run per workload with a point per file."""
     if not several_files:
         return [_run(job.name, [job]) for job in jobs]
-    by_workload = {}
+    by_workload: dict[tuple[Any, ...], list[_Job]] = {}
     for job in jobs:
         sizes = tuple((s.bytes, s.pct) for s in job.workload.transfer_sizes)
+        key: tuple[Any, ...]
         if job.measured is None:
             key = (job.rw, job.workload.read_pct, job.workload.random_pct, sizes)
         else:  # each file's measured read share differs a little: one run per job name and sizes
@@ -998,7 +1036,7 @@ def _runs(jobs, *, several_files):
     return runs
 
 
-def _run(name, jobs):
+def _run(name: str, jobs: list[_Job]) -> Run:
     first = jobs[0]
     if len(jobs) == 1:
         run = Run(
@@ -1026,23 +1064,23 @@ def _run(name, jobs):
     return run
 
 
-def _measured_over_files(run, jobs):
+def _measured_over_files(run: Run, jobs: list[_Job]) -> None:
     """A measured workload of a sweep's files: the read share of all its I/Os; a mix of sizes (reads
     and writes of different sizes) is not kept, its shares differ from file to file."""
-    reads, writes = (sum(job.ios[i] for job in jobs) for i in (0, 1))
+    reads, writes = (sum(job.ios[i] for job in jobs if job.ios is not None) for i in (0, 1))
     run.workload.read_pct = 100.0 * reads / (reads + writes)
     if len(run.workload.transfer_sizes) > 1:
         run.workload.transfer_sizes = []
         run.params["measured_workload"] = ["read_pct"]
 
 
-def _workload_name(job):
+def _workload_name(job: _Job) -> str:
     sizes = "+".join(
         f"{s.bytes // 1024}k" if s.bytes % 1024 == 0 else f"{s.bytes}B" for s in job.workload.transfer_sizes
     )
     return f"{job.rw or 'unknown rw'} {sizes or 'unknown bs'}"
 
 
-def _common_version(jobs):
+def _common_version(jobs: list[_Job]) -> str | None:
     versions = sorted({job.version for job in jobs if job.version})
     return ", ".join(versions) or None

@@ -24,16 +24,20 @@ Rows are split on commas, never read with CSV quoting: Iometer writes target nam
 ``1: "( INTEL SSDPE2ME016T4`` with an unbalanced double quote.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import math
 import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import IO, Any, NoReturn
 
 from ..errors import ParseError
 from ..numbers import checked
 from ..result import Point, ResultSet, Run, TransferSize, Workload, mib_to_mbps, point_load_key
-from ..source import sniff_encoding
+from ..source import Source, sniff_encoding
 
 FORMAT = "iometer"
 TOOL = "Iometer"
@@ -61,6 +65,10 @@ _HISTOGRAM_BIN = re.compile(r"^(?:(>=)\s*)?([\d.]+)(?:\s+to\s+([\d.]+))?\s*(uS|m
 _BIN_UNIT_MS = {"uS": 0.001, "mS": 1.0, "S": 1000.0, "s": 1000.0}
 _SPEC_FIELDS = ("bytes", "pct", "read_pct", "random_pct", "delay_ms", "burst", "align_bytes", "reply_bytes")
 _SPEC_CELLS = itemgetter(slice(len(_SPEC_FIELDS)))
+# A column read into a dict: (key, index in the row, column name for messages).
+_Position = tuple[Any, int, str]
+# Picks cells of a row at once (``operator.itemgetter``).
+CellsGetter = Callable[[Sequence[str]], Sequence[str]]
 _ROW_KINDS_NOT_TARGETS = ("ALL", "MANAGER", "PROCESSOR", "WORKER")
 # Target Type cells as Iometer writes them, taken as they are (any other cell is stripped and upper-cased).
 _ROW_KINDS = frozenset((*_ROW_KINDS_NOT_TARGETS, "DISK", "NETWORK"))
@@ -143,23 +151,23 @@ _TOTAL_METRIC_COLUMNS = {
 }
 
 
-def _head_lines(head):
+def _head_lines(head: bytes) -> list[str]:
     encoding, bom_length = sniff_encoding(head)
     text = head[bom_length:].decode(encoding, errors="replace")
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-def _is_results_header(line):
+def _is_results_header(line: str) -> bool:
     names = [cell.strip().lstrip("'") for cell in line.split(",", 3)[:3]]
     return "Target Type" in names and "Target Name" in names
 
 
-def sniff(head, name):
+def sniff(head: bytes, name: str) -> bool:
     lines = _head_lines(head)
     return bool(lines) and (lines[0].startswith(_RESULT_MARKERS) or _is_results_header(lines[0]))
 
 
-def refuse(head, name):
+def refuse(head: bytes, name: str) -> str | None:
     """A message for an Iometer configuration file (.icf), which holds settings and no results."""
     lines = _head_lines(head)
     if not lines or not re.match(r"^Version \S+", lines[0]):
@@ -174,7 +182,7 @@ def refuse(head, name):
     )
 
 
-def _number(text, line, column):
+def _number(text: str, line: int, column: str) -> float | None:
     """A cell as a float; ``None`` for an empty cell or an Iometer sentinel (-1, 2^64-1)."""
     try:
         value = float(text)
@@ -188,7 +196,7 @@ def _number(text, line, column):
     return checked(value, file=None, line=line, field=column, negative=True, shown=text)
 
 
-def _cell(cells, i, line, column):
+def _cell(cells: Sequence[str], i: int, line: int, column: str) -> float | None:
     """``_number`` of ``cells[i]``, with the common case (a plain non-negative figure) inline: the
     parser reads a million cells in a 50 MB file. NaN fails both comparisons and takes the slow path."""
     text = cells[i]
@@ -201,11 +209,12 @@ def _cell(cells, i, line, column):
     return _number(text, line, column)
 
 
-def _fill(out, cells, positions, line):
+def _fill(out: dict[Any, Any], cells: Sequence[str], positions: list[_Position], line: int) -> None:
     """``out[key]`` = ``_cell`` of each ``(key, index, column)`` position, with ``_cell`` inline: this
     loop converts nearly every cell the parser reads."""
     for key, i, column in positions:
         text = cells[i]
+        value: float | None
         try:
             value = float(text)
         except ValueError:
@@ -216,7 +225,7 @@ def _fill(out, cells, positions, line):
         out[key] = value
 
 
-def _cells_getter(indices):
+def _cells_getter(indices: list[int]) -> CellsGetter | None:
     """A function giving the cells at ``indices`` as a sequence (``itemgetter`` of one index gives the
     bare cell); ``None`` for no index."""
     if not indices:
@@ -226,7 +235,7 @@ def _cells_getter(indices):
     return itemgetter(*indices)
 
 
-def _plain_figures(cells, getter):
+def _plain_figures(cells: Sequence[str], getter: CellsGetter | None) -> list[float] | None:
     """The cells ``getter`` picks as floats, in one pass, when every one is a plain figure (from 0 to
     below 2^64-1), as in nearly every row; ``None`` when any is not (empty, -1, NaN, a word), so that
     ``_fill`` reads them one by one and names the cell that is an error."""
@@ -243,7 +252,7 @@ def _plain_figures(cells, getter):
     return None
 
 
-def _plain_counts(cells, getter):
+def _plain_counts(cells: Sequence[str], getter: CellsGetter | None) -> list[int] | None:
     """The cells ``getter`` picks as ints when every one is a plain whole count below 2^53 (where
     ``_whole`` of the float read gives the same int); ``None`` otherwise, as ``_plain_figures``."""
     if getter is None:
@@ -257,21 +266,21 @@ def _plain_counts(cells, getter):
     return None
 
 
-def _optional(cells, i, line, column):
+def _optional(cells: Sequence[str], i: int | None, line: int, column: str) -> float | None:
     """``_cell`` of a column the header may lack or a short (PROCESSOR) row may stop before."""
     return None if i is None or i >= len(cells) else _cell(cells, i, line, column)
 
 
-def _text(cells, i):
+def _text(cells: Sequence[str], i: int | None) -> str:
     return "" if i is None or i >= len(cells) else cells[i].strip()
 
 
-def _whole(value):
+def _whole(value: float | None) -> float | int | None:
     """A count read as a float (``4.0``) back to an int; other values unchanged."""
     return int(value) if value is not None and value.is_integer() else value
 
 
-def _iso_timestamp(text):
+def _iso_timestamp(text: str) -> str | None:
     """``2023-03-25 03:05:43:661`` (Iometer's milliseconds after a colon) to ISO 8601, else ``None``."""
     match = _TIMESTAMP.match(text.strip())
     if not match:
@@ -280,7 +289,7 @@ def _iso_timestamp(text):
     return f"{day}T{clock}.{int(millis):03d}" if millis else f"{day}T{clock}"
 
 
-def _histogram_bin(name, line):
+def _histogram_bin(name: str, line: int) -> tuple[float, float | None] | None:
     """``(low_ms, high_ms)`` for a latency-bin column name such as ``0.5 to 1 mS`` or ``>= 10 s``."""
     match = _HISTOGRAM_BIN.match(name.strip())
     if not match:
@@ -299,7 +308,7 @@ def _histogram_bin(name, line):
 class _Table:
     """The column layout of one ``'Target Type,...`` header line."""
 
-    def __init__(self, cells, line):
+    def __init__(self, cells: list[str], line: int) -> None:
         self.columns = [cell.strip().lstrip("'").strip() for cell in cells]
         self.index = {name: i for i, name in enumerate(self.columns) if name}
         if "Target Type" not in self.index or "IOps" not in self.index:
@@ -328,8 +337,13 @@ class _Table:
         self._plain_readers()
         # PROCESSOR rows stop before the latency bins; every other row fills the whole header.
         self.processor_width = self.bins[0][0] if self.bins else len(self.columns)
+        # A PROCESSOR row's CPU cell, read inline by ``_Reader.rows`` when every row wide enough to be
+        # read has it.
+        self.processor_cpu_index = (
+            self.cpu_index if self.cpu_index is not None and self.cpu_index < self.processor_width else None
+        )
 
-    def _plain_readers(self):
+    def _plain_readers(self) -> None:
         """Keys and cell getters of each row kind's figures, for ``_plain_figures`` / ``_plain_counts``."""
         self.figure_keys = [key for key, _i, _column in self.figure_cells]
         self.figure_get = _cells_getter([i for _key, i, _column in self.figure_cells])
@@ -354,18 +368,19 @@ class _Table:
         used += [i for _key, i, _column in self.member_cells]
         self.split_at = 1 + max(i for i in used if i is not None)
 
-    def _present(self, positions):
+    def _present(self, positions: dict[str, int | None]) -> list[_Position]:
         return [(key, i, self.columns[i]) for key, i in positions.items() if i is not None]
 
-    def _mb_columns(self, line):
+    def _mb_columns(self, line: int) -> tuple[dict[str, int | None], bool]:
         for columns, binary in ((_DECIMAL_MB_COLUMNS, False), (_BINARY_MB_COLUMNS, True), (_MIB_MB_COLUMNS, True)):
             if columns["mbps"] in self.index:
                 return {key: self.index.get(column) for key, column in columns.items()}, binary
         raise ParseError("the results header has no MBps column ('MBps' or 'MBps (Decimal)')", line=line)
 
-    def figures_of(self, cells, line):
+    def figures_of(self, cells: Sequence[str], line: int) -> dict[str, Any]:
         """The point figures of an ALL row, in contract units (MB/s decimal, ms)."""
         values = _plain_figures(cells, self.figure_get)
+        out: dict[str, Any]
         if values is not None and self.figures_complete:
             out = dict(zip(_FIGURE_KEYS, values, strict=True))
         else:
@@ -384,7 +399,7 @@ class _Table:
                     out[key] = None
         return out
 
-    def member(self, cells, line, out):
+    def member(self, cells: Sequence[str], line: int, out: dict[str, Any]) -> dict[str, Any]:
         """``out`` (a WORKER or target row's names) with the row's four figures and Queue Depth, in
         contract units."""
         values = None if self.member_get is None else _plain_figures(cells, self.member_get)
@@ -411,11 +426,11 @@ class _Table:
 class _Spec:
     name: str
     default_assignment: str
-    lines: list = field(default_factory=list)
+    lines: list[dict[str, Any]] = field(default_factory=list)
     # Each line's values, as read: with the name, what tells one specification from another.
-    line_values: list = field(default_factory=list)
+    line_values: list[tuple[Any, ...]] = field(default_factory=list)
 
-    def key(self):
+    def key(self) -> tuple[str, tuple[tuple[Any, ...], ...]]:
         return self.name, tuple(self.line_values)
 
 
@@ -435,19 +450,26 @@ class _Section:
     line: int
     started_at: str | None = None
     ended_at: str | None = None
-    specs: list = field(default_factory=list)
+    specs: list[_Spec] = field(default_factory=list)
     table: _Table | None = None
     header_line: int | None = None
-    total: dict | None = None
+    total: dict[str, Any] | None = None
     total_line: int | None = None
-    workers: list = field(default_factory=list)
-    targets: list = field(default_factory=list)
-    processors: list = field(default_factory=list)
-    time_series: list = field(default_factory=list)
+    workers: list[dict[str, Any]] = field(default_factory=list)
+    targets: list[dict[str, Any]] = field(default_factory=list)
+    processors: list[dict[str, Any]] = field(default_factory=list)
+    time_series: list[dict[str, Any]] = field(default_factory=list)
     manager: str | None = None
 
+    def result(self) -> dict[str, Any]:
+        """The ALL row's figures of a section kept as a point (``close_section`` keeps only sections
+        with one)."""
+        if self.total is None:
+            raise ParseError("the section has no ALL results row", line=self.line)
+        return self.total
 
-def _blocks(stream, block_chars=1 << 14):
+
+def _blocks(stream: IO[str], block_chars: int = 1 << 14) -> Iterator[list[str]]:
     """The stream's lines without their line ends, in lists of the lines of each block read (a line
     at a time costs more than the parsing)."""
     pending = ""
@@ -466,28 +488,28 @@ def _blocks(stream, block_chars=1 << 14):
 class _Reader:
     """A line-by-line state machine over one results file."""
 
-    def __init__(self):
-        self.tests = []
-        self.section = None
-        self.awaiting = None
-        self.spec_mode = None
+    def __init__(self) -> None:
+        self.tests: list[_Test] = []
+        self.section: _Section | None = None
+        self.awaiting: Callable[[str, int], None] | None = None
+        self.spec_mode: str | None = None
         self.in_rows = False
-        self.timestamp = None
-        self.points = []
-        self.warnings = []
-        self.stray_lines = []
+        self.timestamp: str | None = None
+        self.points: list[_Section] = []
+        self.warnings: list[str] = []
+        self.stray_lines: list[int] = []
         self.last_line = 0
-        self.tables = {}
-        self.remaining = iter(())
+        self.tables: dict[str, _Table] = {}
+        self.remaining: Iterator[list[str]] = iter(())
         self.lines_read = 0
 
     @property
-    def test(self):
+    def test(self) -> _Test:
         if not self.tests:
             self.tests.append(_Test(number=1, line=1))
         return self.tests[-1]
 
-    def read(self, stream):
+    def read(self, stream: IO[str]) -> None:
         # Kept to tell a cut final row from a bad one (``at_last_line``).
         self.remaining = _blocks(stream)
         for lines in self.remaining:
@@ -506,11 +528,11 @@ class _Reader:
         self.last_line = self.lines_read
         self.finish()
 
-    def at_last_line(self, number):
+    def at_last_line(self, number: int) -> bool:
         """Whether line ``number`` is the file's last; only asked before raising, as it reads on."""
         return number == self.lines_read and next(self.remaining, None) is None
 
-    def line(self, number, text):
+    def line(self, number: int, text: str) -> None:
         stripped = text.strip()
         if not stripped:
             return
@@ -533,7 +555,7 @@ class _Reader:
         else:
             self.stray_lines.append(number)
 
-    def marker(self, text, number):
+    def marker(self, text: str, number: int) -> None:
         keyword = text.split(",", 1)[0].rstrip()
         self.in_rows = False
         handler = _MARKERS.get(keyword)
@@ -542,49 +564,49 @@ class _Reader:
         else:
             handler(self, number)
 
-    def access_specifications(self, number):
+    def access_specifications(self, number: int) -> None:
         self.open_section(number)
         self.spec_mode = "block"
 
-    def await_version(self, number):
+    def await_version(self, number: int) -> None:
         self.awaiting = self.version
 
-    def await_time_stamp(self, number):
+    def await_time_stamp(self, number: int) -> None:
         self.awaiting = self.time_stamp
 
-    def await_spec_name(self, number):
+    def await_spec_name(self, number: int) -> None:
         self.awaiting = self.spec_name
 
-    def spec_lines(self, number):
+    def spec_lines(self, number: int) -> None:
         self.spec_mode = "lines"
 
-    def end_specs(self, number):
+    def end_specs(self, number: int) -> None:
         self.spec_mode = None
 
-    def results(self, number):
+    def results(self, number: int) -> None:
         self.open_results(number)
         self.awaiting = self.header
 
-    def end_test(self, number):
+    def end_test(self, number: int) -> None:
         self.close_section()
         self.test.ended = True
 
-    def start_test(self, number):
+    def start_test(self, number: int) -> None:
         self.close_section()
         self.end_test_check()
         self.tests.append(_Test(number=len(self.tests) + 1, line=number))
         self.timestamp = None
         self.awaiting = self.test_type
 
-    def test_type(self, text, number):
+    def test_type(self, text: str, number: int) -> None:
         kind, _, description = text.partition(",")
         self.test.type = kind.strip()
         self.test.description = description.strip()
 
-    def version(self, text, number):
+    def version(self, text: str, number: int) -> None:
         self.test.version = text.strip()
 
-    def time_stamp(self, text, number):
+    def time_stamp(self, text: str, number: int) -> None:
         moment = _iso_timestamp(text)
         if moment is None:
             self.warnings.append(f"line {number}: time stamp {text!r} is not in Iometer's form; ignored")
@@ -593,16 +615,16 @@ class _Reader:
         self.close_section()
         self.timestamp = moment
 
-    def open_section(self, number):
+    def open_section(self, number: int) -> None:
         self.close_section()
         self.section = _Section(test=self.test, line=number, started_at=self.timestamp)
 
-    def open_results(self, number):
+    def open_results(self, number: int) -> None:
         if self.section is None or self.section.table is not None:
             self.open_section(number)
         self.spec_mode = None
 
-    def need_section(self, number):
+    def need_section(self, number: int) -> _Section:
         """Access specification lines belong to a section opened by 'Access specifications."""
         if self.section is None:
             raise ParseError(
@@ -610,18 +632,27 @@ class _Reader:
                 "or damaged",
                 line=number,
             )
+        return self.section
 
-    def spec_name(self, text, number):
-        self.need_section(number)
+    def results_section(self, number: int) -> tuple[_Section, _Table]:
+        """The section whose results rows are read, and its header's layout: rows are read only after
+        ``header`` set both (``in_rows``)."""
+        section = self.section
+        if section is None or section.table is None:
+            raise ParseError("a results row before its 'Target Type header", line=number)
+        return section, section.table
+
+    def spec_name(self, text: str, number: int) -> None:
+        section = self.need_section(number)
         name, _, assignment = text.rpartition(",")
         if not name:
             name, assignment = assignment, ""
-        self.section.specs.append(_Spec(name=name.strip(), default_assignment=assignment.strip()))
+        section.specs.append(_Spec(name=name.strip(), default_assignment=assignment.strip()))
         self.spec_mode = "block"
 
-    def spec_line(self, text, number):
-        self.need_section(number)
-        if self.spec_mode != "lines" or not self.section.specs:
+    def spec_line(self, text: str, number: int) -> None:
+        section = self.need_section(number)
+        if self.spec_mode != "lines" or not section.specs:
             self.stray_lines.append(number)
             return
         cells = [cell.strip() for cell in text.split(",")]
@@ -632,31 +663,31 @@ class _Reader:
                 f"access specification line {text!r} needs at least size, % of size, % reads and % random",
                 line=number,
             )
-        values = _plain_figures(cells, _SPEC_CELLS)
+        values: Sequence[float | None] | None = _plain_figures(cells, _SPEC_CELLS)
         if values is None:
             values = [_number(cell, number, name) for cell, name in zip(cells, _SPEC_FIELDS, strict=False)]
-        line = dict(zip(_SPEC_FIELDS, values, strict=False))
+        line: dict[str, Any] = dict(zip(_SPEC_FIELDS, values, strict=False))
         line["bytes"] = int(line["bytes"] or 0)
-        spec = self.section.specs[-1]
+        spec = section.specs[-1]
         spec.lines.append(line)
         spec.line_values.append(tuple(line.values()))
 
-    def header(self, text, number):
+    def header(self, text: str, number: int) -> None:
         # Every section repeats the same header; build its layout once.
         table = self.tables.get(text)
         if table is None:
             table = self.tables[text] = _Table(text.split(","), number)
-        self.section.table, self.section.header_line = table, number
+        section = self.need_section(number)
+        section.table, section.header_line = table, number
         self.in_rows = True
 
-    def rows(self, lines, i, before):
+    def rows(self, lines: list[str], i: int, before: int) -> int:
         """Reads results rows from ``lines[i]`` on while they start with a letter (Target Type); returns
         the index of the first other line, or the length of ``lines``. ``before``: the number of the
         line before ``lines[0]``. One loop with the layout at hand: rows are most of a file, and most
         are PROCESSOR, WORKER and DISK rows, whose plain figures are converted here without a call per
         row or per cell."""
-        section = self.section
-        table = section.table
+        section, table = self.results_section(before + i + 1)
         width, processor_width, type_index, name_index = (
             table.width,
             table.processor_width,
@@ -664,12 +695,15 @@ class _Reader:
             table.name_index,
         )
         spec_index = table.spec_index
-        # A PROCESSOR row's CPU cell, when every row wide enough to be read has it.
-        cpu_index = table.cpu_index if table.cpu_index is not None and table.cpu_index < processor_width else None
+        cpu_index = table.processor_cpu_index
         member_get, mb_binary = table.member_get, table.mb_binary
         manager = section.manager
         processors, workers, targets = section.processors, section.workers, section.targets
         split_at, end = table.split_at, len(lines)
+        member: dict[str, Any]
+        mbps: float | None
+        response_ms: float | None
+        max_response_ms: float | None
         while True:
             text = lines[i]
             number = before + i + 1
@@ -679,12 +713,12 @@ class _Reader:
                 count += cells[split_at].count(",")
             if count > width:
                 cells = text.split(",")
-                count = self.trim(cells, table, number)
+                count = self.trim(cells, section, table, number)
             kind = cells[type_index] if type_index < count else ""
             if kind not in _ROW_KINDS:
                 kind = kind.strip().upper()
             if count < (processor_width if kind == "PROCESSOR" else width):
-                self.short_row(kind, text.split(","), table, number)
+                self.short_row(kind, text.split(","), section, table, number)
             name = cells[name_index].strip() if name_index < count else ""
             if kind == "PROCESSOR":
                 if cpu_index is None:
@@ -700,7 +734,7 @@ class _Reader:
                             cpu_pct = _number(cell, number, "% CPU Utilization")
                 processors.append({"manager": manager, "name": name, "cpu_pct": cpu_pct})
             elif kind == "ALL":
-                self.total_row(text.split(",") if len(cells) < count else cells, number)
+                self.total_row(section, table, text.split(",") if len(cells) < count else cells, number)
                 # The per-second layout starts new lists at each ALL row.
                 processors, workers, targets = section.processors, section.workers, section.targets
             elif kind == "MANAGER":
@@ -754,30 +788,29 @@ class _Reader:
             if i == end or not lines[i][:1].isalpha():
                 return i
 
-    def trim(self, cells, table, number):
+    def trim(self, cells: list[str], section: _Section, table: _Table, number: int) -> int:
         """Drops empty cells past the header's width (trailing commas); other extra cells are an error.
         Returns how many cells are left."""
         while len(cells) > table.width and not cells[-1].strip():
             cells.pop()
         if len(cells) > table.width:
             raise ParseError(
-                f"expected {table.width} columns after 'Target Type' (header line {self.section.header_line}), "
+                f"expected {table.width} columns after 'Target Type' (header line {section.header_line}), "
                 f"found {len(cells)}; is there a comma inside a name?",
                 line=number,
             )
         return len(cells)
 
-    def short_row(self, kind, cells, table, number):
+    def short_row(self, kind: str, cells: list[str], section: _Section, table: _Table, number: int) -> NoReturn:
         width = table.processor_width if kind == "PROCESSOR" else table.width
         cut = "; the file looks truncated" if self.at_last_line(number) else ""
         raise ParseError(
             f"the {kind or 'unnamed'} row has {len(cells)} of the {width} columns the header on line "
-            f"{self.section.header_line} announces{cut}",
+            f"{section.header_line} announces{cut}",
             line=number,
         )
 
-    def total_row(self, cells, number):
-        section, table = self.section, self.section.table
+    def total_row(self, section: _Section, table: _Table, cells: Sequence[str], number: int) -> None:
         if section.total is not None:
             # Per-second layout: each ALL row opens one second's rows; the last one is the result.
             section.time_series.append(_second(section.total))
@@ -794,7 +827,7 @@ class _Reader:
             figures["time"] = _iso_timestamp(cells[table.time_index]) or cells[table.time_index].strip()
         section.total, section.total_line = figures, number
 
-    def close_section(self):
+    def close_section(self) -> None:
         section, self.section = self.section, None
         self.spec_mode = None
         self.in_rows = False
@@ -815,12 +848,12 @@ class _Reader:
             return
         self.points.append(section)
 
-    def end_test_check(self):
+    def end_test_check(self) -> None:
         if self.tests and not self.tests[-1].ended:
             test = self.tests[-1]
             self.warnings.append(f"line {test.line}: test {test.number} has no 'End Test (stopped or cut short)")
 
-    def finish(self):
+    def finish(self) -> None:
         if self.awaiting is not None or (self.section is not None and self.in_rows and self.section.total is None):
             raise ParseError(
                 "the file ends inside a section before its results; the file looks truncated",
@@ -849,11 +882,13 @@ _MARKERS = {
 }
 
 
-def _where(section):
+def _where(section: _Section) -> str:
     return f"line {section.line} (test {section.test.number})"
 
 
-def _total_metrics(metrics, table, cells, number, figures):
+def _total_metrics(
+    metrics: dict[str, Any], table: _Table, cells: Sequence[str], number: int, figures: dict[str, Any]
+) -> dict[str, Any]:
     """Adds the ALL row's figures beyond the point's own to ``metrics``: errors, bytes, CPU split,
     network counters."""
     values = _plain_figures(cells, table.metric_get)
@@ -876,11 +911,11 @@ def _total_metrics(metrics, table, cells, number, figures):
     return metrics
 
 
-def _histogram(table, cells, number):
+def _histogram(table: _Table, cells: Sequence[str], number: int) -> list[dict[str, Any]]:
     """The ALL row's latency bins; the row is full width, so every bin column is there."""
-    counts = _plain_counts(cells, table.bin_get)
+    counts: Sequence[float | int | None] | None = _plain_counts(cells, table.bin_get)
     if counts is None:
-        read = {}
+        read: dict[int, float | None] = {}
         _fill(read, cells, table.bin_cells, number)
         counts = [_whole(read[i]) for i, _name, _bounds in table.bins]
     return [
@@ -889,11 +924,11 @@ def _histogram(table, cells, number):
     ]
 
 
-def _second(total):
+def _second(total: dict[str, Any]) -> dict[str, Any]:
     return {key: total.get(key) for key in ("time", "iops", "mbps", "avg_response_ms")}
 
 
-def _workload(specs):
+def _workload(specs: list[_Spec]) -> Workload:
     """Transfer-size mix, read % and random % weighted by each line's share of the spec. Several
     specs (workers running different ones) give no one mix: how the I/Os split between them is
     not stated."""
@@ -903,7 +938,7 @@ def _workload(specs):
     total_pct = sum(line["pct"] for line in lines)
     if not total_pct:
         return Workload()
-    sizes = {}
+    sizes: dict[int, float] = {}
     for line in lines:
         sizes[line["bytes"]] = sizes.get(line["bytes"], 0) + line["pct"] * 100 / total_pct
     return Workload(
@@ -914,7 +949,7 @@ def _workload(specs):
     )
 
 
-def _alignment_bytes(lines):
+def _alignment_bytes(lines: list[dict[str, Any]]) -> int | None:
     """The ``align`` column when every line states the same one. 0 is Iometer's "sector
     boundaries", whose size the results do not state, so it stays unknown."""
     alignments = {line.get("align_bytes") for line in lines}
@@ -924,8 +959,8 @@ def _alignment_bytes(lines):
     return int(alignment) if alignment and alignment.is_integer() else None
 
 
-def _point(section):
-    total = section.total
+def _point(section: _Section) -> Point:
+    total = section.result()
     depths = [t["queue_depth"] for t in section.targets if t["type"] == "DISK"]
     if None in depths:
         depths = [depth for depth in depths if depth is not None]
@@ -944,14 +979,14 @@ def _point(section):
     )
 
 
-def _spec_names(section):
+def _spec_names(section: _Section) -> str:
     if section.specs:
         return " + ".join(spec.name for spec in section.specs)
     worker_specs = dict.fromkeys(w["access_specification"] for w in section.workers if w["access_specification"])
-    return section.total["spec_name"] or " + ".join(worker_specs) or UNNAMED_SPEC
+    return section.result()["spec_name"] or " + ".join(worker_specs) or UNNAMED_SPEC
 
 
-def _workload_name(spec_name, section):
+def _workload_name(spec_name: str, section: _Section) -> str | None:
     """What people call the workload: the access specification's name, or, for a specification a
     test tool generated for each test (quarchpy's ``quarch-autogenerated-spec``), the test
     description ("4K Random Read"). Never the test number: a suite repeats its workloads."""
@@ -960,7 +995,7 @@ def _workload_name(spec_name, section):
     return None if spec_name == UNNAMED_SPEC else spec_name
 
 
-def _unique_name(name, test_number, used_names):
+def _unique_name(name: str, test_number: int, used_names: set[str]) -> str:
     """The spec name, qualified by its test when an earlier test already used it."""
     unique, repeat = name, 2
     if unique in used_names:
@@ -971,7 +1006,7 @@ def _unique_name(name, test_number, used_names):
     return unique
 
 
-def _new_run(section, name, workload, workload_name):
+def _new_run(section: _Section, name: str, workload: Workload, workload_name: str | None) -> Run:
     return Run(
         name=name,
         description=section.test.description,
@@ -987,11 +1022,13 @@ def _new_run(section, name, workload, workload_name):
     )
 
 
-def _runs(sections):
+def _runs(sections: list[_Section]) -> list[Run]:
     """Group sections into runs: one per test and access specification, in file order. The workload
     of each access specification is worked out once: Iometer cycles a few specifications through
     many sections and tests."""
-    runs, used_names, workloads = {}, set(), {}
+    runs: dict[tuple[int, Any], Run] = {}
+    used_names: set[str] = set()
+    workloads: dict[tuple[Any, ...], Workload] = {}
     for section in sections:
         name = _spec_names(section)
         specs = tuple(spec.key() for spec in section.specs)
@@ -1010,14 +1047,14 @@ def _runs(sections):
     return list(runs.values())
 
 
-def _tool(tests, warnings):
+def _tool(tests: list[_Test], warnings: list[str]) -> dict[str, Any]:
     versions = list(dict.fromkeys(test.version for test in tests if test.version))
     if len(versions) > 1:
         warnings.append(f"tests were written by several Iometer versions ({', '.join(versions)}); the first is kept")
     return {"name": TOOL, "version": versions[0] if versions else None}
 
 
-def parse(source):
+def parse(source: Source) -> ResultSet:
     reader = _Reader()
     with source.open_text(errors="replace") as stream:
         reader.read(stream)

@@ -13,7 +13,8 @@ from tests.samples import sample
 IOMETER_SAMPLE = ("iometer", "quarchpy_an016_testfile_1.1.0_multitest.csv")
 FIO_SAMPLE = ("fio", "pkb_fio-2.17_multijob_group_reporting.json")
 MB = 1024 * 1024
-PARSE_GOAL = 0.5
+# Parse speed against the bare reader of the same file: fio's goal keeps a margin above 0.5x.
+PARSE_GOALS = {"Iometer": 0.5, "fio": 0.55}
 MEMORY_GOAL_MB = 1024
 
 
@@ -69,11 +70,12 @@ def bench_parse(report, work, *, repeat):
         )
         throughput = 1 / ratio
         size_mb = path.stat().st_size / 1e6
+        goal = PARSE_GOALS[label]
         report.add(
             f"P1 parse {label} ({size_mb:.0f} MB)",
             f"{throughput:.2f}x",
-            f">= {PARSE_GOAL}x",
-            throughput >= PARSE_GOAL,
+            f">= {goal}x",
+            throughput >= goal,
             f"{size_mb / parsed:.0f} MB/s vs {bare} {size_mb / bare_s:.0f} MB/s",
         )
 

@@ -227,6 +227,21 @@ def test_a_job_without_a_name_gives_its_workload_none():
     assert run["name"] == "job 1" and run["workload"]["name"] is None
 
 
+@pytest.mark.parametrize("clones", [1, 2])
+def test_null_bandwidth_and_cpu_read_as_not_written(clones):
+    """A null ``bw_bytes`` falls back to ``bw`` (KiB/s) and a null ``usr_cpu`` leaves CPU unknown, for
+    one job entry and for clones summed alike."""
+    one = json.loads(document(rw="randread", bs="4k"))
+    job = one["jobs"][0]
+    job["read"].update(bw_bytes=None, bw=2000)
+    job.update(usr_cpu=None, sys_cpu=3.5)
+    one["jobs"] = [job] * clones
+    [result] = parse_sources([Source(name="nulls.json", data=json.dumps(one).encode())])
+    [point] = result["runs"][0]["points"]
+    assert point["mbps"] == pytest.approx(clones * 2000 * 1024 / 1e6)
+    assert point["cpu_pct"] is None and "usr_cpu_pct" not in point["metrics"]
+
+
 def test_unknown_rw_mode_names_the_job_line():
     with pytest.raises(ParseError) as caught:
         parse_sources([Source(name="bad.json", data=document(rw="sideways"))])
