@@ -165,7 +165,7 @@ def system_publish(*, system: System, actor=None, published: bool = True) -> Sys
     if system.published == published:
         return system
     if published:
-        clash = System.objects.filter(published=True, name__iexact=system.name).exclude(pk=system.pk).first()
+        clash = systems_named(name=system.name).filter(published=True).exclude(pk=system.pk).first()
         if clash is not None:
             raise TeamError(
                 f"a published system is already named {system.name!r}; rename this one before publishing it"
