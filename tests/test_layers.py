@@ -39,3 +39,38 @@ def test_neither_exports_nor_the_api_import_the_pages():
     # The pages are the top: what an export or the API draws or reads is in a package the pages import too.
     assert "pages" not in _imported_packages("exports")
     assert "pages" not in _imported_packages("api")
+
+
+def _imports(path) -> list[str]:
+    """The modules ``path`` imports, by their full names (``from portal.x import views`` names ``portal.x.views``)."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names += [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        elif isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+    return names
+
+
+def test_the_api_imports_no_view_module_of_another_package():
+    # What the API shares with the pages and exports (table parameters, upload limits) lives in modules both
+    # import: a view module is the top of its own package.
+    found = {
+        f"{path.relative_to(REPO)}: {name}"
+        for path in (REPO / "portal" / "api").rglob("*.py")
+        for name in _imports(path)
+        if name.startswith("portal.") and not name.startswith("portal.api.") and name.split(".")[-1] == "views"
+    }
+    assert found == set()
+
+
+def test_the_pages_hold_no_sql():
+    # The pages read through the domain packages' selectors; SQL written by hand lives beside its package.
+    raw = ("connection.cursor", "RawSQL", ".raw(")
+    found = {
+        f"{path.relative_to(REPO)}: {marker}"
+        for path in (REPO / "portal" / "pages").rglob("*.py")
+        for marker in raw
+        if marker in path.read_text()
+    }
+    assert found == set()

@@ -9,7 +9,7 @@ from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
 from django.views.decorators.http import require_http_methods
 
-from portal.teams.services import TeamError
+from portal.errors import ApplicationError
 
 from . import services
 from .forms import InvitedSignUpForm, SignUpForm
@@ -61,8 +61,8 @@ def invitation(request, token):
             with transaction.atomic():
                 user = request.user if signed_in else _invited_user(form, invited.email)
                 membership = services.invitation_accept(invitation=invited, user=user)
-        except TeamError as error:
-            return render(request, "accounts/invitation.html", {"problem": str(error)}, status=409)
+        except ApplicationError as error:
+            return render(request, "accounts/invitation.html", {"problem": error.message}, status=409)
         if not signed_in:
             login(request, user, backend=MODEL_BACKEND)
         messages.success(request, f"You are {membership.role} of {invited.team.name}.")

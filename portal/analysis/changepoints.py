@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from statistics import fmean
 
+from portal.analysis.compare import improvement_pct
 from portal.analysis.stats import student_t_two_sided_p
 
 P_VALUE = 0.001
@@ -32,7 +33,8 @@ class Change:
 
     @property
     def change_pct(self) -> float:
-        return (self.after_mean - self.before_mean) / self.before_mean * 100 if self.before_mean else math.inf
+        # A change from nothing is unbounded.
+        return improvement_pct(self.after_mean, self.before_mean) if self.before_mean > 0 else math.inf
 
 
 def _variance(values: list[float], mean: float) -> float:

@@ -14,6 +14,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from portal.errors import ApplicationError, error_body
+from portal.uploads.limits import too_many_files_message
 
 logger = logging.getLogger(__name__)
 
@@ -54,8 +55,6 @@ def exception_handler(exc, context):
     """DRF's handler (status, Retry-After and WWW-Authenticate headers) with the body in the one shape;
     the portal's :class:`ApplicationError` answered in it too. Anything else is a 500, logged by Django."""
     if isinstance(exc, TooManyFilesSent):
-        from portal.uploads.views import too_many_files_message
-
         exc = ApplicationError(too_many_files_message(), field="files")
     if isinstance(exc, ApplicationError):
         set_rollback()

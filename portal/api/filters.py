@@ -7,12 +7,15 @@ from django_filters import rest_framework as filters
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.models import Config, Point, Run, System, Upload
 from portal.results.selectors import named
+from portal.systems.selectors import systems_named
 
 
 def _system_q(prefix: str, value: str) -> Q:
-    """A system given by id or by name (case-insensitive)."""
+    """A system given by id or by name (:func:`~portal.systems.selectors.systems_named`)."""
     value = value.strip()
-    return Q(**{f"{prefix}id": int(value)}) if value.isdigit() else Q(**{f"{prefix}name__iexact": value})
+    if value.isdigit():
+        return Q(**{f"{prefix}id": int(value)})
+    return Q(**{f"{prefix}id__in": systems_named(name=value).values("id")})
 
 
 class SystemFilter(filters.FilterSet):

@@ -1,13 +1,15 @@
 """The labels sent with an API upload: the upload page's form, plus the other labels
 ``manage.py ingest --config`` takes, so a lab script can say everything a person can."""
 
-from django.db.models import Q
 from django.http import QueryDict
 from rest_framework.exceptions import ValidationError
 
 from portal.models import Role, Run, System, Team
-from portal.systems.services import LabelError, label_parse
-from portal.teams.selectors import teams_of
+from portal.results.services import StoreError
+from portal.systems.selectors import systems_named
+from portal.systems.services import label_parse
+from portal.teams.selectors import team_named, teams_of
+from portal.teams.services import TeamError
 from portal.uploads.forms import UploadLabelsForm, uploadable_systems
 
 from .serializers import extra_labels
@@ -37,14 +39,8 @@ def upload_labels(*, data: QueryDict | dict, user) -> tuple[System | None, Team 
         errors = form.errors.get_json_data()
         raise ValidationError({_field(name): [error["message"] for error in found] for name, found in errors.items()})
     labels = form.labels()
-    errors = {}
-    for name in set(values) & set(extra_labels()):
-        try:
-            labels[name] = label_parse(name=name, text=values[name])
-        except LabelError as error:
-            errors[name] = [str(error)]
-    if errors:
-        raise ValidationError(errors)
+    for name in sorted(set(values) & set(extra_labels())):
+        labels[name] = label_parse(name=name, text=values[name])
     return form.cleaned_data["system"], form.cleaned_data["team"], form.new_system(), labels
 
 
@@ -63,18 +59,17 @@ def _form_data(values: dict, user) -> dict:
 
 def _system_id(name: str, user) -> str:
     """A system named rather than numbered: scripts know names, not ids."""
-    found = uploadable_systems(user).filter(name__iexact=" ".join(name.split())).first()
+    found = systems_named(name=name, among=uploadable_systems(user)).first()
     if found is None:
-        raise ValidationError({"system": [f"no system named {name!r}; to create one, send new_system_name instead"]})
+        raise StoreError(f"no system named {name!r}; to create one, send new_system_name instead", field="system")
     return str(found.id)
 
 
 def _team_id(name: str, user) -> str:
     """A team given by name or slug."""
-    name = " ".join(name.split())
-    found = teams_of(user, role=Role.UPLOADER).filter(Q(name__iexact=name) | Q(slug=name)).first()
+    found = team_named(name=name, among=teams_of(user, role=Role.UPLOADER))
     if found is None:
-        raise ValidationError({"team": [f"you upload for no team named {name!r}"]})
+        raise TeamError(f"you upload for no team named {' '.join(name.split())!r}", field="team")
     return str(found.id)
 
 

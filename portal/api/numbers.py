@@ -22,8 +22,8 @@ from portal.comparisons.selectors import Comparison, ComparisonRow, multi_compar
 from portal.curation.selectors import compared_workload_aliases
 from portal.errors import form_error
 from portal.exports.multi_tables import multi_comparison_table
+from portal.exports.parameters import COMPARISON_TABLES, system_tables
 from portal.exports.presets import comparison_tables_from
-from portal.exports.views import COMPARISON_TABLES, system_tables
 from portal.models import System
 from portal.results.selectors import LATENCIES
 from portal.systems.selectors import system_by_name

@@ -20,7 +20,7 @@ from portal.sizing.forms import PredictForm, SizingForm
 from portal.sizing.prediction import NoGrid, prediction_data, run_prediction
 from portal.sizing.selectors import sizing_answer, sizing_data
 from portal.uploads import services as upload_services
-from portal.uploads.views import SizeLimitUploadHandler, too_large_message
+from portal.uploads.limits import SizeLimitUploadHandler, too_large_message
 
 from . import filters, numbers, querysets, serializers
 from .errors import PayloadTooLarge

@@ -1,13 +1,20 @@
 """The compare page's charts: two systems' curves or bars, several systems against a baseline."""
 
+from collections.abc import Sequence
+
 from portal import formatting
 from portal.analysis.curves import Status
 from portal.charts import DASHES, BarChart, Bars, Chart, Series, threshold_line
+from portal.models import Run, System
 from portal.results.selectors import (
     LATENCIES,
     METRICS,
     run_curve,
 )
+
+from .figures import ComparedFigure
+from .multi import MultiWorkload
+from .rows import WorkloadComparison
 
 # The colours of the two systems on every compare chart (Okabe-Ito blue and vermillion).
 A_COLOUR, B_COLOUR = 1, 2
@@ -15,7 +22,9 @@ A_COLOUR, B_COLOUR = 1, 2
 THRESHOLD_DRAWN_UP_TO = 1.5
 
 
-def compare_chart(workload_comparison, *, a, b, threshold_ms, latency="avg"):
+def compare_chart(
+    workload_comparison: WorkloadComparison, *, a: System, b: System, threshold_ms: float, latency: str = "avg"
+) -> Chart | BarChart:
     """One workload of a comparison as the chart that answers it: both systems' response-time curves
     (one colour per system, one dash per configuration, the value at the threshold marked) where both
     sides have curves; a grouped bar chart with the improvement above each configuration where a side
@@ -26,12 +35,14 @@ def compare_chart(workload_comparison, *, a, b, threshold_ms, latency="avg"):
     return _compare_bars(workload_comparison, a=a, b=b, threshold_ms=threshold_ms)
 
 
-def _has_curve(run, metric, latency):
+def _has_curve(run: Run, metric: str, latency: str) -> bool:
     return len([c for c in run_curve(run=run, metric=metric, latency=latency) if c.response_ms is not None]) > 1
 
 
-def _compare_curves(workload_comparison, *, a, b, threshold_ms, latency):
-    series = []
+def _compare_curves(
+    workload_comparison: WorkloadComparison, *, a: System, b: System, threshold_ms: float, latency: str
+) -> Chart:
+    series: list[Series] = []
     for index, row in enumerate(workload_comparison.rows):
         for side, system, figures, colour in (("A", a, row.a, A_COLOUR), ("B", b, row.b, B_COLOUR)):
             for figure in figures:
@@ -49,7 +60,9 @@ def _compare_curves(workload_comparison, *, a, b, threshold_ms, latency):
     return Chart(title, metric, f"{LATENCIES[latency].capitalize()} response time (ms)", series)
 
 
-def _side_curve(figure, name, index, colour, latency, threshold_ms):
+def _side_curve(
+    figure: ComparedFigure, name: str, index: int, colour: int, latency: str, threshold_ms: float
+) -> list[Series]:
     curve = [c for c in run_curve(run=figure.run, metric=figure.metric, latency=latency) if c.response_ms is not None]
     hover = [f"{formatting.throughput(c.throughput, figure.metric)} at {formatting.ms(c.response_ms)}" for c in curve]
     line = Series(name, [c.throughput for c in curve], [c.response_ms for c in curve], hover=hover, style=index,
@@ -60,7 +73,9 @@ def _side_curve(figure, name, index, colour, latency, threshold_ms):
     at_ms = threshold_ms
     if figure.status in (Status.NOT_REACHED, Status.SINGLE_POINT):
         # A lower bound (or a published figure) is marked where it was measured (stated), not on the threshold.
-        at_ms = next((c.response_ms for c in curve if c.throughput == figure.value), threshold_ms)
+        at_ms = next(
+            (c.response_ms for c in curve if c.throughput == figure.value and c.response_ms is not None), threshold_ms
+        )
     at = (
         f"at least {figure_text} at {formatting.threshold(threshold_ms)} (a lower bound, measured at "
         f"{formatting.ms(at_ms)})"
@@ -72,9 +87,12 @@ def _side_curve(figure, name, index, colour, latency, threshold_ms):
     return [line, marker]
 
 
-def _compare_bars(workload_comparison, *, a, b, threshold_ms):
+def _compare_bars(workload_comparison: WorkloadComparison, *, a: System, b: System, threshold_ms: float) -> BarChart:
     rows = workload_comparison.rows
-    errors = {side: [_spread([f.value for f in getattr(row, side)]) for row in rows] for side in ("a", "b")}
+    errors = {
+        side: [_spread([f.value for f in getattr(row, side) if f.value is not None]) for row in rows]
+        for side in ("a", "b")
+    }
     metric = METRICS[workload_comparison.metric]
     return BarChart(
         title=f"{workload_comparison.workload} at {formatting.threshold(threshold_ms)}: {a.name} (A) vs {b.name} (B)",
@@ -94,7 +112,9 @@ def _compare_bars(workload_comparison, *, a, b, threshold_ms):
 CANDIDATE_COLOURS = (A_COLOUR, 3, 4, 5, 6)
 
 
-def multi_compare_chart(multi_workload, *, baseline, candidates, threshold_ms):
+def multi_compare_chart(
+    multi_workload: MultiWorkload, *, baseline: System, candidates: Sequence[System], threshold_ms: float
+) -> BarChart:
     """One workload of several systems against one baseline: a bar per system for each configuration,
     the baseline first, each system's improvement over the baseline written above its bar."""
     rows = multi_workload.rows
@@ -118,7 +138,7 @@ def multi_compare_chart(multi_workload, *, baseline, candidates, threshold_ms):
     )
 
 
-def _spread(values):
+def _spread(values: Sequence[float]) -> float:
     """The error bar of replicates: one standard deviation (0 for a single figure)."""
     if len(values) < 2:
         return 0

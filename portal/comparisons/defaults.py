@@ -3,9 +3,13 @@ default, else their team's (set by the team's admin), else the papers' 20 ms ave
 
 from dataclasses import dataclass
 
+from django.contrib.auth.models import User
+
 from portal.models import Team, ThresholdDefault
 from portal.results.selectors import LATENCIES
 from portal.teams.selectors import teams_of
+
+from .filters import Viewer
 
 PAPERS_THRESHOLD_MS = 20.0
 
@@ -25,9 +29,9 @@ class ThresholdChoice:
         )
 
 
-def threshold_default(*, viewer) -> ThresholdChoice:
+def threshold_default(*, viewer: Viewer) -> ThresholdChoice:
     """The default ``viewer`` reads at: their own, else that of the first of their teams (by name) with one."""
-    if getattr(viewer, "is_authenticated", False):
+    if isinstance(viewer, User) and viewer.is_authenticated:
         own = ThresholdDefault.objects.filter(user=viewer).first()
         if own is not None:
             return ThresholdChoice(own.threshold_ms, own.latency, "your default")
@@ -40,7 +44,7 @@ def threshold_default(*, viewer) -> ThresholdChoice:
 
 
 def threshold_default_set(
-    *, user=None, team: Team | None = None, threshold_ms: float | None, latency: str = "avg"
+    *, user: User | None = None, team: Team | None = None, threshold_ms: float | None, latency: str = "avg"
 ) -> ThresholdDefault | None:
     """Store the default of ``user`` or of ``team`` (one of them); a threshold of None removes it."""
     owner = {"user": user} if team is None else {"team": team}

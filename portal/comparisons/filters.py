@@ -5,6 +5,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q, QuerySet
 
 from portal.analysis.pairing import config_key_label, workload_key_of
@@ -15,6 +17,9 @@ from portal.results.selectors import runs_filtered
 
 # The run columns a workload key is made of.
 KEY_COLUMNS = ("workload_id", "workload_name", "read_pct", "random_pct")
+
+# Whoever reads a comparison: a signed-in user, an anonymous visitor, or nobody (a command, a task).
+Viewer = AbstractBaseUser | AnonymousUser | None
 
 
 @dataclass(frozen=True)
@@ -136,11 +141,11 @@ def check_firmware(firmware: str | None, *, letter: str, system: System) -> None
         )
 
 
-def _listed(values) -> str:
+def _listed(values: Sequence[object]) -> str:
     return ", ".join(str(value) or "not stated" for value in values) or "none stated"
 
 
-def check_both_sides(shared: SideFilters, a_choices: SideChoices, b_choices: SideChoices, a, b) -> None:
+def check_both_sides(shared: SideFilters, a_choices: SideChoices, b_choices: SideChoices, a: System, b: System) -> None:
     """Raise :class:`ApplicationError` for a filter of both sides that neither side has a run with."""
     offered: dict[str, tuple[object, str, list]] = {
         "raid_level": (shared.raid_level, "RAID level", a_choices.raid_levels + b_choices.raid_levels),
@@ -199,12 +204,14 @@ def what_filters_left_out(*, runs: QuerySet[Run], filters: SideFilters, side: st
     return sentences
 
 
-def _value_order(value) -> tuple:
+def _value_order(value: object) -> tuple[int, object, object]:
     """Drive counts in number order, names in text order, unstated ones first."""
     return (0, value, "") if isinstance(value, int) else (1, 0, value or "")
 
 
-def runs_of_side(*, system: System, workloads: Sequence[str], filters: SideFilters, viewer=None) -> QuerySet[Run]:
+def runs_of_side(
+    *, system: System, workloads: Sequence[str], filters: SideFilters, viewer: Viewer = None
+) -> QuerySet[Run]:
     """One side's comparable runs narrowed by its filters (a configuration that states no cache setting
     stays comparable); with ``viewer``, a workload is also found by the names their teams gave it."""
     runs = runs_filtered(

@@ -1,6 +1,8 @@
 """The parameters of a comparison, one form for the compare page, its exports and the API: the same
 names, defaults, limits and messages wherever a comparison is asked for."""
 
+from typing import Any
+
 from django import forms
 
 from portal.forms import DEFAULT_THRESHOLD_MS, QueryForm, ThresholdField, latency_field
@@ -39,22 +41,22 @@ class CompareForm(QueryForm):
     a_firmware = forms.CharField(required=False, label="A's firmware", max_length=100)
     b_firmware = forms.CharField(required=False, label="B's firmware", max_length=100)
 
-    def clean_pair(self):
+    def clean_pair(self) -> tuple[str, str] | None:
         text = self.cleaned_data.get("pair") or ""
         if not text.strip():
             return None
         names = [name.strip() for name in text.split("|")]
         if len(names) != 2 or not all(names):
             raise forms.ValidationError("write A's workload and B's workload separated by |, e.g. rd1 | OLTP 8K.")
-        return tuple(names)
+        return names[0], names[1]
 
-    def clean_best(self):
+    def clean_best(self) -> bool:
         text = str(self.data.get("best", "")).strip().lower()
         if text not in BEST_VALUES:
             raise forms.ValidationError(f"must be one of {', '.join(BEST_VALUES[1:])}; got {text!r}.")
         return text in ("1", "true", "on")
 
-    def selection(self):
+    def selection(self) -> dict[str, Any]:
         """The keyword arguments of :func:`portal.comparisons.selectors.comparison` (without the systems)."""
         pair = self.cleaned_data.get("pair")
         return {

@@ -26,7 +26,7 @@ def _transfer_bytes(run: Run) -> int | None:
     return sizes[0].get("bytes") if len(sizes) == 1 else None
 
 
-def _sweep_x(figure: Figure, parameter: str):
+def _sweep_x(figure: Figure, parameter: str) -> object:
     if parameter == "transfer_bytes":
         return _transfer_bytes(figure.run)
     if parameter == "read_pct":
@@ -103,7 +103,7 @@ class StrokeTable:
     citation: str = ""
 
     @property
-    def key(self):
+    def key(self) -> str:
         """The table's address on the stroke page: stable when tables are added ("raid-5-oltp-8k-published")."""
         return slugify(f"{self.raid_level} {self.workload} {self.source}")
 

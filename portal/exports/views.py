@@ -22,10 +22,8 @@ from . import bundle_jobs, presets
 from .charts import CHART_FORMATS, ChartUnavailable, comparison_figure, render_chart
 from .formats import FORMATS, export
 from .multi_tables import multi_comparison_table
+from .parameters import COMPARISON_TABLES, choice, system_tables
 from .tasks import bundle_task
-
-PRESETS = ("whitepaper", "pivot", "stroke", "jetstress", "orion")
-COMPARISON_TABLES = ("all", "comparison", "summary", "side_by_side")
 
 
 def _system(params, name, *, viewer):
@@ -33,26 +31,6 @@ def _system(params, name, *, viewer):
     if not params.get(name, "").strip():
         raise ApplicationError(f"the '{name}' parameter (a system name) is required", field=name)
     return system_by_name(name=params[name], viewer=viewer)
-
-
-def _number(params, name, default, *, positive=True):
-    text = params.get(name, "").strip()
-    if not text:
-        return default
-    try:
-        value = float(text)
-    except ValueError:
-        raise ApplicationError(f"'{name}' must be a number, got {text!r}", field=name) from None
-    if positive and not value > 0:
-        raise ApplicationError(f"'{name}' must be greater than 0, got {text}", field=name)
-    return value
-
-
-def _choice(params, name, choices, default):
-    value = params.get(name, default)
-    if value not in choices:
-        raise ApplicationError(f"'{name}' must be one of {', '.join(choices)}; got {value!r}", field=name)
-    return value
 
 
 def _attachment(content, filename, content_type):
@@ -67,7 +45,7 @@ def _download(view):
 
 
 def _tables_response(tables, params, stem):
-    exporter = FORMATS[_choice(params, "format", tuple(FORMATS), "csv")]
+    exporter = FORMATS[choice(params, "format", tuple(FORMATS), "csv")]
     return _attachment(export(tables, exporter.name), f"{slugify(stem)}.{exporter.extension}", exporter.content_type)
 
 
@@ -76,29 +54,6 @@ def table(request):
     system = _system(request.GET, "system", viewer=request.user)
     tables, preset = system_tables(system, request.GET)
     return _tables_response(tables, request.GET, f"{system.name} {preset}")
-
-
-def system_tables(system, params):
-    """One system's tables of the preset ``params`` name, read from the parameters of ``table/``
-    (the API reads the same ones); returns (tables, preset)."""
-    preset = _choice(params, "preset", PRESETS, "whitepaper")
-    threshold_ms = _number(params, "threshold_ms", 20.0)
-    workloads = tuple(w.strip() for w in params.get("workloads", "").split(",") if w.strip()) or None
-    raid_level = params.get("raid_level") or None
-    if preset == "stroke":
-        tables = presets.stroke(system, raid_level=raid_level, threshold_ms=threshold_ms)
-    elif preset in ("jetstress", "orion"):
-        tables = [getattr(presets, preset)(system)]
-    elif preset == "pivot":
-        rows = tuple(params.get("rows", "drive_count,cache_setting").split(","))
-        selection = presets.Selection(raid_level, workloads, params.get("source_table") or None)
-        tables = [presets.pivot(system, rows=rows, threshold_ms=threshold_ms, selection=selection)]
-    else:
-        selection = presets.default_selection(
-            system, raid_level=raid_level, workloads=workloads, source_table=params.get("source_table") or None
-        )
-        tables = [presets.whitepaper(system, threshold_ms=threshold_ms, selection=selection)]
-    return tables, preset
 
 
 def _comparison(params, *, viewer):
@@ -118,7 +73,7 @@ def comparison_tables(request):
         return _tables_response([multi_comparison_table(multi)], request.GET, f"{names} vs {multi.baseline.name}")
     result = _comparison(request.GET, viewer=request.user)
     tables = presets.comparison_tables_from(result)
-    which = _choice(request.GET, "table", COMPARISON_TABLES, "all")
+    which = choice(request.GET, "table", COMPARISON_TABLES, "all")
     if which != "all":
         tables = [tables[COMPARISON_TABLES.index(which) - 1]]
     return _tables_response(tables, request.GET, f"{result.a.name} vs {result.b.name} {which}")
@@ -126,7 +81,7 @@ def comparison_tables(request):
 
 @_download
 def chart(request):
-    image_format = _choice(request.GET, "format", tuple(CHART_FORMATS), "svg")
+    image_format = choice(request.GET, "format", tuple(CHART_FORMATS), "svg")
     wanted = request.GET.get("label") or request.GET.get("workload")
     if len(_candidate_names(request.GET)) > 1:
         figure, stem = _multi_figure(request, wanted)

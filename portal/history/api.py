@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from portal import formatting
 from portal.api.views import KnownParameters
 from portal.models import Alert, AlertStatus
+from portal.systems.selectors import systems_named
 
 from .selectors import alerts_visible
 from .services import alert_triage
@@ -28,7 +29,9 @@ class AlertFilter(filters.FilterSet):
 
     def of_system(self, queryset, name, value):
         value = value.strip()
-        return queryset.filter(system_id=int(value)) if value.isdigit() else queryset.filter(system__name__iexact=value)
+        if value.isdigit():
+            return queryset.filter(system_id=int(value))
+        return queryset.filter(system__in=systems_named(name=value))
 
     def at_least(self, queryset, name, value):
         return queryset.filter(Q(change_pct__gte=value) | Q(change_pct__lte=-value))

@@ -110,7 +110,7 @@ def _figure_words(figure: str) -> str:
 
 
 def _team_of(user, slug: str) -> Team:
-    team = Team.objects.filter(slug=slug).first()
+    team = teams.team_named(name=slug)
     if team is None or not teams.allows(user, team, Role.VIEWER):
         raise NotFoundError("There is no such team.")
     return team

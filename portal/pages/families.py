@@ -12,15 +12,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from math import fsum
 
-from django.contrib.postgres.aggregates import ArrayAgg
-from django.db.models import BigIntegerField, Case, Count, Exists, OuterRef, Q, Sum, When
-from django.db.models.fields.json import KT, KeyTextTransform, KeyTransform
-from django.db.models.functions import Cast, Coalesce
-
 from portal import formatting
 from portal.charts import DASHES, Chart, Series
-from portal.models import Config, Point, Run, System
+from portal.models import Config, System
 from portal.results.selectors import cache_setting
+from portal.results.size_sweeps import transfer_size_sweep_cells
 
 METRIC_TITLES = {"mbps": "MB/s (10^6 bytes/s)", "iops": "IOPS (I/O operations/s)"}
 X_TITLE = "Transfer size (bytes)"
@@ -138,51 +134,6 @@ def _family_title(*, tool: str, random_pct: float | None, read_pct: float | None
     return ", ".join(part for part in (what, config.raid_level, drives) if part)
 
 
-def _single_size(run: str = "") -> Q:
-    """Runs of one transfer size, the only ones a size axis can show (``run``: the path to the run)."""
-    return Q(**{f"{run}transfer_sizes__0__isnull": False, f"{run}transfer_sizes__1__isnull": True})
-
-
-def _whole_number(text) -> Case:
-    """A JSON value's text as a whole number; NULL for anything else (a fraction, a word, a mix)."""
-    return Case(When(**{f"{text}__regex": r"^[0-9]{1,18}$"}, then=Cast(text, BigIntegerField())))
-
-
-def _sweep_cells(*, configs: Iterable[int]):
-    """The single-size runs of ``configs`` summed up per configuration, tool, read and random share,
-    transfer size and thread count in one query: each metric's sum, count and runs. As many rows as
-    the sweeps have cells, however many runs repeat them."""
-    points = (
-        Point.objects.filter(_single_size("run__"), run__config__in=configs)
-        .filter(Q(mbps__isnull=False) | Q(iops__isnull=False))
-        .annotate(
-            size_text=KeyTextTransform("bytes", KeyTransform("0", "run__transfer_sizes")),
-            load_threads=KT("load__threads"),
-        )
-        .annotate(
-            size=_whole_number("size_text"),
-            sweep_threads=Coalesce("threads", _whole_number("load_threads"), output_field=BigIntegerField()),
-        )
-        .filter(size__gt=0, sweep_threads__gt=0)
-    )
-    return (
-        points.order_by()
-        .values("run__config_id", "run__tool", "run__random_pct", "run__read_pct", "size", "sweep_threads")
-        .annotate(
-            mbps_sum=Sum("mbps"),
-            mbps_n=Count("mbps"),
-            mbps_runs=ArrayAgg("run_id", distinct=True, filter=Q(mbps__isnull=False), default=[]),
-            iops_sum=Sum("iops"),
-            iops_n=Count("iops"),
-            iops_runs=ArrayAgg("run_id", distinct=True, filter=Q(iops__isnull=False), default=[]),
-        )
-        .values_list(
-            *("run__config_id", "run__tool", "run__random_pct", "run__read_pct", "size", "sweep_threads"),
-            *("mbps_sum", "mbps_n", "mbps_runs", "iops_sum", "iops_n", "iops_runs"),
-        )
-    )
-
-
 def _measured(total, count, runs) -> Measured | None:
     return Measured(total, count, tuple(runs)) if count else None
 
@@ -190,11 +141,10 @@ def _measured(total, count, runs) -> Measured | None:
 def transfer_size_families(*, system: System) -> list[Family]:
     """The system's thread-count x transfer-size sweeps, by title; runs of one size each.
 
-    Read summed up per cell (:func:`_sweep_cells`), so a sweep repeated a thousand times costs what
-    one does; a system without a run of one transfer size reads no points."""
-    swept = Exists(Run.objects.filter(_single_size(), config=OuterRef("pk")))
-    configs = Config.objects.filter(system=system).filter(swept).in_bulk()
-    cells = list(_sweep_cells(configs=list(configs))) if configs else []
+    Read summed up per cell (:func:`~portal.results.size_sweeps.transfer_size_sweep_cells`), so a sweep
+    repeated a thousand times costs what one does; a system without a run of one transfer size reads no
+    points."""
+    configs, cells = transfer_size_sweep_cells(system=system)
     families: dict[str, Family] = {}
     for config_id, tool, random_pct, read_pct, size, threads, *figures in cells:
         config = configs[config_id]

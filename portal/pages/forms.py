@@ -6,9 +6,8 @@ from portal.analysis.sizing import IOPS_PER_MAILBOX
 from portal.comparisons.forms import SIDE_FILTERS, CompareForm
 from portal.comparisons.sweeps import SWEEP_PARAMETERS
 from portal.forms import DEFAULT_THRESHOLD_MS, QueryForm, ThresholdField, latency_field
+from portal.results.system_runs import DEFAULT_SORT, RUN_SORTS
 from portal.systems.selectors import SYSTEM_SORTS
-
-from .system_runs import DEFAULT_SORT, RUN_SORTS
 
 __all__ = [
     "DEFAULT_THRESHOLD_MS", "SIDE_FILTERS", "CompareForm", "QueryForm", "RunForm", "StrokeForm", "SweepForm",

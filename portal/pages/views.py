@@ -16,6 +16,7 @@ from portal.exports.formats import FORMATS as EXPORT_FORMATS
 from portal.exports.formats import export
 from portal.models import Role
 from portal.results import selectors as result_selectors
+from portal.results import system_runs as run_lists
 from portal.sizing.forms import PredictForm, SizingQuestionForm
 from portal.sizing.prediction import NoGrid, grid_runs, run_prediction
 from portal.sizing.selectors import sizing_answer, sizing_tables, sweep_workloads
@@ -70,7 +71,7 @@ def system_detail(request, system_id):
     system = system_for(request, system_id)
     form = valid(SystemPageForm(request.GET))
     threshold_ms = form.value("threshold_ms")
-    counts, swept = system_runs.workload_run_counts(system=system)
+    counts, swept = run_lists.workload_run_counts(system=system)
     sweep_query = request.GET.copy()
     for name in ("runs", "page", "sort"):
         sweep_query.pop(name, None)
@@ -107,11 +108,11 @@ def _system_runs(request, form, *, system, counts):
         page, sections = _one_workload_runs(form.value("runs"), counts, number=form.value("page"), read=read)
     else:
         page = system_runs.workloads_page(counts, number=form.value("page"))
-        figures = system_runs.workload_figures(workloads=[name for name, _ in page], **read)
+        figures = run_lists.workload_figures(workloads=[name for name, _ in page], **read)
         sections = [(name, count, figures[name]) for name, count in page]
     link = functools.partial(_runs_link, request.GET, runs=form.value("runs"), sort=read["sort"])
     names = [name for name, *_ in sections]
-    found = system_runs.named_workloads(system=system, names=names)
+    found = run_lists.named_workloads(system=system, names=names)
     titles = system_runs.workload_titles(names=names, found=found)
     names_shown = role_of(request.user, system.team) is not None
     aliases = system_workload_aliases(
@@ -135,13 +136,13 @@ def _system_runs(request, form, *, system, counts):
         "every_workload_url": link(runs=""),
         "sort_links": [(label, link(sort=key) if key != read["sort"] else "") for key, (label, _) in _SORTS],
         "run_count": sum(count for _, count in counts),
-        "runs_per_workload": system_runs.RUNS_PER_WORKLOAD,
+        "runs_per_workload": run_lists.RUNS_PER_WORKLOAD,
         "runs_per_page": system_runs.RUNS_PER_PAGE,
         "workloads_per_page": system_runs.WORKLOADS_PER_PAGE,
     }
 
 
-_SORTS = system_runs.RUN_SORTS.items()
+_SORTS = run_lists.RUN_SORTS.items()
 
 
 def _runs_link(query, *, runs, sort, **changes):
@@ -151,7 +152,7 @@ def _runs_link(query, *, runs, sort, **changes):
         kept.pop(name, None)
     chosen = {"runs": runs, "sort": sort, "page": None} | changes
     for name, value in chosen.items():
-        if value and not (name == "sort" and value == system_runs.DEFAULT_SORT):
+        if value and not (name == "sort" and value == run_lists.DEFAULT_SORT):
             kept[name] = value
     return f"?{kept.urlencode()}#runs"
 
@@ -163,7 +164,7 @@ def _one_workload_runs(workload, counts, *, number, read):
         raise NotFoundError(f"{read['system'].name} has no runs of workload {workload!r}.")
     page = system_runs.runs_page(count, number=number)
     first = page.start_index() - 1
-    figures = system_runs.workload_figures(workloads=[workload], first=first, limit=system_runs.RUNS_PER_PAGE, **read)
+    figures = run_lists.workload_figures(workloads=[workload], first=first, limit=system_runs.RUNS_PER_PAGE, **read)
     return page, [(workload, count, figures[workload])]
 
 

@@ -126,6 +126,8 @@ def _overall_sentence(result: Comparison, workloads: list[WorkloadComparison]) -
     rows = {(workload.workload, row.label): row for workload in workloads for row in workload.rows}
     if not rows:
         return "No configuration of the two systems could be compared."
+    # A row with no improvement (B's figure is 0) has nothing to say in the range.
+    rows = {key: row for key, row in rows.items() if row.pct is not None}
     found = improvement_range(
         {key: row.a_value for key, row in rows.items()},
         {key: row.b_value * result.adjust_b for key, row in rows.items()},
@@ -314,8 +316,11 @@ def _workload_table(result: Comparison, workload: WorkloadComparison, options: R
     )
 
 
-def _improvement_cell(pct: float, decimals: int) -> Cell:
-    """The improvement rounded half up, as the compare page prints it with one decimal ("12.7 %", "476.0 %")."""
+def _improvement_cell(pct: float | None, decimals: int) -> Cell:
+    """The improvement rounded half up, as the compare page prints it with one decimal ("12.7 %", "476.0 %");
+    empty when B's figure is 0 (the row's notes say so)."""
+    if pct is None:
+        return Cell("")
     rounded = round_half_up(pct, decimals)
     return Cell(f"{rounded:.{decimals}f} %", float(rounded))
 
@@ -420,18 +425,22 @@ def _summary_of(result: Comparison, workloads: list[WorkloadComparison]) -> list
             groups[(workload.workload, row.raid_level or "RAID level not stated")][row.label] = row
     sentences = []
     for (name, raid), rows in groups.items():
+        # A row with no improvement (B's figure is 0) has nothing to say in the range, as on the compare page.
+        improving_rows = {key: row for key, row in rows.items() if row.pct is not None}
         found = improvement_range(
-            {key: row.a_value for key, row in rows.items()},
-            {key: row.b_value * result.adjust_b for key, row in rows.items()},
+            {key: row.a_value for key, row in improving_rows.items()},
+            {key: row.b_value * result.adjust_b for key, row in improving_rows.items()},
         )
         sentences.append(summary_sentence(result.a.name, result.b.name, f"{raid} {name}", found) + ".")
     all_rows = [(workload, row) for workload in workloads for row in workload.rows]
+    improving = [(workload, row, row.pct) for workload, row in all_rows if row.pct is not None]
     if all_rows:
         blocks.append(Paragraph(_overall_sentence(result, workloads)))
-        best = max(all_rows, key=lambda pair: pair[1].pct)
-        worst = min(all_rows, key=lambda pair: pair[1].pct)
-        sentences.append(f"Best case: {best[0].workload}, {best[1].label}: {formatting.improvement(best[1].pct)}.")
-        sentences.append(f"Worst case: {worst[0].workload}, {worst[1].label}: {formatting.improvement(worst[1].pct)}.")
+    if improving:
+        best = max(improving, key=lambda found: found[2])
+        worst = min(improving, key=lambda found: found[2])
+        sentences.append(f"Best case: {best[0].workload}, {best[1].label}: {formatting.improvement(best[2])}.")
+        sentences.append(f"Worst case: {worst[0].workload}, {worst[1].label}: {formatting.improvement(worst[2])}.")
     for system, names in ((result.a, result.only_a_workloads), (result.b, result.only_b_workloads)):
         if names:
             sentences.append(f"Only {system.name} was measured with {', '.join(names)}; they are not compared.")

@@ -14,6 +14,7 @@ from ingest.cycles import cycle_collection_paused
 from ingest.latency import point_percentiles
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.analysis.workloads import Signature, describe, signature
+from portal.errors import ApplicationError
 from portal.models import Config, Point, Run, System, Upload, Workload
 from portal.results.selectors import (
     CurveSource,
@@ -152,7 +153,7 @@ def runs_stored_figures_fill(*, batch: int = 5_000) -> int:
         filled, after = filled + len(ids), ids[-1]
 
 
-class StoreError(ValueError):
+class StoreError(ApplicationError):
     """Results that parse but cannot be stored as asked (no system named, ...)."""
 
 

@@ -3,7 +3,7 @@
 import difflib
 
 from django.db.models import Case, Count, F, Func, OuterRef, Q, QuerySet, Subquery, Value, When
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Lower
 
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.errors import NotFoundError
@@ -19,13 +19,22 @@ class SystemNotFound(NotFoundError):
 KNOWN_NAMES_SHOWN = 20
 
 
+def systems_named(*, name: str, among: QuerySet[System] | None = None) -> QuerySet[System]:
+    """The systems among ``among`` (every system when None) named ``name``: runs of spaces read as one, and
+    case-insensitive as the unique constraint compares names (lower-cased: ``iexact`` upper-cases, which
+    differs for a few letters). Commands, the API, the forms and the pages find a system by this one rule."""
+    spoken = " ".join(name.split()).lower()
+    systems = System.objects.all() if among is None else among
+    return systems.alias(lower_name=Lower("name")).filter(lower_name=spoken)
+
+
 def system_by_name(*, name: str, viewer) -> System:
     """The system named ``name`` (case-insensitive) among those ``viewer`` may read, or
     :class:`SystemNotFound` naming close matches among those. A name both published and used by
     one of the viewer's teams means the team's own system."""
     readable = visible(System.objects.all(), viewer=viewer)
     own = Case(When(published=False, then=Value(0)), default=Value(1))
-    found = readable.filter(name__iexact=name.strip()).order_by(own, "id").first()
+    found = systems_named(name=name, among=readable).order_by(own, "id").first()
     if found:
         return found
     names = list(readable.order_by("name").values_list("name", flat=True))

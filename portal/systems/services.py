@@ -2,27 +2,36 @@
 
 from collections.abc import Iterable
 
-from django.db import IntegrityError, connection, transaction
-from django.db.models.functions import Lower
+from django.db import IntegrityError, connection, models, transaction
 
 from portal.analysis.vocabulary import raid_level_canonical
+from portal.errors import ApplicationError
 from portal.models import Config, Run, System, Team
 
+from .selectors import systems_named
+
 CONFIG_LABELS = tuple(name for name in Config.IDENTITY_FIELDS if name != "extra")
-BOOLEAN_LABELS = {"read_cache", "write_cache", "write_cache_mirroring", "prefetch"}
-INTEGER_LABELS = {"drive_count", "drives_per_array", "drive_rpm"}
-FLOAT_LABELS = {"drive_capacity_gb", "segment_kb", "stroke_pct"}
+
+
+def _labels_stored_as(kind: type[models.Field]) -> frozenset[str]:
+    """The configuration labels whose model field is a ``kind`` (a label's text is read as its field's type)."""
+    return frozenset(name for name in CONFIG_LABELS if isinstance(Config._meta.get_field(name), kind))
+
+
+BOOLEAN_LABELS = _labels_stored_as(models.BooleanField)
+INTEGER_LABELS = _labels_stored_as(models.IntegerField)
+FLOAT_LABELS = _labels_stored_as(models.FloatField)
 RUN_LABELS = ("workload_name", "measurement", "firmware", "tags", "notes")
 
 
-class LabelError(ValueError):
-    """A configuration or run label that cannot be used (unknown name, bad value)."""
+class LabelError(ApplicationError):
+    """A configuration or run label that cannot be used (unknown name, bad value); ``field`` names it."""
 
 
 def label_parse(*, name: str, text: str) -> object:
     """A label given as text (``--config write_cache=on``) converted to its field's type."""
     if name not in CONFIG_LABELS and name not in RUN_LABELS:
-        raise LabelError(f"unknown label {name!r}; known: {', '.join(CONFIG_LABELS + RUN_LABELS)}")
+        raise LabelError(f"unknown label {name!r}; known: {', '.join(CONFIG_LABELS + RUN_LABELS)}", field=name)
     text = text.strip()
     try:
         if name in BOOLEAN_LABELS:
@@ -32,13 +41,13 @@ def label_parse(*, name: str, text: str) -> object:
         if name in FLOAT_LABELS:
             return float(text.rstrip("%"))
     except (KeyError, ValueError):
-        raise LabelError(f"{name}={text!r} is not a valid value") from None
+        raise LabelError(f"{name}={text!r} is not a valid value", field=name) from None
     if name == "tags":
         return [tag.strip() for tag in text.split(",") if tag.strip()]
     if name == "raid_level":
         return raid_level_canonical(text)
     if name == "measurement" and text not in Run.Measurement.values:
-        raise LabelError(f"measurement must be one of {', '.join(Run.Measurement.values)}")
+        raise LabelError(f"measurement must be one of {', '.join(Run.Measurement.values)}", field=name)
     return text
 
 
@@ -74,10 +83,8 @@ def system_get_or_create(*, name: str, vendor: str = "", model: str = "", team: 
     """
     name = " ".join((name or "").split()) or " ".join(f"{vendor} {model}".split())
     if not name:
-        raise LabelError("a new system needs a name, or a vendor and model")
-    # Matched as the unique constraint compares names: lower-cased (``iexact`` upper-cases, which
-    # differs for a few letters).
-    same_name = System.objects.alias(lower_name=Lower("name")).filter(lower_name=name.lower(), team=team)
+        raise LabelError("a new system needs a name, or a vendor and model", field="new_system_name")
+    same_name = systems_named(name=name).filter(team=team)
     found = same_name.first()
     if found is not None:
         return found

@@ -82,6 +82,19 @@ def teams_of(user, *, role: str = Role.VIEWER) -> QuerySet[Team]:
     return Team.objects.filter(memberships__user=user, memberships__role__in=roles).order_by("name")
 
 
+def team_named(*, name: str, among: QuerySet[Team] | None = None) -> Team | None:
+    """The team ``name`` names, among ``among`` (every team when None): by its name, case-insensitive with
+    runs of spaces read as one ("Acme  lab" is "acme lab"), or by its slug. None when no team is named so.
+    The command line, the API, the forms and the pages find a team by this one rule."""
+    spoken = " ".join(name.split())
+    if not spoken:
+        return None
+    teams = Team.objects.all() if among is None else among
+    # A name before a slug, when one team is named what another's slug is.
+    by_name = Case(When(name__iexact=spoken, then=Value(0)), default=Value(1))
+    return teams.filter(Q(name__iexact=spoken) | Q(slug=spoken)).order_by(by_name, "name").first()
+
+
 def team_members(*, team: Team) -> QuerySet[Membership]:
     return Membership.objects.filter(team=team).select_related("user").order_by("user__username")
 

@@ -7,15 +7,18 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from portal.errors import ApplicationError
 from portal.models import System
 from portal.results.services import workload_names_publish
+from portal.systems.selectors import systems_named
 
 from .models import AuditEvent, Membership, Role, Team
+from .selectors import team_named
 
 logger = logging.getLogger(__name__)
 
 
-class TeamError(ValueError):
+class TeamError(ApplicationError):
     """A change that cannot be made, said in a sentence for the user."""
 
 
@@ -44,8 +47,8 @@ def _team_text(team: Team | None) -> str:
 def team_get_or_create(*, name: str) -> Team:
     name = " ".join(name.split())
     if not name:
-        raise TeamError("a team needs a name")
-    found = Team.objects.filter(name__iexact=name).first()
+        raise TeamError("a team needs a name", field="name")
+    found = team_named(name=name)
     if found is not None:
         return found
     return Team.objects.create(name=name, slug=_free_slug(name))
@@ -69,6 +72,7 @@ def team_create(*, name: str, creator) -> Team:
     if not name:
         raise TeamError("a team needs a name")
     for _attempt in range(SLUG_ATTEMPTS):
+        # Names are unique whatever their case (a slug is not a name here).
         if Team.objects.filter(name__iexact=name).exists():
             break
         try:
@@ -141,7 +145,7 @@ def _system_renamed(system, name, actor):
     system = System.objects.select_for_update().get(pk=system.pk)
     if name == system.name:
         return system
-    others = System.objects.exclude(pk=system.pk).filter(name__iexact=name)
+    others = systems_named(name=name).exclude(pk=system.pk)
     if others.filter(team=system.team).exists():
         owner = system.team.name if system.team else "the operator"
         raise TeamError(f"{owner} has a system named {name!r} already")
@@ -161,7 +165,7 @@ def system_publish(*, system: System, actor=None, published: bool = True) -> Sys
     if system.published == published:
         return system
     if published:
-        clash = System.objects.filter(published=True, name__iexact=system.name).exclude(pk=system.pk).first()
+        clash = systems_named(name=system.name).filter(published=True).exclude(pk=system.pk).first()
         if clash is not None:
             raise TeamError(
                 f"a published system is already named {system.name!r}; rename this one before publishing it"

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from portal.accounts.forms import InviteForm
 from portal.accounts.services import pending_invitations
+from portal.errors import ApplicationError
 from portal.models import System
 
 from . import selectors, services
@@ -17,12 +18,17 @@ from .models import ROLE_RANK, Membership, Role, Team
 
 def _team_for(user, slug: str, *, role: str = Role.VIEWER) -> Team:
     """The team, when ``user`` holds ``role`` in it; a team they are not in does not exist for them."""
-    team = Team.objects.filter(slug=slug).first()
+    team = selectors.team_named(name=slug)
     if team is None or not selectors.allows(user, team, Role.VIEWER):
         raise Http404("There is no such team.")
     if not selectors.allows(user, team, role):
         raise Http404(f"This needs the {role} role in {team.name}.")
     return team
+
+
+def _sentence(message: str) -> str:
+    """An error's message as the page's notice says it: a sentence."""
+    return message[:1].upper() + message[1:].rstrip(".") + "."
 
 
 @login_required
@@ -41,8 +47,8 @@ def team_create(request):
         return redirect("teams:list")
     try:
         team = services.team_create(name=form.cleaned_data["name"], creator=request.user)
-    except services.TeamError as error:
-        messages.error(request, str(error)[:1].upper() + str(error)[1:] + ".")
+    except ApplicationError as error:
+        messages.error(request, _sentence(error.message))
         return redirect("teams:list")
     messages.success(request, f"Team {team.name} created; you are its admin.")
     return redirect("teams:detail", slug=team.slug)
@@ -81,8 +87,8 @@ def member_set(request, slug):
         try:
             services.member_set(team=team, actor=request.user, **form.cleaned_data)
             messages.success(request, f"{form.cleaned_data['username']} is {form.cleaned_data['role']} of {team.name}.")
-        except services.TeamError as error:
-            messages.error(request, str(error))
+        except ApplicationError as error:
+            messages.error(request, error.message)
     return redirect("teams:detail", slug=team.slug)
 
 
@@ -115,8 +121,8 @@ def member_remove(request, slug, membership_id):
     try:
         services.member_remove(membership=membership, actor=request.user)
         messages.success(request, f"{membership.user.username} is no longer in {team.name}.")
-    except services.TeamError as error:
-        messages.error(request, str(error))
+    except ApplicationError as error:
+        messages.error(request, error.message)
     return redirect("teams:detail", slug=team.slug)
 
 
@@ -142,8 +148,8 @@ def system_rename(request, system_id):
         renamed = services.system_rename(system=system, name=request.POST.get("name", ""), actor=request.user)
         if renamed.name != before:
             messages.success(request, f"{before} is now named {renamed.name}.")
-    except services.TeamError as error:
-        messages.error(request, str(error)[:1].upper() + str(error)[1:] + ".")
+    except ApplicationError as error:
+        messages.error(request, _sentence(error.message))
     return redirect("pages:system", system_id=system.id)
 
 
@@ -166,6 +172,6 @@ def system_publish(request, system_id):
             request,
             f"{system.name} is {'published: everyone can read it' if publish else 'private to its team again'}.",
         )
-    except services.TeamError as error:
-        messages.error(request, str(error))
+    except ApplicationError as error:
+        messages.error(request, error.message)
     return redirect("pages:system", system_id=system.id)

@@ -23,10 +23,11 @@ import ingest
 from ingest import ParseError
 from ingest.source import ProgressMeter
 from portal.curation.services import overrides_kept, overrides_restore
+from portal.errors import ApplicationError
 from portal.history.services import changes_after_store
 from portal.models import IngestJob, Run, Upload
 from portal.results.services import StoreError, result_sets_store
-from portal.systems.services import LabelError, system_get_or_create, systems_facets_recompute
+from portal.systems.services import system_get_or_create, systems_facets_recompute
 
 from .services import GIVEN_TOGETHER, job_mark_failed, jobs_send, upload_source
 
@@ -81,7 +82,7 @@ def job_run(*, job_id: int, worker: str) -> IngestJob | None:
         try:
             results = _read(job, lease)
             _store(job, lease, results)
-        except (ParseError, LabelError, StoreError) as error:
+        except (ParseError, ApplicationError) as error:
             _fail(job, lease, message=str(error))
         except (*TRANSIENT_ERRORS, KeyboardInterrupt, SystemExit):
             # Given back at once: a retry, or any worker once the command that ran it was stopped.

@@ -5,7 +5,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import TooManyFilesSent
-from django.core.files.uploadhandler import FileUploadHandler, SkipFile
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import redirect, render
@@ -20,54 +19,9 @@ from portal.teams.selectors import visible
 
 from . import selectors, services
 from .forms import LabelsForm, UploadLabelsForm
+from .limits import SizeLimitUploadHandler, rate_limited_message, too_large_message, too_many_files_message
 
 STATUS_IDS_MAX = 200
-
-
-class SizeLimitUploadHandler(FileUploadHandler):
-    """Drops a file as soon as it exceeds MAX_UPLOAD_MB, before the rest of it is written to disk."""
-
-    def __init__(self, request=None):
-        super().__init__(request)
-        self.limit_bytes = settings.MAX_UPLOAD_MB * 1024 * 1024
-        self.refused = []
-
-    def new_file(self, *args, **kwargs):
-        super().new_file(*args, **kwargs)
-        self.received_bytes = 0
-
-    def receive_data_chunk(self, raw_data, start):
-        self.received_bytes += len(raw_data)
-        if self.received_bytes > self.limit_bytes:
-            self.refused.append(self.file_name)
-            raise SkipFile()
-        return raw_data
-
-    def file_complete(self, file_size):
-        return None
-
-
-def too_large_message(name):
-    return (
-        f"{name}: larger than {settings.MAX_UPLOAD_MB} MB, the largest file accepted here; "
-        "split the results, or ask the administrator to raise MAX_UPLOAD_MB"
-    )
-
-
-def too_many_files_message():
-    return (
-        f"At most {settings.DATA_UPLOAD_MAX_NUMBER_FILES} files can be sent at once; send the others "
-        "in another upload, or put the files in a .zip archive"
-    )
-
-
-def rate_limited_message(wait_seconds):
-    minutes = max(1, round(wait_seconds / 60))
-    hours = settings.UPLOAD_RATE_WINDOW_SECONDS / 3600
-    return (
-        f"Upload limit reached: at most {settings.UPLOAD_RATE_FILES} files per user every {hours:g} hour(s). "
-        f"Try again in {minutes} minute{'s' if minutes != 1 else ''}, or send fewer files at once"
-    )
 
 
 def _wants_json(request):

@@ -7,8 +7,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from portal.models import Point, Run
-from portal.pages.system_runs import RUN_SORTS, RUNS_PER_PAGE, RUNS_PER_WORKLOAD, WORKLOADS_PER_PAGE, workload_figures
+from portal.pages.system_runs import RUNS_PER_PAGE, WORKLOADS_PER_PAGE
 from portal.results.services import runs_stored_figures_recompute
+from portal.results.system_runs import RUN_SORTS, RUNS_PER_WORKLOAD, workload_figures
 from tests.factories import ConfigFactory, RunFactory, SystemFactory
 
 WORKLOADS = ("OLTP 8K", "Random Reads 8K", "Sequential Reads 64K")

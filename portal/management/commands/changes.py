@@ -9,6 +9,7 @@ from portal import formatting
 from portal.history.services import changes_detect
 from portal.management.viewer import add_viewer_argument, viewer_of
 from portal.models import Alert, Config, System
+from portal.systems.selectors import systems_named
 from portal.teams.selectors import visible
 
 
@@ -24,7 +25,7 @@ class Command(BaseCommand):
         viewer = viewer_of(options)
         configs = Config.objects.order_by("id")
         if system:
-            found = System.objects.filter(name__iexact=" ".join(system.split()))
+            found = systems_named(name=system)
             if not found.exists():
                 raise CommandError(f"--system {system!r}: there is no system of that name")
             configs = configs.filter(system__in=found)

@@ -7,11 +7,13 @@ from pathlib import Path
 
 from django.core.management import BaseCommand, CommandError
 from django.db import transaction
-from django.db.models import Q
 
 import ingest
-from portal.models import IngestJob, Point, System, Team, Upload
-from portal.systems.services import LabelError, label_parse
+from portal.errors import ApplicationError
+from portal.models import IngestJob, Point, Upload
+from portal.systems.selectors import systems_named
+from portal.systems.services import label_parse
+from portal.teams.selectors import team_named
 from portal.uploads import jobs as upload_jobs
 from portal.uploads import services as uploads_services
 
@@ -65,15 +67,15 @@ class Command(BaseCommand):
                 raise CommandError(f"--config {pair!r}: expected KEY=VALUE")
             try:
                 labels[name.strip()] = label_parse(name=name.strip(), text=value)
-            except LabelError as error:
-                raise CommandError(str(error)) from None
+            except ApplicationError as error:
+                raise CommandError(error.message) from None
         return labels
 
     @staticmethod
     def _team(name):
         if not name:
             return None
-        found = Team.objects.filter(Q(name__iexact=" ".join(name.split())) | Q(slug=name.strip())).first()
+        found = team_named(name=name)
         if found is None:
             raise CommandError(f"--team {name}: there is no such team (manage.py team add creates one)")
         return found
@@ -82,7 +84,7 @@ class Command(BaseCommand):
         """The team's named system if it exists, else its description, created when results are stored."""
         if not name or not name.strip():
             return None, None
-        found = System.objects.filter(name__iexact=" ".join(name.split()), team=self.team).first()
+        found = systems_named(name=name).filter(team=self.team).first()
         if found:
             return found, None
         vendor, _, model = name.strip().partition(" ")

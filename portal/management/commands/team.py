@@ -3,6 +3,7 @@
 
 from django.core.management import BaseCommand, CommandError
 
+from portal.errors import ApplicationError
 from portal.teams import selectors, services
 from portal.teams.models import Membership, Role, Team
 
@@ -25,8 +26,8 @@ class Command(BaseCommand):
     def handle(self, *args, action, **options):
         try:
             getattr(self, f"_{action}")(**options)
-        except services.TeamError as error:
-            raise CommandError(str(error)) from None
+        except ApplicationError as error:
+            raise CommandError(error.message) from None
 
     def _add(self, *, team, username, role, **options):
         found = services.team_get_or_create(name=team)
@@ -54,7 +55,7 @@ class Command(BaseCommand):
 
     @staticmethod
     def _team(name):
-        found = Team.objects.filter(name__iexact=name.strip()).first() or Team.objects.filter(slug=name).first()
+        found = selectors.team_named(name=name)
         if found is None:
             raise CommandError(f"there is no team {name!r}")
         return found

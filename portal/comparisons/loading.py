@@ -1,0 +1,265 @@
+"""Reading a comparison's workloads and figures from the database: each side's workloads by key, their
+figures summed up in SQL as replicates whatever the number of runs, and the response times their curves
+are measured between."""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.postgres.aggregates import ArrayAgg
+from django.contrib.postgres.fields import ArrayField
+from django.db.models import (
+    Avg,
+    BooleanField,
+    Case,
+    Count,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    Func,
+    Max,
+    Min,
+    Q,
+    QuerySet,
+    Value,
+    Variance,
+    When,
+)
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+
+from portal.analysis.compare import replicates_summed
+from portal.analysis.curves import Status
+from portal.analysis.pairing import WorkloadKey, workload_key_of, workload_names, workload_title
+from portal.analysis.vocabulary import cache_setting_name
+from portal.models import Point, Run, System, Workload
+
+from .at_threshold import replicate_rows_at
+from .figures import ConfigGroup, FigureReading, FiguresOnDemand, ReplicateGroup, compared_figures, replicates_of
+from .filters import KEY_COLUMNS
+
+
+@dataclass
+class Side:
+    """One side's figures for one compared workload, what it is called there, the names it is known
+    by, and the condition that selects its runs."""
+
+    name: str
+    names: set[object] = field(default_factory=set)
+    runs: Q = field(default_factory=lambda: Q(pk__in=[]))
+    figures: list[ReplicateGroup] = field(default_factory=list)
+
+
+Sides = dict[WorkloadKey, Side]
+
+
+def sides(*systems_runs: QuerySet[Run], family: bool) -> list[Sides]:
+    """The workloads of each of ``systems_runs`` by key, without their figures: a query per system over
+    the distinct key columns, so its rows grow with the workloads and names a system has, not with its
+    runs, and one for the names of all their workloads. A workload's names are read once, not with each
+    name its runs were stored under: a 50 MB Iometer file stores thousands of run names under a few
+    workloads, each of which is then known by all of them."""
+    keys = [list(runs.order_by().values_list(*KEY_COLUMNS).distinct()) for runs in systems_runs]
+    workload_ids = {columns[0] for found in keys for columns in found if columns[0] is not None}
+    workloads = {
+        workload_id: (name, names)
+        for workload_id, name, names in Workload.objects.filter(id__in=workload_ids).values_list("id", "name", "names")
+    }
+    return [_sides_of(found, workloads, family=family) for found in keys]
+
+
+def _sides_of(keys: Iterable[tuple[Any, ...]], workloads: dict[int, tuple[str, list[str]]], *, family: bool) -> Sides:
+    found: Sides = {}
+    for columns in keys:
+        key = workload_key_of(*columns, family=family)
+        side = found.get(key)
+        if side is None:
+            stored_name, names = workloads.get(columns[0], ("", []))
+            side = found[key] = Side(name=workload_title(key, stored_name), names=workload_names(key, names))
+        if key[0] == "workload" and not family:
+            # Every run of the workload has this key: one condition, not one per name it was stored under.
+            side.runs = Q(workload_id=key[1])
+        else:
+            # Equal to None is IS NULL in a filter, so a run without a workload or mix is found too.
+            side.runs |= Q(**dict(zip(KEY_COLUMNS, columns, strict=True)))
+    return found
+
+
+@dataclass
+class SideWorkloads:
+    """One side's system, its workloads by key, the keys of those compared and the runs they come from."""
+
+    system: System
+    sides: Sides
+    keys: list[WorkloadKey]
+    runs: QuerySet[Run]
+
+
+def fill(compared: Sequence[SideWorkloads], reading: FigureReading, *, best: bool) -> None:
+    """Give each side of ``compared`` the figures of its workloads ``keys`` as :class:`ReplicateGroup`, both
+    sides in the same queries, summed up in SQL (one query, a row per configuration group, whatever the
+    number of runs): at the stored default from the runs' stored figures, at another threshold or latency
+    from each measured run's curve read in the database; one by one (:func:`compared_figures`) for runs
+    whose figures are not stored and, away from the default, published figures. ``best`` compares one
+    figure of each group: one by one."""
+    runs = Run.objects.none()
+    for side in compared:
+        runs |= side.runs.filter(runs_of(side.sides, side.keys))
+    # At another threshold or latency, measured runs with a known metric are summed up in the database too;
+    # published figures (a few, each stated at its paper's threshold) are read one by one.
+    apart = Q(throughput_metric="") if reading.stored else Q(throughput_metric="") | Q(origin=Run.Origin.PUBLISHED)
+    summed = runs.exclude(apart)
+    one_by_one = runs if best else runs.filter(apart)
+    found = [replicates_of(figure, latency=reading.latency) for figure in compared_figures(one_by_one, reading)]
+    if not best:
+        on_demand = FiguresOnDemand(runs, reading)
+        if reading.stored:
+            found += stored_replicates(summed, family=reading.family)
+        else:
+            rows = replicate_rows_at(summed, threshold_ms=reading.threshold_ms, latency=reading.latency)
+            found += replicates_of_rows(rows, family=reading.family)
+        for replicates in found:
+            replicates.on_demand = on_demand
+    for side in compared:
+        for replicates in found:
+            if replicates.system_id == side.system.id:
+                side.sides[replicates.workload_key].figures.append(replicates)
+
+
+def runs_of(found: Sides, keys: Iterable[WorkloadKey]) -> Q:
+    """The runs of the workloads ``keys`` of ``found``: every run when every workload is compared (a
+    system with a page of workloads or fewer), so the rows are not tested one by one."""
+    keys = list(keys)
+    if set(keys) == set(found):
+        return Q()
+    wanted = Q(pk__in=[])
+    for key in dict.fromkeys(keys):
+        wanted |= found[key].runs
+    return wanted
+
+
+# The run columns replicates are summed up by: the workload key, the configuration, the metric.
+_REPLICATE_COLUMNS = (
+    *KEY_COLUMNS,
+    *("config__raid_level", "config__drive_count", "config__read_cache", "config__write_cache"),
+    "throughput_metric",
+    "config__system_id",
+)
+
+
+def stored_replicates(runs: QuerySet[Run], *, family: bool) -> list[ReplicateGroup]:
+    """The stored figures of ``runs`` summed up per workload, configuration and metric in one query (hashed,
+    not sorted): each group's count, mean and variance, and the few published or unreached figures the
+    notes name, in run order. Runs without a value at the threshold are a group of their own: only their
+    metric counts."""
+    value = Case(When(throughput_metric="iops", then=F("iops_at_20ms")), default=F("mbps_at_20ms"))
+    status = Case(When(throughput_metric="iops", then=F("iops_at_20ms_status")), default=F("mbps_at_20ms_status"))
+    valued = ExpressionWrapper(Q(value__isnull=False), output_field=BooleanField())
+    published = Q(origin=Run.Origin.PUBLISHED, published_at_ms__isnull=False)
+    groups = (
+        runs.annotate(value=value, status=status, valued=valued)
+        .order_by()
+        .values(*_REPLICATE_COLUMNS, "valued")
+        .annotate(
+            n=Count("value"),
+            mean=Avg("value"),
+            variance=Variance("value", sample=True),
+            printed=ArrayAgg(_with_id("published_mbps_binary"), filter=Q(published_mbps_binary__isnull=False)),
+            stated=ArrayAgg(_with_id("published_at_ms"), filter=published),
+            not_reached=ArrayAgg("status", filter=Q(reached_20ms=False)),
+            statuses=ArrayAgg("status", distinct=True),
+        )
+        .values_list(
+            *_REPLICATE_COLUMNS, "valued", "n", "mean", "variance", "printed", "stated", "not_reached", "statuses"
+        )
+    )
+    return replicates_of_rows(groups, family=family)
+
+
+def replicates_of_rows(groups: Iterable[Sequence[Any]], *, family: bool) -> list[ReplicateGroup]:
+    """Replicates from rows of figures summed up in the database (:func:`stored_replicates`,
+    :func:`~portal.comparisons.at_threshold.replicate_rows_at`)."""
+    cache_settings: dict[tuple[bool | None, bool | None], str] = {}
+    found = []
+    for *row, statuses in groups:
+        *key, raid_level, drive_count, read_cache, write_cache, metric, system_id, valued, n, mean, variance = row[:-3]
+        flags = (read_cache, write_cache)
+        if flags not in cache_settings:
+            cache_settings[flags] = cache_setting_name(read_cache=read_cache, write_cache=write_cache)
+        printed, stated, not_reached = (figures or [] for figures in row[-3:]) if valued else ([], [], [])
+        found.append(
+            ReplicateGroup(
+                system_id=system_id,
+                workload_key=workload_key_of(*key, family=family),
+                group=ConfigGroup(raid_level, drive_count, cache_settings[flags]),
+                metric=metric,
+                summary=replicates_summed(n=n, mean=mean, variance=variance) if valued else None,
+                printed_mbps=[figure for _, figure in sorted(printed)],
+                stated_ms=[figure for _, figure in sorted(stated)],
+                not_reached=not_reached,
+                no_value=[] if valued else [Status(status).words for status in statuses or () if status],
+            )
+        )
+    return found
+
+
+def _with_id(column: str) -> Func:
+    """A run's figure with its id in front, to put the figures an aggregate gathers in run order."""
+    return Func(
+        F("id"),
+        F(column),
+        function="ARRAY",
+        template="%(function)s[%(expressions)s]",
+        output_field=ArrayField(FloatField()),
+    )
+
+
+def measured_ms(
+    runs: QuerySet[Run], found: Sides, keys: list[WorkloadKey], *, family: bool, latency: str
+) -> dict[WorkloadKey, tuple[float, float]]:
+    """The lowest and highest response time at ``latency`` of the points of each workload ``keys`` of
+    ``found``, by key (a workload without response times is left out)."""
+    wanted = Q(pk__in=[])
+    for key in keys:
+        wanted |= found[key].runs
+    if latency == "avg":
+        # Each run's summary holds its lowest and highest average response time: no point is read.
+        summed = (
+            runs.filter(wanted)
+            .order_by()
+            .values_list(*KEY_COLUMNS)
+            .annotate(
+                low=Min(Cast(KT("summary__min_response_ms"), FloatField())),
+                high=Max(Cast(KT("summary__max_response_ms"), FloatField())),
+            )
+        )
+        return _ranges(summed, keys, family=family)
+    if latency == "max":
+        response: F | Cast = F(f"{latency}_response_ms")
+    else:
+        # A key path, not KT: KT reads a key of digits ("99") as an array index.
+        percentile = Func(
+            F("latency_percentiles_ms"), Value(latency.removeprefix("p")), function="jsonb_extract_path_text"
+        )
+        response = Cast(percentile, FloatField())
+    rows = (
+        Point.objects.filter(run__in=runs.filter(wanted))
+        .order_by()
+        .values_list(*(f"run__{column}" for column in KEY_COLUMNS))
+        .annotate(low=Min(response), high=Max(response))
+    )
+    return _ranges(rows, keys, family=family)
+
+
+def _ranges(
+    rows: Iterable[Sequence[Any]], keys: list[WorkloadKey], *, family: bool
+) -> dict[WorkloadKey, tuple[float, float]]:
+    """The lowest and highest response time of each workload ``keys`` from rows of key columns, low, high."""
+    ranges: dict[WorkloadKey, tuple[float, float]] = {}
+    for *columns, low, high in rows:
+        key = workload_key_of(*columns, family=family)
+        if low is None or key not in keys:
+            continue
+        known = ranges.get(key, (low, high))
+        ranges[key] = (min(known[0], low), max(known[1], high))
+    return ranges

@@ -1,0 +1,83 @@
+"""Several systems each against one baseline, gathered into one table per workload with a row per
+configuration of the baseline (the two-system comparisons' numbers, cell by cell)."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from portal.models import System
+
+from . import sentences
+from .rows import Comparison
+
+# A candidate's figure and its improvement % over the baseline (None: B's figure is 0).
+Cell = tuple[float, float | None]
+
+
+@dataclass
+class MultiRow:
+    """One configuration of the baseline in one workload: the baseline's figure and each candidate's, with
+    its improvement."""
+
+    label: str
+    baseline: float | None
+    # One cell per candidate, None where the candidate has no counterpart.
+    cells: list[Cell | None]
+    # Per candidate: its configuration where it is not the baseline's, else "".
+    configs: list[str] = field(default_factory=list)
+    # Per candidate: why its cell is empty, else "".
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def entries(self) -> list[tuple[Cell | None, str, str]]:
+        """Per candidate: its cell, its configuration where it differs, why the cell is empty."""
+        return list(zip(self.cells, self.configs, self.reasons, strict=True))
+
+
+@dataclass
+class MultiWorkload:
+    workload: str
+    metric: str
+    rows: list[MultiRow]
+
+
+@dataclass
+class MultiComparison:
+    baseline: System
+    candidates: list[System]
+    threshold_ms: float
+    workloads: list[MultiWorkload]
+    pairs: list[Comparison] = field(default_factory=list)
+    # Each candidate's summary sentences, and the workloads only it or only the baseline has, in sentences.
+    summaries: list[str] = field(default_factory=list)
+    only_one: list[str] = field(default_factory=list)
+
+
+def multi_table(
+    pairs: list[Comparison], *, candidates: Sequence[System], baseline: System, threshold_ms: float
+) -> MultiComparison:
+    """Each candidate's comparison against ``baseline`` (``pairs``, in the candidates' order) as one table
+    per workload; an empty cell says why."""
+    tables: dict[str, tuple[str, dict[str, MultiRow]]] = {}
+    for index, result in enumerate(pairs):
+        for workload in result.workloads:
+            table = tables.setdefault(workload.workload, (workload.metric, {}))[1]
+            for row in workload.rows:
+                found = table.setdefault(row.b_label, _multi_row(row.b_label, row.b_value, len(pairs)))
+                found.cells[index] = (row.a_value, row.pct)
+                found.configs[index] = "" if row.a_label == row.b_label else row.a_label
+    # A workload none of the candidates could be paired in (no rows) is left out of the table.
+    shown = sorted((label, metric, rows) for label, (metric, rows) in tables.items() if rows)
+    tabled = [MultiWorkload(label, metric, list(rows.values())) for label, metric, rows in shown]
+    for table_workload in tabled:
+        for multi_row in table_workload.rows:
+            multi_row.reasons = [
+                "" if cell else sentences.empty_cell_reason(result, table_workload.workload)
+                for cell, result in zip(multi_row.cells, pairs, strict=True)
+            ]
+    summaries = [sentence for result in pairs for workload in result.workloads for sentence in workload.summaries]
+    only_one = sentences.only_one(pairs, baseline)
+    return MultiComparison(baseline, list(candidates), threshold_ms, tabled, pairs, summaries, only_one)
+
+
+def _multi_row(label: str, baseline: float, candidates: int) -> MultiRow:
+    return MultiRow(label, baseline, [None] * candidates, [""] * candidates, [""] * candidates)

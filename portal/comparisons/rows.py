@@ -1,0 +1,210 @@
+"""The rows and statistics of a comparison: each configuration pair's figures, improvement and confidence,
+gathered per workload, and the comparison of two systems they make up."""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.core.paginator import Page
+
+from portal.analysis.compare import (
+    ReplicateComparison,
+    compare_summaries,
+    improvement_pct,
+    replicates_together,
+)
+from portal.analysis.pairing import ConfigKey, ambiguities, config_key_label, config_key_order, pair_configs
+from portal.models import System
+
+from . import sentences
+from .figures import ComparedFigure, ConfigGroup, ReplicateGroup
+from .filters import SideChoices
+
+
+@dataclass(frozen=True)
+class ComparisonOptions:
+    """How two systems are compared: at ``threshold_ms`` of ``latency`` (avg, max or a percentile), B's
+    figures multiplied by ``adjust_b``, each family of workloads at its best over transfer sizes
+    (``best_of_sizes``) or workload by workload."""
+
+    threshold_ms: float = 20.0
+    adjust_b: float = 1.0
+    latency: str = "avg"
+    best_of_sizes: bool = False
+
+
+@dataclass
+class ComparisonRow:
+    raid_level: str
+    drive_count_a: int | None
+    drive_count_b: int | None
+    cache_a: str
+    cache_b: str
+    a_value: float
+    b_value: float
+    # None when B's figure is 0 (there is nothing to improve on; the row's notes say so).
+    pct: float | None
+    confidence: ReplicateComparison | None = None
+    notes: list[str] = field(default_factory=list)
+    # Each side's figures (:class:`ComparedFigure`), read when first asked for: charts and exports
+    # draw and list them, the tables need only the values.
+    a_figures: ReplicateGroup | None = field(default=None, repr=False)
+    b_figures: ReplicateGroup | None = field(default=None, repr=False)
+    # B's RAID level when it differs from A's (configurations chosen by hand), else None.
+    raid_level_b: str | None = None
+
+    @property
+    def a_label(self) -> str:
+        return config_key_label(ConfigGroup(self.raid_level, self.drive_count_a, self.cache_a))
+
+    @property
+    def b_label(self) -> str:
+        raid_level = self.raid_level if self.raid_level_b is None else self.raid_level_b
+        return config_key_label(ConfigGroup(raid_level, self.drive_count_b, self.cache_b))
+
+    @property
+    def a(self) -> list[ComparedFigure]:
+        return self.a_figures.figures() if self.a_figures else []
+
+    @property
+    def b(self) -> list[ComparedFigure]:
+        return self.b_figures.figures() if self.b_figures else []
+
+    @property
+    def label(self) -> str:
+        if self.raid_level_b is not None:
+            return f"{self.a_label} vs {self.b_label}"
+        if self.drive_count_a == self.drive_count_b:
+            drives = f"{self.drive_count_a} drives" if self.drive_count_a else ""
+        else:
+            drives = f"{self.drive_count_a or 'unstated'} vs {self.drive_count_b or 'unstated'} drives"
+        cache = self.cache_a or self.cache_b
+        return ", ".join(part for part in (self.raid_level or "RAID level not stated", drives, cache) if part)
+
+
+@dataclass
+class WorkloadComparison:
+    workload: str
+    metric: str
+    rows: list[ComparisonRow]
+    only_a: list[ConfigKey]
+    only_b: list[ConfigKey]
+    summaries: list[str]
+    ambiguous: list[str] = field(default_factory=list)
+    # How the two sides' runs were found to be the same workload, in words.
+    matched_by: str = ""
+    # Cache settings that would pair configurations one side states no cache setting for.
+    cache_choices: list[str] = field(default_factory=list)
+    # Why no configuration is compared (sentences), when ``rows`` is empty.
+    empty: list[str] = field(default_factory=list)
+    # When a side's curve does not cross the threshold: the response times (ms) both sides' curves are
+    # measured between, None when they share none, and thresholds within them to compare at instead.
+    no_crossing: bool = False
+    measured_ms: tuple[float, float] | None = None
+    thresholds: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Comparison:
+    a: System
+    b: System
+    threshold_ms: float
+    adjust_b: float
+    workloads: list[WorkloadComparison]
+    only_a_workloads: list[str]
+    only_b_workloads: list[str]
+    latency: str = "avg"
+    # The compared workloads' page among all both systems have (None: every one, as pairs compare).
+    page: Page | None = None
+    # What each side's filters left out, in sentences, and the values each side offers to filter by.
+    left_out: list[str] = field(default_factory=list)
+    a_choices: SideChoices | None = None
+    b_choices: SideChoices | None = None
+    # The firmware version each side's runs were measured under, when one was chosen.
+    a_firmware: str = ""
+    b_firmware: str = ""
+
+
+def groups(found: list[ReplicateGroup], metric: str, *, best: bool = False) -> dict[ConfigGroup, ReplicateGroup]:
+    """Replicates with a value, by configuration group, those of one group together; or only the best
+    figure of each configuration (``best``: a family of workloads at its best; figures one by one)."""
+    by_group: defaultdict[ConfigGroup, list[ReplicateGroup]] = defaultdict(list)
+    for replicates in found:
+        if replicates.metric == metric and replicates.summary is not None:
+            by_group[replicates.group].append(replicates)
+    if best:
+        return {key: max(parts, key=lambda part: part.valued.mean) for key, parts in by_group.items()}
+    return {key: _together(parts) for key, parts in by_group.items()}
+
+
+def _together(parts: list[ReplicateGroup]) -> ReplicateGroup:
+    if len(parts) == 1:
+        return parts[0]
+    first = parts[0]
+    found = [part.found for part in parts]
+    return ReplicateGroup(
+        system_id=first.system_id,
+        workload_key=first.workload_key,
+        group=first.group,
+        metric=first.metric,
+        summary=replicates_together([part.valued for part in parts]),
+        printed_mbps=[value for part in parts for value in part.printed_mbps],
+        stated_ms=[value for part in parts for value in part.stated_ms],
+        not_reached=[status for part in parts for status in part.not_reached],
+        found=None if None in found else [figure for figures in found if figures for figure in figures],
+        on_demand=next((part.on_demand for part in parts if part.on_demand), None),
+        no_value=list(dict.fromkeys(words for part in parts for words in part.no_value)),
+    )
+
+
+def compared_row(
+    a: System, b: System, a_found: ReplicateGroup, b_found: ReplicateGroup, options: ComparisonOptions
+) -> ComparisonRow:
+    """A's and B's figures of one configuration pair, the improvement of A over B and its confidence."""
+    a_summary, b_summary = a_found.valued, b_found.valued
+    a_key, b_key = a_found.group, b_found.group
+    row = ComparisonRow(
+        raid_level=a_key.raid_level,
+        drive_count_a=a_key.drive_count,
+        drive_count_b=b_key.drive_count,
+        cache_a=a_key.cache_setting,
+        cache_b=b_key.cache_setting,
+        a_value=a_summary.mean,
+        b_value=b_summary.mean,
+        pct=None,
+        a_figures=a_found,
+        b_figures=b_found,
+        raid_level_b=None if b_key.raid_level == a_key.raid_level else b_key.raid_level,
+    )
+    if row.b_value * options.adjust_b > 0:
+        row.pct = improvement_pct(row.a_value, row.b_value, adjust_b=options.adjust_b)
+    if a_summary.n > 1 and b_summary.n > 1:
+        row.confidence = compare_summaries(a_summary, b_summary, adjust_b=options.adjust_b)
+    row.notes = sentences.row_notes(row, a_name=a.name, b_name=b.name, threshold_ms=options.threshold_ms)
+    return row
+
+
+def workload_comparison(
+    a: System,
+    b: System,
+    label: str,
+    found: tuple[list[ReplicateGroup], list[ReplicateGroup]],
+    options: ComparisonOptions,
+    *,
+    matched_by: str,
+    best: bool = False,
+    chosen: bool = False,
+) -> WorkloadComparison:
+    """One compared workload from each side's :class:`ReplicateGroup` (one per figure, or summed up);
+    ``chosen``: one configuration of each side was chosen, and they are compared whatever they are."""
+    a_figures, b_figures = found
+    metric = "iops" if all(replicates.metric == "iops" for replicates in a_figures + b_figures) else "mbps"
+    a_groups, b_groups = groups(a_figures, metric, best=best), groups(b_figures, metric, best=best)
+    pairs, only_a, only_b = pair_configs(sorted(a_groups, key=config_key_order), sorted(b_groups, key=config_key_order))
+    if chosen and not pairs and len(a_groups) == len(b_groups) == 1:
+        pairs, only_a, only_b = [(next(iter(a_groups)), next(iter(b_groups)))], [], []
+    rows = [compared_row(a, b, a_groups[ConfigGroup(*ak)], b_groups[ConfigGroup(*bk)], options) for ak, bk in pairs]
+    rows.sort(key=lambda r: (r.raid_level, r.drive_count_a or 0, r.cache_a))
+    summaries = sentences.raid_level_summaries(rows, a_name=a.name, b_name=b.name, label=label, options=options)
+    said, choices = ambiguities(only_a, only_b)
+    empty = [] if rows else sentences.why_empty(a, b, a_figures, b_figures, metric)
+    return WorkloadComparison(label, metric, rows, only_a, only_b, summaries, said, matched_by, choices, empty=empty)
