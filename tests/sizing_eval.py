@@ -6,8 +6,9 @@
    numjobs 8 column predicted from that row and column only; absolute relative error per grid and
    pooled, for the model chosen per grid and for the two fixed models.
 2. Sizing on seed 000's drive-count sweeps (Tables 1, 3, 4, 5, 7, 8 in fixtures/demo.yaml): each
-   interior drive count left out and predicted from the others; linear interpolation between the
-   neighbours for reference.
+   interior drive count left out and predicted from the others (the knee chosen on the others),
+   per sweep with the model that answers it, and pooled; each knee forced everywhere and linear
+   interpolation between the neighbours for reference.
 3. The DS4500's RAID-5 OLTP 8K (All Caches Disabled) sweep: drives for 12,000 and 20,000 IOPS at 20 ms.
 
 Reads the files directly (no database); the portal's pages, API and command read the same sweeps
@@ -21,7 +22,15 @@ import yaml
 
 from ingest import parse_paths
 from portal import formatting
-from portal.analysis.drive_scaling import DriveCountFigure, drives_needed, fit, leave_one_out
+from portal.analysis import drive_scaling
+from portal.analysis.drive_scaling import (
+    GRADUAL_KNEE_SHARPNESS,
+    KNEE_SHARPNESS,
+    DriveCountFigure,
+    drives_needed,
+    fit,
+    leave_one_out,
+)
 from portal.analysis.grid_prediction import Model, percentile, predict_grid
 from tests.samples import REPO, sample
 
@@ -110,24 +119,40 @@ def seed_000_sweeps() -> dict[tuple[str, str, str, str], list[DriveCountFigure]]
 
 def report_sizing() -> None:
     sweeps = seed_000_sweeps()
-    model_errors, linear_errors = [], []
-    for figures in sweeps.values():
-        model_errors += [x.error_pct for x in leave_one_out(figures).left_out]
-        for index in range(1, len(figures) - 1):
-            low, point, high = figures[index - 1], figures[index], figures[index + 1]
-            share = (point.drive_count - low.drive_count) / (high.drive_count - low.drive_count)
-            linear = low.throughput + (high.throughput - low.throughput) * share
-            linear_errors.append(abs(linear - point.throughput) / point.throughput * 100)
-    print(f"Sizing on seed 000's drive-count sweeps ({len(sweeps)} sweeps, {len(model_errors)} drive counts left out)")
-    print(f"  drive-bound / controller-bound model: {_summary(model_errors)}")
-    print(f"  linear interpolation between neighbours: {_summary(linear_errors)}")
+    pooled: dict[str, list[float]] = defaultdict(list)
+    print("Sizing on seed 000's drive-count sweeps: each interior drive count left out, the knee chosen on the others")
+    for (system, raid_level, cache, workload), figures in sweeps.items():
+        errors = [x.error_pct for x in leave_one_out(figures).left_out]
+        pooled["chosen"] += errors
+        for name, sharpness in (("sharp", KNEE_SHARPNESS), ("gradual", GRADUAL_KNEE_SHARPNESS)):
+            pooled[name] += drive_scaling._left_out_errors(figures, sharpness)
+        pooled["linear"] += _linear_errors(figures)
+        worst = formatting.percent(max(errors))
+        print(
+            f"  {system} {raid_level} {cache} {workload}: {fit(figures).model_name};"
+            f" errors {', '.join(formatting.percent(e) for e in errors)} (worst {worst})"
+        )
+    print(f"  pooled, knee chosen per sweep ({len(pooled['chosen'])} drive counts): {_summary(pooled['chosen'])}")
+    print(f"  pooled, sharp knee everywhere: {_summary(pooled['sharp'])}")
+    print(f"  pooled, gradual knee everywhere: {_summary(pooled['gradual'])}")
+    print(f"  pooled, linear interpolation between neighbours: {_summary(pooled['linear'])}")
+
+
+def _linear_errors(figures: list[DriveCountFigure]) -> list[float]:
+    errors = []
+    for index in range(1, len(figures) - 1):
+        low, point, high = figures[index - 1], figures[index], figures[index + 1]
+        share = (point.drive_count - low.drive_count) / (high.drive_count - low.drive_count)
+        linear = low.throughput + (high.throughput - low.throughput) * share
+        errors.append(abs(linear - point.throughput) / point.throughput * 100)
+    return errors
 
 
 def report_ds4500() -> None:
     figures = seed_000_sweeps()[("IBM DS4500", "RAID-5", "All Caches Disabled", "OLTP 8K")]
     scaling = fit(figures)
     error = leave_one_out(figures)
-    print("IBM DS4500, RAID-5, All Caches Disabled, OLTP 8K at 20 ms (seed 000 Table 1)")
+    print(f"IBM DS4500, RAID-5, All Caches Disabled, OLTP 8K at 20 ms (seed 000 Table 1): {scaling.model_name}")
     print(
         "  measured: "
         + ", ".join(f"{f.drive_count} drives {formatting.throughput(f.throughput, 'iops')}" for f in figures)

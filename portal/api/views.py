@@ -17,8 +17,9 @@ from portal.errors import error_body, form_error
 from portal.models import Run
 from portal.results.selectors import LATENCIES, run_curve, run_detail, run_metric, run_threshold
 from portal.sizing.forms import PredictForm, SizingForm
+from portal.sizing.output import sizing_data
 from portal.sizing.prediction import NoGrid, prediction_data, run_prediction
-from portal.sizing.selectors import sizing_answer, sizing_data
+from portal.sizing.selectors import sizing_answer
 from portal.uploads import services as upload_services
 from portal.uploads.views import SizeLimitUploadHandler, too_large_message
 

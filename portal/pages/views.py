@@ -17,8 +17,9 @@ from portal.exports.formats import export
 from portal.models import Role
 from portal.results import selectors as result_selectors
 from portal.sizing.forms import PredictForm, SizingQuestionForm
+from portal.sizing.output import sizing_tables
 from portal.sizing.prediction import NoGrid, grid_runs, run_prediction
-from portal.sizing.selectors import sizing_answer, sizing_tables, sweep_workloads
+from portal.sizing.selectors import sizing_answer, sweep_workloads
 from portal.systems import selectors as system_selectors
 from portal.teams.selectors import allows, role_of
 

@@ -5,7 +5,8 @@ import json
 from django.core.management import BaseCommand, CommandError
 
 from portal.management.viewer import add_viewer_argument, viewer_of
-from portal.sizing.selectors import sizing, sizing_data
+from portal.sizing.output import sizing_data
+from portal.sizing.selectors import sizing
 from portal.systems.selectors import SystemNotFound, system_by_name
 
 
