@@ -27,6 +27,7 @@ urlpatterns = [
     path("reports/", ReportsView.as_view(), name="reports"),
     path("tables/<str:preset>/", views.TablesView.as_view(), name="tables"),
     path("sizing/", views.SizingView.as_view(), name="sizing"),
+    path("sizing/side-by-side/", views.SizingSideBySideView.as_view(), name="sizing_side_by_side"),
     path("predict/", views.PredictView.as_view(), name="predict"),
     *router.urls,
 ]

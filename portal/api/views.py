@@ -16,10 +16,11 @@ from portal.comparisons.forms import CompareForm
 from portal.errors import error_body, form_error
 from portal.models import Run
 from portal.results.selectors import LATENCIES, run_curve, run_detail, run_metric, run_threshold
-from portal.sizing.forms import PredictForm, SizingForm
+from portal.sizing.forms import PredictForm, SideBySideForm, SizingForm
 from portal.sizing.output import sizing_data
 from portal.sizing.prediction import NoGrid, prediction_data, run_prediction
 from portal.sizing.selectors import sizing_answer
+from portal.sizing.side_by_side import side_by_side_answer, side_by_side_data
 from portal.uploads import services as upload_services
 from portal.uploads.views import SizeLimitUploadHandler, too_large_message
 
@@ -275,6 +276,33 @@ class SizingView(APIView):
             raise form_error(form)
         system = numbers.system_named(user=request.user, name=form.value("system"))
         return Response(sizing_data(system, sizing_answer(form=form, system=system)))
+
+
+SIDE_BY_SIDE_TEXTS = {
+    **SIZING_TEXTS,
+    "system": "Two or more systems (name or id), the parameter repeated: system=A&system=B.",
+    "target": "The throughput wanted at the threshold (IOPS, or MB/s for a MB/s sweep).",
+}
+
+
+class SizingSideBySideView(APIView):
+    @extend_schema(
+        summary="Which of several systems needs fewer drives for a target: each one's drives and error",
+        parameters=[
+            OpenApiParameter(
+                "system", str, required=True, many=True, explode=True, description=SIDE_BY_SIDE_TEXTS["system"]
+            ),
+            *(p for p in form_parameters(SideBySideForm, SIDE_BY_SIDE_TEXTS) if p.name != "system"),
+        ],
+        responses={200: OpenApiTypes.OBJECT, 400: ERRORS, 404: ERRORS},
+    )
+    def get(self, request):
+        parameters_known(request.query_params, allowed=SideBySideForm.base_fields, repeatable=("system",))
+        form = SideBySideForm(request.query_params)
+        if not form.is_valid():
+            raise form_error(form)
+        systems = [numbers.system_named(user=request.user, name=name) for name in form.cleaned_data["system"]]
+        return Response(side_by_side_data(side_by_side_answer(form=form, systems=systems)))
 
 
 PREDICT_TEXTS = {
