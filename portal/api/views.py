@@ -341,7 +341,7 @@ TABLE_PARAMETERS = [
         str,
         OpenApiParameter.PATH,
         enum=[*numbers.SYSTEM_PRESETS, *numbers.COMPARISON_PRESETS],
-        description="whitepaper, pivot, stroke, jetstress, orion: one system's tables (system=); "
+        description="whitepaper, pivot, stroke, jetstress, orion, sizing: one system's tables (system=); "
         "all, comparison, summary, side_by_side: A against the baseline B with the compare page's parameters "
         "(several a: one table of them all against B, for all and comparison).",
     ),
@@ -350,6 +350,8 @@ TABLE_PARAMETERS = [
     OpenApiParameter("workloads", str, description="whitepaper, pivot: comma-separated, in column order."),
     OpenApiParameter("source_table", str, description='whitepaper, pivot: a paper\'s table, e.g. "Table 5".'),
     OpenApiParameter("rows", str, description="pivot: two configuration attributes, comma-separated."),
+    OpenApiParameter("target", float, description="sizing: the throughput wanted (drives needed for it)."),
+    OpenApiParameter("drives", int, description="sizing: also the throughput with this many drives."),
     *form_parameters(CompareForm, COMPARE_TEXTS, optional=True),
 ]
 

@@ -15,6 +15,7 @@ from portal.comparisons.forms import CompareForm
 from portal.comparisons.selectors import comparison, multi_comparison
 from portal.errors import ApplicationError, answers_errors, error_body, form_error
 from portal.models import System
+from portal.sizing.output import sizing_preset_tables
 from portal.systems.selectors import system_by_name
 from portal.teams.selectors import visible
 
@@ -24,7 +25,7 @@ from .formats import FORMATS, export
 from .multi_tables import multi_comparison_table
 from .tasks import bundle_task
 
-PRESETS = ("whitepaper", "pivot", "stroke", "jetstress", "orion")
+PRESETS = ("whitepaper", "pivot", "stroke", "jetstress", "orion", "sizing")
 COMPARISON_TABLES = ("all", "comparison", "summary", "side_by_side")
 
 
@@ -89,6 +90,8 @@ def system_tables(system, params):
         tables = presets.stroke(system, raid_level=raid_level, threshold_ms=threshold_ms)
     elif preset in ("jetstress", "orion"):
         tables = [getattr(presets, preset)(system)]
+    elif preset == "sizing":
+        tables = sizing_preset_tables(system, params)
     elif preset == "pivot":
         rows = tuple(params.get("rows", "drive_count,cache_setting").split(","))
         selection = presets.Selection(raid_level, workloads, params.get("source_table") or None)

@@ -4,6 +4,12 @@ from dataclasses import dataclass
 
 from portal import formatting
 from portal.analysis.drive_scaling import BackEnd, DriveScaling, DrivesNeeded, ScalingError
+from portal.analysis.tables import NumberFormat, format_number
+
+# The sizing tables' numbers, on the page and in every export: whole IOPS with separators (30,060),
+# MB/s and percentages to one decimal; "–" where no figure.
+WHOLE = NumberFormat(decimals=0, group_from=1000, na_text="–")
+ONE_DECIMAL = NumberFormat(decimals=1, trim_zeros=False, group_from=1000, na_text="–")
 
 
 @dataclass(frozen=True)
@@ -36,20 +42,27 @@ class SweepSizing:
         return found
 
     def table_rows(self) -> list[dict[str, str]]:
-        """The measured sweep, each interior drive count with its prediction from the others."""
+        """The measured sweep, each interior drive count with its prediction from the others, the numbers
+        written as the exports write them (:func:`portal.sizing.output.sizing_tables`)."""
         left_out = {x.drive_count: x for x in self.error.left_out}
+        unit = formatting.METRIC_UNITS.get(self.metric, self.metric)
+        number = self.number_format
         rows = []
         for figure in self.scaling.measured:
             out = left_out.get(figure.drive_count)
             rows.append(
                 {
                     "drives": formatting.whole(figure.drive_count),
-                    "measured": self._figure(figure.throughput),
-                    "predicted": self._figure(out.predicted) if out else formatting.NO_FIGURE,
-                    "error": formatting.percent(out.error_pct) if out else formatting.NO_FIGURE,
+                    "measured": f"{format_number(figure.throughput, number)} {unit}",
+                    "predicted": f"{format_number(out.predicted, number)} {unit}" if out else formatting.NO_FIGURE,
+                    "error": f"{format_number(out.error_pct, ONE_DECIMAL)} %" if out else formatting.NO_FIGURE,
                 }
             )
         return rows
+
+    @property
+    def number_format(self) -> NumberFormat:
+        return WHOLE if self.metric == "iops" else ONE_DECIMAL
 
     def _figure(self, value: float | None) -> str:
         return formatting.throughput(value, self.metric)

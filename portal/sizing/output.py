@@ -2,11 +2,16 @@
 
 from typing import Any
 
+from django.http import QueryDict
+
 from portal import formatting
-from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
+from portal.analysis.tables import Column, ColumnGroup, Row, Table
+from portal.errors import NotFoundError, form_error
 from portal.models import System
 
-from .answers import Sizing, SweepSizing
+from .answers import ONE_DECIMAL, WHOLE, Sizing, SweepSizing
+from .forms import SizingQuestionForm
+from .selectors import sizing_answer
 
 
 def sizing_data(system: System, answer: Sizing) -> dict[str, Any]:
@@ -81,18 +86,13 @@ def _sweep_data(sweep: SweepSizing) -> dict[str, Any]:
     }
 
 
-# Whole IOPS with separators everywhere (30,060), MB/s and percentages to one decimal; "–" where no figure.
-_WHOLE = NumberFormat(decimals=0, group_from=1000, na_text="–")
-_ONE_DECIMAL = NumberFormat(decimals=1, trim_zeros=False, group_from=1000, na_text="–")
-
-
 def sizing_tables(system: System, answer: Sizing) -> list[Table]:
     """One table per sweep for the exports: each drive count's figure, the model's value there, and
     the model's prediction of it with that drive count left out, with the answer in the footnotes."""
     tables = []
     for sweep in answer.sweeps:
         unit = formatting.METRIC_UNITS.get(sweep.metric, sweep.metric)
-        number = _WHOLE if sweep.metric == "iops" else _ONE_DECIMAL
+        number = sweep.number_format
         left_out = {x.drive_count: x for x in sweep.error.left_out}
         rows = tuple(
             Row(
@@ -112,15 +112,26 @@ def sizing_tables(system: System, answer: Sizing) -> list[Table]:
                 Column("At the threshold", number),
                 Column("Model", number),
                 Column("Predicted with it left out", number),
-                Column("Error %", _ONE_DECIMAL),
+                Column("Error %", ONE_DECIMAL),
             ),
         )
         title = f"{system.name} {sweep.label}: drives for a target"
         tables.append(Table(title, (("",), ("Drives",)), (group,), rows, tuple(sweep.lines())))
     if answer.estimate is not None:
         estimate = answer.estimate
-        group = ColumnGroup("Back-end formula", (Column("Back-end IOPS", _WHOLE), Column("Drives", _WHOLE)))
+        group = ColumnGroup("Back-end formula", (Column("Back-end IOPS", WHOLE), Column("Drives", WHOLE)))
         row = Row((estimate.workload,), (estimate.backend.backend_iops, estimate.backend.drives))
         title = f"{system.name} {estimate.workload}: drives for a target (estimate)"
         tables.append(Table(title, (("",), ("Workload",)), (group,), (row,), tuple(estimate.lines())))
+    return tables
+
+
+def sizing_preset_tables(system: System, params: QueryDict | dict[str, str]) -> list[Table]:
+    """The sizing page's tables for the ``sizing`` table preset, from the sizing page's parameters."""
+    form = SizingQuestionForm(params)
+    if not form.is_valid():
+        raise form_error(form)
+    tables = sizing_tables(system, sizing_answer(form=form, system=system))
+    if not tables:
+        raise NotFoundError(f"{system.name} has no sizing answer to export for these choices.")
     return tables
