@@ -10,6 +10,11 @@
    per sweep with the model that answers it, and pooled; each knee forced everywhere and linear
    interpolation between the neighbours for reference.
 3. The DS4500's RAID-5 OLTP 8K (All Caches Disabled) sweep: drives for 12,000 and 20,000 IOPS at 20 ms.
+4. Prediction along read % on the fio-plot grids with both randread (100 %) and randwrite (0 %):
+   IOPS by total outstanding I/O (the mean over iodepth x numjobs of the same total), every 0 % cell
+   but the focal one predicted from the 100 % sweep and the 0 % figure at the middle total, as the
+   predict page's "along read %" does; per device and pooled, for the model chosen (on the same
+   cells: the figure is the better of the two per device) and for each model everywhere.
 
 Reads the files directly (no database); the portal's pages, API and command read the same sweeps
 from the database through the same analysis functions.
@@ -173,12 +178,53 @@ def report_ds4500() -> None:
     )
 
 
+def read_share_cells(folder) -> dict[tuple[float, float], float]:
+    """Mean IOPS by (total outstanding I/O, read %) of a device's randread and randwrite grids."""
+    by_cell: dict[tuple[float, float], list[float]] = defaultdict(list)
+    for rw, read_pct in (("randread", 100.0), ("randwrite", 0.0)):
+        paths = sorted(folder.glob(f"{rw}-*.json"))
+        if paths:
+            [result] = parse_paths(paths)
+            for point in result["runs"][0]["points"]:
+                by_cell[(float(point["load"]["outstanding_io"]), read_pct)].append(point["iops"])
+    return {cell: statistics.mean(values) for cell, values in by_cell.items()}
+
+
+def report_read_share() -> None:
+    from portal.analysis import grid_prediction
+
+    print("Prediction along read % on the fio grids (randwrite from randread and one randwrite figure)")
+    pooled: dict[str, list[float]] = defaultdict(list)
+    for folder in sorted(p for p in sample("fio-grids").iterdir() if p.is_dir()):
+        cells = read_share_cells(folder)
+        if len({read_pct for _, read_pct in cells}) < 2:
+            continue
+        totals = sorted({total for total, _ in cells})
+        focal = (totals[len(totals) // 2], 100.0)
+        prediction = predict_grid(cells, focal=focal, outstanding=False)
+        errors = [cell.error_pct for cell in prediction.cells if cell.error_pct is not None]
+        pooled["chosen"] += errors
+        sweeps = grid_prediction._sweeps(cells, focal)
+        off = {cell: value for cell, value in cells.items() if cell[0] != focal[0] and cell[1] != focal[1]}
+        for model in (Model.PRODUCT, Model.SUM):
+            pooled[str(model)] += [
+                abs(grid_prediction._predict(model, sweeps, focal, cell) - value) / value * 100
+                for cell, value in off.items()
+            ]
+        print(f"  {folder.name.removeprefix('fioplot_')}: {len(errors)} cells, {prediction.model}: {_summary(errors)}")
+    print(f"  pooled, model chosen per device ({len(pooled['chosen'])} cells): {_summary(pooled['chosen'])}")
+    for model in (Model.PRODUCT, Model.SUM):
+        print(f"  pooled, {model} everywhere: {_summary(pooled[str(model)])}")
+
+
 def main() -> None:
     report_grids()
     print()
     report_sizing()
     print()
     report_ds4500()
+    print()
+    report_read_share()
 
 
 if __name__ == "__main__":

@@ -29,5 +29,6 @@ urlpatterns = [
     path("sizing/", views.SizingView.as_view(), name="sizing"),
     path("sizing/side-by-side/", views.SizingSideBySideView.as_view(), name="sizing_side_by_side"),
     path("predict/", views.PredictView.as_view(), name="predict"),
+    path("predict/along/", views.PredictAlongView.as_view(), name="predict_along"),
     *router.urls,
 ]

@@ -18,6 +18,7 @@ from portal.models import Run
 from portal.results.selectors import LATENCIES, run_curve, run_detail, run_metric, run_threshold
 from portal.sizing.forms import PredictForm, SideBySideForm, SizingForm
 from portal.sizing.output import sizing_data
+from portal.sizing.parameter_prediction import PARAMETERS, parameter_prediction, parameter_prediction_data
 from portal.sizing.prediction import NoGrid, prediction_data, run_prediction
 from portal.sizing.selectors import sizing_answer
 from portal.sizing.side_by_side import side_by_side_answer, side_by_side_data
@@ -303,6 +304,28 @@ class SizingSideBySideView(APIView):
             raise form_error(form)
         systems = [numbers.system_named(user=request.user, name=name) for name in form.cleaned_data["system"]]
         return Response(side_by_side_data(side_by_side_answer(form=form, systems=systems)))
+
+
+class PredictAlongView(APIView):
+    @extend_schema(
+        summary="Untested combinations along read %, random % or transfer size and outstanding I/O, predicted",
+        parameters=[
+            OpenApiParameter("system", str, required=True, description="The system (name or id)."),
+            OpenApiParameter("parameter", str, required=True, enum=list(PARAMETERS), description="The parameter."),
+        ],
+        responses={200: OpenApiTypes.OBJECT, 400: ERRORS, 404: ERRORS},
+    )
+    def get(self, request):
+        parameters_known(request.query_params, allowed=("system", "parameter"))
+        missing = {name: ["required."] for name in ("system", "parameter") if not request.query_params.get(name)}
+        if missing:
+            raise ValidationError(missing)
+        system = numbers.system_named(user=request.user, name=request.query_params["system"])
+        try:
+            found = parameter_prediction(system=system, parameter=request.query_params["parameter"])
+        except NoGrid as error:
+            raise ValidationError({"parameter": [f"{error}."]}) from None
+        return Response(parameter_prediction_data(found))
 
 
 PREDICT_TEXTS = {
