@@ -6,11 +6,14 @@ randwrite 7x7 grids, bs 4k), stored as two runs of one system: randread (100 % r
 (0 % reads), each point by its total outstanding I/O (iodepth x numjobs).
 """
 
+import io
+import json
 import statistics
 from collections import defaultdict
 from html import unescape
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from ingest import parse_paths
@@ -94,3 +97,18 @@ def test_a_parameter_without_runs_that_differ_in_it_alone_is_named(samsung, api)
     assert "choose one of: read_pct, random_pct, transfer_kb" in error_of(response)["fields"]["parameter"][0]
     page = Client().get(f"/systems/{samsung.id}/predict/", {"along": "random_pct"})
     assert page.status_code == 400
+
+
+def test_the_command_gives_the_apis_answer(samsung, api):
+    body = api.get("/api/v1/predict/along/", {"system": "Samsung 860 Pro", "parameter": "read_pct"}).json()
+    out = io.StringIO()
+    call_command("predict_along", "Samsung 860 Pro", "--parameter", "read_pct", "--json", stdout=out)
+    assert json.loads(out.getvalue()) == body
+    out = io.StringIO()
+    call_command("predict_along", "Samsung 860 Pro", "--parameter", "read_pct", stdout=out)
+    one = next(cell for cell in body["cells"] if cell["outstanding_io"] == 1)
+    assert (
+        f"  1 outstanding I/Os, read % 0: predicted {round(one['predicted_iops']):,} IOPS; measured " in out.getvalue()
+    )
+    with pytest.raises(CommandError, match="no runs that differ in random % only"):
+        call_command("predict_along", "Samsung 860 Pro", "--parameter", "random_pct", stdout=io.StringIO())
