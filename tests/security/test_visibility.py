@@ -26,6 +26,8 @@ NOBODY = "Nobody Array Z0"
 PUBLIC = "Public Array P1"
 TEAM = "Zenith array lab"
 ROLES = ("anonymous", "stranger", "owner")
+# Both systems sized side by side for 1,000 IOPS of OLTP 8K.
+SIDE_BY_SIDE = {"system": [SECRET, PUBLIC], "workload": "OLTP 8K", "target": "1000"}
 # An OLTP 8K curve crossing 20 ms: both systems are compared on it.
 CURVE = ((1, 1500.0, 4.0), (8, 6000.0, 12.0), (32, 9000.0, 30.0))
 
@@ -150,16 +152,8 @@ WALK = {
     "api:reports": {"kind": ONE, **_compare("/api/v1/reports/"), "owner": 202, "shows": "status"},
     "api:compare": {"kind": ONE, **_compare("/api/v1/compare/")},
     "api:sizing": {"kind": ONE, "path": "/api/v1/sizing/", "query": {"system": SECRET, "workload": "OLTP 8K"}},
-    "pages:sizing_side_by_side": {
-        "kind": ONE,
-        "path": "/compare/sizing/",
-        "query": {"system": [SECRET, PUBLIC], "workload": "OLTP 8K", "target": "1000"},
-    },
-    "api:sizing_side_by_side": {
-        "kind": ONE,
-        "path": "/api/v1/sizing/side-by-side/",
-        "query": {"system": [SECRET, PUBLIC], "workload": "OLTP 8K", "target": "1000"},
-    },
+    "pages:sizing_side_by_side": {"kind": ONE, "path": "/compare/sizing/", "query": SIDE_BY_SIDE},
+    "api:sizing_side_by_side": {"kind": ONE, "path": "/api/v1/sizing/side-by-side/", "query": SIDE_BY_SIDE},
     # The private system's runs differ in no parameter alone: its owner is told so, others of no system.
     "api:predict_along": {
         "kind": ONE,
@@ -167,7 +161,7 @@ WALK = {
         "query": {"system": SECRET, "parameter": "read_pct"},
         "owner": 400,
         "shows": "no runs that differ",
-    },
+    },  # fmt: skip
     # The private run has no grid: its owner is told so, others of no run.
     "api:predict": {
         "kind": ONE,
