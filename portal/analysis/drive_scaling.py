@@ -32,6 +32,12 @@ GRADUAL_KNEE_SHARPNESS = 4
 # drive counts to answer instead of the sharp one. Chosen on seed 000's sweeps: without it (0) the
 # median error is 2.0 %, with 1 point 1.9 %; the 90th percentile is 13.5 % either way.
 GRADUAL_KNEE_MARGIN_PCT = 1.0
+# Up to this many drive counts the knee is chosen by leave-one-out error; past it (where each count
+# weighs less, and leaving each out in turn would cost a number of fits growing as a power of the
+# counts) by each knee's own squared log error on all of them.
+LEAVE_OUT_CHOICE_MOST_COUNTS = 8
+# The most interior drive counts left out in turn to measure a sweep's error (each costs a fit).
+MOST_LEFT_OUT = 12
 # The squared log error a fixed base must save to be fitted: about 10 % on one drive count.
 BASE_COST = 0.01
 # How far beyond the largest drive count measured an answer is searched for.
@@ -141,11 +147,14 @@ def fit(figures: Iterable[DriveCountFigure]) -> DriveScaling:
     """Fit both regimes to a sweep of at least two drive counts (one throughput per count).
 
     The sharp knee answers unless the gradual knee's mean leave-one-out error on this sweep is lower by
-    more than :data:`GRADUAL_KNEE_MARGIN_PCT` (which needs two interior drive counts to measure)."""
+    more than :data:`GRADUAL_KNEE_MARGIN_PCT` (which needs two interior drive counts to measure); past
+    :data:`LEAVE_OUT_CHOICE_MOST_COUNTS` counts, unless its own error on all of them is lower."""
     sharp = fit_knee(figures, knee_sharpness=KNEE_SHARPNESS)
     if len(sharp.measured) < 4:
         return sharp
     gradual = fit_knee(sharp.measured, knee_sharpness=GRADUAL_KNEE_SHARPNESS)
+    if len(sharp.measured) > LEAVE_OUT_CHOICE_MOST_COUNTS:
+        return gradual if _own_error(gradual) < _own_error(sharp) else sharp
     sharp_error = statistics.mean(_left_out_errors(sharp.measured, KNEE_SHARPNESS))
     gradual_error = statistics.mean(_left_out_errors(sharp.measured, GRADUAL_KNEE_SHARPNESS))
     return gradual if gradual_error < sharp_error - GRADUAL_KNEE_MARGIN_PCT else sharp
@@ -174,6 +183,11 @@ def fit_knee(figures: Iterable[DriveCountFigure], *, knee_sharpness: int) -> Dri
         measured=measured,
         knee_sharpness=knee_sharpness,
     )
+
+
+def _own_error(scaling: DriveScaling) -> float:
+    """The fit's squared log error on the drive counts it was fitted to."""
+    return sum(math.log(scaling.throughput_with(f.drive_count) / f.throughput) ** 2 for f in scaling.measured)
 
 
 def _left_out_errors(measured: Sequence[DriveCountFigure], knee_sharpness: int) -> list[float]:
@@ -229,10 +243,15 @@ def _model(base: float, per_drive: float, plateau: float | None, drive_count: fl
 
 def leave_one_out(figures: Iterable[DriveCountFigure]) -> ScalingError:
     """Each interior drive count predicted by the model fitted to the others, its knee chosen on them
-    (none for under three counts)."""
+    (none for under three counts; of a sweep with more than :data:`MOST_LEFT_OUT` interior counts, that
+    many spread evenly over them)."""
     measured = tuple(sorted(figures, key=lambda f: f.drive_count))
+    interior = list(range(1, len(measured) - 1))
+    if len(interior) > MOST_LEFT_OUT:
+        step = (len(interior) - 1) / (MOST_LEFT_OUT - 1)
+        interior = sorted({interior[round(i * step)] for i in range(MOST_LEFT_OUT)})
     left_out = []
-    for index in range(1, len(measured) - 1):
+    for index in interior:
         others = measured[:index] + measured[index + 1 :]
         point = measured[index]
         left_out.append(LeftOut(point.drive_count, point.throughput, fit(others).throughput_with(point.drive_count)))

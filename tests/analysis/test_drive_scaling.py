@@ -160,3 +160,15 @@ def test_a_sweep_that_bends_early_is_answered_by_the_gradual_knee():
     sixty = leave_one_out(figures(DS4500_RAID10_WRITES_4K)).left_out[0]
     assert (sixty.drive_count, sixty.measured) == (60, 8630)
     assert sixty.error_pct < 10
+
+
+def test_a_long_sweep_is_checked_on_twelve_drive_counts_spread_over_it():
+    # 40 drive counts, 150 IOPS a drive up to 9,000 IOPS: twelve interior counts are left out, the
+    # first and last interior ones among them, so a page answers as fast for any sweep.
+    sweep = [DriveCountFigure(4 * i, min(600.0 * i, 9000.0)) for i in range(1, 41)]
+    error = leave_one_out(sweep)
+    counts = [x.drive_count for x in error.left_out]
+    assert len(counts) == 12
+    assert (counts[0], counts[-1]) == (8, 156)
+    assert counts == sorted(counts)
+    assert fit(sweep).throughput_with(40) == pytest.approx(6000, rel=0.01)
