@@ -82,7 +82,9 @@ def parameter_prediction(*, system: System, parameter: str) -> ParameterPredicti
     """The system's runs that differ in ``parameter`` only (the set with the most values), predicted."""
     if parameter not in PARAMETERS:
         raise NoGrid(f"no prediction along {parameter!r}; choose one of: {', '.join(PARAMETERS)}")
-    runs = list(Run.objects.filter(config__system=system, phase=Run.Phase.MEASUREMENT, excluded_reason=""))
+    runs = Run.objects.filter(config__system=system, phase=Run.Phase.MEASUREMENT, excluded_reason="").only(
+        "id", "name", "config_id", "tool", "read_pct", "random_pct", "transfer_sizes"
+    )
     groups: dict[str, dict[float, Run]] = defaultdict(dict)
     for run in runs:
         value = parameter_value(run, parameter)
