@@ -39,6 +39,11 @@ def mean_iops_by_outstanding(rw):
 
 @pytest.fixture
 def samsung(db):
+    return stored_reads_and_writes()
+
+
+def stored_reads_and_writes():
+    """The randread and randwrite grids as two runs of one system, a point per cell."""
     system = SystemFactory(name="Samsung 860 Pro")
     config = ConfigFactory(system=system, drive_count=1, drive_type="SSD")
     for rw, read_pct in (("randread", 100), ("randwrite", 0)):

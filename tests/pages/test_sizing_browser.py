@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 
 from portal.models import System
 from tests.api.test_predict import stored_grid
+from tests.api.test_predict_along import mean_iops_by_outstanding, stored_reads_and_writes
 
 
 @pytest.mark.browser
@@ -101,4 +102,22 @@ def test_the_predict_page_shows_a_prediction_against_the_measured_cell(transacti
     assert measured == pytest.approx(50_300, rel=0.04)
     assert error < 1
     assert abs(predicted - measured) / measured * 100 == pytest.approx(error, abs=0.05)
+    assert problems == []
+
+
+@pytest.mark.browser
+def test_the_predict_page_predicts_writes_along_read_share(transactional_db, live_server, browser_page):
+    system = stored_reads_and_writes()
+    page, problems = browser_page.page, browser_page.problems
+    page.goto(f"{live_server.url}/systems/{system.id}/predict/")
+    page.get_by_role("link", name="read %").click()
+    lines = page.locator("#along li").all_inner_texts()
+    assert lines[0].endswith("model. Predictions, not measurements.")
+    assert lines[1].startswith("Error on ")
+    row = page.locator("#along tbody tr").filter(has=page.locator("td:nth-child(1)", has_text=re.compile(r"^1$")))
+    expect(row.locator("td").nth(1)).to_have_text("0")
+    text = row.locator("td").nth(2).inner_text()
+    # The 1 outstanding I/O write cell was measured (randwrite-1-1): shown beside the prediction.
+    measured = round(mean_iops_by_outstanding("randwrite")[1])
+    assert re.fullmatch(rf"predicted [\d,]+ IOPS; measured {measured:,} IOPS, error [\d.]+ %", text), text
     assert problems == []
