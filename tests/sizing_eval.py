@@ -6,9 +6,15 @@
    numjobs 8 column predicted from that row and column only; absolute relative error per grid and
    pooled, for the model chosen per grid and for the two fixed models.
 2. Sizing on seed 000's drive-count sweeps (Tables 1, 3, 4, 5, 7, 8 in fixtures/demo.yaml): each
-   interior drive count left out and predicted from the others; linear interpolation between the
-   neighbours for reference.
+   interior drive count left out and predicted from the others (the knee chosen on the others),
+   per sweep with the model that answers it, and pooled; each knee forced everywhere and linear
+   interpolation between the neighbours for reference.
 3. The DS4500's RAID-5 OLTP 8K (All Caches Disabled) sweep: drives for 12,000 and 20,000 IOPS at 20 ms.
+4. Prediction along read % on the fio-plot grids with both randread (100 %) and randwrite (0 %):
+   IOPS by total outstanding I/O (the mean over iodepth x numjobs of the same total), every 0 % cell
+   but the focal one predicted from the 100 % sweep and the 0 % figure at the middle total, as the
+   predict page's "along read %" does; per device and pooled, for the model chosen (on the same
+   cells: the figure is the better of the two per device) and for each model everywhere.
 
 Reads the files directly (no database); the portal's pages, API and command read the same sweeps
 from the database through the same analysis functions.
@@ -21,7 +27,15 @@ import yaml
 
 from ingest import parse_paths
 from portal import formatting
-from portal.analysis.drive_scaling import DriveCountFigure, drives_needed, fit, leave_one_out
+from portal.analysis import drive_scaling
+from portal.analysis.drive_scaling import (
+    GRADUAL_KNEE_SHARPNESS,
+    KNEE_SHARPNESS,
+    DriveCountFigure,
+    drives_needed,
+    fit,
+    leave_one_out,
+)
 from portal.analysis.grid_prediction import Model, percentile, predict_grid
 from tests.samples import REPO, sample
 
@@ -110,24 +124,40 @@ def seed_000_sweeps() -> dict[tuple[str, str, str, str], list[DriveCountFigure]]
 
 def report_sizing() -> None:
     sweeps = seed_000_sweeps()
-    model_errors, linear_errors = [], []
-    for figures in sweeps.values():
-        model_errors += [x.error_pct for x in leave_one_out(figures).left_out]
-        for index in range(1, len(figures) - 1):
-            low, point, high = figures[index - 1], figures[index], figures[index + 1]
-            share = (point.drive_count - low.drive_count) / (high.drive_count - low.drive_count)
-            linear = low.throughput + (high.throughput - low.throughput) * share
-            linear_errors.append(abs(linear - point.throughput) / point.throughput * 100)
-    print(f"Sizing on seed 000's drive-count sweeps ({len(sweeps)} sweeps, {len(model_errors)} drive counts left out)")
-    print(f"  drive-bound / controller-bound model: {_summary(model_errors)}")
-    print(f"  linear interpolation between neighbours: {_summary(linear_errors)}")
+    pooled: dict[str, list[float]] = defaultdict(list)
+    print("Sizing on seed 000's drive-count sweeps: each interior drive count left out, the knee chosen on the others")
+    for (system, raid_level, cache, workload), figures in sweeps.items():
+        errors = [x.error_pct for x in leave_one_out(figures).left_out]
+        pooled["chosen"] += errors
+        for name, sharpness in (("sharp", KNEE_SHARPNESS), ("gradual", GRADUAL_KNEE_SHARPNESS)):
+            pooled[name] += drive_scaling._left_out_errors(figures, sharpness)
+        pooled["linear"] += _linear_errors(figures)
+        worst = formatting.percent(max(errors))
+        print(
+            f"  {system} {raid_level} {cache} {workload}: {fit(figures).model_name};"
+            f" errors {', '.join(formatting.percent(e) for e in errors)} (worst {worst})"
+        )
+    print(f"  pooled, knee chosen per sweep ({len(pooled['chosen'])} drive counts): {_summary(pooled['chosen'])}")
+    print(f"  pooled, sharp knee everywhere: {_summary(pooled['sharp'])}")
+    print(f"  pooled, gradual knee everywhere: {_summary(pooled['gradual'])}")
+    print(f"  pooled, linear interpolation between neighbours: {_summary(pooled['linear'])}")
+
+
+def _linear_errors(figures: list[DriveCountFigure]) -> list[float]:
+    errors = []
+    for index in range(1, len(figures) - 1):
+        low, point, high = figures[index - 1], figures[index], figures[index + 1]
+        share = (point.drive_count - low.drive_count) / (high.drive_count - low.drive_count)
+        linear = low.throughput + (high.throughput - low.throughput) * share
+        errors.append(abs(linear - point.throughput) / point.throughput * 100)
+    return errors
 
 
 def report_ds4500() -> None:
     figures = seed_000_sweeps()[("IBM DS4500", "RAID-5", "All Caches Disabled", "OLTP 8K")]
     scaling = fit(figures)
     error = leave_one_out(figures)
-    print("IBM DS4500, RAID-5, All Caches Disabled, OLTP 8K at 20 ms (seed 000 Table 1)")
+    print(f"IBM DS4500, RAID-5, All Caches Disabled, OLTP 8K at 20 ms (seed 000 Table 1): {scaling.model_name}")
     print(
         "  measured: "
         + ", ".join(f"{f.drive_count} drives {formatting.throughput(f.throughput, 'iops')}" for f in figures)
@@ -148,12 +178,53 @@ def report_ds4500() -> None:
     )
 
 
+def read_share_cells(folder) -> dict[tuple[float, float], float]:
+    """Mean IOPS by (total outstanding I/O, read %) of a device's randread and randwrite grids."""
+    by_cell: dict[tuple[float, float], list[float]] = defaultdict(list)
+    for rw, read_pct in (("randread", 100.0), ("randwrite", 0.0)):
+        paths = sorted(folder.glob(f"{rw}-*.json"))
+        if paths:
+            [result] = parse_paths(paths)
+            for point in result["runs"][0]["points"]:
+                by_cell[(float(point["load"]["outstanding_io"]), read_pct)].append(point["iops"])
+    return {cell: statistics.mean(values) for cell, values in by_cell.items()}
+
+
+def report_read_share() -> None:
+    from portal.analysis import grid_prediction
+
+    print("Prediction along read % on the fio grids (randwrite from randread and one randwrite figure)")
+    pooled: dict[str, list[float]] = defaultdict(list)
+    for folder in sorted(p for p in sample("fio-grids").iterdir() if p.is_dir()):
+        cells = read_share_cells(folder)
+        if len({read_pct for _, read_pct in cells}) < 2:
+            continue
+        totals = sorted({total for total, _ in cells})
+        focal = (totals[len(totals) // 2], 100.0)
+        prediction = predict_grid(cells, focal=focal, outstanding=False)
+        errors = [cell.error_pct for cell in prediction.cells if cell.error_pct is not None]
+        pooled["chosen"] += errors
+        sweeps = grid_prediction._sweeps(cells, focal)
+        off = {cell: value for cell, value in cells.items() if cell[0] != focal[0] and cell[1] != focal[1]}
+        for model in (Model.PRODUCT, Model.SUM):
+            pooled[str(model)] += [
+                abs(grid_prediction._predict(model, sweeps, focal, cell) - value) / value * 100
+                for cell, value in off.items()
+            ]
+        print(f"  {folder.name.removeprefix('fioplot_')}: {len(errors)} cells, {prediction.model}: {_summary(errors)}")
+    print(f"  pooled, model chosen per device ({len(pooled['chosen'])} cells): {_summary(pooled['chosen'])}")
+    for model in (Model.PRODUCT, Model.SUM):
+        print(f"  pooled, {model} everywhere: {_summary(pooled[str(model)])}")
+
+
 def main() -> None:
     report_grids()
     print()
     report_sizing()
     print()
     report_ds4500()
+    print()
+    report_read_share()
 
 
 if __name__ == "__main__":

@@ -5,6 +5,9 @@ focal point (f1, f2) and predicts other combinations by the product of ratios:
 
     T(x1, x2) = T(x1, f2) * T(f1, x2) / T(f1, f2)
 
+Where the parameters add rather than multiply (a read share that costs the same IOPS at every queue
+depth), the sum of differences, T(x1, f2) + T(f1, x2) - T(f1, f2), is offered beside it.
+
 On devices bound by outstanding I/O the product fails: with fio's iodepth and numjobs what counts
 is their product, the total outstanding I/O. That model reads both measured sweeps as one curve of
 throughput against total outstanding I/O (piecewise linear in log-log, its low end extended along
@@ -13,8 +16,9 @@ its first slope, flat past its high end) and reads the cell off it at x1 * x2.
 The model is chosen per data set by how well it predicts measured cells: the cells off the two
 sweeps where some were measured (the smaller median error), else each sweep's cells read from the
 other sweep's curve at the same total outstanding I/O (total outstanding I/O when none misses by
-more than 40 %, else the product of ratios). Predictions are never measurements: the
-result says which model answered and what error it showed on the cells that exist.
+more than 40 %, else the product of ratios; for other parameters the product of ratios). Predictions
+are never measurements: the result says which model answered and what error it showed on the cells
+that exist.
 """
 
 import math
@@ -37,6 +41,7 @@ Cell = tuple[float, float]
 class Model(StrEnum):
     PRODUCT = "product of ratios"
     OUTSTANDING = "total outstanding I/O"
+    SUM = "sum of differences"
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,7 @@ def predict_grid(
     """
     sweeps = _sweeps(measured, focal)
     off_sweep = {cell: value for cell, value in measured.items() if cell[0] != focal[0] and cell[1] != focal[1]}
-    models = [Model.PRODUCT, Model.OUTSTANDING] if outstanding else [Model.PRODUCT]
+    models = [Model.PRODUCT, Model.OUTSTANDING] if outstanding else [Model.PRODUCT, Model.SUM]
     if off_sweep:
         errors = {m: _errors(m, sweeps, focal, off_sweep) for m in models}
         model = min(models, key=lambda m: statistics.median(errors[m]))
@@ -147,6 +152,10 @@ def _predict(model: Model, sweeps: dict[Cell, float], focal: Cell, cell: Cell) -
     x1, x2 = cell
     if model is Model.PRODUCT:
         return sweeps[(x1, focal[1])] * sweeps[(focal[0], x2)] / sweeps[focal]
+    if model is Model.SUM:
+        # Each parameter adds or takes away the same throughput wherever the other one is; never below
+        # a hundredth of the focal figure (a throughput is positive).
+        return max(sweeps[(x1, focal[1])] + sweeps[(focal[0], x2)] - sweeps[focal], sweeps[focal] / 100)
     return _curve_at(_outstanding_curve(sweeps), x1 * x2)
 
 

@@ -261,7 +261,7 @@ class CompareSerializer(serializers.Serializer):
 
 # --- White-paper tables ---------------------------------------------------------------------------
 
-SYSTEM_PRESETS = ("whitepaper", "pivot", "stroke", "jetstress", "orion")
+SYSTEM_PRESETS = ("whitepaper", "pivot", "stroke", "jetstress", "orion", "sizing")
 COMPARISON_PRESETS = COMPARISON_TABLES
 
 # The parameters of each system preset (those of ``/export/table/``).
@@ -271,6 +271,7 @@ SYSTEM_PRESET_PARAMETERS = {
     "stroke": ("system", "raid_level", "threshold_ms"),
     "jetstress": ("system",),
     "orion": ("system",),
+    "sizing": ("system", "workload", "raid_level", "cache", "target", "drives", "threshold_ms"),
 }
 SYSTEM_PRESET_HINTS = {
     "latency": "the system tables read figures at the average response time; the comparison presets "

@@ -8,7 +8,7 @@ from rest_framework.routers import SimpleRouter
 from portal.history.api import AlertViewSet
 from portal.reports.api import ReportsView
 
-from . import views
+from . import sizing, views
 
 app_name = "api"
 
@@ -26,7 +26,9 @@ urlpatterns = [
     path("compare/", views.CompareView.as_view(), name="compare"),
     path("reports/", ReportsView.as_view(), name="reports"),
     path("tables/<str:preset>/", views.TablesView.as_view(), name="tables"),
-    path("sizing/", views.SizingView.as_view(), name="sizing"),
-    path("predict/", views.PredictView.as_view(), name="predict"),
+    path("sizing/", sizing.SizingView.as_view(), name="sizing"),
+    path("sizing/side-by-side/", sizing.SizingSideBySideView.as_view(), name="sizing_side_by_side"),
+    path("predict/", sizing.PredictView.as_view(), name="predict"),
+    path("predict/along/", sizing.PredictAlongView.as_view(), name="predict_along"),
     *router.urls,
 ]

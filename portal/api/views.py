@@ -7,18 +7,14 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, renderers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from portal.comparisons.forms import CompareForm
-from portal.errors import error_body, form_error
-from portal.models import Run
-from portal.results.selectors import LATENCIES, run_curve, run_detail, run_metric, run_threshold
-from portal.sizing.forms import PredictForm, SizingForm
-from portal.sizing.prediction import NoGrid, prediction_data, run_prediction
-from portal.sizing.selectors import sizing_answer, sizing_data
+from portal.errors import error_body
+from portal.results.selectors import LATENCIES, run_curve, run_metric, run_threshold
 from portal.uploads import services as upload_services
 from portal.uploads.limits import SizeLimitUploadHandler, too_large_message
 
@@ -250,69 +246,13 @@ class CompareView(APIView):
         return Response(numbers.compare_data(query, numbers.comparisons(query)))
 
 
-SIZING_TEXTS = {
-    "system": "The system (name or id).",
-    "workload": 'The workload, as named on the system page, e.g. "OLTP 8K".',
-    "raid_level": 'Only this RAID level, e.g. "RAID-5".',
-    "cache": 'Only this cache setting, e.g. "All Caches Disabled".',
-    "target": "The throughput wanted at the threshold: drives needed for it (IOPS, or MB/s for a MB/s sweep).",
-    "drives": "Also the throughput modelled with this many drives.",
-    "threshold_ms": "Average response time in ms (default 20).",
-}
-
-
-class SizingView(APIView):
-    @extend_schema(
-        summary="Drives needed for a target, from the system's measured drive-count sweeps, with their error",
-        parameters=form_parameters(SizingForm, SIZING_TEXTS),
-        responses={200: OpenApiTypes.OBJECT, 400: ERRORS, 404: ERRORS},
-    )
-    def get(self, request):
-        parameters_known(request.query_params, allowed=SizingForm.base_fields)
-        form = SizingForm(request.query_params)
-        if not form.is_valid():
-            raise form_error(form)
-        system = numbers.system_named(user=request.user, name=form.value("system"))
-        return Response(sizing_data(system, sizing_answer(form=form, system=system)))
-
-
-PREDICT_TEXTS = {
-    "run": "The run (its id) whose queue depth x jobs grid is predicted.",
-    "focal_queue_depth": "Queue depth per job of the focal point (default: the middle of the measured ones).",
-    "focal_jobs": "Jobs of the focal point (default: the middle of the measured ones).",
-}
-
-
-class PredictView(APIView):
-    @extend_schema(
-        summary="Untested queue depth x jobs cells of a run predicted from its two sweeps, with the error measured",
-        parameters=form_parameters(PredictForm, PREDICT_TEXTS),
-        responses={200: OpenApiTypes.OBJECT, 400: ERRORS, 404: ERRORS},
-    )
-    def get(self, request):
-        parameters_known(request.query_params, allowed=PredictForm.base_fields)
-        form = PredictForm(request.query_params)
-        if not form.is_valid():
-            raise form_error(form)
-        try:
-            run = run_detail(run_id=form.value("run"), viewer=request.user)
-            found = run_prediction(
-                run=run, focal_queue_depth=form.value("focal_queue_depth"), focal_jobs=form.value("focal_jobs")
-            )
-        except Run.DoesNotExist:
-            raise NotFound(f"no run #{form.value('run')}") from None
-        except NoGrid as error:
-            raise ValidationError({"run": [str(error)]}) from None
-        return Response(prediction_data(found))
-
-
 TABLE_PARAMETERS = [
     OpenApiParameter(
         "preset",
         str,
         OpenApiParameter.PATH,
         enum=[*numbers.SYSTEM_PRESETS, *numbers.COMPARISON_PRESETS],
-        description="whitepaper, pivot, stroke, jetstress, orion: one system's tables (system=); "
+        description="whitepaper, pivot, stroke, jetstress, orion, sizing: one system's tables (system=); "
         "all, comparison, summary, side_by_side: A against the baseline B with the compare page's parameters "
         "(several a: one table of them all against B, for all and comparison).",
     ),
@@ -321,6 +261,8 @@ TABLE_PARAMETERS = [
     OpenApiParameter("workloads", str, description="whitepaper, pivot: comma-separated, in column order."),
     OpenApiParameter("source_table", str, description='whitepaper, pivot: a paper\'s table, e.g. "Table 5".'),
     OpenApiParameter("rows", str, description="pivot: two configuration attributes, comma-separated."),
+    OpenApiParameter("target", float, description="sizing: the throughput wanted (drives needed for it)."),
+    OpenApiParameter("drives", int, description="sizing: also the throughput with this many drives."),
     *form_parameters(CompareForm, COMPARE_TEXTS, optional=True),
 ]
 

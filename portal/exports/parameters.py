@@ -7,11 +7,12 @@ from typing import Any
 from portal.analysis.tables import Table
 from portal.errors import ApplicationError
 from portal.models import System
+from portal.sizing.output import sizing_preset_tables
 
 from . import presets
 
 # The white-paper table presets of one system, and the tables of a comparison.
-PRESETS = ("whitepaper", "pivot", "stroke", "jetstress", "orion")
+PRESETS = ("whitepaper", "pivot", "stroke", "jetstress", "orion", "sizing")
 COMPARISON_TABLES = ("all", "comparison", "summary", "side_by_side")
 
 
@@ -48,6 +49,8 @@ def system_tables(system: System, params: Mapping[str, Any]) -> tuple[list[Table
         tables = presets.stroke(system, raid_level=raid_level, threshold_ms=threshold_ms)
     elif preset in ("jetstress", "orion"):
         tables = [getattr(presets, preset)(system)]
+    elif preset == "sizing":
+        tables = sizing_preset_tables(system, params)
     elif preset == "pivot":
         rows = tuple(params.get("rows", "drive_count,cache_setting").split(","))
         selection = presets.Selection(raid_level, workloads, params.get("source_table") or None)

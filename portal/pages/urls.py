@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from . import compare, runs, views
+from . import compare, runs, side_by_side, views
 
 
 class ChartFormat:
@@ -30,6 +30,7 @@ urlpatterns = [
     path("runs/<int:run_id>/charts/<slug:chart>.<fmt:fmt>", runs.run_chart, name="run_chart"),
     path("compare/", compare.compare, name="compare"),
     path("compare/defaults/", compare.compare_defaults, name="compare_defaults"),
+    path("compare/sizing/", side_by_side.sizing_side_by_side, name="sizing_side_by_side"),
     path("systems/search.json", compare.system_search, name="system_search"),
     path("compare/chart.<fmt:fmt>", compare.compare_chart, name="compare_chart"),
 ]

@@ -18,8 +18,10 @@ from portal.models import Role
 from portal.results import selectors as result_selectors
 from portal.results import system_runs as run_lists
 from portal.sizing.forms import PredictForm, SizingQuestionForm
+from portal.sizing.output import sizing_tables
+from portal.sizing.parameter_prediction import PARAMETERS, parameter_prediction
 from portal.sizing.prediction import NoGrid, grid_runs, run_prediction
-from portal.sizing.selectors import sizing_answer, sizing_tables, sweep_workloads
+from portal.sizing.selectors import sizing_answer, sweep_workloads
 from portal.systems import selectors as system_selectors
 from portal.teams.selectors import allows, role_of
 
@@ -323,8 +325,13 @@ def _sizing_export(system, answer, export_format):
 def predict(request, system_id):
     system = system_for(request, system_id)
     runs = grid_runs(system=system)
-    found = None
-    if request.GET:
+    found = along = None
+    if request.GET.get("along"):
+        try:
+            along = parameter_prediction(system=system, parameter=request.GET["along"])
+        except NoGrid as error:
+            raise ApplicationError(f"{error}.", field="along") from None
+    elif request.GET:
         form = valid(PredictForm(request.GET))
         run = next((r for r in runs if r.id == form.value("run")), None)
         if run is None:
@@ -335,4 +342,5 @@ def predict(request, system_id):
             )
         except NoGrid as error:
             raise ApplicationError(f"{error}.", field="run") from None
-    return render(request, "pages/predict.html", {"system": system, "runs": runs, "found": found})
+    context = {"system": system, "runs": runs, "found": found, "along": along, "parameters": PARAMETERS}
+    return render(request, "pages/predict.html", context)

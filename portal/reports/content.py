@@ -3,7 +3,8 @@ selector (:func:`portal.comparisons.selectors.comparison`) and written by :mod:`
 
 Sections follow the published studies: title and abstract, the measurement tool and workloads, the
 measurement environment, the results per workload (chart, table, summary sentences, what was not
-compared), the summary of the ranges of improvement, and the provenance of every figure.
+compared), the sizing of the workloads measured at several drive counts, the summary of the ranges of
+improvement, and the provenance of every figure.
 """
 
 from collections import defaultdict
@@ -24,6 +25,7 @@ from portal.models.results import document_title
 from portal.results.selectors import LATENCIES
 
 from .document import Block, Box, Cell, Figure, Heading, Paragraph, Report, TableBlock
+from .sizing import sizing_blocks
 
 IMPROVEMENT_FORMULA = "improvement = (A - B x k) / (B x k) x 100, k the adjustment factor for B"
 MIB = 1024 * 1024 / 1_000_000  # one MiB/s in MB/s
@@ -67,6 +69,8 @@ def report_content(results: Sequence[Comparison], *, options: ReportOptions, tod
     if options.environment:
         blocks += _environment(systems, runs)
     blocks += _results(reported, systems, options)
+    names = {workload.workload for pair in reported for workload in pair.workloads}
+    blocks += sizing_blocks(systems, workloads=names, threshold_ms=results[0].threshold_ms)
     blocks += _summary(reported)
     blocks += _provenance(reported, runs)
     baseline = results[0].b.name

@@ -102,3 +102,14 @@ def test_where_jobs_and_queue_depth_are_not_interchangeable_the_product_answers(
     )
     assert prediction.median_error_pct is None
     assert percentile([c.error_pct for c in prediction.cells], 50) < 5
+
+
+def test_parameters_that_add_are_predicted_by_the_sum_of_differences():
+    # Writes cost 2,000 IOPS at every outstanding I/O: 10,000 + 1,000 x n at 100 % reads, 2,000 fewer at 0 %.
+    cells = {
+        (float(n), pct): 10_000 + 1_000 * n - (0 if pct == 100 else 2_000) for n in (1, 2, 4, 8) for pct in (0, 100)
+    }
+    prediction = predict_grid(cells, focal=(4, 100), outstanding=False)
+    assert prediction.model is Model.SUM
+    assert {(c.x1, c.x2): c.predicted for c in prediction.cells} == {(1, 0): 9_000, (2, 0): 10_000, (8, 0): 16_000}
+    assert prediction.median_error_pct == 0

@@ -67,7 +67,12 @@ def test_every_documented_endpoint_answers(demo, api, data_dir):
         ("get", "/api/v1/compare/"): ("/api/v1/compare/?a=IBM DS4500&b=IBM DS4400", 200),
         ("get", "/api/v1/tables/{preset}/"): ("/api/v1/tables/stroke/?system=IBM DS4500", 200),
         ("get", "/api/v1/sizing/"): ("/api/v1/sizing/?system=IBM DS4500&workload=OLTP 8K&target=12000", 200),
+        ("get", "/api/v1/sizing/side-by-side/"): (
+            "/api/v1/sizing/side-by-side/?system=IBM DS4500&system=IBM DS4400&workload=OLTP 8K&target=12000",
+            200,
+        ),
         ("get", "/api/v1/predict/"): (f"/api/v1/predict/?run={grid.id}", 200),
+        ("get", "/api/v1/predict/along/"): ("/api/v1/predict/along/?system=IBM DS4500&parameter=read_pct", 400),
         ("get", "/api/v1/alerts/"): ("/api/v1/alerts/?status=untriaged&system=IBM DS4500", 200),
         ("get", "/api/v1/alerts/{id}/"): (f"/api/v1/alerts/{_alert(config).id}/", 200),
         ("get", "/api/v1/reports/"): ("/api/v1/reports/?a=IBM DS4500&b=IBM DS4400&leave_out=charts", 202),

@@ -94,6 +94,9 @@ def test_every_answer_carries_its_leave_one_out_error(demo, api):
     assert [x["measured"] for x in left_out] == [8880, 14320, 15025]
     assert sweep["error"]["worst_pct"] < 5
     assert any(line.startswith("Error on this sweep: median ") for line in sweep["text"])
+    # The model that answered is named: the table levels off sharply past 100 drives.
+    assert sweep["model"]["name"] == "drive-bound / controller-bound, sharp knee"
+    assert any(line.startswith("Model: drive-bound / controller-bound, sharp knee") for line in sweep["text"])
     # 250 drives is past the 180 measured: extrapolated, and no more than the plateau.
     assert sweep["with_drives"]["extrapolated"] is True
     assert sweep["with_drives"]["throughput"] <= sweep["model"]["plateau"]

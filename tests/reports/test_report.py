@@ -57,6 +57,7 @@ def test_the_word_document_has_the_papers_structure(built):
         "Measurement tool and workloads",
         "Measurement environment",
         "Results",
+        "Sizing",
         "Summary",
         "Appendix: provenance",
     ]

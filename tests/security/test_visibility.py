@@ -26,6 +26,8 @@ NOBODY = "Nobody Array Z0"
 PUBLIC = "Public Array P1"
 TEAM = "Zenith array lab"
 ROLES = ("anonymous", "stranger", "owner")
+# Both systems sized side by side for 1,000 IOPS of OLTP 8K.
+SIDE_BY_SIDE = {"system": [SECRET, PUBLIC], "workload": "OLTP 8K", "target": "1000"}
 # An OLTP 8K curve crossing 20 ms: both systems are compared on it.
 CURVE = ((1, 1500.0, 4.0), (8, 6000.0, 12.0), (32, 9000.0, 30.0))
 
@@ -150,6 +152,16 @@ WALK = {
     "api:reports": {"kind": ONE, **_compare("/api/v1/reports/"), "owner": 202, "shows": "status"},
     "api:compare": {"kind": ONE, **_compare("/api/v1/compare/")},
     "api:sizing": {"kind": ONE, "path": "/api/v1/sizing/", "query": {"system": SECRET, "workload": "OLTP 8K"}},
+    "pages:sizing_side_by_side": {"kind": ONE, "path": "/compare/sizing/", "query": SIDE_BY_SIDE},
+    "api:sizing_side_by_side": {"kind": ONE, "path": "/api/v1/sizing/side-by-side/", "query": SIDE_BY_SIDE},
+    # The private system's runs differ in no parameter alone: its owner is told so, others of no system.
+    "api:predict_along": {
+        "kind": ONE,
+        "path": "/api/v1/predict/along/",
+        "query": {"system": SECRET, "parameter": "read_pct"},
+        "owner": 400,
+        "shows": "no runs that differ",
+    },  # fmt: skip
     # The private run has no grid: its owner is told so, others of no run.
     "api:predict": {
         "kind": ONE,
@@ -275,11 +287,18 @@ def _ask(row, role, world, *, name=SECRET):
     """``row``'s request as ``role``; ``name`` in place of the private system's name."""
     client = _client(role, world)
     path = _fill(row["path"], world)
-    query = {key: _fill(value, world).replace(SECRET, name) for key, value in row.get("query", {}).items()}
+    query = {key: _filled(value, world, name) for key, value in row.get("query", {}).items()}
     if row.get("method") == "post":
         return client.post(path + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else ""),
                            row.get("data", {}))  # fmt: skip
     return client.get(path, query)
+
+
+def _filled(value, world, name):
+    """A query value (a list for a repeated parameter) with the world's ids, ``name`` for the private system's."""
+    if isinstance(value, list):
+        return [_fill(item, world).replace(SECRET, name) for item in value]
+    return _fill(value, world).replace(SECRET, name)
 
 
 def _text(response):
@@ -360,7 +379,12 @@ def test_a_viewer_reads_but_cannot_publish(world):
 @pytest.mark.parametrize(("as_user", "sees"), [(None, False), ("stranger", False), ("lab-owner", True)])
 def test_commands_read_as_a_user(world, as_user, sees):
     options = {"as_user": as_user} if as_user else {}
-    for command, args in (("compare", (SECRET, PUBLIC)), ("table", (SECRET, "--layout", "pivot"))):
+    side_by_side = (SECRET, PUBLIC, "--workload", "OLTP 8K", "--target", "1000")
+    for command, args in (
+        ("compare", (SECRET, PUBLIC)),
+        ("table", (SECRET, "--layout", "pivot")),
+        ("size", side_by_side),
+    ):
         out = io.StringIO()
         if sees:
             call_command(command, *args, stdout=out, **options)

@@ -1,11 +1,17 @@
-"""``manage.py size SYSTEM --workload W [--raid-level R] [--cache C] [--target T] [--drives N]``."""
+"""``manage.py size SYSTEM [SYSTEM ...] --workload W [--raid-level R] [--cache C] [--target T] [--drives N]``.
+
+With several systems (and a target), the systems side by side: which needs fewer drives."""
 
 import json
+from typing import Any
 
 from django.core.management import BaseCommand, CommandError
 
 from portal.management.viewer import add_viewer_argument, viewer_of
-from portal.sizing.selectors import sizing, sizing_data
+from portal.models import System
+from portal.sizing.output import sizing_data
+from portal.sizing.selectors import sizing
+from portal.sizing.side_by_side import side_by_side, side_by_side_data
 from portal.systems.selectors import SystemNotFound, system_by_name
 
 
@@ -17,7 +23,11 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("system", help='as shown in the portal, e.g. "IBM DS4500"')
+        parser.add_argument(
+            "system",
+            nargs="+",
+            help='as shown in the portal, e.g. "IBM DS4500"; several (with --target): which needs fewer drives',
+        )
         parser.add_argument("--workload", required=True, help='e.g. "OLTP 8K"')
         parser.add_argument("--raid-level", help='e.g. "RAID-5"')
         parser.add_argument("--cache", help='cache setting, e.g. "All Caches Disabled"')
@@ -32,9 +42,13 @@ class Command(BaseCommand):
             if options[name] is not None and options[name] <= 0:
                 raise CommandError(f"--{name.replace('_', '-')} must be greater than 0, got {options[name]:g}")
         try:
-            system = system_by_name(name=options["system"], viewer=viewer_of(options))
+            systems = [system_by_name(name=name, viewer=viewer_of(options)) for name in options["system"]]
         except SystemNotFound as error:
             raise CommandError(str(error)) from None
+        if len(systems) > 1:
+            self._side_by_side(systems, options)
+            return
+        [system] = systems
         answer = sizing(
             system=system,
             workload=options["workload"],
@@ -66,3 +80,22 @@ class Command(BaseCommand):
             self.stdout.write(f"{system.name}, {answer.estimate.workload}")
             for line in answer.estimate.lines():
                 self.stdout.write(f"  {line}")
+
+    def _side_by_side(self, systems: list[System], options: dict[str, Any]) -> None:
+        if options["target"] is None or options["drives"] is not None:
+            raise CommandError("several systems are sized side by side for a --target (and without --drives)")
+        found = side_by_side(
+            systems=systems,
+            workload=options["workload"],
+            target=options["target"],
+            threshold_ms=options["threshold_ms"],
+            raid_level=options["raid_level"],
+            cache=options["cache"],
+        )
+        data = side_by_side_data(found)
+        if options["json"]:
+            self.stdout.write(json.dumps(data, indent=2))
+            return
+        self.stdout.write(data["fewer"])
+        for row in data["systems"]:
+            self.stdout.write(f"  {row['text']}")
