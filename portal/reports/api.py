@@ -5,6 +5,7 @@ address of each format."""
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status as http_status
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -32,7 +33,7 @@ REPORT_TEXTS = {
 REPEATED = (*REPEATABLE, "workloads", "leave_out")
 
 
-def _texts():
+def _texts() -> dict[str, str]:
     return {name: REPORT_TEXTS.get(name, "As on the compare page.") for name in REPORT_PARAMETERS}
 
 
@@ -52,7 +53,7 @@ class ReportsView(APIView):
             404: OpenApiResponse(description='{"error": {"status", "message", "fields"}}'),
         },
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         parameters_known(request.query_params, allowed=REPORT_PARAMETERS, repeatable=REPEATED)
         form = ReportForm(request.query_params)
         if not form.is_valid():

@@ -55,7 +55,7 @@ def build_report(
     and in the document)."""
     progress(0.05, "Reading the comparison")
     report = report_content(results, options=options)
-    figures = [figure.figure for figure in report.figures()]
+    figures = [figure.figure for figure in report.figures() if figure.figure is not None]
     progress(0.2, f"Rendering {len(figures)} chart{'' if len(figures) == 1 else 's'}")
     notes: list[str] = []
     try:
