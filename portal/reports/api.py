@@ -25,12 +25,13 @@ REPORT_TEXTS = {
     "title": "The report's title (A compared with B).",
     "author": "The author line.",
     "workloads": "A workload to report (repeat it); every compared workload when absent.",
-    "captions": "Chart captions, one a line: the workload, a colon, the caption.",
+    "captions": "One a line: a chart (its workload) or table ('Random Reads 8K table'), a colon, its caption.",
+    "figures": "A workload's figure (repeat it): the workload, a colon, IOPS, MB/s or MiB/s; the page's when absent.",
     "leave_out": "A part to leave out (repeat it): charts, tables, environment.",
     "mbps_unit": "MB/s (10^6 bytes/s, default) or MiB/s (2^20 bytes/s) for MB/s figures.",
     "pct_decimals": "Decimals of the improvements in the results tables: 0, 1 (default, as the page) or 2.",
 }
-REPEATED = (*REPEATABLE, "workloads", "leave_out")
+REPEATED = (*REPEATABLE, "workloads", "leave_out", "figures")
 
 
 def _texts() -> dict[str, str]:
