@@ -110,11 +110,13 @@ def _docx_table(document: "DocxDocument", block: TableBlock) -> None:
 
     table = document.add_table(rows=1 + len(block.rows), cols=len(block.header))
     table.style = "Light Grid Accent 1"
-    for j, text in enumerate(block.header):
-        table.cell(0, j).text = text
-    for i, row in enumerate(block.rows, start=1):
-        for j, cell in enumerate(row):
-            paragraph = table.cell(i, j).paragraphs[0]
+    # Cells read row by row: Table.cell() reads every cell of the table at each call.
+    word_rows = iter(table.rows)
+    for word_cell, text in zip(next(word_rows).cells, block.header, strict=True):
+        word_cell.text = text
+    for row, word_row in zip(block.rows, word_rows, strict=True):
+        for j, (cell, word_cell) in enumerate(zip(row, word_row.cells, strict=True)):
+            paragraph = word_cell.paragraphs[0]
             paragraph.add_run(cell.text).font.size = Pt(8)
             if block.is_numeric(j):
                 paragraph.alignment = WD_ALIGN_PARAGRAPH.RIGHT
