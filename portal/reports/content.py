@@ -129,20 +129,22 @@ class WorkloadFigures:
 @dataclass(frozen=True)
 class Outline:
     """What the compose form offers to change: every table's and figure's caption (key, caption) in order,
-    and each workload's figure."""
+    the default captions likewise, and each workload's figure."""
 
     captions: list[tuple[str, str]]
+    defaults: list[tuple[str, str]]
     figures: list[WorkloadFigures]
 
 
 def report_outline(results: Sequence[Comparison], *, options: ReportOptions) -> Outline:
     """The captions of ``options`` where it has them, else the defaults; the figures likewise."""
-    everything = replace(options, charts=True, tables=True, environment=True)
+    everything = replace(options, charts=True, tables=True, environment=True, captions={})
     report = report_content(results, options=everything, draw=False)
-    captions: dict[str, str] = {}
+    defaults: dict[str, str] = {}
     for block in report.blocks:
-        if isinstance(block, TableBlock | Figure) and block.key and block.key not in captions:
-            captions[block.key] = block.caption
+        if isinstance(block, TableBlock | Figure) and block.key and block.key not in defaults:
+            defaults[block.key] = block.caption
+    captions = [(key, options.captions.get(key) or caption) for key, caption in defaults.items()]
     reported = [Reported(result, _chosen(result, options)) for result in results]
     runs = _runs_of(workload for pair in reported for workload in pair.workloads)
     figures: dict[str, WorkloadFigures] = {}
@@ -156,7 +158,7 @@ def report_outline(results: Sequence[Comparison], *, options: ReportOptions) -> 
             figures[workload.workload] = WorkloadFigures(
                 workload.workload, offered, figure_unit(workload, runs, options)
             )
-    return Outline(list(captions.items()), list(figures.values()))
+    return Outline(captions, list(defaults.items()), list(figures.values()))
 
 
 def title_of(results: Sequence[Comparison]) -> str:

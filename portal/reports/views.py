@@ -53,6 +53,7 @@ def compose(request: HttpRequest) -> HttpResponse:
         "workloads": [(name, name in chosen) for name in workloads],
         "hidden": [(name, value) for name, values in request.GET.lists() if _hidden(name) for value in values],
         "captions_text": "\n".join(f"{key}: {caption}" for key, caption in outline.captions),
+        "caption_defaults": [f"{key}: {caption}" for key, caption in outline.defaults],
         "figures": outline.figures,
     }
     return render(request, "reports/compose.html", context)

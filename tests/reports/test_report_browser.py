@@ -5,7 +5,7 @@ report, the progress page offers the Word document, which holds the two workload
 
 import io
 import re
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from django.core.management import call_command
@@ -46,6 +46,9 @@ def test_report_from_the_compare_page_with_two_workloads_and_a_caption(
 
     expect(page.get_by_role("heading", level=1)).to_have_text("Report: IBM DS4500 compared with IBM DS4400")
     assert re.search(r"/reports/[0-9a-f]{64}/$", page.url)
+    # The report's address holds the one caption changed, not the defaults.
+    again = page.get_by_role("link", name="Change what goes in").get_attribute("href")
+    assert parse_qs(urlsplit(again).query)["captions"] == [f"Random Reads 8K table: {CAPTION}"]
     word = page.get_by_role("link", name="Word (DOCX)")
     expect(word).to_be_visible(timeout=180_000)
     expect(page.locator("#bundle-percent")).to_have_text("100 %")
