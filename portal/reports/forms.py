@@ -52,7 +52,8 @@ class ReportForm(CompareForm):
             workload, colon, caption = line.partition(":")
             if not colon or not workload.strip() or not caption.strip():
                 raise forms.ValidationError(
-                    f"line {number}: write the workload, a colon and the caption, e.g. Random Reads 8K: my caption."
+                    f"line {number}: write the table or chart, a colon and the caption,"
+                    " e.g. Random Reads 8K table: my caption."
                 )
             captions[workload.strip()] = caption.strip()
         return captions
