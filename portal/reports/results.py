@@ -15,6 +15,7 @@ from .options import (
     MIB,
     Reported,
     ReportOptions,
+    firmware_versions,
     joined,
     side_a,
     side_b,
@@ -51,9 +52,24 @@ def _workload_results(
         blocks.append(Figure(caption, comparison_figure(result, workload) if draw else None, key=workload.workload))
     if options.tables:
         blocks.append(_workload_table(result, workload, runs, options))
-    blocks.extend(Paragraph(sentence + ".") for sentence in workload.summaries)
+    blocks.extend(Paragraph(_sides_named(result, sentence) + ".") for sentence in workload.summaries)
     blocks.extend(_not_compared(result, workload))
     return blocks
+
+
+def _sides_named(result: Comparison, sentence: str) -> str:
+    """The page's summary sentence, each side named with its firmware where two versions of one system are
+    compared ("IBM DS5020 firmware 07.30 performs 20 % worse than IBM DS5020 firmware 07.15 for ...")."""
+    if not firmware_versions(result):
+        return sentence
+    name, a, b = result.a.name, side_a(result), side_b(result)
+    for said, meant in (
+        (f"{name} performs", f"{a} performs"),
+        (f"than {name} for", f"than {b} for"),
+        (f"{name} and {name} did not reach", f"{a} and {b} did not reach"),
+    ):
+        sentence = sentence.replace(said, meant, 1)
+    return sentence
 
 
 def _caption(result: Comparison, workload: WorkloadComparison) -> str:

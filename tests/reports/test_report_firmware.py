@@ -88,6 +88,13 @@ def test_the_word_document_of_two_versions_reads_as_one_systems(versions, engine
     page_rows = [[html.unescape(cell).strip() for cell in found] for found in PAGE_ROW.findall(page)]
     assert page_rows == [row]
     summary = "\n".join(texts)
+    # The page's sentence of the workload (single fio points: lower bounds at 20 ms), each side named with its
+    # firmware.
+    new, old = f"IBM DS5020 firmware {NEW}", f"IBM DS5020 firmware {OLD}"
+    assert (
+        f"{new} performs 20 % worse than {old} for RAID-5 {workload}; not a finding at 20 ms: {new} and {old} did "
+        "not reach it, so their figures are lower bounds."
+    ) in texts
     assert (
         f"IBM DS5020 firmware {NEW} performs 20 % worse than IBM DS5020 firmware {OLD} for RAID-5 {workload}."
         in summary
