@@ -12,11 +12,12 @@ from django.utils import timezone
 import ingest
 from portal.comparisons.selectors import comparison
 from portal.models import Run
-from portal.reports.build import REPORT_CHART_FORMATS, build_report
-from portal.reports.content import ReportOptions
+from portal.reports.build import ChartImages, chart_images_of, chart_requests, write_report
+from portal.reports.content import ReportOptions, report_content
+from portal.reports.document import Report
 
 from . import presets
-from .charts import PRINT_SCALE, ChartUnavailable, chart_data_csv, comparison_figure, render_charts
+from .charts import PRINT_SCALE, ChartUnavailable, chart_data_csv, render_charts
 from .formats import FORMATS, export
 
 SINGLE_FILE_FORMATS = ("xlsx", "docx")
@@ -58,19 +59,20 @@ def comparison_bundle(
         except presets.PresetError:
             continue  # a system without drive counts or runs has no white-paper table; the comparison stands
     workloads = [workload for workload in result.workloads if workload.rows] if charts else []
+    # The report's charts are the page's charts of these workloads: drawn once, for the bundle and the report.
+    report = report_content([result], options=ReportOptions()) if charts else None
     out = io.BytesIO()
     with ThreadPoolExecutor(max_workers=1) as pool, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         # The browser takes seconds to start: the tables are written meanwhile.
-        images = pool.submit(_chart_images, result, workloads)
+        images = pool.submit(_chart_images, report) if report is not None else None
         _add_tables(archive, tables, progress)
-        if charts:
+        if report is not None and images is not None:
             progress(0.6, f"Rendering {len(workloads) * len(IMAGE_FORMATS)} chart images")
             chart_notes = _add_charts(archive, result, workloads, images)
+            progress(0.8, "Writing the report")
+            _add_report(archive, report, lambda: chart_images_of(images.result()[1]))
         else:
             chart_notes = ["charts not requested"]
-        if charts:
-            progress(0.8, "Writing the report")
-            _add_report(archive, result)
         progress(0.95, "Writing the provenance")
         provenance = comparison_provenance(result, runs=runs, chart_notes=chart_notes, filters=filters)
         archive.writestr("provenance.json", json.dumps(provenance, indent=2, ensure_ascii=False))
@@ -87,14 +89,15 @@ def _add_tables(archive, tables, progress: Progress):
             archive.writestr(f"tables/{index:02d}-{slug(table.title)}.{exporter.extension}", export([table], name))
 
 
-def _chart_images(result, workloads) -> list[bytes]:
-    """SVG and PNG of each workload's chart, in that order, and the images the report holds, asked for at
-    once so they are rendered in one browser session (or read from the chart cache): the report then
-    reads its images from the cache."""
-    figures = [comparison_figure(result, workload) for workload in workloads]
-    formats = (*IMAGE_FORMATS, *(fmt for fmt in REPORT_CHART_FORMATS if fmt not in IMAGE_FORMATS))
-    images = render_charts([(figure, fmt) for figure in figures for fmt in formats], scale=PRINT_SCALE)
-    return [image for index, image in enumerate(images) if formats[index % len(formats)] in IMAGE_FORMATS]
+def _chart_images(report: Report) -> tuple[list[bytes], list[bytes]]:
+    """SVG and PNG of each workload's chart, in that order, and the images the report holds (PNG and PDF
+    of each), asked for at once so they are rendered in one browser session (or read from the chart
+    cache); the PNG the bundle and the report hold is rendered once."""
+    figures = [figure.figure for figure in report.figures() if figure.figure is not None]
+    svg = render_charts([(figure, "svg") for figure in figures] + chart_requests(report), scale=PRINT_SCALE)
+    drawn, held = svg[: len(figures)], svg[len(figures) :]
+    png, _ = chart_images_of(held)
+    return [image for pair in zip(drawn, png, strict=True) for image in pair], held
 
 
 def _add_charts(archive, result, workloads, images: Future) -> list[str]:
@@ -103,7 +106,7 @@ def _add_charts(archive, result, workloads, images: Future) -> list[str]:
     for workload, name in zip(workloads, names, strict=True):
         archive.writestr(f"{name}.csv", chart_data_csv(result, workload))
     try:
-        rendered = iter(images.result())
+        rendered = iter(images.result()[0])
     except ChartUnavailable as error:
         pairs = zip(workloads, names, strict=True)
         return [f"{workload.workload}: {error}; the chart's data is in {name}.csv" for workload, name in pairs]
@@ -113,9 +116,9 @@ def _add_charts(archive, result, workloads, images: Future) -> list[str]:
     return []
 
 
-def _add_report(archive, result) -> None:
+def _add_report(archive: zipfile.ZipFile, report: Report, images: ChartImages) -> None:
     """The comparison's white-paper report in every format, under ``report/``."""
-    built = build_report([result], options=ReportOptions())
+    built = write_report(report, images)
     for extension, content in built.files.items():
         archive.writestr(f"report/report.{extension}", content)
     for name, image in built.charts.items():

@@ -314,9 +314,10 @@ def render_docx(tables: list[Table]) -> bytes:
             if count > 1:
                 start = table.row_header_width + first
                 word.cell(0, start).merge(word.cell(0, start + count - 1))
-        for i, line in enumerate(grid):
-            for j, text in enumerate(line):
-                paragraph = word.cell(i, j).paragraphs[0]
+        # A row's cells read row by row: Table.cell() reads every cell of the table at each call.
+        for i, (line, row) in enumerate(zip(grid, word.rows, strict=True)):
+            for j, (text, cell) in enumerate(zip(line, row.cells, strict=True)):
+                paragraph = cell.paragraphs[0]
                 run = paragraph.add_run(text)
                 run.bold = i < 2 or j < table.row_header_width - 1
                 run.font.size = Pt(8)

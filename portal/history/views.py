@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
 from portal import formatting
@@ -47,6 +48,7 @@ def system_history(request, system_id):
         "configuration": formatting.configuration(config),
         "loaded": loaded,
         "rows": rows,
+        "version_rows": version_reports(system=system, config=config, loaded=loaded, rows=rows),
         "unit": formatting.METRIC_UNITS.get(loaded.metric, loaded.metric),
         "query": request.GET.urlencode(),
         "figures": [(value, label) for value, label in Alert.Figure.choices if value != figure],
@@ -65,6 +67,25 @@ def system_history_chart(request, system_id):
     if loaded is None:
         raise NotFoundError(f"{system.name} has no {_figure_words(figure)} of this workload in this configuration.")
     return history_chart(system=system, config=config, loaded=loaded, rows=rows)
+
+
+def version_reports(*, system, config, loaded, rows) -> list[tuple]:
+    """Each row with the address of the report of its firmware version against the version before it and
+    that version ('' for the first, and for versions that are measured days): the compare page's selection
+    of the two versions of the series."""
+    urls, previous = [], None
+    for row in rows:
+        version = row.version
+        if previous is None or not (version.by_firmware and previous.by_firmware):
+            urls.append((row, "", ""))
+        else:
+            query = {
+                "a": system.name, "b": system.name, "a_firmware": version.version, "b_firmware": previous.version,
+                "a_config": config.id, "b_config": config.id, "workload": loaded.workload_name,
+            }  # fmt: skip
+            urls.append((row, f"{reverse('reports:compose')}?{urlencode(query)}", previous.version))
+        previous = version
+    return urls
 
 
 def history_chart(*, system, config, loaded, rows) -> Chart:

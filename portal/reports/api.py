@@ -5,6 +5,7 @@ address of each format."""
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status as http_status
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -24,15 +25,16 @@ REPORT_TEXTS = {
     "title": "The report's title (A compared with B).",
     "author": "The author line.",
     "workloads": "A workload to report (repeat it); every compared workload when absent.",
-    "captions": "Chart captions, one a line: the workload, a colon, the caption.",
+    "captions": "One a line: a chart (its workload) or table ('Random Reads 8K table'), a colon, its caption.",
+    "figures": "A workload's figure (repeat it): the workload, a colon, IOPS, MB/s or MiB/s; the page's when absent.",
     "leave_out": "A part to leave out (repeat it): charts, tables, environment.",
     "mbps_unit": "MB/s (10^6 bytes/s, default) or MiB/s (2^20 bytes/s) for MB/s figures.",
     "pct_decimals": "Decimals of the improvements in the results tables: 0, 1 (default, as the page) or 2.",
 }
-REPEATED = (*REPEATABLE, "workloads", "leave_out")
+REPEATED = (*REPEATABLE, "workloads", "leave_out", "figures")
 
 
-def _texts():
+def _texts() -> dict[str, str]:
     return {name: REPORT_TEXTS.get(name, "As on the compare page.") for name in REPORT_PARAMETERS}
 
 
@@ -52,7 +54,7 @@ class ReportsView(APIView):
             404: OpenApiResponse(description='{"error": {"status", "message", "fields"}}'),
         },
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         parameters_known(request.query_params, allowed=REPORT_PARAMETERS, repeatable=REPEATED)
         form = ReportForm(request.query_params)
         if not form.is_valid():

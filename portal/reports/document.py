@@ -45,6 +45,8 @@ class TableBlock:
     notes: tuple[str, ...] = ()
     # Columns holding figures, right-aligned in every format.
     numeric: tuple[bool, ...] = ()
+    # What names the table on the compose form, where its caption can be changed ("Random Reads 8K table").
+    key: str = ""
 
     def is_numeric(self, column: int) -> bool:
         return column < len(self.numeric) and self.numeric[column]
@@ -53,7 +55,10 @@ class TableBlock:
 @dataclass(frozen=True)
 class Figure:
     caption: str
-    figure: go.Figure = field(repr=False)
+    # None where only the caption is read (the compose form).
+    figure: go.Figure | None = field(repr=False)
+    # What names the chart on the compose form: its workload.
+    key: str = ""
 
 
 Block = Heading | Paragraph | Box | TableBlock | Figure

@@ -5,7 +5,7 @@ from django import forms
 
 from portal.comparisons.forms import CompareForm
 
-from .content import ReportOptions
+from .options import FIGURE_UNITS, ReportOptions
 
 PARTS = (("charts", "Charts"), ("tables", "Tables"), ("environment", "Measurement environment"))
 PCT_DECIMALS = (("0", "0 (13 %)"), ("1", "1 (12.7 %, as the compare page)"), ("2", "2 (12.69 %)"))
@@ -15,7 +15,7 @@ MBPS_UNITS = (("MB/s", "MB/s (10^6 bytes per second)"), ("MiB/s", "MiB/s (2^20 b
 class WorkloadNamesField(forms.MultipleChoiceField):
     """Workload names as the compare page shows them; the comparison decides which exist."""
 
-    def valid_value(self, value):
+    def valid_value(self, value: str) -> bool:
         return 0 < len(value) <= 200
 
 
@@ -25,11 +25,12 @@ class ReportForm(CompareForm):
     workloads = WorkloadNamesField(required=False, label="Workloads", widget=forms.CheckboxSelectMultiple)
     captions = forms.CharField(
         required=False,
-        max_length=4000,
-        widget=forms.Textarea(attrs={"rows": 4}),
-        label="Chart captions",
-        help_text="One a line, the workload then a colon: Random Reads 8K: 8K random reads at 20 ms",
+        max_length=20000,
+        widget=forms.Textarea(attrs={"rows": 8}),
+        label="Captions",
+        help_text="One a line, the table or chart then a colon: Random Reads 8K: 8K random reads at 20 ms",
     )
+    figures = WorkloadNamesField(required=False, label="Figure of each workload")
     leave_out = forms.MultipleChoiceField(
         required=False, choices=PARTS, widget=forms.CheckboxSelectMultiple, label="Leave out"
     )
@@ -51,10 +52,24 @@ class ReportForm(CompareForm):
             workload, colon, caption = line.partition(":")
             if not colon or not workload.strip() or not caption.strip():
                 raise forms.ValidationError(
-                    f"line {number}: write the workload, a colon and the caption, e.g. Random Reads 8K: my caption."
+                    f"line {number}: write the table or chart, a colon and the caption,"
+                    " e.g. Random Reads 8K table: my caption."
                 )
             captions[workload.strip()] = caption.strip()
         return captions
+
+    def clean_figures(self) -> dict[str, str]:
+        """``Random Reads 8K: MiB/s`` a value: the figure a workload's table shows."""
+        figures = {}
+        for value in self.cleaned_data.get("figures") or ():
+            workload, _, unit = value.rpartition(": ")
+            if not workload.strip() or unit not in FIGURE_UNITS:
+                raise forms.ValidationError(
+                    f"write the workload, a colon and one of {', '.join(FIGURE_UNITS)}, e.g. Random Reads 8K: IOPS;"
+                    f" got {value!r}."
+                )
+            figures[workload.strip()] = unit
+        return figures
 
     def options(self) -> ReportOptions:
         left_out = set(self.cleaned_data.get("leave_out") or ())
@@ -68,6 +83,7 @@ class ReportForm(CompareForm):
             environment="environment" not in left_out,
             mbps_unit=self.value("mbps_unit"),
             pct_decimals=self.value("pct_decimals"),
+            figures=self.cleaned_data.get("figures") or {},
         )
 
 

@@ -3,13 +3,14 @@ holds the report's options, the zip holds its files, each downloaded on its own.
 
 import dataclasses
 import zipfile
+from pathlib import Path
 from typing import Any
 
 from portal.comparisons.selectors import comparison, multi_comparison
 from portal.exports.presets import PresetError
 from portal.models import System
 
-from .build import REPORT_FILES, build_report, report_archive
+from .build import REPORT_FILES, Progress, build_report, report_archive
 from .content import ReportOptions
 
 ARCHIVE_STEM = "report"
@@ -24,7 +25,7 @@ def options_from(data: dict[str, Any]) -> ReportOptions:
     return ReportOptions(**{**data, "workloads": tuple(data.get("workloads") or ())})
 
 
-def report_zip(*, a: System, b: System, selection: dict[str, Any], report: dict[str, Any], progress) -> bytes:
+def report_zip(*, a: System, b: System, selection: dict[str, Any], report: dict[str, Any], progress: Progress) -> bytes:
     """The report of the comparison of ``a`` and ``b`` with ``selection`` (the compare form's), every format;
     of every system of ``report["candidates"]`` against ``b`` when it names several, as the compare page
     compares several systems with a baseline."""
@@ -40,7 +41,7 @@ def report_zip(*, a: System, b: System, selection: dict[str, Any], report: dict[
     return report_archive(built, stem=ARCHIVE_STEM)
 
 
-def report_file(archive_path, extension: str) -> bytes | None:
+def report_file(archive_path: Path, extension: str) -> bytes | None:
     """One format of a built report, None when it could not be written (no pdflatex)."""
     if extension not in REPORT_FILES:
         return None
@@ -51,7 +52,7 @@ def report_file(archive_path, extension: str) -> bytes | None:
             return None
 
 
-def report_notes(archive_path) -> list[str]:
+def report_notes(archive_path: Path) -> list[str]:
     """What the worker could not write, and why."""
     with zipfile.ZipFile(archive_path) as archive:
         try:

@@ -12,12 +12,16 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.utils.html import escape
 
 from portal.exports.formats import latex_escape, markdown_escape
 
-from .document import Box, Figure, Heading, Paragraph, Report, TableBlock
+from .document import Block, Box, Figure, Heading, Paragraph, Report, TableBlock
+
+if TYPE_CHECKING:
+    from docx.document import Document as DocxDocument
 
 LATEX_TIMEOUT_SECONDS = 60
 
@@ -26,7 +30,7 @@ class ReportUnavailable(RuntimeError):
     """A format cannot be written on this machine (no pdflatex); the message says why."""
 
 
-def numbered(report: Report) -> Iterator[tuple[object, str]]:
+def numbered(report: Report) -> Iterator[tuple[Block, str]]:
     """Each block with its label: "Table 3", "Figure 1" ('' for other blocks)."""
     tables = figures = 0
     for block in report.blocks:
@@ -75,7 +79,7 @@ def render_docx(report: Report, images: list[bytes]) -> bytes:
     return out.getvalue()
 
 
-def _docx_caption(document, label: str, caption: str) -> None:
+def _docx_caption(document: "DocxDocument", label: str, caption: str) -> None:
     """ "Figure 1. caption" in the Caption style, the number a SEQ field (Word's own caption numbering,
     renumbered when the author moves a figure) holding the number it has here."""
     from docx.oxml import OxmlElement
@@ -100,17 +104,19 @@ def _docx_caption(document, label: str, caption: str) -> None:
     paragraph.add_run(f". {caption}")
 
 
-def _docx_table(document, block: TableBlock) -> None:
+def _docx_table(document: "DocxDocument", block: TableBlock) -> None:
     from docx.enum.text import WD_ALIGN_PARAGRAPH
     from docx.shared import Pt
 
     table = document.add_table(rows=1 + len(block.rows), cols=len(block.header))
     table.style = "Light Grid Accent 1"
-    for j, text in enumerate(block.header):
-        table.cell(0, j).text = text
-    for i, row in enumerate(block.rows, start=1):
-        for j, cell in enumerate(row):
-            paragraph = table.cell(i, j).paragraphs[0]
+    # Cells read row by row: Table.cell() reads every cell of the table at each call.
+    word_rows = iter(table.rows)
+    for word_cell, text in zip(next(word_rows).cells, block.header, strict=True):
+        word_cell.text = text
+    for row, word_row in zip(block.rows, word_rows, strict=True):
+        for j, (cell, word_cell) in enumerate(zip(row, word_row.cells, strict=True)):
+            paragraph = word_cell.paragraphs[0]
             paragraph.add_run(cell.text).font.size = Pt(8)
             if block.is_numeric(j):
                 paragraph.alignment = WD_ALIGN_PARAGRAPH.RIGHT
@@ -254,7 +260,7 @@ def render_html(report: Report, images: list[bytes]) -> bytes:
     return "\n".join(parts).encode()
 
 
-def _html_block(block, label: str, pictures: Iterator[bytes]) -> str:
+def _html_block(block: Block, label: str, pictures: Iterator[bytes]) -> str:
     if isinstance(block, Heading):
         return f"<h{block.level + 1}>{escape(block.text)}</h{block.level + 1}>"
     if isinstance(block, Paragraph):
@@ -300,7 +306,7 @@ def render_markdown(report: Report, chart_files: list[str]) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def _markdown_block(block, label: str, charts: Iterator[str]) -> list[str]:
+def _markdown_block(block: Block, label: str, charts: Iterator[str]) -> list[str]:
     if isinstance(block, Heading):
         return [f"{'#' * (block.level + 1)} {markdown_escape(block.text)}"]
     if isinstance(block, Paragraph):

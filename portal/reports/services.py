@@ -5,6 +5,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.db.models import Q
+from django.http import QueryDict
 from django.utils.text import slugify
 from kombu.exceptions import KombuError
 
@@ -17,6 +18,7 @@ from portal.teams.selectors import visible
 
 from .forms import REPORT_PARAMETERS, ReportForm
 from .jobs import options_data
+from .options import Viewer, default_title
 
 # Systems compared with one baseline in one report, as on the compare page.
 MAX_CANDIDATES = 5
@@ -28,7 +30,7 @@ class ReportRequest:
     state: dict[str, Any]
 
 
-def report_request(*, form: ReportForm, params, viewer) -> ReportRequest:
+def report_request(*, form: ReportForm, params: QueryDict, viewer: Viewer) -> ReportRequest:
     """The report of a valid compose form, queued for a worker unless it is built or being built: of system
     ``a`` against ``b``, or of each ``a`` against ``b`` when ``params`` name several (up to five, as the
     compare page). The systems are those ``viewer`` may read (a private system's report is its team's only)."""
@@ -42,14 +44,16 @@ def report_request(*, form: ReportForm, params, viewer) -> ReportRequest:
     report = {"options": options, "candidates": [system.id for system in candidates]}
     key = bundle_jobs.bundle_key(a=a, b=b, selection={**selection, "report": report})
     query = urlencode([(name, value) for name in REPORT_PARAMETERS for value in params.getlist(name) if value])
+    firmware = {"a_firmware": selection["a_firmware"] or "", "b_firmware": selection["b_firmware"] or ""}
+    named = default_title(candidates, b, **firmware)
     state, send = bundle_jobs.bundle_request(
         key,
         a=a,
         b=b,
         selection=selection,
         query=query,
-        filename=f"{slugify(' '.join(system.name for system in candidates) + f' vs {b.name}')}-report",
-        title=options["title"] or f"{' and '.join(system.name for system in candidates)} compared with {b.name}",
+        filename=f"{slugify(named.replace(' compared with ', ' vs '))}-report",
+        title=options["title"] or named,
         report=report,
     )
     if send:
@@ -61,7 +65,7 @@ def report_request(*, form: ReportForm, params, viewer) -> ReportRequest:
     return ReportRequest(key=key, state=state)
 
 
-def report_state(*, key: str, viewer) -> dict[str, Any] | None:
+def report_state(*, key: str, viewer: Viewer) -> dict[str, Any] | None:
     """The state of report ``key`` if ``viewer`` may read both its systems, else None."""
     state = bundle_jobs.bundle_state(key)
     if state is None or state.get("report") is None:

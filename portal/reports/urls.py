@@ -3,8 +3,9 @@
 ``new/`` (``reports:compose``): the compose form, with the compare page's parameters (``a``, ``b``,
     ``threshold_ms``, ``adjust_b``, ``latency``, the filters) and the report's: ``title``, ``author`` (the
     signed-in user's name by default), ``workloads`` (repeated; every compared workload when absent),
-    ``captions`` (one line per chart: "Random Reads 8K: the caption"), ``leave_out`` (repeated: charts,
-    tables, environment), ``mbps_unit`` (MB/s or MiB/s).
+    ``captions`` (one line per table or chart: "Random Reads 8K: the chart's caption", "Random Reads 8K
+    table: the table's"), ``figures`` (repeated: "Random Reads 8K: MB/s", IOPS, MB/s or MiB/s),
+    ``leave_out`` (repeated: charts, tables, environment), ``mbps_unit`` (MB/s or MiB/s).
 ``build/`` (``reports:build``): the same parameters; queues the build (or finds it built) and redirects
     to its progress page. e.g. ``/reports/build/?a=IBM+DS4500&b=IBM+DS4400&workloads=Random+Reads+8K``
 ``<key>/`` (``reports:progress``): the progress page, with the downloads when it is built;

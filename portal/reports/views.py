@@ -1,6 +1,8 @@
 """The compose form of a report, its progress page and its downloads; parameters in ``urls.py``."""
 
-from django.http import HttpResponse, JsonResponse
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -14,6 +16,7 @@ from portal.results.selectors import LATENCIES
 from portal.systems.selectors import system_by_name
 
 from .build import REPORT_FILES
+from .content import report_outline, title_of
 from .forms import ReportForm
 from .jobs import report_file, report_notes
 from .services import MAX_CANDIDATES, report_request, report_state
@@ -21,14 +24,14 @@ from .services import MAX_CANDIDATES, report_request, report_state
 FORMAT_NAMES = {"docx": "Word (DOCX)", "pdf": "PDF", "html": "HTML (one file)", "md": "Markdown", "tex": "LaTeX"}
 
 
-def _author(request) -> str:
+def _author(request: HttpRequest) -> str:
     user = request.user
     return (user.get_full_name() or user.get_username()) if user.is_authenticated else ""
 
 
 @require_GET
 @answers_errors()
-def compose(request):
+def compose(request: HttpRequest) -> HttpResponse:
     """What goes in: workloads, parts, captions, title, author and unit, before the worker builds it."""
     data = request.GET.copy()
     if "author" not in data:
@@ -40,15 +43,18 @@ def compose(request):
     results = [comparison(a=a, b=b, **form.selection()) for a in candidates]
     workloads = list(dict.fromkeys(w.workload for result in results for w in result.workloads if w.rows))
     chosen = set(form.cleaned_data.get("workloads") or workloads)
+    outline = report_outline(results, options=form.options())
     context = {
         "form": form,
-        "heading": f"{' and '.join(a.name for a in candidates)} vs {b.name}",
+        "heading": title_of(results).replace(" compared with ", " vs "),
         "threshold_ms": results[0].threshold_ms,
         "latency": results[0].latency,
         "latencies": LATENCIES,
         "workloads": [(name, name in chosen) for name in workloads],
         "hidden": [(name, value) for name, values in request.GET.lists() if _hidden(name) for value in values],
-        "captions_text": data.get("captions", ""),
+        "captions_text": "\n".join(f"{key}: {caption}" for key, caption in outline.captions),
+        "caption_defaults": [f"{key}: {caption}" for key, caption in outline.defaults],
+        "figures": outline.figures,
     }
     return render(request, "reports/compose.html", context)
 
@@ -64,14 +70,14 @@ def _hidden(name: str) -> bool:
 
 @require_GET
 @answers_errors()
-def build(request):
+def build(request: HttpRequest) -> HttpResponse:
     form = valid(ReportForm(request.GET))
     asked = report_request(form=form, params=request.GET, viewer=request.user)
     return redirect("reports:progress", key=asked.key)
 
 
 @require_GET
-def progress(request, key):
+def progress(request: HttpRequest, key: str) -> HttpResponse:
     state = report_state(key=key, viewer=request.user)
     if state is None:
         return render(request, "reports/progress.html", {"missing": True}, status=404)
@@ -88,7 +94,7 @@ def progress(request, key):
     return render(request, "reports/progress.html", context)
 
 
-def _downloads(key, *, every=False):
+def _downloads(key: str, *, every: bool = False) -> list[tuple[str, str]]:
     """(label, address) of each format of a built report; of every format while it is being built."""
     path = bundle_jobs.bundle_path(key)
     return [
@@ -99,7 +105,7 @@ def _downloads(key, *, every=False):
 
 
 @require_GET
-def status(request, key):
+def status(request: HttpRequest, key: str) -> JsonResponse:
     """The build's state for the progress page's script and the API: status, progress, step, error, note."""
     state = report_state(key=key, viewer=request.user)
     if state is None:
@@ -109,7 +115,7 @@ def status(request, key):
     return JsonResponse(status_data(key, state))
 
 
-def status_data(key, state) -> dict:
+def status_data(key: str, state: dict[str, Any]) -> dict[str, Any]:
     answer = {name: state.get(name) for name in ("status", "progress", "step", "error", "note", "size_bytes")}
     answer["status_url"] = reverse("reports:status", kwargs={"key": key})
     answer["page_url"] = reverse("reports:progress", kwargs={"key": key})
@@ -124,12 +130,12 @@ def status_data(key, state) -> dict:
 
 
 @require_GET
-def download(request, key, extension):
+def download(request: HttpRequest, key: str, extension: str) -> HttpResponse:
     state = report_state(key=key, viewer=request.user)
     content = None
     if state is not None and state["status"] == "done":
         content = report_file(bundle_jobs.bundle_served(key), extension)
-    if content is None:
+    if state is None or content is None:
         return HttpResponse(
             "This report is not built (yet) in this format.", status=404, content_type="text/plain; charset=utf-8"
         )

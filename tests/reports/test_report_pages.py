@@ -41,7 +41,7 @@ def test_a_caption_that_names_no_workload_is_refused_with_its_line(db, client):
     query = urlencode({"a": "IBM DS4500", "b": "IBM DS4400", "captions": "Random Reads 8K: fine\nno colon here"})
     response = client.get(f"/reports/build/?{query}", HTTP_ACCEPT="application/json")
     assert response.status_code == 400
-    assert "line 2: write the workload, a colon and the caption" in response.json()["error"]["message"]
+    assert "line 2: write the table or chart, a colon and the caption" in response.json()["error"]["message"]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,0 +1,233 @@
+"""The report's results: per workload the page's chart, the table of both figures in the figure the author
+chose (IOPS, MB/s or MiB/s), the page's sentences and what was not compared; then each system's
+white-paper table."""
+
+from portal import formatting
+from portal.analysis.tables import Table, round_half_up
+from portal.comparisons.selectors import Comparison, ComparisonRow, WorkloadComparison
+from portal.exports import presets
+from portal.exports.charts import comparison_figure
+from portal.exports.comparison_tables import basis
+from portal.models import Run, System
+
+from .document import Block, Box, Cell, Figure, Heading, Paragraph, TableBlock
+from .options import (
+    MIB,
+    Reported,
+    ReportOptions,
+    firmware_versions,
+    joined,
+    side_a,
+    side_b,
+    transfer_size_bytes,
+    workload_names,
+)
+
+IMPROVEMENT_FORMULA = "improvement = (A - B x k) / (B x k) x 100, k the adjustment factor for B"
+
+
+def results_section(
+    reported: list[Reported], systems: list[System], runs: dict[int, Run], options: ReportOptions, *, draw: bool
+) -> list[Block]:
+    blocks: list[Block] = [Heading("Results", 1)]
+    for name in workload_names(reported):
+        blocks.append(Heading(name, 2))
+        for pair in reported:
+            for workload in (w for w in pair.workloads if w.workload == name):
+                if len(reported) > 1:
+                    blocks.append(Heading(f"{side_a(pair.result)} against {side_b(pair.result)}", 3))
+                blocks += _workload_results(pair.result, workload, runs, options, draw=draw)
+    if options.tables:
+        blocks += _system_tables(systems, threshold_ms=reported[0].result.threshold_ms, options=options)
+    return blocks
+
+
+def _workload_results(
+    result: Comparison, workload: WorkloadComparison, runs: dict[int, Run], options: ReportOptions, *, draw: bool
+) -> list[Block]:
+    """One workload of one comparison: its chart, its table, the page's sentences and what was not compared."""
+    blocks: list[Block] = []
+    if options.charts:
+        caption = options.captions.get(workload.workload) or _caption(result, workload)
+        blocks.append(Figure(caption, comparison_figure(result, workload) if draw else None, key=workload.workload))
+    if options.tables:
+        blocks.append(_workload_table(result, workload, runs, options))
+    blocks.extend(Paragraph(_sides_named(result, sentence) + ".") for sentence in workload.summaries)
+    blocks.extend(_not_compared(result, workload))
+    return blocks
+
+
+def _sides_named(result: Comparison, sentence: str) -> str:
+    """The page's summary sentence, each side named with its firmware where two versions of one system are
+    compared ("IBM DS5020 firmware 07.30 performs 20 % worse than IBM DS5020 firmware 07.15 for ...")."""
+    if not firmware_versions(result):
+        return sentence
+    name, a, b = result.a.name, side_a(result), side_b(result)
+    for said, meant in (
+        (f"{name} performs", f"{a} performs"),
+        (f"than {name} for", f"than {b} for"),
+        (f"{name} and {name} did not reach", f"{a} and {b} did not reach"),
+    ):
+        sentence = sentence.replace(said, meant, 1)
+    return sentence
+
+
+def _caption(result: Comparison, workload: WorkloadComparison) -> str:
+    at = formatting.threshold(result.threshold_ms)
+    return f"{workload.workload} at {at}: {side_a(result)} (A) and {side_b(result)} (B)"
+
+
+def figure_unit(workload: WorkloadComparison, runs: dict[int, Run], options: ReportOptions) -> str:
+    """The figure ``workload``'s table shows: the author's choice where the runs allow it (IOPS and MB/s
+    are one another's multiple only at one transfer size), else the compare page's."""
+    page = "IOPS" if workload.metric == "iops" else options.mbps_unit
+    chosen = options.figures.get(workload.workload, page)
+    crosses = (chosen == "IOPS") != (workload.metric == "iops")
+    if crosses and transfer_size_bytes(workload, runs) is None:
+        return page
+    return chosen
+
+
+def figure_in(value: float, *, metric: str, unit: str, size_bytes: int | None) -> float:
+    """``value`` (IOPS or MB/s, by ``metric``) as ``unit``: IOPS, MB/s (10^6 bytes/s) or MiB/s (2^20)."""
+    mb_per_s = value if metric == "mbps" else value * (size_bytes or 0) / 1_000_000
+    if unit == "IOPS":
+        return value if metric == "iops" else mb_per_s * 1_000_000 / (size_bytes or 1)
+    return mb_per_s / MIB if unit == "MiB/s" else mb_per_s
+
+
+def _figure_cell(value: float, unit: str) -> Cell:
+    return Cell(formatting.iops(value) if unit == "IOPS" else formatting.mbps(value), value)
+
+
+def _workload_table(
+    result: Comparison, workload: WorkloadComparison, runs: dict[int, Run], options: ReportOptions
+) -> TableBlock:
+    unit = figure_unit(workload, runs, options)
+    size = transfer_size_bytes(workload, runs)
+    rows = []
+    for row in workload.rows:
+        how = joined(formatting.status_words(figure.status) for figure in row.a + row.b)
+        a_value, b_value = (
+            figure_in(value, metric=workload.metric, unit=unit, size_bytes=size)
+            for value in (row.a_value, row.b_value * result.adjust_b)
+        )
+        rows.append(
+            (
+                Cell(row.label),
+                _figure_cell(a_value, unit),
+                _figure_cell(b_value, unit),
+                _improvement_cell(row.pct, options.pct_decimals),
+                Cell(_confidence(row)),
+                Cell(how),
+            )
+        )
+    b_heading = f"B: {side_b(result)}" + (f" x {result.adjust_b:g}" if result.adjust_b != 1 else "")
+    notes = [basis(result), _unit_note(unit, workload.metric, size), IMPROVEMENT_FORMULA + "."]
+    notes += [f"{row.label}: {note}." for row in workload.rows for note in row.notes]
+    caption = f"{workload.workload} at {formatting.threshold(result.threshold_ms)} ({unit})"
+    return TableBlock(
+        caption=options.captions.get(f"{workload.workload} table") or caption,
+        header=("Configuration", f"A: {side_a(result)}", b_heading, "Improvement", "Confidence", "How read"),
+        rows=tuple(rows),
+        notes=tuple(notes),
+        numeric=(False, True, True, True, False, False),
+        key=f"{workload.workload} table",
+    )
+
+
+def _improvement_cell(pct: float | None, decimals: int) -> Cell:
+    """The improvement rounded half up, as the compare page prints it with one decimal ("12.7 %", "476.0 %")."""
+    if pct is None:
+        return Cell("")
+    rounded = round_half_up(pct, decimals)
+    return Cell(f"{rounded:.{decimals}f} %", float(rounded))
+
+
+def _unit_note(unit: str, metric: str, size_bytes: int | None) -> str:
+    words = {
+        "MiB/s": "MiB/s = 2^20 bytes per second.",
+        "MB/s": "MB/s = 10^6 bytes per second.",
+        "IOPS": "IOPS: I/O operations per second.",
+    }[unit]
+    if (unit == "IOPS") != (metric == "iops") and size_bytes:
+        measured = "IOPS" if metric == "iops" else "MB/s"
+        words += (
+            f" Read in {measured} and converted at the workload's {formatting.transfer_size(size_bytes)} transfers."
+        )
+    return words
+
+
+def _confidence(row: ComparisonRow) -> str:
+    confidence = row.confidence
+    if not confidence:
+        return "single figures"
+    welch = getattr(confidence, "welch", None)
+    if welch:
+        return f"p = {welch.p_value:.3f} (Welch, {confidence.a.n} vs {confidence.b.n} runs)"
+    return str(getattr(confidence, "reason", ""))
+
+
+def _not_compared(result: Comparison, workload: WorkloadComparison) -> list[Block]:
+    lines = list(workload.empty) + [f"Not compared: {sentence}." for sentence in workload.ambiguous]
+    for side, keys in ((side_a(result), workload.only_a), (side_b(result), workload.only_b)):
+        if keys:
+            named = "; ".join(_config_words(key) for key in keys)
+            lines.append(f"Only {side} was measured with {named}: it has no counterpart to compare.")
+    return [Box("Not compared", tuple(lines))] if lines else []
+
+
+def _config_words(key: tuple[str | None, int | None, str]) -> str:
+    raid, drives, cache = key
+    return ", ".join(
+        p for p in (raid or "RAID level not stated", formatting.count(drives, "drive") if drives else "", cache) if p
+    )
+
+
+def _system_tables(systems: list[System], *, threshold_ms: float, options: ReportOptions) -> list[Block]:
+    """Each system's white-paper table (seed 000 Table 1's layout), as the table export prints it."""
+    blocks: list[Block] = []
+    for system in systems:
+        try:
+            selection = presets.default_selection(system)
+            table = presets.whitepaper(system, threshold_ms=threshold_ms, selection=selection)
+        except presets.PresetError:
+            continue  # a system without drive counts has no white-paper table; the comparison stands
+        blocks.append(_from_table(table, key=f"{system.name} figures table", options=options))
+    if blocks:
+        blocks.insert(0, Heading("Each system's figures", 2))
+    return blocks
+
+
+def _from_table(table: Table, *, key: str, options: ReportOptions) -> TableBlock:
+    grid = table.text_grid()
+    width = table.row_header_width
+    header = tuple(" ".join(p for p in (group, label) if p) for group, label in zip(grid[0], grid[1], strict=True))
+    rows = tuple(
+        tuple(
+            Cell(text) if j < width or row.cells[j - width] is None else Cell(text, row.cells[j - width])
+            for j, text in enumerate(line)
+        )
+        for row, line in zip(table.rows, grid[2:], strict=True)
+    )
+    paper_table, _, title = table.title.partition(". ")
+    caption = (
+        f"{title}, laid out as the paper's {paper_table}" if title and paper_table.startswith("Table") else table.title
+    )
+    return TableBlock(
+        caption=options.captions.get(key) or caption,
+        header=_group_headers(header, grid[0]),
+        rows=rows,
+        notes=tuple(table.footnotes),
+        numeric=tuple(j >= width for j in range(len(header))),
+        key=key,
+    )
+
+
+def _group_headers(header: tuple[str, ...], groups: list[str]) -> tuple[str, ...]:
+    """Group headings carried over the columns they span ("OLTP 8K I/Os", "OLTP 8K MBps")."""
+    current, out = "", []
+    for text, group in zip(header, groups, strict=True):
+        current = group or current
+        out.append(text if group or not current or text.startswith(current) else f"{current} {text}")
+    return tuple(out)

@@ -1,0 +1,101 @@
+"""The report of two firmware versions of one array, made from the fio sample as the history tests make
+versions (tests/history/conftest.py: three replicates a version, the sample's IOPS times a level): the
+history page and the compare page link it, and the Word document reads as one system's two versions,
+its numbers the compare page's."""
+
+import html
+import io
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.test import Client
+from docx import Document
+
+from portal.comparisons.selectors import comparison
+from portal.history.selectors import system_series
+from portal.reports.build import build_report
+from portal.reports.content import ReportOptions
+from tests.factories import SystemFactory
+from tests.history.conftest import SAMPLE_IOPS, upload_version
+from tests.reports.test_report import PAGE_ROW
+
+pytest.importorskip("kaleido")
+
+OLD, NEW = "07.15.07.00", "07.30.12.00"
+QUERY = {"a": "IBM DS5020", "b": "IBM DS5020", "a_firmware": NEW, "b_firmware": OLD, "threshold_ms": "20"}
+
+
+@pytest.fixture
+def versions(engineer, lab):
+    """The DS5020 under two firmware versions: the newer one 20 % lower (levels 1.0 and 0.8 of the sample)."""
+    system = SystemFactory(name="IBM DS5020", model="DS5020", team=lab, published=False, firmware=OLD)
+    for day, (firmware, level) in enumerate(((OLD, 1.0), (NEW, 0.8))):
+        upload_version(system, firmware, level, engineer, day=day)
+    return system
+
+
+def _signed_in(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_history_and_compare_pages_link_the_report_of_two_versions(versions, engineer):
+    client = _signed_in(engineer)
+    (entry,) = system_series(system_id=versions.id)
+    history = client.get(f"/systems/{versions.id}/history/", {"config": entry.config.id, "series": entry.series})
+    text = history.content.decode()
+    assert f"report against {OLD}</a>" in text
+    link = _report_link(text)
+    assert link.startswith("/reports/new/?a=IBM+DS5020&b=IBM+DS5020&a_firmware=07.30.12.00&b_firmware=07.15.07.00")
+    compose = client.get(link).content.decode()
+    assert f"<h1>Report: IBM DS5020: firmware {NEW} vs {OLD}</h1>" in compose
+    page = client.get("/compare/", QUERY).content.decode()
+    from_compare = _report_link(page)
+    assert parse_qs(urlsplit(from_compare).query)["a_firmware"] == [NEW]
+    assert f"<h1>Report: IBM DS5020: firmware {NEW} vs {OLD}</h1>" in client.get(from_compare).content.decode()
+
+
+def _report_link(page: str) -> str:
+    return html.unescape(page.split('class="report-link" href="')[1].split('"')[0])
+
+
+def test_the_word_document_of_two_versions_reads_as_one_systems(versions, engineer):
+    result = comparison(a=versions, b=versions, a_firmware=NEW, b_firmware=OLD, threshold_ms=20.0)
+    built = build_report([result], options=ReportOptions())
+    assert built.notes == [] and built.files["pdf"].startswith(b"%PDF")
+    document = Document(io.BytesIO(built.files["docx"]))
+    texts = [p.text for p in document.paragraphs]
+    assert texts[0] == f"IBM DS5020: firmware {NEW} vs {OLD}"
+    captions = [p.text for p in document.paragraphs if p.style.name == "Caption"]
+    environment = [caption for caption in captions if "Measurement environment" in caption]
+    assert environment == ["Table 2. Measurement environment of IBM DS5020"]  # once, for both versions
+    cells = [[cell.text for cell in row.cells] for table in document.tables for row in table.rows]
+    assert ["Firmware", f"{NEW} (A); {OLD} (B)"] in cells
+    (workload,) = [w.workload for w in result.workloads if w.rows]
+    assert [p.text for p in document.paragraphs if p.style.name == "Heading 2"][0] == workload
+    figures = [caption for caption in captions if caption.startswith("Figure ")]
+    assert figures == [
+        f"Figure 1. {workload} at 20 ms: IBM DS5020 firmware {NEW} (A) and IBM DS5020 firmware {OLD} (B)"
+    ]
+    assert len(document.inline_shapes) == 1
+    # The results row: A three runs at 0.8 x (1, 1.01, 0.99) of the sample's IOPS, B at 1 x: 20 % lower.
+    (row,) = [row[:4] for row in cells if row[0] == "RAID-5, 16 drives"]
+    assert row == ["RAID-5, 16 drives", f"{0.8 * SAMPLE_IOPS:,.0f}", f"{SAMPLE_IOPS:,.0f}", "-20.0 %"]
+    header = next(row for row in cells if row[0] == "Configuration")
+    assert header[1:3] == [f"A: IBM DS5020 firmware {NEW}", f"B: IBM DS5020 firmware {OLD}"]
+    page = _signed_in(engineer).get("/compare/", QUERY).content.decode()
+    page_rows = [[html.unescape(cell).strip() for cell in found] for found in PAGE_ROW.findall(page)]
+    assert page_rows == [row]
+    summary = "\n".join(texts)
+    # The page's sentence of the workload (single fio points: lower bounds at 20 ms), each side named with its
+    # firmware.
+    new, old = f"IBM DS5020 firmware {NEW}", f"IBM DS5020 firmware {OLD}"
+    assert (
+        f"{new} performs 20 % worse than {old} for RAID-5 {workload}; not a finding at 20 ms: {new} and {old} did "
+        "not reach it, so their figures are lower bounds."
+    ) in texts
+    assert (
+        f"IBM DS5020 firmware {NEW} performs 20 % worse than IBM DS5020 firmware {OLD} for RAID-5 {workload}."
+        in summary
+    )
