@@ -7,7 +7,7 @@ from rest_framework.exceptions import ValidationError
 
 from portal.models import Role, Run, System, Team
 from portal.systems.services import LabelError, label_parse
-from portal.teams.selectors import teams_of
+from portal.teams.selectors import Viewer, teams_of
 from portal.uploads.forms import UploadLabelsForm, uploadable_systems
 
 from .serializers import extra_labels
@@ -24,7 +24,7 @@ SWITCHES = {
 }
 
 
-def upload_labels(*, data: QueryDict | dict, user) -> tuple[System | None, Team | None, dict | None, dict]:
+def upload_labels(*, data: QueryDict | dict, user: Viewer) -> tuple[System | None, Team | None, dict | None, dict]:
     """(chosen system, team, new system to create when results are stored, labels); ValidationError
     naming each field to correct, as the upload page's form words it."""
     values = {name: str(data.get(name)) for name in data if name != "files"}
@@ -48,7 +48,7 @@ def upload_labels(*, data: QueryDict | dict, user) -> tuple[System | None, Team 
     return form.cleaned_data["system"], form.cleaned_data["team"], form.new_system(), labels
 
 
-def _form_data(values: dict, user) -> dict:
+def _form_data(values: dict, user: Viewer) -> dict:
     data = {name: value for name, value in values.items() if name in UploadLabelsForm.base_fields}
     data.setdefault("measurement", Run.Measurement.END_TO_END)
     for name in UploadLabelsForm.ON_OFF_FIELDS:
@@ -61,7 +61,7 @@ def _form_data(values: dict, user) -> dict:
     return data
 
 
-def _system_id(name: str, user) -> str:
+def _system_id(name: str, user: Viewer) -> str:
     """A system named rather than numbered: scripts know names, not ids."""
     found = uploadable_systems(user).filter(name__iexact=" ".join(name.split())).first()
     if found is None:
@@ -69,7 +69,7 @@ def _system_id(name: str, user) -> str:
     return str(found.id)
 
 
-def _team_id(name: str, user) -> str:
+def _team_id(name: str, user: Viewer) -> str:
     """A team given by name or slug."""
     name = " ".join(name.split())
     found = teams_of(user, role=Role.UPLOADER).filter(Q(name__iexact=name) | Q(slug=name)).first()
