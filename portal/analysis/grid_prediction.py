@@ -19,7 +19,7 @@ result says which model answered and what error it showed on the cells that exis
 
 import math
 import statistics
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -74,7 +74,7 @@ class GridPrediction:
         return percentile(self.check_errors_pct, 90) if self.check_errors_pct else None
 
 
-def percentile(values, pct: float) -> float:
+def percentile(values: Iterable[float], pct: float) -> float:
     """The ``pct`` percentile, linear between ranks (numpy's default)."""
     ordered = sorted(values)
     if not ordered:

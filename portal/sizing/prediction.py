@@ -12,7 +12,7 @@ from django.db.models import Count
 
 from portal import formatting
 from portal.analysis.grid_prediction import GridPrediction, little_response_ms, predict_grid
-from portal.models import Run
+from portal.models import Run, System
 
 
 class NoGrid(ValueError):
@@ -121,7 +121,7 @@ def prediction_data(found: RunPrediction) -> dict:
     }
 
 
-def grid_runs(*, system) -> list[Run]:
+def grid_runs(*, system: System) -> list[Run]:
     """The system's runs with a queue depth x jobs grid (two or more job counts), one query."""
     return list(
         Run.objects.filter(config__system=system, points__threads__isnull=False, points__outstanding_io__isnull=False)

@@ -30,6 +30,8 @@ from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
 from portal.models import Run, System
 from portal.results.selectors import COMPARABLE, Figure, threshold_figures
 
+from .forms import SizingQuestionForm
+
 
 @dataclass(frozen=True)
 class SweepSizing:
@@ -258,7 +260,7 @@ def sweep_workloads(*, system: System) -> list[str]:
     return [row["workload_name"] for row in counts.filter(counts__gte=2).order_by("workload_name")]
 
 
-def sizing_answer(*, form, system: System) -> Sizing:
+def sizing_answer(*, form: SizingQuestionForm, system: System) -> Sizing:
     """The answer to a valid :class:`~portal.sizing.forms.SizingForm` (page and API)."""
     return sizing(
         system=system,
