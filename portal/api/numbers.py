@@ -60,7 +60,7 @@ class CompareQuery:
     form: CompareForm
     workload_page: int
     # Who asks: workloads are also found, and named, by the names their teams gave them (as on the page).
-    viewer: object = None
+    viewer: Viewer | None = None
 
 
 def compare_query(*, user: Viewer, params: QueryDict, allowed: Iterable[str] = COMPARE_PARAMETERS) -> CompareQuery:

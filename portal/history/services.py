@@ -18,7 +18,7 @@ from portal.models import Alert, AlertStatus, AlertSummary, AlertTriage, Config,
 from portal.teams import selectors as teams
 from portal.teams.selectors import Viewer
 
-from .selectors import FIGURE, FIGURES, Series, series_baseline, series_load, series_of_config, series_touched
+from .selectors import FIGURE, FIGURES, Series, Version, series_baseline, series_load, series_of_config, series_touched
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ def series_detect(*, config: Config, series: str, figure: str = FIGURE) -> list[
     return [alert for change in found if (alert := _alert_store(loaded, versions, change)) is not None]
 
 
-def _alert_store(series: Series, versions, change: Change) -> Alert | None:
+def _alert_store(series: Series, versions: list[Version], change: Change) -> Alert | None:
     version = versions[change.index].version
     numbers = {
         "before_mean": change.before_mean,

@@ -204,7 +204,14 @@ def _usable(figure: Figure) -> bool:
     return figure.run.phase == Run.Phase.MEASUREMENT and not figure.run.excluded_reason
 
 
-def _sweep_sizing(first: Figure, metric, measured, threshold_ms, target, drives) -> SweepSizing:
+def _sweep_sizing(
+    first: Figure,
+    metric: str,
+    measured: list[DriveCountFigure],
+    threshold_ms: float,
+    target: float | None,
+    drives: int | None,
+) -> SweepSizing:
     config = first.config
     scaling = fit(measured)
     needed = None

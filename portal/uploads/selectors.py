@@ -44,7 +44,7 @@ PROFILE_KEYS = (
 )
 
 
-def _with_counts(uploads: QuerySet[Upload]):
+def _with_counts(uploads: QuerySet[Upload]) -> QuerySet[Upload]:
     """Uploads with their numbers of runs and points, as subqueries: PostgreSQL computes them for
     the rows a page shows (after ORDER BY and LIMIT), not for every upload stored."""
     runs = Run.objects.filter(upload=OuterRef("pk")).values("upload").annotate(n=Count("id")).values("n")

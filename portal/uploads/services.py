@@ -90,7 +90,7 @@ def _upload_record(
     system: System | None,
     labels: dict | None,
     team: Team | None = None,
-):
+) -> Upload:
     fields = {
         "original_name": original_name[:500],
         "size_bytes": size,
