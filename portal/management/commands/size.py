@@ -1,8 +1,10 @@
 """``manage.py size SYSTEM --workload W [--raid-level R] [--cache C] [--target T] [--drives N]``."""
 
 import json
+from typing import Any
 
 from django.core.management import BaseCommand, CommandError
+from django.core.management.base import CommandParser
 
 from portal.management.viewer import add_viewer_argument, viewer_of
 from portal.sizing.selectors import sizing, sizing_data
@@ -16,7 +18,7 @@ class Command(BaseCommand):
         "sweep; without a sweep, an estimate from the back-end formula (reads + writes x RAID write penalty)."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("system", help='as shown in the portal, e.g. "IBM DS4500"')
         parser.add_argument("--workload", required=True, help='e.g. "OLTP 8K"')
         parser.add_argument("--raid-level", help='e.g. "RAID-5"')
@@ -27,7 +29,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the API's JSON answer")
         add_viewer_argument(parser)
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         for name in ("threshold_ms", "target", "drives"):
             if options[name] is not None and options[name] <= 0:
                 raise CommandError(f"--{name.replace('_', '-')} must be greater than 0, got {options[name]:g}")
