@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 
 from .models import (
     ApiToken,
@@ -22,7 +24,7 @@ class VisibleOnly(admin.ModelAdmin):
     # How far the model is from System ("" for System itself); None for uploads.
     system_path: str | None = ""
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
         rows = super().get_queryset(request)
         if sees_everything(request.user):
             return rows
@@ -34,10 +36,10 @@ class VisibleOnly(admin.ModelAdmin):
 class SuperusersOnly(admin.ModelAdmin):
     """Teams, memberships, audit and jobs are managed by superusers here (team admins use the team page)."""
 
-    def has_module_permission(self, request):
+    def has_module_permission(self, request: HttpRequest) -> bool:
         return sees_everything(request.user)
 
-    def has_view_permission(self, request, obj=None):
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return sees_everything(request.user)
 
     has_change_permission = has_delete_permission = has_add_permission = has_view_permission
@@ -122,7 +124,7 @@ class ApiTokenAdmin(SuperusersOnly):
     readonly_fields = ["user", "name", "prefix", "created_at", "last_used_at"]
     exclude = ["digest"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 

@@ -18,6 +18,7 @@ import io
 import textwrap
 from dataclasses import dataclass, field
 from html import escape
+from typing import TypeAlias
 
 import plotly.graph_objects as go
 
@@ -111,12 +112,16 @@ class Heatmap:
     value_title: str
 
 
-def plotly_json(chart):
+# Every kind of chart the portal draws.
+AnyChart: TypeAlias = Chart | BarChart | Heatmap
+
+
+def plotly_json(chart: AnyChart) -> str:
     """The chart as Plotly figure JSON (a string; plotly's encoder handles every number type)."""
     return plotly_figure(chart).to_json()
 
 
-def plotly_figure(chart) -> go.Figure:
+def plotly_figure(chart: AnyChart) -> go.Figure:
     """The chart as a Plotly figure, every name and title escaped."""
     if isinstance(chart, Heatmap):
         return _heatmap_figure(chart)
@@ -159,7 +164,7 @@ def _single_point(chart) -> bool:
     return len(points) <= 1
 
 
-def label_text(text) -> str:
+def label_text(text: object) -> str:
     """A name or title drawn as text: Plotly would read the HTML tags in it."""
     return escape(str(text), quote=False)
 
@@ -277,7 +282,7 @@ def _heatmap_figure(heatmap):
     return figure
 
 
-def csv_text(chart):
+def csv_text(chart: AnyChart) -> str:
     """The chart's numbers as CSV: one row per plotted point."""
     out = io.StringIO()
     writer = SpreadsheetCsvWriter(out)

@@ -19,6 +19,7 @@ import subprocess
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 DATABASE_NAME = "arraybench"
@@ -37,7 +38,7 @@ def _locked(path):
         yield
 
 
-def postgres_url(data_dir):
+def postgres_url(data_dir: str | Path) -> str:
     """Start (if needed) the embedded PostgreSQL 16 under ``data_dir/pg``; return its URL."""
     # pgserver keeps its lock under the user runtime dir; its fallback to /tmp is fine here.
     warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
@@ -80,7 +81,7 @@ def _postmaster_running(pg_dir):
     return _pid_alive(pid)
 
 
-def postgres_running(data_dir):
+def postgres_running(data_dir: str | Path) -> bool:
     """Whether the embedded PostgreSQL of ``data_dir`` is running (``make run`` restarts it when not)."""
     return _postmaster_running(Path(data_dir) / "pg")
 
@@ -100,7 +101,7 @@ def _free_port():
         return probe.getsockname()[1]
 
 
-def redis_url(data_dir):
+def redis_url(data_dir: str | Path) -> str:
     """Start (if needed) the embedded Redis under ``data_dir/redis``; return its URL.
 
     The port is chosen once and kept in ``data_dir/redis/port`` so URLs stay stable.
@@ -135,7 +136,7 @@ def redis_url(data_dir):
     return f"redis://127.0.0.1:{port}/0"
 
 
-def redis_running(data_dir):
+def redis_running(data_dir: str | Path) -> bool:
     """Whether the embedded Redis of ``data_dir`` answers on its recorded port."""
     port_file = Path(data_dir) / "redis" / "port"
     try:
@@ -159,7 +160,7 @@ def _wait_for(ready, *, what, seconds=10):
     raise RuntimeError(f"{what} did not start within {seconds} s")
 
 
-def stop_all(data_dir, *, postgres=True, redis=True):
+def stop_all(data_dir: str | Path, *, postgres: bool = True, redis: bool = True) -> list[str]:
     """Stop the embedded servers of ``data_dir`` if they run; return what was stopped."""
     stopped = []
     pid_file = Path(data_dir) / "redis" / "redis.pid"
@@ -169,7 +170,8 @@ def stop_all(data_dir, *, postgres=True, redis=True):
             stopped.append("redis")
     pg_dir = Path(data_dir) / "pg"
     if postgres and (pg_dir / "postmaster.pid").exists():
-        from pgserver._commands import pg_ctl
+        # pgserver makes its command functions at import time, out of the type checker's sight.
+        from pgserver._commands import pg_ctl  # type: ignore[attr-defined]
 
         with contextlib.suppress(subprocess.CalledProcessError):
             pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pg_dir, user="pgserver" if os.geteuid() == 0 else None)
@@ -177,7 +179,7 @@ def stop_all(data_dir, *, postgres=True, redis=True):
     return stopped
 
 
-def stop_started():
+def stop_started() -> list[str]:
     """Stop the embedded servers this process started itself; return what was stopped."""
     stopped = []
     for name, data_dir in sorted(_started):
@@ -186,7 +188,9 @@ def stop_started():
     return stopped
 
 
-def record_serving(base_dir, *, data_dir, database_from_environment, redis_from_environment):
+def record_serving(
+    base_dir: str | Path, *, data_dir: str | Path, database_from_environment: bool, redis_from_environment: bool
+) -> None:
     """Write ``SERVING_FILE`` for the running ``make run`` (this process)."""
     record = {
         "pid": os.getpid(),
@@ -197,14 +201,14 @@ def record_serving(base_dir, *, data_dir, database_from_environment, redis_from_
     (Path(base_dir) / SERVING_FILE_NAME).write_text(json.dumps(record))
 
 
-def forget_serving(base_dir):
+def forget_serving(base_dir: str | Path) -> None:
     """Remove ``SERVING_FILE`` if it is this process's."""
     path = Path(base_dir) / SERVING_FILE_NAME
     if (serving_portal(base_dir) or {}).get("pid") == os.getpid():
         path.unlink(missing_ok=True)
 
 
-def serving_portal(base_dir):
+def serving_portal(base_dir: str | Path) -> dict[str, Any] | None:
     """What the running ``make run`` of this repository recorded, or None when none runs."""
     try:
         record = json.loads((Path(base_dir) / SERVING_FILE_NAME).read_text())

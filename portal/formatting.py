@@ -8,8 +8,13 @@ tool's name. ``None`` is written as an en dash, the tables' "no figure".
 
 import math
 import re
+from typing import TYPE_CHECKING
 
 from portal.analysis.digits import NO_FIGURE, rounded_half_up, significant, written
+
+if TYPE_CHECKING:  # the models and the curves format their numbers with this module
+    from portal.analysis.curves import ThroughputAtThreshold
+    from portal.models import Config, System
 
 # The throughput metrics a figure is read in, as tables head them.
 METRIC_UNITS = {"iops": "IOPS", "mbps": "MB/s"}
@@ -127,7 +132,7 @@ def format_names() -> str:
     return ", ".join(format_name(format_id) for format_id in FORMATS)
 
 
-def tags(values) -> str:
+def tags(values: object) -> str:
     """A list of tags (or any list a label holds) as a reader writes it: "lab, 2024 refresh"."""
     if isinstance(values, list | tuple):
         return ", ".join(str(value) for value in values)
@@ -157,7 +162,7 @@ LABEL_NAMES = {
 }
 
 
-def label_value(value) -> str:
+def label_value(value: object) -> str:
     """One label's value in words: on/off for flags, lists comma-separated, numbers as written."""
     if isinstance(value, bool):
         return "on" if value else "off"
@@ -181,7 +186,9 @@ def _point(point, load_kind: str | None) -> str:
     return " ".join(part for part in (ms(point.response_ms), load(point.load, load_kind)) if part)
 
 
-def reading(answer, *, metric: str, latency_text: str = "average", load_kind: str | None = None) -> str:
+def reading(
+    answer: "ThroughputAtThreshold", *, metric: str, latency_text: str = "average", load_kind: str | None = None
+) -> str:
     """How the figure at a threshold was obtained, in the sentence pages, charts, exports and the API state
     (``answer`` a ``ThroughputAtThreshold``, ``metric`` "iops" or "mbps"): interpolated between two
     measured points, measured, a lower bound at its own response time, no value (and why), or a figure a
@@ -211,7 +218,7 @@ def reading(answer, *, metric: str, latency_text: str = "average", load_kind: st
     return f"{figure} {at}: measured at {_point(below, load_kind)}."
 
 
-def cache_setting(config) -> str:
+def cache_setting(config: "Config") -> str:
     """A configuration's cache setting in the papers' words: from its read and write cache flags, else
     the setting its paper named in words no flags stand for ('' when neither is known)."""
     from portal.analysis.vocabulary import cache_setting_name
@@ -243,7 +250,7 @@ def p_value(value: float | None) -> str:
     return "p < 0.0001" if value < 0.0001 else f"p = {significant(value, 2)}"
 
 
-def configuration(config) -> str:
+def configuration(config: "Config") -> str:
     """A configuration in words: "RAID-5, 16 HDDs" (what is not stated is left out)."""
     parts = [config.raid_level or "RAID level not stated"]
     if config.drive_count:
@@ -251,7 +258,7 @@ def configuration(config) -> str:
     return ", ".join(parts)
 
 
-def compared_side(system, firmware: str = "") -> str:
+def compared_side(system: "System", firmware: str = "") -> str:
     """A side of a comparison by its system, and its firmware when one was chosen: "IBM DS5020 firmware 07.15"."""
     return f"{system.name} firmware {firmware}" if firmware else system.name
 

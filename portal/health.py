@@ -27,7 +27,7 @@ def _worker():
 CHECKS = {"database": _database, "broker": _broker, "worker": _worker}
 
 
-def health_report():
+def health_report() -> tuple[dict[str, str], bool]:
     """``({"database": "ok" | "error: ...", ...}, all_ok)``."""
     report = {}
     for name, check in CHECKS.items():

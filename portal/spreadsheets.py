@@ -3,6 +3,8 @@
 
 import csv
 import re
+from collections.abc import Iterable
+from typing import Any, TextIO
 
 # Spreadsheet programs run a cell beginning with one of these as a formula (OWASP "CSV injection"):
 # a system named "=HYPERLINK(...)" or "@SUM(...)" must reach the reader as text.
@@ -28,12 +30,12 @@ def csv_cell(value: object) -> object:
 class SpreadsheetCsvWriter:
     """``csv.writer`` for files a spreadsheet program opens: text cells neutralised, numbers left numbers."""
 
-    def __init__(self, out, **options):
+    def __init__(self, out: TextIO, **options: Any) -> None:
         self._writer = csv.writer(out, **options)
 
-    def writerow(self, row) -> None:
+    def writerow(self, row: Iterable[object]) -> None:
         self._writer.writerow([csv_cell(value) for value in row])
 
-    def writerows(self, rows) -> None:
+    def writerows(self, rows: Iterable[Iterable[object]]) -> None:
         for row in rows:
             self.writerow(row)

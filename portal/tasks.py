@@ -3,6 +3,7 @@
 import logging
 import os
 import threading
+from typing import Any
 
 from celery import shared_task
 from celery.signals import task_prerun, worker_ready, worker_shutdown
@@ -27,19 +28,19 @@ RETRY_POLICY = {
 
 
 @task_prerun.connect
-def connection_check(**kwargs):
+def connection_check(**kwargs: Any) -> None:
     """As Django does per request: a connection that broke or is older than CONN_MAX_AGE is replaced
     before a task (connections are otherwise kept between tasks: CELERY_DB_REUSE_MAX)."""
     close_old_connections()
 
 
 @shared_task(name="portal.run_summary", **RETRY_POLICY)
-def run_summary_task(run_id):
+def run_summary_task(run_id: int) -> dict:
     return run_summary_recompute(run_id=run_id)
 
 
 @shared_task(name=INGEST_JOB_TASK, bind=True, **RETRY_POLICY)
-def ingest_job_task(self, job_id):
+def ingest_job_task(self: Any, job_id: int) -> str:
     """Read the files of one ingest job and store their results; safe to run twice or at once in two
     workers (the claim is a conditional update, the store checks the lease)."""
     job = jobs.job_run(job_id=job_id, worker=f"{self.request.hostname} pid {os.getpid()}")
@@ -50,15 +51,15 @@ class Recovery:
     """Every worker process looks for jobs a killed worker left behind, every INGEST_RECOVER_SECONDS,
     in a thread of its main process: no scheduler is needed wherever workers run."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._stop = threading.Event()
-        self._thread = None
+        self._thread: threading.Thread | None = None
 
-    def start(self):
+    def start(self) -> None:
         self._thread = threading.Thread(target=self._loop, name="ingest-recovery", daemon=True)
         self._thread.start()
 
-    def stop(self):
+    def stop(self) -> None:
         self._stop.set()
 
     def _loop(self):

@@ -15,7 +15,7 @@ class SignUpForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
-    def clean_email(self):
+    def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip()
         if get_user_model().objects.filter(email__iexact=email).exists():
             raise forms.ValidationError("An account uses this address already: sign in, or reset its password.")

@@ -5,9 +5,11 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.mail import send_mail
 from django.db import transaction
+from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -17,6 +19,8 @@ from django.utils.http import urlsafe_base64_encode
 from portal.teams.models import AuditEvent, Invitation, Membership, Role, Team
 from portal.teams.services import TeamError, audit
 
+from .forms import SignUpForm
+
 
 class AddressTokenGenerator(PasswordResetTokenGenerator):
     """A link that confirms an address: it names the account's state, so once the account is active
@@ -24,7 +28,7 @@ class AddressTokenGenerator(PasswordResetTokenGenerator):
 
     key_salt = "portal.accounts.AddressTokenGenerator"
 
-    def _make_hash_value(self, user, timestamp):
+    def _make_hash_value(self, user: User, timestamp: int) -> str:
         return f"{super()._make_hash_value(user, timestamp)}{user.is_active}{user.email}"
 
 
@@ -37,7 +41,7 @@ def _mail(*, to: str, template: str, context: dict) -> None:
     send_mail(subject, body, None, [to])
 
 
-def signup_create(*, form, site_url: str):
+def signup_create(*, form: SignUpForm, site_url: str) -> User:
     """The account of a sign-up form, inactive until its address is confirmed; the link is mailed."""
     user = form.save(commit=False)
     user.email = form.cleaned_data["email"]
@@ -53,7 +57,7 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def invitation_create(*, team: Team, email: str, role: str, actor, site_url: str) -> Invitation:
+def invitation_create(*, team: Team, email: str, role: str, actor: User, site_url: str) -> Invitation:
     """Invite ``email`` into ``team`` with ``role``: a link valid ``INVITATION_DAYS``, mailed, audited."""
     token = secrets.token_urlsafe(32)
     invitation = Invitation.objects.create(
@@ -88,7 +92,7 @@ def invitation_problem(invitation: Invitation | None) -> str | None:
 
 
 @transaction.atomic
-def invitation_accept(*, invitation: Invitation, user) -> Membership:
+def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
     """``user`` joins the team with the invited role; the link is used up (once, also when two requests race)."""
     used = Invitation.objects.filter(pk=invitation.pk, accepted_at__isnull=True, expires_at__gt=timezone.now())
     if not used.update(accepted_at=timezone.now(), accepted_by=user):
@@ -105,5 +109,5 @@ def invitation_accept(*, invitation: Invitation, user) -> Membership:
     return membership
 
 
-def pending_invitations(*, team: Team):
+def pending_invitations(*, team: Team) -> QuerySet[Invitation]:
     return Invitation.objects.filter(team=team, accepted_at__isnull=True, expires_at__gt=timezone.now())

@@ -66,7 +66,7 @@ class CurvePoint:
     throughput: float
     response_ms: float | None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not _is_non_negative(self.throughput):
             raise ValueError(f"throughput must be a non-negative number, got {self.throughput!r}")
         if self.response_ms is not None and not _is_non_negative(self.response_ms):

@@ -23,7 +23,7 @@ that exist.
 
 import math
 import statistics
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -79,7 +79,7 @@ class GridPrediction:
         return percentile(self.check_errors_pct, 90) if self.check_errors_pct else None
 
 
-def percentile(values, pct: float) -> float:
+def percentile(values: Iterable[float], pct: float) -> float:
     """The ``pct`` percentile, linear between ranks (numpy's default)."""
     ordered = sorted(values)
     if not ordered:

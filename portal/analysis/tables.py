@@ -94,7 +94,7 @@ class Table:
     rows: tuple[Row, ...]
     footnotes: tuple[str, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         width = len(self.corner[0])
         if len(self.corner) != 2 or len(self.corner[1]) != width:
             raise ValueError("the corner needs two header lines, each as wide as the row headers")

@@ -3,12 +3,18 @@
 import datetime
 import hashlib
 import secrets
+from typing import TYPE_CHECKING
 
+from django.contrib.auth.models import User
 from django.db.models.functions import Now
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from portal.models import ApiToken
+
+if TYPE_CHECKING:  # DRF imports this module while its views and schemas load
+    from drf_spectacular.openapi import AutoSchema
+    from rest_framework.request import Request
 
 # Tokens start with this, so a leaked one is recognisable in logs and by secret scanners.
 TOKEN_PREFIX = "abt_"
@@ -21,7 +27,7 @@ def token_digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def token_create(*, user, name: str) -> tuple[ApiToken, str]:
+def token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     """A new token for ``user``; returns the row and the secret, which is not stored and never shown again."""
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
@@ -30,7 +36,7 @@ def token_create(*, user, name: str) -> tuple[ApiToken, str]:
     return token, secret
 
 
-def token_revoke(*, user, token_id: int) -> bool:
+def token_revoke(*, user: User, token_id: int) -> bool:
     """Revoke (delete) one of the user's own tokens; False when the user has no such token."""
     deleted, _ = ApiToken.objects.filter(user=user, id=token_id).delete()
     return bool(deleted)
@@ -49,7 +55,7 @@ def token_find(*, secret: str) -> ApiToken | None:
 class BearerTokenAuthentication(authentication.BaseAuthentication):
     """``Authorization: Bearer <token>``. Requests without it fall through to the session (with CSRF)."""
 
-    def authenticate(self, request):
+    def authenticate(self, request: "Request") -> tuple[User, ApiToken] | None:
         parts = authentication.get_authorization_header(request).split()
         if not parts or parts[0].lower() != b"bearer":
             return None
@@ -60,7 +66,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
         return token.user, token
 
-    def authenticate_header(self, request):
+    def authenticate_header(self, request: "Request") -> str:
         # Makes unauthenticated requests answer 401 (with this challenge) rather than 403.
         return 'Bearer realm="api"'
 
@@ -69,7 +75,7 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
     target_class = BearerTokenAuthentication
     name = "bearerAuth"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: "AutoSchema") -> dict[str, str]:
         return {
             "type": "http",
             "scheme": "bearer",

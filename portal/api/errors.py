@@ -6,6 +6,7 @@
 """
 
 import logging
+from typing import Any
 
 from django.core.exceptions import TooManyFilesSent
 from rest_framework import exceptions, status
@@ -51,14 +52,16 @@ def _message(detail) -> str:
     return " ".join(_messages(detail))
 
 
-def exception_handler(exc, context):
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler (status, Retry-After and WWW-Authenticate headers) with the body in the one shape;
     the portal's :class:`ApplicationError` answered in it too. Anything else is a 500, logged by Django."""
     if isinstance(exc, TooManyFilesSent):
         exc = ApplicationError(too_many_files_message(), field="files")
     if isinstance(exc, ApplicationError):
         set_rollback()
-        response = Response(error_body(status=exc.status, message=exc.message, fields=exc.fields), status=exc.status)
+        response: Response | None = Response(
+            error_body(status=exc.status, message=exc.message, fields=exc.fields), status=exc.status
+        )
     else:
         response = drf_exception_handler(exc, context)
         if response is not None:

@@ -1,6 +1,8 @@
 """Query-string filters of the API's lists (django-filter): system, vendor, RAID level, drive count,
 tool, workload, tag and dates, as the systems page filters them."""
 
+from typing import Any
+
 from django.db.models import Q, QuerySet
 from django_filters import rest_framework as filters
 
@@ -35,7 +37,7 @@ class SystemFilter(filters.FilterSet):
         model = System
         fields: list[str] = []
 
-    def search(self, queryset, name, value):
+    def search(self, queryset: QuerySet, name: str, value: Any) -> QuerySet:
         return queryset.filter(
             Q(name__icontains=value)
             | Q(vendor__icontains=value)
@@ -43,16 +45,16 @@ class SystemFilter(filters.FilterSet):
             | Q(notes__icontains=value)
         )
 
-    def with_configs(self, queryset, name, value):
+    def with_configs(self, queryset: QuerySet, name: str, value: Any) -> QuerySet:
         value = raid_level_canonical(value) if name == "raid_level" else value
         return queryset.filter(id__in=Config.objects.filter(**{name: value}).values("system_id"))
 
-    def with_runs(self, queryset, name, value):
+    def with_runs(self, queryset: QuerySet, name: str, value: Any) -> QuerySet:
         runs = Run.objects.filter(run_q(name, value))
         return queryset.filter(id__in=runs.values("config__system_id"))
 
 
-def run_q(name: str, value) -> Q:
+def run_q(name: str, value: Any) -> Q:
     """A condition on runs for the run filters that are not plain fields."""
     if name == "tool":
         return Q(tool__iexact=value)
@@ -77,13 +79,13 @@ class ConfigFilter(filters.FilterSet):
         model = Config
         fields: list[str] = []
 
-    def by_system(self, queryset, name, value):
+    def by_system(self, queryset: QuerySet, name: str, value: Any) -> QuerySet:
         return queryset.filter(_system_q("system__", value))
 
-    def by_raid_level(self, queryset, name, value):
+    def by_raid_level(self, queryset: QuerySet, name: str, value: Any) -> QuerySet:
         return queryset.filter(raid_level=raid_level_canonical(value))
 
-    def with_runs(self, queryset, name, value):
+    def with_runs(self, queryset: QuerySet, name: str, value: Any) -> QuerySet:
         return queryset.filter(id__in=Run.objects.filter(run_q(name, value)).values("config_id"))
 
 
@@ -108,16 +110,16 @@ class RunFilter(filters.FilterSet):
         model = Run
         fields: list[str] = []
 
-    def by_system(self, queryset, name, value):
+    def by_system(self, queryset: QuerySet, name: str, value: Any) -> QuerySet:
         return queryset.filter(_system_q("config__system__", value))
 
-    def by_raid_level(self, queryset, name, value):
+    def by_raid_level(self, queryset: QuerySet, name: str, value: Any) -> QuerySet:
         return queryset.filter(config__raid_level=raid_level_canonical(value))
 
-    def by_workload(self, queryset, name, value):
+    def by_workload(self, queryset: QuerySet, name: str, value: Any) -> QuerySet:
         return queryset.filter(named(name=value))
 
-    def by_tag(self, queryset, name, value):
+    def by_tag(self, queryset: QuerySet, name: str, value: Any) -> QuerySet:
         return queryset.filter(tags__contains=[value])
 
 
@@ -129,7 +131,7 @@ class PointFilter(filters.FilterSet):
         model = Point
         fields: list[str] = []
 
-    def by_system(self, queryset, name, value):
+    def by_system(self, queryset: QuerySet, name: str, value: Any) -> QuerySet:
         return queryset.filter(_system_q("run__config__system__", value))
 
 
@@ -147,5 +149,5 @@ class UploadFilter(filters.FilterSet):
         model = Upload
         fields: list[str] = []
 
-    def by_system(self, queryset: QuerySet, name, value):
+    def by_system(self, queryset: QuerySet, name: str, value: Any) -> QuerySet:
         return queryset.filter(_system_q("system__", value))

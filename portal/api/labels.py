@@ -8,7 +8,7 @@ from portal.models import Role, Run, System, Team
 from portal.results.services import StoreError
 from portal.systems.selectors import systems_named
 from portal.systems.services import label_parse
-from portal.teams.selectors import team_named, teams_of
+from portal.teams.selectors import Viewer, team_named, teams_of
 from portal.teams.services import TeamError
 from portal.uploads.forms import UploadLabelsForm, uploadable_systems
 
@@ -26,7 +26,7 @@ SWITCHES = {
 }
 
 
-def upload_labels(*, data: QueryDict | dict, user) -> tuple[System | None, Team | None, dict | None, dict]:
+def upload_labels(*, data: QueryDict | dict, user: Viewer) -> tuple[System | None, Team | None, dict | None, dict]:
     """(chosen system, team, new system to create when results are stored, labels); ValidationError
     naming each field to correct, as the upload page's form words it."""
     values = {name: str(data.get(name)) for name in data if name != "files"}
@@ -44,7 +44,7 @@ def upload_labels(*, data: QueryDict | dict, user) -> tuple[System | None, Team 
     return form.cleaned_data["system"], form.cleaned_data["team"], form.new_system(), labels
 
 
-def _form_data(values: dict, user) -> dict:
+def _form_data(values: dict, user: Viewer) -> dict:
     data = {name: value for name, value in values.items() if name in UploadLabelsForm.base_fields}
     data.setdefault("measurement", Run.Measurement.END_TO_END)
     for name in UploadLabelsForm.ON_OFF_FIELDS:
@@ -57,7 +57,7 @@ def _form_data(values: dict, user) -> dict:
     return data
 
 
-def _system_id(name: str, user) -> str:
+def _system_id(name: str, user: Viewer) -> str:
     """A system named rather than numbered: scripts know names, not ids."""
     found = systems_named(name=name, among=uploadable_systems(user)).first()
     if found is None:
@@ -65,7 +65,7 @@ def _system_id(name: str, user) -> str:
     return str(found.id)
 
 
-def _team_id(name: str, user) -> str:
+def _team_id(name: str, user: Viewer) -> str:
     """A team given by name or slug."""
     found = team_named(name=name, among=teams_of(user, role=Role.UPLOADER))
     if found is None:

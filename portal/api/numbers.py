@@ -7,6 +7,7 @@ the numbers and how each was obtained are the page's; this module only shapes th
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NoReturn
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.forms import IntegerField
@@ -27,6 +28,7 @@ from portal.exports.presets import comparison_tables_from
 from portal.models import System
 from portal.results.selectors import LATENCIES
 from portal.systems.selectors import system_by_name
+from portal.teams.selectors import Viewer
 
 from .parameters import COMPARE_HINTS, COMPARE_PARAMETERS, ThresholdQuery, parameters_known
 from .querysets import systems_for
@@ -37,7 +39,7 @@ MAX_COMPARED = 5
 WORKLOADS_PER_PAGE = 10
 
 
-def system_named(*, user, name: str) -> System:
+def system_named(*, user: Viewer, name: str) -> System:
     """A system given by id or by name among those the user may see, found by name as the compare page
     finds it (a team's own system before a published one of the same name); 404 naming close matches."""
     name = " ".join(name.split())
@@ -58,10 +60,10 @@ class CompareQuery:
     form: CompareForm
     workload_page: int
     # Who asks: workloads are also found, and named, by the names their teams gave them (as on the page).
-    viewer: object = None
+    viewer: Viewer | None = None
 
 
-def compare_query(*, user, params: QueryDict, allowed: Iterable[str] = COMPARE_PARAMETERS) -> CompareQuery:
+def compare_query(*, user: Viewer, params: QueryDict, allowed: Iterable[str] = COMPARE_PARAMETERS) -> CompareQuery:
     """The compare page's parameters read by its own form: ``a`` (up to five, each against B), ``b``
     (the baseline), ``threshold_ms``, ``latency``, ``adjust_b``, the filters, ``pair``, ``best``, ``wpage``."""
     parameters_known(params, allowed=allowed, hints=COMPARE_HINTS)
@@ -281,7 +283,7 @@ SYSTEM_PRESET_HINTS = {
 TWO_SYSTEM_PRESETS = ("summary", "side_by_side")
 
 
-def tables_of(*, user, preset: str, params: QueryDict) -> tuple[list[Table], str]:
+def tables_of(*, user: Viewer, preset: str, params: QueryDict) -> tuple[list[Table], str]:
     """The tables of a preset and a file name stem: one system's (``system=``), or a comparison's, with
     the compare page's parameters (``all`` is the comparison, summary and side-by-side tables; several
     ``a`` make the one table of several systems against B, as ``/export/comparison/`` does)."""
@@ -307,7 +309,7 @@ def tables_of(*, user, preset: str, params: QueryDict) -> tuple[list[Table], str
     return tables, f"{names} vs {query.b.name} {preset}"
 
 
-def _missing(name):
+def _missing(name: str) -> NoReturn:
     raise ValidationError({name: ["required: a system's name or id"]})
 
 

@@ -6,6 +6,7 @@ Units as everywhere in ArrayBench: MB/s are 10^6 bytes per second, times millise
 import re
 from typing import Any
 
+from django import forms
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
@@ -41,7 +42,7 @@ class SystemSerializer(serializers.ModelSerializer):
             "created_at", "updated_at",
         ]  # fmt: skip
 
-    def get_page_url(self, system) -> str:
+    def get_page_url(self, system: System) -> str:
         return reverse("pages:system", args=[system.id])
 
 
@@ -59,7 +60,7 @@ class ConfigSerializer(serializers.ModelSerializer):
         model = Config
         fields = ["id", "url", "system", *Config.IDENTITY_FIELDS, "cache_setting", "identity", "created_at"]
 
-    def get_cache_setting(self, config) -> str:
+    def get_cache_setting(self, config: Config) -> str:
         return cache_setting(config=config)
 
 
@@ -101,11 +102,11 @@ class RunSerializer(serializers.ModelSerializer):
             "summary", "point_count", "created_at",
         ]  # fmt: skip
 
-    def get_page_url(self, run) -> str:
+    def get_page_url(self, run: Run) -> str:
         return reverse("pages:run", args=[run.id])
 
     @extend_schema_field(CitationSerializer(allow_null=True))
-    def get_citation(self, run) -> dict[str, Any] | None:
+    def get_citation(self, run: Run) -> dict[str, Any] | None:
         return CitationSerializer(run).data if run.origin == Run.Origin.PUBLISHED else None
 
 
@@ -181,21 +182,21 @@ class UploadSerializer(serializers.ModelSerializer):
             "parser_version", "created_at", "started_at", "finished_at",
         ]  # fmt: skip
 
-    def get_duplicate_of_status(self, upload) -> str | None:
+    def get_duplicate_of_status(self, upload: Upload) -> str | None:
         """The earlier upload's status, so that a client whose first answer was lost can follow it."""
-        return upload.duplicate_of.status if upload.duplicate_of_id else None
+        return upload.duplicate_of.status if upload.duplicate_of else None
 
-    def get_page_url(self, upload) -> str:
+    def get_page_url(self, upload: Upload) -> str:
         return reverse("uploads:detail", args=[upload.id])
 
-    def get_status_text(self, upload) -> str:
+    def get_status_text(self, upload: Upload) -> str:
         return STATUS_TEXT[upload.status]
 
-    def get_finished(self, upload) -> bool:
+    def get_finished(self, upload: Upload) -> bool:
         return upload.status in (Upload.Status.DONE, Upload.Status.FAILED, Upload.Status.DUPLICATE)
 
     @extend_schema_field(UploadErrorSerializer(allow_null=True))
-    def get_error(self, upload) -> dict[str, Any] | None:
+    def get_error(self, upload: Upload) -> dict[str, Any] | None:
         # An internal error's details (exception, reference) only for the uploader and staff, as on the pages.
         request = self.context.get("request")
         text = upload_error_text(user=getattr(request, "user", None) or AnonymousUser(), upload=upload)
@@ -225,7 +226,7 @@ def extra_labels() -> list[str]:
     return [name for name in CONFIG_LABELS + RUN_LABELS if name not in UploadLabelsForm.base_fields]
 
 
-def _documented(form_field) -> serializers.Field:
+def _documented(form_field: forms.Field) -> serializers.Field:
     """A serializer field describing one of the upload form's fields."""
     options: dict[str, Any] = {"required": False, "help_text": form_field.help_text or form_field.label or ""}
     if hasattr(form_field, "queryset"):
@@ -244,7 +245,7 @@ class UploadRequestSerializer(serializers.Serializer):
 
     files = serializers.ListField(child=serializers.FileField(), help_text="One or more result files or .zip archives.")
 
-    def get_fields(self):
+    def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
         fields.update({name: _documented(field) for name, field in UploadLabelsForm.base_fields.items()})
         fields.update(

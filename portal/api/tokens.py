@@ -3,9 +3,11 @@
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
+
+from portal.teams.selectors import SignedInRequest
 
 from .auth import token_create, token_revoke
 
@@ -16,7 +18,7 @@ class TokenForm(forms.Form):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def token_list(request):
+def token_list(request: SignedInRequest) -> HttpResponse:
     form = TokenForm(request.POST or None)
     secret = None
     if request.method == "POST" and form.is_valid():
@@ -28,7 +30,7 @@ def token_list(request):
 
 @login_required
 @require_POST
-def token_revoke_view(request, token_id):
+def token_revoke_view(request: SignedInRequest, token_id: int) -> HttpResponse:
     if not token_revoke(user=request.user, token_id=token_id):
         raise Http404("You have no such token.")
     messages.success(request, "The token is revoked: requests sending it are refused from now on.")

@@ -1,6 +1,11 @@
 """The API's views: thin, over the querysets of ``querysets.py`` and the pipeline and selectors the
 pages use. Parameters and answers are documented in the OpenAPI document (``/api/v1/schema/``)."""
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
 from django.utils.text import slugify
 from django_filters import FilterSet
 from drf_spectacular.types import OpenApiTypes
@@ -9,7 +14,10 @@ from rest_framework import mixins, renderers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from portal.comparisons.forms import CompareForm
@@ -23,8 +31,14 @@ from .errors import PayloadTooLarge
 from .labels import upload_labels
 from .pagination import PointCursorPagination
 from .parameters import filter_parameters, form_parameters, parameters_known, threshold_query
-from .renderers import EXPORT_RENDERERS
+from .renderers import EXPORT_RENDERERS, TablesRenderer, TablesResponse
 from .throttles import UploadRateThrottle
+
+if TYPE_CHECKING:
+    from rest_framework.permissions import _SupportsHasPermission
+
+if TYPE_CHECKING:
+    from rest_framework.permissions import _SupportsHasPermission
 
 ERRORS = OpenApiResponse(description='{"error": {"status", "message", "fields"}}')
 
@@ -36,7 +50,7 @@ class KnownParameters(viewsets.GenericViewSet):
     action_parameters: dict[str, tuple[str, ...]] = {}
     filterset_class: type[FilterSet]
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
         parameters_known(request.query_params, allowed=self.parameters())
 
@@ -56,10 +70,10 @@ class KnownParameters(viewsets.GenericViewSet):
 class SystemViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
     filterset_class = filters.SystemFilter
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet:
         return querysets.with_counts(querysets.systems_for(user=self.request.user)).order_by("name")
 
-    def get_serializer_class(self):
+    def get_serializer_class(self) -> type[BaseSerializer]:
         return serializers.SystemDetailSerializer if self.action == "retrieve" else serializers.SystemSerializer
 
 
@@ -68,7 +82,7 @@ class ConfigViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.ConfigSerializer
     filterset_class = filters.ConfigFilter
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet:
         return querysets.configs_for(user=self.request.user).order_by("system__name", "raid_level", "drive_count", "id")
 
 
@@ -90,7 +104,7 @@ class RunViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
     filterset_class = filters.RunFilter
     action_parameters = {"curve": ("metric", "latency"), "threshold": ("threshold_ms", "latency", "metric")}
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet:
         if self.action in ("curve", "threshold"):
             return querysets.runs_with_points_for(user=self.request.user)
         return querysets.with_point_counts(querysets.runs_for(user=self.request.user)).order_by("id")
@@ -99,7 +113,7 @@ class RunViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
         summary="A run's response-time curve", parameters=[METRIC, LATENCY], responses=serializers.CurveSerializer
     )
     @action(detail=True, filter_backends=[], pagination_class=None)
-    def curve(self, request, pk=None):
+    def curve(self, request: Request, pk: str | None = None) -> Response:
         query = threshold_query(request.query_params)
         run = self.get_object()
         metric, latency = query.cleaned_data["metric"] or run_metric(run=run), query.value("latency")
@@ -112,7 +126,7 @@ class RunViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
         responses=serializers.ThresholdSerializer,
     )
     @action(detail=True, filter_backends=[], pagination_class=None)
-    def threshold(self, request, pk=None):
+    def threshold(self, request: Request, pk: str | None = None) -> Response:
         query = threshold_query(request.query_params)
         run = self.get_object()
         threshold_ms, latency = query.value("threshold_ms"), query.value("latency")
@@ -135,7 +149,7 @@ class PointViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
     filterset_class = filters.PointFilter
     pagination_class = PointCursorPagination
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet:
         return querysets.points_for(user=self.request.user)
 
 
@@ -154,36 +168,39 @@ class UploadViewSet(KnownParameters, mixins.CreateModelMixin, viewsets.ReadOnlyM
     serializer_class = serializers.UploadSerializer
     filterset_class = filters.UploadFilter
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet:
         return querysets.uploads_for(user=self.request.user).order_by("-id")
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence["_SupportsHasPermission"]:
         return [IsAuthenticated()] if self.action == "create" else super().get_permissions()
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         extra = [UploadRateThrottle()] if self.action == "create" else []
         return [*super().get_throttles(), *extra]
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # The size limit must be in place before anything reads the body (authentication's CSRF check does).
         if self.action == "create":
             self.size_limit = SizeLimitUploadHandler(request._request)
             request._request.upload_handlers.insert(0, self.size_limit)
         super().initial(request, *args, **kwargs)
 
-    def create(self, request, *args, **kwargs):
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if not isinstance(request.data, Mapping):  # a JSON list
+            raise ValidationError({"files": ["Send the files as multipart/form-data, the labels as its other fields."]})
+        uploader = cast(User, request.user)  # create needs a signed-in user (get_permissions)
         files = request.FILES.getlist("files")
         refused = [{"name": name, "error": too_large_message(name)} for name in self.size_limit.refused]
-        system, team, new_system, labels = upload_labels(data=request.data, user=request.user)
+        system, team, new_system, labels = upload_labels(data=request.data, user=uploader)
         if not files and refused:
             raise PayloadTooLarge("; ".join(item["error"] for item in refused))
         if not files:
             raise ValidationError({"files": ["Choose at least one file."]})
         uploads = upload_services.uploads_receive(
-            files=files, uploader=request.user, team=team, system=system, new_system=new_system, labels=labels
+            files=files, uploader=uploader, team=team, system=system, new_system=new_system, labels=labels
         )
         rows = self.get_serializer(
-            querysets.uploads_for(user=request.user).filter(id__in=[u.id for u in uploads]), many=True
+            querysets.uploads_for(user=uploader).filter(id__in=[u.id for u in uploads]), many=True
         )
         order = {upload.id: index for index, upload in enumerate(uploads)}
         received = sorted(rows.data, key=lambda row: order[row["id"]])
@@ -241,7 +258,7 @@ class CompareView(APIView):
         ],
         responses={200: numbers.CompareSerializer, 400: ERRORS, 404: ERRORS},
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         query = numbers.compare_query(user=request.user, params=request.query_params)
         return Response(numbers.compare_data(query, numbers.comparisons(query)))
 
@@ -280,19 +297,18 @@ class TablesView(APIView):
             404: ERRORS,
         },
     )
-    def get(self, request, preset):
+    def get(self, request: Request, preset: str) -> Response:
         if preset not in (*numbers.SYSTEM_PRESETS, *numbers.COMPARISON_PRESETS):
             choices = ", ".join((*numbers.SYSTEM_PRESETS, *numbers.COMPARISON_PRESETS))
             raise ValidationError({"preset": [f"must be one of {choices}; got {preset!r}"]})
         tables, stem = numbers.tables_of(user=request.user, preset=preset, params=request.query_params)
-        response = Response({"tables": [numbers.table_data(table) for table in tables]})
-        response.tables = tables
+        response = TablesResponse({"tables": [numbers.table_data(table) for table in tables]}, tables=tables)
         renderer = request.accepted_renderer
-        if renderer.format != "json":
+        if isinstance(renderer, TablesRenderer):
             response["Content-Disposition"] = f'attachment; filename="{slugify(stem)}.{renderer.extension}"'
         return response
 
-    def finalize_response(self, request, response, *args, **kwargs):
+    def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
         # Errors are always JSON, in the one error shape, whatever format was asked for.
         if response.status_code >= 400:
             request.accepted_renderer, request.accepted_media_type = renderers.JSONRenderer(), "application/json"

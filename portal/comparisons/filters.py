@@ -5,8 +5,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q, QuerySet
 
 from portal.analysis.pairing import config_key_label, workload_key_of
@@ -14,12 +12,12 @@ from portal.analysis.vocabulary import cache_setting_name
 from portal.errors import ApplicationError
 from portal.models import Config, Run, System
 from portal.results.selectors import runs_filtered
+from portal.teams.selectors import Viewer
 
 # The run columns a workload key is made of.
 KEY_COLUMNS = ("workload_id", "workload_name", "read_pct", "random_pct")
 
 # Whoever reads a comparison: a signed-in user, an anonymous visitor, or nobody (a command, a task).
-Viewer = AbstractBaseUser | AnonymousUser | None
 
 
 @dataclass(frozen=True)
@@ -210,7 +208,7 @@ def _value_order(value: object) -> tuple[int, object, object]:
 
 
 def runs_of_side(
-    *, system: System, workloads: Sequence[str], filters: SideFilters, viewer: Viewer = None
+    *, system: System, workloads: Sequence[str], filters: SideFilters, viewer: Viewer | None = None
 ) -> QuerySet[Run]:
     """One side's comparable runs narrowed by its filters (a configuration that states no cache setting
     stays comparable); with ``viewer``, a workload is also found by the names their teams gave it."""

@@ -83,7 +83,7 @@ def comparison(
     workloads_per_page: int | None = None,
     workload_page: int | str = 1,
     offer_choices: bool = False,
-    viewer: Viewer = None,
+    viewer: Viewer | None = None,
 ) -> Comparison:
     """System A against system B for every workload both have, at the threshold.
 

@@ -38,7 +38,7 @@ class WorkloadAlias(models.Model):
         # Runs asked for by a team's name for their workload (compare, system page: ?workload=...).
         indexes = [models.Index(fields=["team", "name"], name="workloadalias_team_alias")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.name} ({self.team})"
 
 
@@ -66,5 +66,5 @@ class RunStatement(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"statement on run {self.run_id}"

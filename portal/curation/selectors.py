@@ -3,27 +3,29 @@ statement in words (with who made it, named only to the members of the run's tea
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 from django.template.defaultfilters import date as date_text
 
 from portal.models import Membership, Run, RunStatement, WorkloadAlias
 from portal.teams.models import ROLE_RANK, Role
-from portal.teams.selectors import role_of
+from portal.teams.selectors import Viewer, role_of
 
 
-def _teams_of(viewer) -> QuerySet:
+def _teams_of(viewer: User) -> QuerySet[Membership, Any]:
     return Membership.objects.filter(user_id=viewer.pk).values("team_id")
 
 
-def viewer_aliases(*, viewer) -> QuerySet[WorkloadAlias]:
+def viewer_aliases(*, viewer: Viewer | None) -> QuerySet[WorkloadAlias]:
     """The names the teams of ``viewer`` gave to workloads (none for a reader without a team)."""
-    if not getattr(viewer, "is_authenticated", False):
+    if viewer is None or not viewer.is_authenticated:
         return WorkloadAlias.objects.none()
     return WorkloadAlias.objects.filter(team_id__in=_teams_of(viewer))
 
 
-def named_by_team(*, name: str, viewer) -> Q:
+def named_by_team(*, name: str, viewer: Viewer | None) -> Q:
     """Runs of a workload (or stored under a name) that a team of ``viewer`` calls ``name``: a condition
     with two subqueries, no query of its own."""
     aliases = viewer_aliases(viewer=viewer).filter(name=name)
@@ -46,7 +48,9 @@ class AliasBook:
         return self.by_name.get(workload_name, "")
 
 
-def alias_book(*, viewer, workload_ids: Iterable[int] = (), workload_names: Iterable[str] = ()) -> AliasBook:
+def alias_book(
+    *, viewer: Viewer | None, workload_ids: Iterable[int] = (), workload_names: Iterable[str] = ()
+) -> AliasBook:
     """The names the teams of ``viewer`` gave to these workloads (one query; the team named first wins
     where two of a viewer's teams named the same one)."""
     ids, names = list(set(workload_ids)), list(set(workload_names))
@@ -63,12 +67,12 @@ def alias_book(*, viewer, workload_ids: Iterable[int] = (), workload_names: Iter
 
 
 def system_workload_aliases(
-    *, pairs: Iterable[tuple[str, int | None]], workload_names: list[str], viewer
+    *, pairs: Iterable[tuple[str, int | None]], workload_names: list[str], viewer: Viewer | None
 ) -> dict[str, str]:
     """The team's names of a system page's workload sections (by stored name), from the (stored name,
     workload id) pairs of the runs shown: one query. A stored name whose runs are of several workloads
     keeps its name."""
-    if not workload_names or not getattr(viewer, "is_authenticated", False):
+    if not workload_names or viewer is None or not viewer.is_authenticated:
         return {}
     pairs = set(pairs)
     book = alias_book(viewer=viewer, workload_ids=[w for _n, w in pairs if w], workload_names=workload_names)
@@ -78,7 +82,7 @@ def system_workload_aliases(
     return {name: aliases.pop() for name, aliases in found.items() if len(aliases) == 1 and "" not in aliases}
 
 
-def _who(user, *, shown: bool) -> str:
+def _who(user: User | None, *, shown: bool) -> str:
     if not shown:
         return "a maintainer"
     return user.username if user is not None else "a former member"
@@ -130,7 +134,7 @@ class RunOverrides:
     alias: str
 
 
-def run_overrides(*, run: Run, viewer) -> RunOverrides:
+def run_overrides(*, run: Run, viewer: Viewer) -> RunOverrides:
     """The run page's view of its exclusion, stated values and the team's name of its workload
     (three small queries: the reader's role, the statement, the name)."""
     team = run.config.system.team
@@ -149,7 +153,7 @@ def run_overrides(*, run: Run, viewer) -> RunOverrides:
     )
 
 
-def compared_workload_aliases(*, workloads: list, viewer) -> None:
+def compared_workload_aliases(*, workloads: list, viewer: Viewer | None) -> None:
     """Give each compared workload (``WorkloadComparison``) the name a team of ``viewer`` calls it
     (``team_name``, '' when none): one query for the page's workloads."""
     keys: dict[int, tuple] = {}

@@ -9,6 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
@@ -25,7 +26,7 @@ REASON_MAX = 300
 NAME_MAX = 200
 
 
-def run_maintained(*, run_id: int, actor) -> Run:
+def run_maintained(*, run_id: int, actor: User) -> Run:
     """The run, when ``actor`` maintains the team that owns its system (404 when they may not read it,
     403 when they read it without that role)."""
     run = (
@@ -48,7 +49,7 @@ def _subject(run: Run) -> str:
 
 
 @transaction.atomic
-def run_exclude(*, run_id: int, reason: str, actor) -> Run:
+def run_exclude(*, run_id: int, reason: str, actor: User) -> Run:
     """Leave the run out of every comparison, table and sweep, with the reason shown beside it."""
     run = run_maintained(run_id=run_id, actor=actor)
     reason = " ".join(reason.split())
@@ -66,7 +67,7 @@ def run_exclude(*, run_id: int, reason: str, actor) -> Run:
 
 
 @transaction.atomic
-def run_include(*, run_id: int, actor) -> Run:
+def run_include(*, run_id: int, actor: User) -> Run:
     """Compare the run again (undo :func:`run_exclude`)."""
     run = run_maintained(run_id=run_id, actor=actor)
     if not run.excluded_reason:
@@ -87,7 +88,7 @@ def _aliased_text(run: Run) -> str:
 
 
 @transaction.atomic
-def workload_alias_set(*, run_id: int, name: str, actor) -> WorkloadAlias:
+def workload_alias_set(*, run_id: int, name: str, actor: User) -> WorkloadAlias:
     """Give the run's workload the team's own name (for every run of it the team's members read)."""
     run = run_maintained(run_id=run_id, actor=actor)
     team = run.config.system.team
@@ -111,7 +112,7 @@ def workload_alias_set(*, run_id: int, name: str, actor) -> WorkloadAlias:
 
 
 @transaction.atomic
-def workload_alias_remove(*, run_id: int, actor) -> None:
+def workload_alias_remove(*, run_id: int, actor: User) -> None:
     """Remove the team's name for the run's workload: its stored name is shown again."""
     run = run_maintained(run_id=run_id, actor=actor)
     team = run.config.system.team
@@ -137,7 +138,7 @@ def _stated_signature(run: Run, statement: RunStatement) -> Signature | None:
     )
 
 
-def _stated_values(run: Run, *, read_pct, random_pct, transfer_size_bytes) -> dict:
+def _stated_values(run: Run, *, read_pct: int | None, random_pct: int | None, transfer_size_bytes: int | None) -> dict:
     """The values stated for ``run``: those its file left out (a value the file gave is not overridden)."""
     return {
         "read_pct": read_pct if run.read_pct is None else None,
@@ -150,7 +151,7 @@ def _stated_values(run: Run, *, read_pct, random_pct, transfer_size_bytes) -> di
 def run_statement_set(
     *,
     run_id: int,
-    actor,
+    actor: User,
     read_pct: int | None = None,
     random_pct: int | None = None,
     transfer_size_bytes: int | None = None,
@@ -229,7 +230,7 @@ def _workloads_resolve(runs: list[Run], statements: dict[int, RunStatement], *, 
 
 
 @transaction.atomic
-def run_statement_remove(*, run_id: int, actor) -> None:
+def run_statement_remove(*, run_id: int, actor: User) -> None:
     """Remove what was stated of the run: its workload is the one its file's values give again."""
     run = run_maintained(run_id=run_id, actor=actor)
     statement = RunStatement.objects.filter(run=run).first()

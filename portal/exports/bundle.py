@@ -4,14 +4,16 @@ import io
 import json
 import re
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 from django.utils import timezone
 
 import ingest
-from portal.comparisons.selectors import comparison
-from portal.models import Run
+from portal.analysis.tables import Table
+from portal.comparisons.selectors import Comparison, WorkloadComparison, comparison
+from portal.models import Run, System
 from portal.reports.build import ChartImages, chart_images_of, chart_requests, write_report
 from portal.reports.content import ReportOptions, report_content
 from portal.reports.document import Report
@@ -36,7 +38,14 @@ def slug(text: str) -> str:
 
 
 def comparison_bundle(
-    *, a, b, threshold_ms=20.0, adjust_b=1.0, charts=True, progress: Progress = _no_progress, **filters
+    *,
+    a: System,
+    b: System,
+    threshold_ms: float = 20.0,
+    adjust_b: float = 1.0,
+    charts: bool = True,
+    progress: Progress = _no_progress,
+    **filters: Any,
 ) -> bytes:
     """A zip: ``tables/`` (one file per table per text format, one workbook and one document with
     every table), ``charts/`` (SVG and PNG per workload as the compare page draws them, or CSV data and
@@ -79,7 +88,7 @@ def comparison_bundle(
     return out.getvalue()
 
 
-def _add_tables(archive, tables, progress: Progress):
+def _add_tables(archive: zipfile.ZipFile, tables: list[Table], progress: Progress) -> None:
     for done, (name, exporter) in enumerate(FORMATS.items()):
         progress(0.15 + 0.45 * done / len(FORMATS), f"Writing the tables as {exporter.extension}")
         if name in SINGLE_FILE_FORMATS:
@@ -100,7 +109,9 @@ def _chart_images(report: Report) -> tuple[list[bytes], list[bytes]]:
     return [image for pair in zip(drawn, png, strict=True) for image in pair], held
 
 
-def _add_charts(archive, result, workloads, images: Future) -> list[str]:
+def _add_charts(
+    archive: zipfile.ZipFile, result: Comparison, workloads: list[WorkloadComparison], images: Future
+) -> list[str]:
     """Each workload's chart data as CSV and its images; returns the notes for provenance."""
     names = [f"charts/{slug(workload.workload)}" for workload in workloads]
     for workload, name in zip(workloads, names, strict=True):
@@ -127,11 +138,17 @@ def _add_report(archive: zipfile.ZipFile, report: Report, images: ChartImages) -
         archive.writestr("report/NOTES.txt", "\n".join(built.notes) + "\n")
 
 
-def comparison_provenance(result, *, runs, chart_notes=(), filters=None):
+def comparison_provenance(
+    result: Comparison,
+    *,
+    runs: Iterable[Run],
+    chart_notes: Iterable[str] = (),
+    filters: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Where every number came from: systems, configurations, runs, uploads (sha256, parser), settings."""
     runs = sorted({run.id: run for run in runs}.values(), key=lambda run: run.id)
     with_uploads = Run.objects.filter(id__in=[r.id for r in runs], upload__isnull=False).select_related("upload")
-    uploads = {run.upload.id: run.upload for run in with_uploads}
+    uploads = {run.upload.id: run.upload for run in with_uploads if run.upload is not None}
     configs = {run.config.id: run.config for run in runs}
     return {
         "generated_at": timezone.now().isoformat(),
@@ -166,12 +183,12 @@ def comparison_provenance(result, *, runs, chart_notes=(), filters=None):
     }
 
 
-def _system(system):
+def _system(system: System) -> dict[str, Any]:
     fields = ("name", "vendor", "model", "controllers", "firmware", "cache_mb_per_controller", "host_interfaces")
     return {"id": system.id, **{name: getattr(system, name) for name in fields}}
 
 
-def _run(run):
+def _run(run: Run) -> dict[str, Any]:
     return {
         "id": run.id,
         "system": run.config.system.name,

@@ -27,6 +27,7 @@ from django.conf import settings
 
 from portal.charts import plotly_figure
 from portal.comparisons.charts import compare_chart
+from portal.comparisons.selectors import Comparison, WorkloadComparison
 from portal.spreadsheets import SpreadsheetCsvWriter
 
 logger = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ class ChartUnavailable(RuntimeError):
     """The chart cannot be rendered to an image on this machine; the message says why."""
 
 
-def comparison_figure(result, workload) -> go.Figure:
+def comparison_figure(result: Comparison, workload: WorkloadComparison) -> go.Figure:
     """The compare page's chart of one workload, as the page draws it (both systems' curves overlaid
     where both have curves, else grouped bars with the improvement above each configuration; the page's
     colours), at the size every export draws it."""
@@ -57,7 +58,7 @@ def comparison_figure(result, workload) -> go.Figure:
     return plotly_figure(chart).update_layout(width=EXPORT_WIDTH_PX, height=EXPORT_HEIGHT_PX)
 
 
-def chart_data_csv(result, workload) -> bytes:
+def chart_data_csv(result: Comparison, workload: WorkloadComparison) -> bytes:
     out = io.StringIO()
     writer = SpreadsheetCsvWriter(out, lineterminator="\r\n")
     unit = "IOPS" if workload.metric == "iops" else "MB/s"

@@ -8,13 +8,18 @@ and in CSV and XLSX any text a spreadsheet program would run as a formula.
 import csv
 import io
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.html import escape
 
 from portal.analysis.tables import NumberFormat, Table, round_half_up
 from portal.spreadsheets import csv_cell, spreadsheet_text, starts_formula
+
+if TYPE_CHECKING:  # openpyxl is imported when a workbook is written
+    from openpyxl.cell.cell import Cell
+    from openpyxl.worksheet.worksheet import Worksheet
 
 __all__ = ["FORMATS", "csv_cell", "spreadsheet_text", "starts_formula"]
 
@@ -93,7 +98,7 @@ def render_markdown(tables: list[Table]) -> bytes:
     return ("\n\n".join(blocks) + "\n").encode()
 
 
-def _pipe_row(cells):
+def _pipe_row(cells: Iterable[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
@@ -263,7 +268,7 @@ def _xlsx_sheet(sheet, table: Table) -> None:
     sheet.freeze_panes = sheet.cell(row=4, column=width + 1)
 
 
-def xlsx_text(sheet, row: int, column: int, text: str):
+def xlsx_text(sheet: "Worksheet", row: int, column: int, text: str) -> "Cell":
     """A text cell that stays text: openpyxl stores a string beginning with "=" as a formula, so a would-be
     formula is typed as a string and given Excel's quote prefix (kept as text when the cell is edited)."""
     cell = sheet.cell(row=row, column=column, value=text or None)

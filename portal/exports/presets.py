@@ -21,8 +21,12 @@ The comparison's tables are laid out in ``comparison_tables.py``, the tools' sum
 
 import re
 from collections import defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from statistics import fmean
+from typing import Any, TypeVar
+
+from django.db.models import QuerySet
 
 from ingest.formats import jetstress as jetstress_format
 from ingest.formats import orion as orion_format
@@ -43,8 +47,9 @@ from portal.analysis.tables import (
     whitepaper_table,
 )
 from portal.analysis.vocabulary import raid_level_canonical
-from portal.comparisons.selectors import comparison
+from portal.comparisons.selectors import Comparison, comparison
 from portal.errors import ApplicationError
+from portal.models import Config, PublishedStrokeMultipliers, Run, System
 from portal.results.selectors import (
     cache_setting,
     run_citation_tables,
@@ -64,7 +69,7 @@ PAPER_METRIC_LABELS = {IOPS: "I/Os", MBPS: "MBps"}
 BINARY_MBPS_NOTE = "MBps = 2^20 bytes/s"
 
 # Configuration attributes a pivot table can use as rows: label and how a value prints.
-ROW_ATTRIBUTES = {
+ROW_ATTRIBUTES: dict[str, tuple[str, Callable[[Any], str]]] = {
     "drive_count": ("Drives", lambda v: formatting.count(v, "drive")),
     "cache_setting": ("Cache", str),
     "raid_level": ("RAID level", str),
@@ -77,6 +82,10 @@ ROW_ATTRIBUTES = {
     "host_server": ("Host", str),
     "host_os": ("Host OS", str),
 }
+
+
+# A cell of a results table: the configuration, workload and metric it holds a figure of.
+CellKey = TypeVar("CellKey", bound=tuple)
 
 
 class PresetError(ApplicationError):
@@ -92,12 +101,18 @@ class Selection:
     source_table: str | None = None
 
 
-def natural_key(text):
+def natural_key(text: str | None) -> list[int | str]:
     """Order "Table 2" before "Table 10"."""
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text or "")]
 
 
-def default_selection(system, *, raid_level=None, workloads=None, source_table=None):
+def default_selection(
+    system: System,
+    *,
+    raid_level: str | None = None,
+    workloads: tuple[str, ...] | None = None,
+    source_table: str | None = None,
+) -> Selection:
     """What the white-paper table shows when the caller does not say.
 
     With nothing chosen and published runs present, the runs cited from the system's first paper
@@ -114,14 +129,14 @@ def default_selection(system, *, raid_level=None, workloads=None, source_table=N
     return Selection(levels[0] if levels else None, None, None)
 
 
-def _only_raid_level(system, source_table):
+def _only_raid_level(system: System, source_table: str | None) -> str | None:
     if not source_table:
         return None
     levels = run_raid_levels(system=system, source_table=source_table)
     return levels.pop() if len(levels) == 1 else None
 
 
-def _runs(system, selection):
+def _runs(system: System, selection: Selection) -> QuerySet[Run]:
     return runs_filtered(
         system=system,
         raid_level=selection.raid_level or None,
@@ -130,14 +145,14 @@ def _runs(system, selection):
     )
 
 
-def workload_order(run):
+def workload_order(run: Run) -> tuple[str, int, list[int | str]]:
     """Workloads of one family by transfer size ("OLTP 4K" before "OLTP 16K", "512B" before "1K")."""
     sizes = [size["bytes"] for size in run.transfer_sizes or []]
     family = re.sub(r"\s*\d+\s*[KMG]?B?$", "", run.workload_name)
     return (family, sizes[0] if len(sizes) == 1 else 0, natural_key(run.workload_name))
 
 
-def threshold_value(run, metric, *, threshold_ms, binary_mbps):
+def threshold_value(run: Run, metric: str, *, threshold_ms: float, binary_mbps: bool) -> float | None:
     """A run's IOPS or MB/s at the threshold; MB/s in 2^20 bytes/s when ``binary_mbps``."""
     _, answer = run_threshold(run=run, threshold_ms=threshold_ms, metric=METRIC_FIELDS[metric])
     if answer.value is None or metric != MBPS or not binary_mbps:
@@ -145,9 +160,12 @@ def threshold_value(run, metric, *, threshold_ms, binary_mbps):
     return answer.value * MB / MIB
 
 
-def _mean_cells(keyed_values):
+def _mean_cells(
+    keyed_values: Mapping[CellKey, list[float | None]],
+) -> tuple[dict[CellKey, float | None], list[tuple[CellKey, int]]]:
     """One value per cell, the mean of replicates; and the cells that are means, for a footnote."""
-    cells, averaged = {}, []
+    cells: dict[CellKey, float | None] = {}
+    averaged: list[tuple[CellKey, int]] = []
     for key, values in keyed_values.items():
         known = [v for v in values if v is not None]
         cells[key] = fmean(known) if known else None
@@ -156,24 +174,30 @@ def _mean_cells(keyed_values):
     return cells, averaged
 
 
-def selected_runs(system, selection):
+def selected_runs(system: System, selection: Selection) -> list[Run]:
     runs = list(runs_with_points(runs=_runs(system, selection)))
     if not runs:
         raise PresetError(f"{system.name} has no runs for {_describe(selection)}")
     return sorted(runs, key=workload_order)
 
 
-def _describe(selection):
+def _describe(selection: Selection) -> str:
     parts = [selection.source_table, selection.raid_level, ", ".join(selection.workloads or ())]
     return " / ".join(p for p in parts if p) or "any workload"
 
 
-def whitepaper(system, *, threshold_ms=20.0, selection=None, metrics=(IOPS, MBPS)):
+def whitepaper(
+    system: System,
+    *,
+    threshold_ms: float = 20.0,
+    selection: Selection | None = None,
+    metrics: tuple[str, ...] = (IOPS, MBPS),
+) -> Table:
     """Seed 000 Table 1's layout for ``system`` (``selection`` from :func:`default_selection`)."""
     selection = selection or default_selection(system)
     runs = selected_runs(system, selection)
     skipped = [run for run in runs if run.config.drive_count is None]
-    values = defaultdict(list)
+    values: defaultdict[tuple[int, str, str, str], list[float | None]] = defaultdict(list)
     for run in runs:
         if run.config.drive_count is None:
             continue
@@ -209,24 +233,31 @@ def whitepaper(system, *, threshold_ms=20.0, selection=None, metrics=(IOPS, MBPS
     return _with_footnotes(table, notes)
 
 
-def _whitepaper_title(system, selection):
+def _whitepaper_title(system: System, selection: Selection) -> str:
     prefix = f"{selection.source_table}. " if selection.source_table else ""
     return f"{prefix}{system.name} {selection.raid_level or 'all RAID levels'} results"
 
 
-def _with_footnotes(table, notes):
+def _with_footnotes(table: Table, notes: list[str]) -> Table:
     if not notes:
         return table
     return Table(table.title, table.corner, table.column_groups, table.rows, table.footnotes + tuple(notes))
 
 
-def pivot(system, *, rows=("drive_count", "cache_setting"), threshold_ms=20.0, selection=None, metrics=(IOPS, MBPS)):
+def pivot(
+    system: System,
+    *,
+    rows: tuple[str, ...] = ("drive_count", "cache_setting"),
+    threshold_ms: float = 20.0,
+    selection: Selection | None = None,
+    metrics: tuple[str, ...] = (IOPS, MBPS),
+) -> Table:
     """Workload x metric columns with any two configuration attributes as rows (MBps binary, as above)."""
     unknown = [name for name in rows if name not in ROW_ATTRIBUTES]
     if len(rows) != 2 or unknown:
         raise PresetError(f"rows must be two of {', '.join(ROW_ATTRIBUTES)}; got {', '.join(rows)}")
     runs = selected_runs(system, selection or Selection())
-    values = defaultdict(list)
+    values: defaultdict[tuple[tuple[Any, ...], str, str], list[float | None]] = defaultdict(list)
     for run in runs:
         position = tuple(_attribute(run.config, name) for name in rows)
         for metric in metrics:
@@ -253,16 +284,22 @@ def pivot(system, *, rows=("drive_count", "cache_setting"), threshold_ms=20.0, s
     return Table(title, (("Workload", ""), labels), groups, body, footnotes + notes)
 
 
-def _attribute(config, name):
+def _attribute(config: Config, name: str) -> Any:
     value = cache_setting(config=config) if name == "cache_setting" else getattr(config, name)
     return value if value not in ("", None) else None
 
 
-def _attribute_text(name, value):
+def _attribute_text(name: str, value: Any) -> str:
     return "not stated" if value is None else ROW_ATTRIBUTES[name][1](value)
 
 
-def stroke(system, *, raid_level=None, baseline_pct=BASELINE_STROKE_PCT, threshold_ms=20.0):
+def stroke(
+    system: System,
+    *,
+    raid_level: str | None = None,
+    baseline_pct: float = BASELINE_STROKE_PCT,
+    threshold_ms: float = 20.0,
+) -> list[Table]:
     """Seed 000 Tables 2 and 6: one table per RAID level, multipliers to two decimals.
 
     Published multiplier tables are used when the system has them; otherwise runs whose
@@ -293,13 +330,15 @@ def stroke(system, *, raid_level=None, baseline_pct=BASELINE_STROKE_PCT, thresho
     ]
 
 
-def _published_stroke_rows(published):
+def _published_stroke_rows(
+    published: list[PublishedStrokeMultipliers],
+) -> dict[str, list[tuple[str, StrokeMultipliers]]]:
     """Workloads with identical multipliers share a row, as the paper prints "OLTP 4K, 8K, and 16K"."""
-    grouped = defaultdict(list)
+    grouped: defaultdict[tuple[str, float, tuple[tuple[float, float], ...]], list[str]] = defaultdict(list)
     for table in sorted(published, key=lambda t: (t.raid_level, natural_key(t.workload_name))):
         multipliers = tuple(sorted((float(k), v) for k, v in table.multipliers.items()))
         grouped[(table.raid_level, table.baseline_stroke_pct, multipliers)].append(table.workload_name)
-    by_raid = defaultdict(list)
+    by_raid: defaultdict[str, list[tuple[str, StrokeMultipliers]]] = defaultdict(list)
     for (raid, baseline, multipliers), workloads in grouped.items():
         kept = tuple((stroke_pct, m) for stroke_pct, m in multipliers if stroke_pct != baseline)
         by_raid[raid].append((f"{raid} {_join_workloads(workloads)}", StrokeMultipliers(baseline, 1.0, kept)))
@@ -316,10 +355,14 @@ def _join_workloads(names):
     return ", ".join(names[:-1]) + (", and " if len(names) > 2 else " and ") + names[-1]
 
 
-def _measured_stroke_rows(system, raid_level, baseline_pct, threshold_ms):
+def _measured_stroke_rows(
+    system: System, raid_level: str | None, baseline_pct: float, threshold_ms: float
+) -> dict[str, list[tuple[str, StrokeMultipliers]]]:
     """Runs grouped by everything but the stroke: each group with two strokes or more is one row."""
     runs = runs_filtered(system=system, raid_level=raid_level or None, stroke_stated=True)
-    groups = defaultdict(lambda: defaultdict(list))
+    groups: defaultdict[tuple[str, str, str, str], defaultdict[float, list[tuple[float, int | None]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
     for run in runs_with_points(runs=runs):
         properties = {k: v for k, v in run.config.properties().items() if k != "stroke_pct"}
         key = (
@@ -329,9 +372,10 @@ def _measured_stroke_rows(system, raid_level, baseline_pct, threshold_ms):
             cache_setting(config=run.config),
         )
         _, answer = run_threshold(run=run, threshold_ms=threshold_ms, metric=run_metric(run=run))
-        if answer.value is not None:
-            groups[key][run.config.stroke_pct].append((answer.value, run.config.drive_count))
-    by_raid = defaultdict(list)
+        stroke_pct = run.config.stroke_pct  # stated: the runs are filtered by it
+        if answer.value is not None and stroke_pct is not None:
+            groups[key][stroke_pct].append((answer.value, run.config.drive_count))
+    by_raid: defaultdict[str, list[tuple[str, StrokeMultipliers]]] = defaultdict(list)
     for (raid, workload, _, cache), by_stroke in sorted(groups.items(), key=lambda item: natural_key(item[0][1])):
         if len(by_stroke) < 2 or baseline_pct not in by_stroke:
             continue
@@ -342,20 +386,22 @@ def _measured_stroke_rows(system, raid_level, baseline_pct, threshold_ms):
     return by_raid
 
 
-def comparison_tables(*, a, b, threshold_ms=20.0, adjust_b=1.0, workload=None):
+def comparison_tables(
+    *, a: System, b: System, threshold_ms: float = 20.0, adjust_b: float = 1.0, workload: str | None = None
+) -> list[Table]:
     """The comparison, its summary sentences and seed 002's side-by-side table, for one pair of systems."""
     if adjust_b <= 0:
         raise PresetError(f"the adjustment factor for B must be positive, got {adjust_b:g}")
     return comparison_tables_from(comparison(a=a, b=b, threshold_ms=threshold_ms, adjust_b=adjust_b, workload=workload))
 
 
-def comparison_tables_from(result):
+def comparison_tables_from(result: Comparison) -> list[Table]:
     if not result.workloads:
         raise PresetError(f"{result.a.name} and {result.b.name} have no workload in common")
     return [comparison_table(result), summary_table(result), side_by_side_table(result)]
 
 
-def jetstress(system, *, iops_per_mailbox=IOPS_PER_MAILBOX):
+def jetstress(system: System, *, iops_per_mailbox: float = IOPS_PER_MAILBOX) -> Table:
     """Seed 001's Exchange figures: achieved IOPS, per drive, mailboxes at ``iops_per_mailbox``, latencies."""
     runs = list(runs_with_points(runs=runs_filtered(system=system, tool=jetstress_format.TOOL)))
     if not runs:
@@ -363,7 +409,7 @@ def jetstress(system, *, iops_per_mailbox=IOPS_PER_MAILBOX):
     return jetstress_table(system, runs, iops_per_mailbox=iops_per_mailbox)
 
 
-def orion(system):
+def orion(system: System) -> Table:
     """Seed 001's Oracle figures: ORION's maxima, per drive, and the Oracle sizing class of the small IOPS."""
     runs = list(runs_with_points(runs=runs_filtered(system=system, tool=orion_format.TOOL)))
     if not runs:

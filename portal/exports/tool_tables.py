@@ -44,7 +44,9 @@ def _jetstress_row(run, iops_per_mailbox):
         sizing = jetstress_sizing(
             achieved_iops=iops, db_read_ms=db_read_ms, log_write_ms=log_write_ms, iops_per_mailbox=iops_per_mailbox
         )
-    verdict = run.verdict or ({True: "pass", False: "fail"}.get(sizing.passed) if sizing else None) or ""
+    verdict = (
+        run.verdict or (("pass" if sizing.passed else "fail") if sizing and sizing.passed is not None else None) or ""
+    )
     cells = (
         iops,
         drives,

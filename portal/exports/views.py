@@ -1,22 +1,25 @@
 """Downloads of the white-paper tables, charts and bundles; parameters are described in ``urls.py``."""
 
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlencode
 
-from django.http import FileResponse, HttpResponse, JsonResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 from kombu.exceptions import KombuError
 
+from portal.analysis.tables import Table
 from portal.charts import plotly_figure
 from portal.comparisons.charts import multi_compare_chart
 from portal.comparisons.forms import CompareForm
-from portal.comparisons.selectors import comparison, multi_comparison
+from portal.comparisons.selectors import Comparison, comparison, multi_comparison
 from portal.errors import ApplicationError, answers_errors, error_body, form_error
 from portal.models import System
 from portal.systems.selectors import system_by_name
-from portal.teams.selectors import visible
+from portal.teams.selectors import Viewer, visible
 
 from . import bundle_jobs, presets
 from .charts import CHART_FORMATS, ChartUnavailable, comparison_figure, render_chart
@@ -26,14 +29,14 @@ from .parameters import COMPARISON_TABLES, choice, system_tables
 from .tasks import bundle_task
 
 
-def _system(params, name, *, viewer):
+def _system(params: Mapping[str, str], name: str, *, viewer: Viewer) -> System:
     """The system ``params[name]`` names among those ``viewer`` may read; 404 for any other."""
     if not params.get(name, "").strip():
         raise ApplicationError(f"the '{name}' parameter (a system name) is required", field=name)
     return system_by_name(name=params[name], viewer=viewer)
 
 
-def _attachment(content, filename, content_type):
+def _attachment(content, filename: str, content_type: str):
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -44,19 +47,19 @@ def _download(view):
     return require_GET(answers_errors(default="text")(view))
 
 
-def _tables_response(tables, params, stem):
+def _tables_response(tables: list[Table], params: QueryDict, stem: str) -> HttpResponse:
     exporter = FORMATS[choice(params, "format", tuple(FORMATS), "csv")]
     return _attachment(export(tables, exporter.name), f"{slugify(stem)}.{exporter.extension}", exporter.content_type)
 
 
 @_download
-def table(request):
+def table(request: HttpRequest) -> HttpResponse:
     system = _system(request.GET, "system", viewer=request.user)
     tables, preset = system_tables(system, request.GET)
     return _tables_response(tables, request.GET, f"{system.name} {preset}")
 
 
-def _comparison(params, *, viewer):
+def _comparison(params: QueryDict, *, viewer: Viewer) -> Comparison:
     """The comparison the compare page shows for these parameters (the page's own form reads them)."""
     form = CompareForm(params)
     if not form.is_valid():
@@ -66,7 +69,7 @@ def _comparison(params, *, viewer):
 
 
 @_download
-def comparison_tables(request):
+def comparison_tables(request: HttpRequest) -> HttpResponse:
     if len(_candidate_names(request.GET)) > 1:
         multi = _multi(request, label=None)
         names = " ".join(system.name for system in multi.candidates)
@@ -80,7 +83,7 @@ def comparison_tables(request):
 
 
 @_download
-def chart(request):
+def chart(request: HttpRequest) -> HttpResponse:
     image_format = choice(request.GET, "format", tuple(CHART_FORMATS), "svg")
     wanted = request.GET.get("label") or request.GET.get("workload")
     if len(_candidate_names(request.GET)) > 1:
@@ -101,11 +104,11 @@ def chart(request):
     return _attachment(image, f"{stem}.{image_format}", CHART_FORMATS[image_format])
 
 
-def _candidate_names(params):
+def _candidate_names(params: QueryDict):
     return [name for name in params.getlist("a") if name.strip()]
 
 
-def _multi(request, *, label):
+def _multi(request: HttpRequest, *, label):
     """Several systems (``a`` given more than once) each against the baseline ``b``."""
     form = CompareForm(request.GET)
     if not form.is_valid():
@@ -115,7 +118,7 @@ def _multi(request, *, label):
     return multi_comparison(candidates=candidates, baseline=baseline, label=label, **form.selection())
 
 
-def _multi_figure(request, wanted):
+def _multi_figure(request: HttpRequest, wanted):
     """The several-systems page's chart of one workload, sized as the others."""
     multi = _multi(request, label=wanted)
     matching = [w for w in multi.workloads if w.workload == wanted]
@@ -132,7 +135,7 @@ def _multi_figure(request, wanted):
 
 
 @_download
-def bundle(request):
+def bundle(request: HttpRequest) -> HttpResponse:
     """The bundle of this selection at once when it is built, else the page that follows its build."""
     params = request.GET
     form = CompareForm(params)
@@ -160,7 +163,7 @@ def bundle(request):
 BUNDLE_PARAMETERS = tuple(CompareForm.base_fields)
 
 
-def _bundle_state(request, key):
+def _bundle_state(request: HttpRequest, key: str):
     """The state of bundle ``key`` if ``request``'s user may read both its systems, else None."""
     state = bundle_jobs.bundle_state(key)
     if state is None or not {state.get("a"), state.get("b")} <= _visible_ids(request, state):
@@ -168,12 +171,12 @@ def _bundle_state(request, key):
     return state
 
 
-def _visible_ids(request, state):
-    ids = [state.get("a"), state.get("b")]
+def _visible_ids(request: HttpRequest, state: dict[str, Any]):
+    ids = [side for side in (state.get("a"), state.get("b")) if side is not None]
     return set(visible(System.objects.filter(id__in=ids), viewer=request.user).values_list("id", flat=True))
 
 
-def _bundle_file(key, state):
+def _bundle_file(key: str, state: dict[str, Any]):
     response = FileResponse(
         bundle_jobs.bundle_served(key).open("rb"),
         as_attachment=True,
@@ -184,7 +187,7 @@ def _bundle_file(key, state):
 
 
 @require_GET
-def bundle_progress(request, key):
+def bundle_progress(request: HttpRequest, key: str) -> HttpResponse:
     state = _bundle_state(request, key)
     if state is None:
         return render(request, "exports/bundle.html", {"missing": True}, status=404)
@@ -199,7 +202,7 @@ def bundle_progress(request, key):
 
 
 @require_GET
-def bundle_status(request, key):
+def bundle_status(request: HttpRequest, key: str) -> HttpResponse:
     """The build's state for the progress page's script: status, progress (0 to 1), step, error, note."""
     state = _bundle_state(request, key)
     if state is None:
@@ -214,7 +217,7 @@ def bundle_status(request, key):
 
 
 @require_GET
-def bundle_download(request, key):
+def bundle_download(request: HttpRequest, key: str) -> HttpResponse:
     state = _bundle_state(request, key)
     if state is None or state["status"] != "done":
         return HttpResponse("This bundle is not built (yet).", status=404, content_type="text/plain; charset=utf-8")

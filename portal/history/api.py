@@ -1,11 +1,16 @@
 """``/api/v1/alerts/``: the changes found in histories, read by whoever reads their system, triaged by
 ``PATCH`` of the status (and note) by the team's uploaders."""
 
-from django.db.models import Q
+from decimal import Decimal
+from typing import Any, cast
+
+from django.contrib.auth.models import User
+from django.db.models import Q, QuerySet
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from portal import formatting
@@ -27,13 +32,13 @@ class AlertFilter(filters.FilterSet):
         model = Alert
         fields: list[str] = []
 
-    def of_system(self, queryset, name, value):
+    def of_system(self, queryset: QuerySet[Alert], name: str, value: str) -> QuerySet[Alert]:
         value = value.strip()
         if value.isdigit():
             return queryset.filter(system_id=int(value))
         return queryset.filter(system__in=systems_named(name=value))
 
-    def at_least(self, queryset, name, value):
+    def at_least(self, queryset: QuerySet[Alert], name: str, value: Decimal) -> QuerySet[Alert]:
         return queryset.filter(Q(change_pct__gte=value) | Q(change_pct__lte=-value))
 
 
@@ -54,13 +59,13 @@ class AlertSerializer(serializers.ModelSerializer):
         ]  # fmt: skip
         read_only_fields = [name for name in fields if name not in ("status", "note")]
 
-    def get_configuration(self, alert) -> str:
+    def get_configuration(self, alert: Alert) -> str:
         return formatting.configuration(alert.config)
 
-    def get_unit(self, alert) -> str:
+    def get_unit(self, alert: Alert) -> str:
         return formatting.METRIC_UNITS.get(alert.metric, alert.metric)
 
-    def get_change(self, alert) -> str:
+    def get_change(self, alert: Alert) -> str:
         return formatting.improvement(alert.change_pct)
 
 
@@ -80,12 +85,13 @@ class AlertViewSet(KnownParameters, mixins.ListModelMixin, mixins.RetrieveModelM
     permission_classes = [IsAuthenticatedOrReadOnly]
     http_method_names = ["get", "patch", "head", "options"]
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Alert]:
         return alerts_visible(viewer=self.request.user).order_by("-created_at", "-id")
 
-    def partial_update(self, request, *args, **kwargs):
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         alert = self.get_object()
         triage = TriageSerializer(data=request.data)
         triage.is_valid(raise_exception=True)
-        alert = alert_triage(alert=alert, actor=request.user, **triage.validated_data)
+        # Writing needs a signed-in user (IsAuthenticatedOrReadOnly).
+        alert = alert_triage(alert=alert, actor=cast(User, request.user), **triage.validated_data)
         return Response(AlertSerializer(alert).data)

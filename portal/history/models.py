@@ -30,7 +30,7 @@ class AlertSummary(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["system", "version"], name="alertsummary_system_version")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.system} from {self.version}"
 
 
@@ -94,7 +94,7 @@ class Alert(models.Model):
             models.Index(fields=["status", "-created_at"], name="alert_status_created"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.workload_name}: {self.change_pct:+.1f} % from {self.version}"
 
 
@@ -112,7 +112,7 @@ class AlertTriage(models.Model):
         app_label = "portal"
         ordering = ["alert", "at", "id"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.actor_name}: {self.status}"
 
 
@@ -126,5 +126,5 @@ class TeamWebhook(models.Model):
     class Meta:
         app_label = "portal"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.team} -> {self.url}"

@@ -9,7 +9,7 @@ from django.db.models.functions import Coalesce, TruncDate
 from portal import formatting
 from portal.analysis.versions import version_key
 from portal.models import Alert, AlertStatus, Config, Point, Run, Team
-from portal.teams.selectors import visible
+from portal.teams.selectors import Viewer, visible
 
 FIGURE = Alert.Figure.THROUGHPUT
 FIGURES = tuple(Alert.Figure)
@@ -187,14 +187,16 @@ def series_baseline(*, config_id: int, series: str, figure: str = FIGURE) -> str
     )
 
 
-def alerts_visible(*, viewer) -> QuerySet[Alert]:
+def alerts_visible(*, viewer: Viewer) -> QuerySet[Alert]:
     """Alerts of the systems ``viewer`` may read."""
     return visible(Alert.objects.all(), viewer=viewer, prefix="system__").select_related(
         "system", "config", "status_by", "summary"
     )
 
 
-def team_alerts(*, team: Team, status: str = "", system_id: int | None = None, min_pct: float | None = None):
+def team_alerts(
+    *, team: Team, status: str = "", system_id: int | None = None, min_pct: float | None = None
+) -> QuerySet[Alert]:
     """A team's alerts, newest first, by status, system and size (the absolute % change at least ``min_pct``)."""
     alerts = Alert.objects.filter(system__team=team).select_related("system", "config", "status_by")
     if status:

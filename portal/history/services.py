@@ -7,16 +7,18 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterable
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from portal import formatting
 from portal.analysis.changepoints import Change, changes
 from portal.errors import ApplicationError
-from portal.models import Alert, AlertStatus, AlertSummary, AlertTriage, Config, Role, Run, System, TeamWebhook
+from portal.models import Alert, AlertStatus, AlertSummary, AlertTriage, Config, Role, Run, System, Team, TeamWebhook
 from portal.teams import selectors as teams
+from portal.teams.selectors import Viewer
 
-from .selectors import FIGURE, FIGURES, Series, series_baseline, series_load, series_of_config, series_touched
+from .selectors import FIGURE, FIGURES, Series, Version, series_baseline, series_load, series_of_config, series_touched
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +44,7 @@ def series_detect(*, config: Config, series: str, figure: str = FIGURE) -> list[
     return [alert for change in found if (alert := _alert_store(loaded, versions, change)) is not None]
 
 
-def _alert_store(series: Series, versions, change: Change) -> Alert | None:
+def _alert_store(series: Series, versions: list[Version], change: Change) -> Alert | None:
     version = versions[change.index].version
     numbers = {
         "before_mean": change.before_mean,
@@ -89,7 +91,7 @@ def changes_detect(*, run_ids: Iterable[int] | None = None, configs: Iterable[Co
     return new
 
 
-def alert_triage(*, alert: Alert, status: str, note: str, actor) -> Alert:
+def alert_triage(*, alert: Alert, status: str, note: str, actor: User) -> Alert:
     """Set an alert's status with a note (an uploader of the system's team, or the operator); audited."""
     if status not in AlertStatus.values:
         raise ApplicationError(f"status must be one of {', '.join(AlertStatus.values)}", status=400, field="status")
@@ -103,7 +105,7 @@ def alert_triage(*, alert: Alert, status: str, note: str, actor) -> Alert:
     return alert
 
 
-def _may_triage(user, system: System) -> bool:
+def _may_triage(user: Viewer, system: System) -> bool:
     if system.team_id is None:
         return teams.sees_everything(user)
     return teams.allows(user, system.team, Role.UPLOADER)
@@ -187,7 +189,7 @@ def changes_after_store(*, upload_id: int) -> list[Alert]:
         return []
 
 
-def webhook_set(*, team, url: str, actor) -> None:
+def webhook_set(*, team: Team, url: str, actor: User) -> None:
     """Set (or, with no URL, remove) the team's webhook."""
     if url:
         TeamWebhook.objects.update_or_create(team=team, defaults={"url": url})

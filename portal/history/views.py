@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -10,15 +11,18 @@ from django.views.decorators.http import require_POST
 from portal import formatting
 from portal.charts import Chart, Series
 from portal.errors import ApplicationError, NotFoundError, answers_errors, form_error
-from portal.models import Alert, Config, Role, Team, TeamWebhook
+from portal.models import Alert, Config, Role, System, Team, TeamWebhook
 from portal.pages.common import chart_data, system_for
 from portal.teams import selectors as teams
+from portal.teams.selectors import SignedInRequest, Viewer
 
 from . import selectors, services
 from .forms import AlertFilterForm, SeriesForm, TriageForm, WebhookForm
+from .selectors import HistoryRow
+from .selectors import Series as HistorySeries
 
 
-def _series_of(request, system):
+def _series_of(request: HttpRequest, system: System) -> tuple[Config | None, str, str]:
     form = SeriesForm(request.GET)
     if not form.is_valid():
         raise form_error(form)
@@ -33,7 +37,7 @@ def _series_of(request, system):
 
 
 @answers_errors()
-def system_history(request, system_id):
+def system_history(request: HttpRequest, system_id: int) -> HttpResponse:
     system = system_for(request, system_id)
     config, series, figure = _series_of(request, system)
     if config is None:
@@ -58,7 +62,7 @@ def system_history(request, system_id):
 
 
 @chart_data
-def system_history_chart(request, system_id):
+def system_history_chart(request: HttpRequest, system_id: int) -> Chart:
     system = system_for(request, system_id)
     config, series, figure = _series_of(request, system)
     if config is None:
@@ -69,7 +73,9 @@ def system_history_chart(request, system_id):
     return history_chart(system=system, config=config, loaded=loaded, rows=rows)
 
 
-def version_reports(*, system, config, loaded, rows) -> list[tuple]:
+def version_reports(
+    *, system: System, config: Config, loaded: HistorySeries, rows: list[HistoryRow]
+) -> list[tuple[HistoryRow, str, str]]:
     """Each row with the address of the report of its firmware version against the version before it and
     that version ('' for the first, and for versions that are measured days): the compare page's selection
     of the two versions of the series."""
@@ -81,14 +87,14 @@ def version_reports(*, system, config, loaded, rows) -> list[tuple]:
         else:
             query = {
                 "a": system.name, "b": system.name, "a_firmware": version.version, "b_firmware": previous.version,
-                "a_config": config.id, "b_config": config.id, "workload": loaded.workload_name,
+                "a_config": str(config.id), "b_config": str(config.id), "workload": loaded.workload_name,
             }  # fmt: skip
             urls.append((row, f"{reverse('reports:compose')}?{urlencode(query)}", previous.version))
         previous = version
     return urls
 
 
-def history_chart(*, system, config, loaded, rows) -> Chart:
+def history_chart(*, system: System, config: Config, loaded: HistorySeries, rows: list[HistoryRow]) -> Chart:
     """Each run as a point over its version, the version means as a line, the segments' means dashed and
     each change called out with its size and significance."""
     unit = formatting.METRIC_UNITS.get(loaded.metric, loaded.metric)
@@ -116,11 +122,11 @@ def history_chart(*, system, config, loaded, rows) -> Chart:
     )  # fmt: skip
 
 
-def _hover(row, value, metric) -> str:
+def _hover(row: HistoryRow, value: float, metric: str) -> str:
     return f"{row.version.version}: {formatting.figure(value, metric)}"
 
 
-def change_words(alert) -> str:
+def change_words(alert: Alert) -> str:
     """A change as the pages write it: "-20.0 % from 07.30.12.00 (p < 0.0001, tentative)"."""
     how = ", tentative" if alert.tentative else ""
     return f"{formatting.improvement(alert.change_pct)} from {alert.version} ({formatting.p_value(alert.p_value)}{how})"
@@ -130,7 +136,7 @@ def _figure_words(figure: str) -> str:
     return "figures" if figure == Alert.Figure.THROUGHPUT else "response times at a load all its runs measured"
 
 
-def _team_of(user, slug: str) -> Team:
+def _team_of(user: Viewer, slug: str) -> Team:
     team = teams.team_named(name=slug)
     if team is None or not teams.allows(user, team, Role.VIEWER):
         raise NotFoundError("There is no such team.")
@@ -139,7 +145,7 @@ def _team_of(user, slug: str) -> Team:
 
 @login_required
 @answers_errors()
-def team_alerts(request, slug):
+def team_alerts(request: SignedInRequest, slug: str) -> HttpResponse:
     team = _team_of(request.user, slug)
     form = AlertFilterForm(request.GET)
     if not form.is_valid():
@@ -167,7 +173,7 @@ def team_alerts(request, slug):
 @login_required
 @require_POST
 @answers_errors()
-def alert_triage(request, alert_id):
+def alert_triage(request: SignedInRequest, alert_id: int) -> HttpResponse:
     alert = selectors.alerts_visible(viewer=request.user).filter(id=alert_id).first()
     if alert is None:
         raise NotFoundError(f"There is no alert #{alert_id}.")
@@ -186,7 +192,7 @@ def alert_triage(request, alert_id):
 @login_required
 @require_POST
 @answers_errors()
-def webhook_set(request, slug):
+def webhook_set(request: SignedInRequest, slug: str) -> HttpResponse:
     team = _team_of(request.user, slug)
     if not teams.allows(request.user, team, Role.ADMIN):
         raise ApplicationError("Only the team's admins set its webhook.", status=403)

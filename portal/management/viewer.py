@@ -1,12 +1,17 @@
 """``--as USERNAME`` for the commands that read results: they show what that user may read on the
 portal (published systems and their teams' private ones); without it, published systems only."""
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.core.management import CommandError
+from django.core.management.base import CommandParser
+
+from portal.teams.selectors import Viewer
 
 
-def add_viewer_argument(parser) -> None:
+def add_viewer_argument(parser: CommandParser) -> None:
     parser.add_argument(
         "--as",
         dest="as_user",
@@ -15,7 +20,7 @@ def add_viewer_argument(parser) -> None:
     )
 
 
-def viewer_of(options):
+def viewer_of(options: dict[str, Any]) -> Viewer:
     username = options.get("as_user")
     if not username:
         return AnonymousUser()

@@ -41,6 +41,6 @@ class ThresholdDefault(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         owner = self.user or self.team
         return f"{owner}: {self.threshold_ms:g} ms, {self.get_latency_display()}"

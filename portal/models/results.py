@@ -4,6 +4,7 @@ Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes
 """
 
 import functools
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from django.conf import settings
@@ -17,6 +18,9 @@ from ingest.result import POINT_FIGURES
 from .systems import Config
 from .uploads import Upload
 
+if TYPE_CHECKING:
+    from portal.analysis.workloads import Signature
+
 
 @functools.cache
 def _document_titles():
@@ -24,7 +28,7 @@ def _document_titles():
     return fixture.get("documents") or {}
 
 
-def document_title(document):
+def document_title(document: str) -> str:
     """A cited document's title, from the published studies' fixture; the file name when unknown."""
     return _document_titles().get(document, document) if document else ""
 
@@ -60,10 +64,10 @@ class Workload(models.Model):
             GinIndex(fields=["names"], name="workload_names"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
-    def signature(self):
+    def signature(self) -> "Signature":
         from portal.analysis.workloads import Signature
 
         sizes = tuple((int(size), int(pct)) for size, pct in self.transfer_sizes)
@@ -185,16 +189,16 @@ class Run(models.Model):
     STORED_FIGURES_AT_MS = 20.0
     STORED_FIGURES_LATENCY = "avg"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.name} ({self.workload_name})"
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         # What the figures are read by (rule, stated response time) may have changed: read them from the points.
         self.throughput_metric = ""
         super().save(*args, **kwargs)
 
     @property
-    def citation_title(self):
+    def citation_title(self) -> str:
         """The cited document by its title (the file name when no title is known)."""
         return document_title(self.citation_document)
 
@@ -233,14 +237,14 @@ class Point(models.Model):
             models.UniqueConstraint(fields=["run", "seq"], name="point_run_seq_unique"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.run_id}#{self.seq}"
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         super().save(*args, **kwargs)
         _stored_figures_forget(self.run_id)
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         deleted = super().delete(*args, **kwargs)
         _stored_figures_forget(self.run_id)
         return deleted

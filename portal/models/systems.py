@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+from typing import Any
 
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
@@ -50,7 +51,7 @@ class System(models.Model):
         ]
         indexes = [models.Index(fields=["team"], condition=Q(published=False), name="system_private_team")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
 
@@ -118,17 +119,17 @@ class Config(models.Model):
             models.Index(fields=["system", "raid_level", "drive_count"], name="config_system_raid_drives"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         parts = [self.raid_level or "RAID level not stated", f"{self.drive_count} drives" if self.drive_count else ""]
         return f"{self.system}: " + ", ".join(p for p in parts if p)
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.raid_level = raid_level_canonical(self.raid_level)
         self.identity = self.identity_of(self.system_id, self.properties())
         super().save(*args, **kwargs)
 
     @classmethod
-    def identity_of(cls, system_id, properties):
+    def identity_of(cls, system_id: int, properties: dict[str, Any]) -> str:
         """The identity hash of a configuration: system plus every property, canonical JSON."""
         canonical = {name: properties.get(name) for name in cls.IDENTITY_FIELDS}
         for name in ("raid_level", "drive_model", "drive_type", "host_server", "host_os", "host_hba"):
@@ -137,7 +138,7 @@ class Config(models.Model):
         payload = json.dumps({"system": system_id, **canonical}, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(payload.encode()).hexdigest()
 
-    def properties(self):
+    def properties(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.IDENTITY_FIELDS}
 
 
@@ -160,5 +161,5 @@ class PublishedStrokeMultipliers(models.Model):
             models.UniqueConstraint(fields=["system", "raid_level", "workload_name"], name="stroke_multipliers_unique"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.system} {self.raid_level} {self.workload_name} stroke multipliers"

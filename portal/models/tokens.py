@@ -26,5 +26,5 @@ class ApiToken(models.Model):
             models.UniqueConstraint(fields=["digest"], name="apitoken_digest_unique"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.name} ({self.prefix}...)"

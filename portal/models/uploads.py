@@ -72,7 +72,7 @@ class IngestJob(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"job #{self.pk} ({self.kind}, {self.status})"
 
 
@@ -132,5 +132,5 @@ class Upload(models.Model):
             models.Index(fields=["-created_at"], name="upload_created_desc"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"#{self.pk} {self.original_name}"

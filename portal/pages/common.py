@@ -2,24 +2,30 @@
 answering chart data, and addresses with some parameters changed."""
 
 import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from django.http import HttpResponse
+from django import forms
+from django.http import HttpRequest, HttpResponse, QueryDict
 
 from portal import charts
+from portal.charts import AnyChart
 from portal.errors import ApplicationError, NotFoundError, error_response, form_error
 from portal.models import Run, System
 from portal.results import selectors as result_selectors
 from portal.teams.selectors import visible
 
+FormT = TypeVar("FormT", bound=forms.Form)
 
-def valid(form):
+
+def valid(form: FormT) -> FormT:
     """The form when its query string is valid, else the :class:`ApplicationError` naming what to correct."""
     if not form.is_valid():
         raise form_error(form)
     return form
 
 
-def system_for(request, system_id):
+def system_for(request: HttpRequest, system_id: int) -> System:
     """The system, or 404 when the user may not read it (a private system is not revealed)."""
     system = visible(System.objects.filter(pk=system_id), viewer=request.user).select_related("team").first()
     if system is None:
@@ -27,7 +33,7 @@ def system_for(request, system_id):
     return system
 
 
-def run_for(request, run_id):
+def run_for(request: HttpRequest, run_id: int) -> Run:
     """The run with what its page shows, or 404 when the user may not read it."""
     try:
         return result_selectors.run_detail(run_id=run_id, viewer=request.user)
@@ -35,12 +41,12 @@ def run_for(request, run_id):
         raise NotFoundError(f"There is no run #{run_id}.") from None
 
 
-def chart_data(view):
+def chart_data(view: Callable[..., AnyChart]) -> Callable[..., HttpResponse]:
     """A chart's data, Plotly JSON or CSV as the address says (``fmt``); an error as JSON for JSON,
     as the request asks (plain text unless it says) for CSV."""
 
     @functools.wraps(view)
-    def wrapped(request, *args, fmt, **kwargs):
+    def wrapped(request: HttpRequest, *args: Any, fmt: str, **kwargs: Any) -> HttpResponse:
         try:
             chart = view(request, *args, **kwargs)
         except ApplicationError as error:
@@ -54,7 +60,7 @@ def chart_data(view):
     return wrapped
 
 
-def query_with(query, **changes):
+def query_with(query: QueryDict, **changes: str) -> str:
     """This page's address with some parameters changed."""
     changed = query.copy()
     for name, value in changes.items():

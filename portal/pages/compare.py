@@ -3,11 +3,12 @@
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from portal.charts import AnyChart
 from portal.comparisons import charts as compare_charts
 from portal.comparisons import selectors as comparison_selectors
 from portal.comparisons.defaults import threshold_default, threshold_default_set
@@ -16,7 +17,7 @@ from portal.errors import ApplicationError, NotFoundError, answers_errors
 from portal.models import Role, ThresholdDefault
 from portal.results import selectors as result_selectors
 from portal.systems import selectors as system_selectors
-from portal.teams.selectors import teams_of
+from portal.teams.selectors import SignedInRequest, teams_of
 
 from .common import chart_data, query_with, valid
 from .forms import SIDE_FILTERS, CompareForm, ThresholdDefaultForm
@@ -47,7 +48,7 @@ def _first_candidate(query, candidates):
     return data
 
 
-def _with_default_threshold(request, query):
+def _with_default_threshold(request: HttpRequest, query):
     """The query with the reader's default threshold and latency figure where it states neither, and the
     sentence saying which default applied (None when the address states them)."""
     if query.get("threshold_ms") or query.get("latency"):
@@ -58,7 +59,7 @@ def _with_default_threshold(request, query):
     return data, default.sentence
 
 
-def _found(request, name):
+def _found(request: HttpRequest, name):
     try:
         return system_selectors.system_by_name(name=name, viewer=request.user)
     except system_selectors.SystemNotFound as error:
@@ -66,7 +67,7 @@ def _found(request, name):
         raise NotFoundError(message[0].upper() + message[1:] + ("" if message.endswith("?") else ".")) from None
 
 
-def _multi_comparison(request, form, candidates, **only):
+def _multi_comparison(request: HttpRequest, form, candidates, **only):
     systems = [_found(request, name) for name in candidates]
     baseline = _found(request, form.value("b"))
     return comparison_selectors.multi_comparison(candidates=systems, baseline=baseline, **form.selection(), **only)
@@ -85,7 +86,7 @@ def _link_multi_charts(multi, query, candidates):
 
 
 @require_GET
-def system_search(request):
+def system_search(request: HttpRequest) -> HttpResponse:
     """Names for the system picker: ``?q=`` matched against name, vendor and model, at most 20."""
     return JsonResponse(
         {
@@ -101,7 +102,7 @@ COMPARED_PER_PAGE = 10
 ONLY_ONE_SIDE_SHOWN = 50
 
 
-def _comparison(request, form, **paging):
+def _comparison(request: HttpRequest, form, **paging):
     a, b = _found(request, form.value("a")), _found(request, form.value("b"))
     return comparison_selectors.comparison(a=a, b=b, **form.selection(), **paging, viewer=request.user)
 
@@ -143,10 +144,11 @@ def _first_names(names):
 
 
 @answers_errors()
-def compare(request):
+def compare(request: HttpRequest) -> HttpResponse:
     candidates = _candidates(request.GET)[:MAX_CANDIDATES]
     query, default_sentence = _with_default_threshold(request, request.GET)
-    form = CompareForm(_first_candidate(query, candidates))
+    chosen = _first_candidate(query, candidates)
+    form = CompareForm(chosen)
     context = {
         "form": form,
         "default_sentence": default_sentence,
@@ -161,7 +163,7 @@ def compare(request):
     try:
         if len(candidates) > 1:
             context["multi"] = _multi_comparison(request, valid(form), candidates)
-            context["export_query"] = _link_multi_charts(context["multi"], form.data, candidates)
+            context["export_query"] = _link_multi_charts(context["multi"], chosen, candidates)
             return render(request, "pages/compare.html", context)
         paging = {
             "workloads_per_page": COMPARED_PER_PAGE,
@@ -175,14 +177,14 @@ def compare(request):
     chart_url = reverse("pages:compare_chart", kwargs={"fmt": "json"})
     csv_url = reverse("pages:compare_chart", kwargs={"fmt": "csv"})
     for workload in result.workloads:
-        query = form.data.copy()
+        query = chosen.copy()
         query["label"] = workload.workload
         workload.chart_url = f"{chart_url}?{query.urlencode()}"
         workload.csv_url = f"{csv_url}?{query.urlencode()}"
-        workload.cache_links = [(setting, query_with(form.data, cache=setting)) for setting in workload.cache_choices]
-        workload.threshold_links = _threshold_links(workload, form.data)
+        workload.cache_links = [(setting, query_with(chosen, cache=setting)) for setting in workload.cache_choices]
+        workload.threshold_links = _threshold_links(workload, chosen)
     compared_workload_aliases(workloads=result.workloads, viewer=request.user)
-    export = _selection_query(form.data)
+    export = _selection_query(chosen)
     for workload in result.workloads:
         workload.export_query = urlencode({**export, "label": workload.workload})
     context.update(
@@ -191,16 +193,16 @@ def compare(request):
         adjust_b=result.adjust_b,
         export_query=urlencode(export),
         latency_text=result_selectors.LATENCIES[result.latency],
-        workload_pages=_workload_pages(form.data, result.page) if result.page else (None, None),
+        workload_pages=_workload_pages(chosen, result.page) if result.page else (None, None),
         only_a=_first_names(result.only_a_workloads),
         only_b=_first_names(result.only_b_workloads),
-        sides=_side_filters(result, form.data) if result.a_choices else [],
+        sides=_side_filters(result, chosen) if result.a_choices else [],
     )
     return render(request, "pages/compare.html", context)
 
 
 @chart_data
-def compare_chart(request):
+def compare_chart(request: HttpRequest) -> AnyChart:
     candidates = _candidates(request.GET)
     form = valid(CompareForm(_first_candidate(request.GET, candidates)))
     if not form.value("workload") and not request.GET.get("label"):
@@ -218,7 +220,7 @@ def compare_chart(request):
     )
 
 
-def _multi_chart(request, form, candidates, *, label):
+def _multi_chart(request: HttpRequest, form, candidates, *, label):
     multi = _multi_comparison(request, form, candidates, label=label)
     matching = [w for w in multi.workloads if label in (None, w.workload)]
     if not matching:
@@ -230,7 +232,7 @@ def _multi_chart(request, form, candidates, *, label):
 
 
 @login_required
-def compare_defaults(request):
+def compare_defaults(request: SignedInRequest) -> HttpResponse:
     """The reader's default threshold and latency figure, and those of the teams they administer."""
     teams = list(teams_of(request.user, role=Role.ADMIN))
     form = ThresholdDefaultForm(request.POST or None, teams=teams)

@@ -1,11 +1,15 @@
 """Query-string parameters of the pages, validated so a bad value gets a message, never a 500."""
 
+from collections.abc import Iterable
+from typing import Any
+
 from django import forms
 
 from portal.analysis.sizing import IOPS_PER_MAILBOX
 from portal.comparisons.forms import SIDE_FILTERS, CompareForm
 from portal.comparisons.sweeps import SWEEP_PARAMETERS
 from portal.forms import DEFAULT_THRESHOLD_MS, QueryForm, ThresholdField, latency_field
+from portal.models import Team
 from portal.results.system_runs import DEFAULT_SORT, RUN_SORTS
 from portal.systems.selectors import SYSTEM_SORTS
 
@@ -72,13 +76,13 @@ class ThresholdDefaultForm(forms.Form):
     latency = latency_field()
     owner = forms.ChoiceField(required=False, label="For", initial="")
 
-    def __init__(self, *args, teams=(), **kwargs):
+    def __init__(self, *args: Any, teams: Iterable[Team] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.teams = {team.slug: team for team in teams}
         owner = self.fields["owner"]
         assert isinstance(owner, forms.ChoiceField)
         owner.choices = [("", "me"), *((team.slug, f"team {team.name}") for team in teams)]
 
-    def team(self):
+    def team(self) -> Team | None:
         """The team whose default is set, None for the reader's own."""
         return self.teams.get(self.cleaned_data.get("owner") or "")

@@ -4,6 +4,7 @@ from portal import formatting
 from portal.analysis.curves import Status, marker_response_ms
 from portal.analysis.sizing import OrionPoint
 from portal.charts import Chart, Heatmap, Series, label_text, threshold_line
+from portal.models import Run
 from portal.results.selectors import (
     FIGURE_TITLES,
     LATENCIES,
@@ -35,7 +36,7 @@ def _hover(point):
     return "<br>".join(label_text(part) for part in parts)
 
 
-def run_curve_chart(run, *, threshold_ms, latency="avg"):
+def run_curve_chart(run: Run, *, threshold_ms: float, latency: str = "avg") -> Chart:
     """Throughput on x against response time on y (the average, or the percentile the threshold applies
     to), with the threshold and the value read there; the percentiles the tool reported drawn beside."""
     metric = run_metric(run=run)
@@ -92,7 +93,7 @@ def _percentile_series(points, metric, *, shown):
     return series
 
 
-def run_load_chart(run):
+def run_load_chart(run: Run) -> Chart:
     """Throughput against the load the points state (outstanding I/Os, else threads); points whose load
     the file does not state are left out rather than drawn at their position in the file."""
     metric = run_metric(run=run)
@@ -112,9 +113,9 @@ ORION_FIGURES = {
 }
 
 
-def orion_points(run):
+def orion_points(run: Run) -> list[OrionPoint]:
     """The run's points as cells of ORION's small x large matrix (points without both loads are left out)."""
-    cells = []
+    cells: list[OrionPoint] = []
     for point in run.points.all():
         load = point.load or {}
         if load.get("small_outstanding") is None or load.get("large_outstanding") is None:
@@ -131,7 +132,7 @@ def orion_points(run):
     return cells
 
 
-def orion_heatmap(run, figure):
+def orion_heatmap(run: Run, figure: str) -> Heatmap:
     field_name, title = ORION_FIGURES[figure]
     attribute = {"iops": "small_iops", "mbps": "large_mbps", "avg_response_ms": "small_latency_ms"}[field_name]
     cells = orion_points(run)

@@ -3,9 +3,11 @@
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from portal import formatting
+from portal.charts import AnyChart
 from portal.curation import forms as curation_forms
 from portal.curation.selectors import run_overrides
 from portal.errors import NotFoundError, answers_errors
@@ -41,7 +43,7 @@ def _load_kind(points) -> str | None:
 
 
 @answers_errors()
-def run_detail(request, run_id):
+def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     run = run_for(request, run_id)
     form = valid(RunForm(request.GET))
     threshold_ms = form.value("threshold_ms")
@@ -107,7 +109,7 @@ RUN_CHARTS = ("curve", "load", *run_charts.ORION_FIGURES)
 
 
 @chart_data
-def run_chart(request, run_id, chart):
+def run_chart(request: HttpRequest, run_id: int, chart: str) -> AnyChart:
     if chart not in RUN_CHARTS:
         raise NotFoundError(f"Unknown chart {chart!r}; runs have: {', '.join(RUN_CHARTS)}.")
     run = run_for(request, run_id)

@@ -3,15 +3,22 @@
 from portal import formatting
 from portal.charts import Chart, Series
 from portal.comparisons.sweeps import SWEEP_PARAMETERS
+from portal.models import System
 from portal.results.selectors import (
     METRICS,
 )
 
 
-def sweep_chart(sweep_series, *, system, parameter, threshold_ms):
+def sweep_chart(
+    sweep_series: dict[str, dict[str, list[tuple[float, float, int]]]],
+    *,
+    system: System,
+    parameter: str,
+    threshold_ms: float,
+) -> Chart:
     """Throughput at the threshold against one parameter; one line per combination of the others."""
-    series = []
-    metric_titles = []
+    series: list[Series] = []
+    metric_titles: list[str] = []
     for metric, lines in sweep_series.items():
         metric_titles.append(METRICS[metric])
         for label, points in lines.items():

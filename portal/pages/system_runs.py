@@ -31,12 +31,12 @@ def workload_titles(*, names: list[str], found: list[NamedWorkload]) -> dict[str
     return {name: " / ".join(sorted(titles_of)) or name for name, titles_of in titles.items()}
 
 
-def workloads_page(counts: list[tuple[str, int]], *, number) -> Page:
+def workloads_page(counts: list[tuple[str, int]], *, number: int | str | None) -> Page:
     """The page ``number`` of the workloads (a bad or out-of-range number gives the first or last)."""
     return Paginator(counts, WORKLOADS_PER_PAGE).get_page(number)
 
 
-def runs_page(count: int, *, number) -> Page:
+def runs_page(count: int, *, number: int | str | None) -> Page:
     """Page ``number`` of one workload's ``count`` runs: which rows to show, without a query."""
     return Paginator(range(count), RUNS_PER_PAGE).get_page(number)
 

@@ -1,12 +1,15 @@
 """The run page's tool views: Jetstress sizing, ORION maxima, FFSB operations, Iometer breakdown."""
 
+from typing import Any
+
 from ingest.formats import ffsb, iometer, jetstress, orion
 from portal.analysis.sizing import jetstress_sizing, orion_summary
+from portal.models import Point, Run
 
 from .run_charts import ORION_FIGURES, orion_points
 
 
-def tool_view(run, points, *, iops_per_mailbox):
+def tool_view(run: Run, points: list[Point], *, iops_per_mailbox: float) -> dict[str, Any] | None:
     """The template name and context of the run's tool view, or None when the tool has none."""
     if run.tool == jetstress.TOOL:
         return _jetstress(run, points, iops_per_mailbox)

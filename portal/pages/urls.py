@@ -8,10 +8,10 @@ class ChartFormat:
 
     regex = "json|csv"
 
-    def to_python(self, value):
+    def to_python(self, value: str) -> str:
         return value
 
-    def to_url(self, value):
+    def to_url(self, value: str) -> str:
         return value
 
 

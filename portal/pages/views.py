@@ -4,11 +4,12 @@ import functools
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.text import slugify
 
 from portal.analysis.stroke import estimate_throughput
+from portal.charts import AnyChart
 from portal.comparisons import sweeps
 from portal.curation.selectors import system_workload_aliases
 from portal.errors import ApplicationError, NotFoundError, answers_errors
@@ -38,7 +39,7 @@ DRIVE_MODEL_KEYS = ("product_id", "type", "interface", "capacity_gb", "speed_rpm
 
 
 @answers_errors()
-def home(request):
+def home(request: HttpRequest) -> HttpResponse:
     form = valid(SystemFilterForm(request.GET))
     filters = {name: form.cleaned_data[name] for name in form.fields}
     systems = Paginator(system_selectors.systems_overview(viewer=request.user, **filters), SYSTEMS_PER_PAGE).get_page(
@@ -69,7 +70,7 @@ def home(request):
 
 
 @answers_errors()
-def system_detail(request, system_id):
+def system_detail(request: HttpRequest, system_id: int) -> HttpResponse:
     system = system_for(request, system_id)
     form = valid(SystemPageForm(request.GET))
     threshold_ms = form.value("threshold_ms")
@@ -102,7 +103,7 @@ def system_detail(request, system_id):
     return render(request, "pages/system.html", context)
 
 
-def _system_runs(request, form, *, system, counts):
+def _system_runs(request: HttpRequest, form, *, system, counts):
     """The runs section: a page of workloads with their first runs, or one workload's runs page by page."""
     read = {"system": system, "threshold_ms": form.value("threshold_ms"), "latency": form.value("latency")}
     read["sort"] = form.value("sort")
@@ -215,7 +216,7 @@ def _profile_drives(profile: dict) -> dict | None:
 
 
 @chart_data
-def system_sweep(request, system_id):
+def system_sweep(request: HttpRequest, system_id: int) -> AnyChart:
     system = system_for(request, system_id)
     form = valid(SweepForm(request.GET))
     parameter, threshold_ms = form.value("parameter"), form.value("threshold_ms")
@@ -232,7 +233,7 @@ def system_sweep(request, system_id):
 
 
 @chart_data
-def system_family(request, system_id):
+def system_family(request: HttpRequest, system_id: int) -> AnyChart:
     system = system_for(request, system_id)
     metric = request.GET.get("metric", "mbps")
     if metric not in families.METRIC_TITLES:
@@ -247,7 +248,7 @@ def system_family(request, system_id):
 
 
 @answers_errors()
-def stroke(request, system_id):
+def stroke(request: HttpRequest, system_id: int) -> HttpResponse:
     system = system_for(request, system_id)
     form = valid(StrokeForm(request.GET))
     tables = sweeps.stroke_tables(system=system, threshold_ms=form.value("threshold_ms"))
@@ -294,7 +295,7 @@ def _baseline_estimates(system, table, multiplier, threshold_ms):
 
 
 @answers_errors()
-def sizing(request, system_id):
+def sizing(request: HttpRequest, system_id: int) -> HttpResponse:
     system = system_for(request, system_id)
     form = SizingQuestionForm(request.GET or None)
     answer = sizing_answer(form=valid(form), system=system) if request.GET else None
@@ -322,7 +323,7 @@ def _sizing_export(system, answer, export_format):
 
 
 @answers_errors()
-def predict(request, system_id):
+def predict(request: HttpRequest, system_id: int) -> HttpResponse:
     system = system_for(request, system_id)
     runs = grid_runs(system=system)
     found = along = None

@@ -4,15 +4,11 @@ for them (a system side, a configuration, a figure in the unit the author chose)
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
-
 from portal import formatting
 from portal.comparisons.selectors import Comparison, WorkloadComparison
 from portal.models import Run, System
 
 # The user a report is built for and shown to.
-Viewer = AbstractBaseUser | AnonymousUser
 
 MIB = 1024 * 1024 / 1_000_000  # one MiB/s in MB/s
 

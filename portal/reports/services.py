@@ -14,11 +14,11 @@ from portal.exports import bundle_jobs
 from portal.exports.tasks import bundle_task
 from portal.models import System
 from portal.systems.selectors import system_by_name
-from portal.teams.selectors import visible
+from portal.teams.selectors import Viewer, visible
 
 from .forms import REPORT_PARAMETERS, ReportForm
 from .jobs import options_data
-from .options import Viewer, default_title
+from .options import default_title
 
 # Systems compared with one baseline in one report, as on the compare page.
 MAX_CANDIDATES = 5

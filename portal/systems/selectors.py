@@ -1,6 +1,7 @@
 """Selectors of systems: found by name, listed with their figures and filters, their configurations."""
 
 import difflib
+from typing import Any
 
 from django.db.models import Case, Count, F, Func, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce, Lower
@@ -8,7 +9,7 @@ from django.db.models.functions import Coalesce, Lower
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.errors import NotFoundError
 from portal.models import Config, PublishedStrokeMultipliers, Run, System, Upload
-from portal.teams.selectors import uploader_name, uploads_q, visible
+from portal.teams.selectors import Viewer, uploader_name, uploads_q, visible
 
 
 class SystemNotFound(NotFoundError):
@@ -28,7 +29,7 @@ def systems_named(*, name: str, among: QuerySet[System] | None = None) -> QueryS
     return systems.alias(lower_name=Lower("name")).filter(lower_name=spoken)
 
 
-def system_by_name(*, name: str, viewer) -> System:
+def system_by_name(*, name: str, viewer: Viewer) -> System:
     """The system named ``name`` (case-insensitive) among those ``viewer`` may read, or
     :class:`SystemNotFound` naming close matches among those. A name both published and used by
     one of the viewer's teams means the team's own system."""
@@ -47,7 +48,7 @@ def system_by_name(*, name: str, viewer) -> System:
     raise SystemNotFound(f"no system named {name!r}{hint}")
 
 
-def system_names(*, q: str = "", limit: int = 20, viewer) -> list[str]:
+def system_names(*, q: str = "", limit: int = 20, viewer: Viewer) -> list[str]:
     """Names of systems ``viewer`` may read matching ``q`` (name, vendor or model), for a picker: at
     most ``limit``."""
     systems = visible(System.objects.all(), viewer=viewer)
@@ -60,7 +61,7 @@ def system_names(*, q: str = "", limit: int = 20, viewer) -> list[str]:
 
 def systems_overview(
     *,
-    viewer,
+    viewer: Viewer,
     q: str = "",
     vendor: str = "",
     model: str = "",
@@ -117,23 +118,23 @@ SYSTEM_SORTS = {
 }
 
 
-def _count_of(rows, group):
+def _count_of(rows: QuerySet, group: str) -> Coalesce:
     """The number of ``rows`` (correlated to the outer system) as a scalar subquery, 0 when none."""
     counted = rows.order_by().values(group).annotate(count=Count("*")).values("count")
     return Coalesce(Subquery(counted), 0)
 
 
-def filter_choices(*, viewer) -> dict[str, list]:
+def filter_choices(*, viewer: Viewer) -> dict[str, list]:
     """The values the systems list can be filtered by, from the systems ``viewer`` may read (a
     private system's workload names are not offered to others): one query per filter, over systems
     and configurations (runs' tools and workloads are kept on their system)."""
     systems = visible(System.objects.all(), viewer=viewer)
     configs = visible(Config.objects.all(), viewer=viewer, prefix="system__")
 
-    def distinct(queryset, name):
+    def distinct(queryset: QuerySet, name: str) -> list[Any]:
         return [v for v in queryset.exclude(**{name: None}).values_list(name, flat=True).distinct().order_by(name) if v]
 
-    def unnested(name):
+    def unnested(name: str) -> list[str]:
         # Each value once from the database: a thousand systems keep ten thousand workload names.
         values = systems.annotate(value=Func(F(name), function="unnest")).order_by().values_list("value", flat=True)
         return sorted(values.distinct(), key=str.casefold)
@@ -149,7 +150,7 @@ def filter_choices(*, viewer) -> dict[str, list]:
     }
 
 
-def recent_uploads(*, viewer, limit: int = 10) -> list[Upload]:
+def recent_uploads(*, viewer: Viewer, limit: int = 10) -> list[Upload]:
     """The newest uploads ``viewer`` may read."""
     uploads = Upload.objects.filter(uploads_q(viewer=viewer)).select_related("system")
     return list(uploads.annotate(uploader_shown=uploader_name(viewer=viewer))[:limit])

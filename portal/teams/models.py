@@ -29,7 +29,7 @@ class Team(models.Model):
         ordering = ["name"]
         constraints = [models.UniqueConstraint(Lower("name"), name="team_name_unique_ci")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
 
@@ -46,7 +46,7 @@ class Membership(models.Model):
         # Visibility asks "which teams is this user in" on every request.
         indexes = [models.Index(fields=["user", "team"], name="membership_user_team")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.user} in {self.team} ({self.role})"
 
     def allows(self, role: str) -> bool:
@@ -90,7 +90,7 @@ class AuditEvent(models.Model):
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["team", "-at"], name="auditevent_team_at")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.subject}"
 
 
@@ -123,5 +123,5 @@ class Invitation(models.Model):
         # The team page lists its pending invitations.
         indexes = [models.Index(fields=["team", "-created_at"], name="invitation_team_created")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.email} to {self.team} ({self.role})"

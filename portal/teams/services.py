@@ -3,6 +3,7 @@
 import logging
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -13,7 +14,7 @@ from portal.results.services import workload_names_publish
 from portal.systems.selectors import systems_named
 
 from .models import AuditEvent, Membership, Role, Team
-from .selectors import team_named
+from .selectors import Viewer, team_named
 
 logger = logging.getLogger(__name__)
 
@@ -22,19 +23,19 @@ class TeamError(ApplicationError):
     """A change that cannot be made, said in a sentence for the user."""
 
 
-def audit(*, team: Team | None, actor, action: str, subject: str) -> None:
+def audit(*, team: Team | None, actor: Viewer | None, action: str, subject: str) -> None:
     """Record what ``actor`` did (and log it); results without a team (the operator's) have no audit log."""
     audit_many(team=team, actor=actor, action=action, subjects=[subject])
 
 
-def audit_many(*, team: Team | None, actor, action: str, subjects: list[str]) -> None:
+def audit_many(*, team: Team | None, actor: Viewer | None, action: str, subjects: list[str]) -> None:
     """Record one event per subject in one statement (the files of one upload), and log them."""
     name = getattr(actor, "username", "") or ""
     for subject in subjects:
         logger.info("%s: %s %s %s", _team_text(team), name or "the operator", action, subject)
     if team is None or not subjects:
         return
-    user = actor if getattr(actor, "pk", None) else None
+    user = actor if isinstance(actor, User) and actor.pk else None
     AuditEvent.objects.bulk_create(
         AuditEvent(team=team, actor=user, actor_name=name, action=action, subject=subject[:300]) for subject in subjects
     )
@@ -65,7 +66,7 @@ def _free_slug(name: str) -> str:
 SLUG_ATTEMPTS = 3
 
 
-def team_create(*, name: str, creator) -> Team:
+def team_create(*, name: str, creator: User) -> Team:
     """A new team with ``creator`` as its admin. A name taken (also a moment ago, by a request racing
     this one: the unique constraint decides) is refused; the creator never joins another's team."""
     name = " ".join(name.split())
@@ -93,7 +94,7 @@ def _role(role: str) -> Role:
 
 
 @transaction.atomic
-def member_set(*, team: Team, username: str, role: str, actor=None) -> Membership:
+def member_set(*, team: Team, username: str, role: str, actor: Viewer | None = None) -> Membership:
     """Add ``username`` to ``team`` with ``role``, or change their role."""
     chosen = _role(role)
     user = get_user_model().objects.filter(username=username).first()
@@ -113,7 +114,7 @@ def member_set(*, team: Team, username: str, role: str, actor=None) -> Membershi
 
 
 @transaction.atomic
-def member_remove(*, membership: Membership, actor=None) -> None:
+def member_remove(*, membership: Membership, actor: Viewer | None = None) -> None:
     _keep_an_admin(membership.team, leaving=membership, new_role=None)
     username = membership.user.username
     membership.delete()
@@ -129,7 +130,7 @@ def _keep_an_admin(team: Team, *, leaving: Membership, new_role: Role | None) ->
         raise TeamError(f"{leaving.user.username} is the last admin of {team.name}; make another member admin first")
 
 
-def system_rename(*, system: System, name: str, actor=None) -> System:
+def system_rename(*, system: System, name: str, actor: Viewer | None = None) -> System:
     """Give a system another name: unique within its team and, once published, among published systems."""
     name = " ".join(name.split())
     if not name:
@@ -141,7 +142,7 @@ def system_rename(*, system: System, name: str, actor=None) -> System:
         raise TeamError(f"a system is already named {name!r}") from None
 
 
-def _system_renamed(system, name, actor):
+def _system_renamed(system: System, name: str, actor: Viewer | None) -> System:
     system = System.objects.select_for_update().get(pk=system.pk)
     if name == system.name:
         return system
@@ -159,7 +160,7 @@ def _system_renamed(system, name, actor):
 
 
 @transaction.atomic
-def system_publish(*, system: System, actor=None, published: bool = True) -> System:
+def system_publish(*, system: System, actor: Viewer | None = None, published: bool = True) -> System:
     """Make a system readable by everyone (or private to its team again)."""
     system = System.objects.select_for_update().get(pk=system.pk)
     if system.published == published:

@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -14,9 +14,10 @@ from portal.models import System
 from . import selectors, services
 from .forms import MemberForm, TeamCreateForm
 from .models import ROLE_RANK, Membership, Role, Team
+from .selectors import SignedInRequest, Viewer
 
 
-def _team_for(user, slug: str, *, role: str = Role.VIEWER) -> Team:
+def _team_for(user: Viewer, slug: str, *, role: str = Role.VIEWER) -> Team:
     """The team, when ``user`` holds ``role`` in it; a team they are not in does not exist for them."""
     team = selectors.team_named(name=slug)
     if team is None or not selectors.allows(user, team, Role.VIEWER):
@@ -33,14 +34,14 @@ def _sentence(message: str) -> str:
 
 @login_required
 @require_GET
-def team_list(request):
+def team_list(request: SignedInRequest) -> HttpResponse:
     memberships = Membership.objects.filter(user=request.user).select_related("team").order_by("team__name")
     return render(request, "teams/list.html", {"memberships": memberships, "form": TeamCreateForm()})
 
 
 @login_required
 @require_POST
-def team_create(request):
+def team_create(request: SignedInRequest) -> HttpResponse:
     form = TeamCreateForm(request.POST)
     if not form.is_valid():
         messages.error(request, "A team needs a name.")
@@ -56,9 +57,12 @@ def team_create(request):
 
 @login_required
 @require_GET
-def team_detail(request, slug):
+def team_detail(request: SignedInRequest, slug: str) -> HttpResponse:
     team = _team_for(request.user, slug)
-    role = Role(selectors.role_of(request.user, team))
+    held = selectors.role_of(request.user, team)
+    if held is None:  # left the team since the page was asked for
+        raise Http404("There is no such team.")
+    role = Role(held)
     manages = ROLE_RANK[role] >= ROLE_RANK[Role.MAINTAINER]
     context = {
         "team": team,
@@ -78,7 +82,7 @@ def team_detail(request, slug):
 
 @login_required
 @require_POST
-def member_set(request, slug):
+def member_set(request: SignedInRequest, slug: str) -> HttpResponse:
     team = _team_for(request.user, slug, role=Role.ADMIN)
     form = MemberForm(request.POST)
     if not form.is_valid():
@@ -94,7 +98,7 @@ def member_set(request, slug):
 
 @login_required
 @require_POST
-def member_invite(request, slug):
+def member_invite(request: SignedInRequest, slug: str) -> HttpResponse:
     """An admin invites an email address with a role: the link goes by email, valid for a few days."""
     from portal.accounts import services as accounts
 
@@ -115,7 +119,7 @@ def member_invite(request, slug):
 
 @login_required
 @require_POST
-def member_remove(request, slug, membership_id):
+def member_remove(request: SignedInRequest, slug: str, membership_id: int) -> HttpResponse:
     team = _team_for(request.user, slug, role=Role.ADMIN)
     membership = get_object_or_404(Membership.objects.select_related("user", "team"), id=membership_id, team=team)
     try:
@@ -126,7 +130,7 @@ def member_remove(request, slug, membership_id):
     return redirect("teams:detail", slug=team.slug)
 
 
-def _managed_system(request, system_id):
+def _managed_system(request: HttpRequest, system_id: int) -> tuple[System, bool]:
     """The system, when the user may read it (404 otherwise), and whether they maintain its team."""
     system = (
         selectors.visible(System.objects.all(), viewer=request.user).filter(id=system_id).select_related("team").first()
@@ -138,7 +142,7 @@ def _managed_system(request, system_id):
 
 @login_required
 @require_POST
-def system_rename(request, system_id):
+def system_rename(request: SignedInRequest, system_id: int) -> HttpResponse:
     system, maintains = _managed_system(request, system_id)
     if not maintains:
         messages.error(request, "Only a maintainer of the system's team can rename it.")
@@ -155,7 +159,7 @@ def system_rename(request, system_id):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def system_publish(request, system_id):
+def system_publish(request: SignedInRequest, system_id: int) -> HttpResponse:
     """Publish (``publish=1`` with ``confirmed=1``, sent from the page that shows what becomes public) or
     make private again (``publish=0``): maintainers of the system's team."""
     system, maintains = _managed_system(request, system_id)

@@ -4,6 +4,7 @@
 from django import template
 
 from portal import formatting
+from portal.models import Alert, Run, System, Team
 
 register = template.Library()
 
@@ -13,7 +14,7 @@ register.filter("configuration", formatting.configuration)
 
 
 @register.filter
-def history_url(run) -> str:
+def history_url(run: Run) -> str:
     """The history page of a run's configuration and workload."""
     from django.urls import reverse
     from django.utils.http import urlencode
@@ -22,11 +23,12 @@ def history_url(run) -> str:
 
     series = series_key(workload_id=run.workload_id, workload_name=run.workload_name)
     base = reverse("history:system", args=[run.config.system_id])
-    return f"{base}?{urlencode({'config': run.config_id, 'series': series})}"
+    query: dict[str, str | int] = {"config": run.config_id, "series": series}
+    return f"{base}?{urlencode(query)}"
 
 
 @register.simple_tag
-def alert_counts(system) -> dict:
+def alert_counts(system: System) -> dict:
     """``{% alert_counts system as counts %}``: the system's alerts by status."""
     from portal.history.selectors import alert_counts as counts
 
@@ -34,7 +36,7 @@ def alert_counts(system) -> dict:
 
 
 @register.simple_tag
-def webhook_failures(team) -> int:
+def webhook_failures(team: Team) -> int:
     """``{% webhook_failures team as failures %}``: how many of the team's alert summaries were not delivered."""
     from portal.models import AlertSummary
 
@@ -42,7 +44,7 @@ def webhook_failures(team) -> int:
 
 
 @register.filter
-def compare_url(alert) -> str:
+def compare_url(alert: Alert) -> str:
     """The compare page of the version a change starts at (A) against the version before it (B), in the
     alert's configuration: their curves overlaid. '' when the versions are measured dates, not firmware."""
     import re
@@ -52,7 +54,7 @@ def compare_url(alert) -> str:
 
     if not alert.previous_version or re.fullmatch(r"\d{4}-\d{2}-\d{2}", alert.version):
         return ""
-    query = {
+    query: dict[str, str | int] = {
         "a": alert.system.name, "b": alert.system.name, "a_firmware": alert.version,
         "b_firmware": alert.previous_version, "a_config": alert.config_id, "b_config": alert.config_id,
         "workload": alert.workload_name,

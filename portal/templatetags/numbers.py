@@ -7,6 +7,7 @@
 from django import template
 
 from portal import formatting
+from portal.models import Config
 
 register = template.Library()
 
@@ -25,24 +26,24 @@ register.filter("transfer_size", formatting.transfer_size)
 
 
 @register.filter
-def throughput(value, metric: str) -> str:
+def throughput(value: float | None, metric: str) -> str:
     return formatting.throughput(value, metric)
 
 
 @register.filter
-def count(number, noun: str) -> str:
+def count(number: float | None, noun: str) -> str:
     """``{{ n|count:"drive" }}``, or ``{{ n|count:"mailbox,mailboxes" }}`` for an irregular plural."""
     singular, _, plural = noun.partition(",")
     return formatting.count(number, singular, plural or None)
 
 
 @register.filter
-def drives(config) -> str:
+def drives(config: Config) -> str:
     """A configuration's drives with their type: "140 HDDs", "1 SSD", "20 drives"."""
     return formatting.drives(config.drive_count, config.drive_type)
 
 
 @register.filter
-def number(value, metric: str) -> str:
+def number(value: float | None, metric: str) -> str:
     """A throughput figure without its unit, for a table whose heading states it: "30,060", "54.5"."""
     return formatting.iops(value) if metric == "iops" else formatting.mbps(value)

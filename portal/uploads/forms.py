@@ -1,18 +1,22 @@
 """The upload form: which system was measured and how it was configured (the labels of every file sent)."""
 
+from typing import Any, cast
+
 from django import forms
+from django.db.models import QuerySet
 
 from portal.models import DriveType, Role, Run, System, Team
 from portal.teams import selectors as teams
+from portal.teams.selectors import Viewer
 
 UNKNOWN_ON_OFF = [("", "not stated"), ("true", "on"), ("false", "off")]
 
 
-def _on_off(value):
+def _on_off(value: str) -> bool | None:
     return {"true": True, "false": False}.get(value)
 
 
-def uploadable_systems(user):
+def uploadable_systems(user: Viewer) -> QuerySet[System]:
     """The systems ``user`` may add results to: those of the teams where they upload (all, for superusers)."""
     if teams.sees_everything(user):
         return System.objects.all()
@@ -57,7 +61,7 @@ class LabelsForm(forms.Form):
         if labels.get("tags"):
             self.initial["tags"] = ", ".join(labels["tags"])
 
-    def labels(self):
+    def labels(self) -> dict[str, Any]:
         """The configuration and run labels as ``Upload.labels`` holds them: only what was given."""
         data = self.cleaned_data
         labels = {name: data[name] for name in self.CONFIG_FIELDS if data.get(name) not in (None, "")}
@@ -76,8 +80,11 @@ class LabelsForm(forms.Form):
 NO_TEAM_LABEL = "(no team: published at once, to everyone)"
 
 
-def _system_choice_label(system: System) -> str:
-    return system.name if system.published else f"{system.name} (private)"
+class SystemChoiceField(forms.ModelChoiceField):
+    """A system picker that marks the systems still private to their team."""
+
+    def label_from_instance(self, obj: System) -> str:
+        return obj.name if obj.published else f"{obj.name} (private)"
 
 
 class UploadLabelsForm(LabelsForm):
@@ -89,7 +96,7 @@ class UploadLabelsForm(LabelsForm):
         empty_label=None,
         help_text="The team the results belong to: private to its members until a maintainer publishes them.",
     )
-    system = forms.ModelChoiceField(
+    system = SystemChoiceField(
         queryset=System.objects.none(),
         required=False,
         empty_label="(named in the file, or new below)",
@@ -103,10 +110,10 @@ class UploadLabelsForm(LabelsForm):
 
     NEW_SYSTEM_FIELDS = ("new_system_vendor", "new_system_model", "new_system_name")
 
-    def __init__(self, *args, user, **kwargs):
+    def __init__(self, *args: Any, user: Viewer, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        team_field = self.fields["team"]
+        team_field = cast(forms.ModelChoiceField, self.fields["team"])
         self.own_teams = own_teams = teams.teams_of(user, role=Role.UPLOADER)
         team_field.queryset = own_teams
         if teams.sees_everything(user):
@@ -115,15 +122,16 @@ class UploadLabelsForm(LabelsForm):
             team_field.queryset = Team.objects.order_by("name")
             team_field.empty_label = NO_TEAM_LABEL
             team_field.initial = own_teams.values_list("pk", flat=True).first()
-        self.fields["system"].queryset = uploadable_systems(user).order_by("name")
-        self.fields["system"].label_from_instance = _system_choice_label
+        system_field = cast(forms.ModelChoiceField, self.fields["system"])
+        system_field.queryset = uploadable_systems(user).order_by("name")
 
     def may_upload(self) -> bool:
         """Whether the user can upload for some team (or, as a superuser, for none)."""
         return teams.sees_everything(self.user) or self.own_teams.exists()
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         new_system = any(cleaned.get(name, "").strip() for name in self.NEW_SYSTEM_FIELDS)
         if cleaned.get("system") and new_system:
             raise forms.ValidationError("Choose an existing system or describe a new one, not both.")
@@ -135,8 +143,9 @@ class UploadLabelsForm(LabelsForm):
             cleaned["team"] = self._only_team()
         return cleaned
 
-    def _only_team(self):
-        choices = list(self.fields["team"].queryset[:2])
+    def _only_team(self) -> Team:
+        # Called for members only: the team field offers their own teams.
+        choices = list(self.own_teams[:2])
         if not choices:
             raise forms.ValidationError(
                 "You can upload only for a team: ask a team's admin to add you as uploader, or create a team."
@@ -145,7 +154,7 @@ class UploadLabelsForm(LabelsForm):
             raise forms.ValidationError("Choose the team the results belong to.")
         return choices[0]
 
-    def new_system(self):
+    def new_system(self) -> dict[str, str] | None:
         """Vendor, model and name of the system to create, or None when none was described."""
         values = {name.removeprefix("new_system_"): self.cleaned_data[name].strip() for name in self.NEW_SYSTEM_FIELDS}
         return values if any(values.values()) else None

@@ -37,7 +37,7 @@ logger = logging.getLogger(__name__)
 TRANSIENT_ERRORS = (OperationalError, InterfaceError, ConnectionError)
 
 
-def _ago(seconds: float):
+def _ago(seconds: float) -> ExpressionWrapper:
     """A moment ``seconds`` before now on the database's clock: every host compares against the same
     clock, so a worker whose own clock is behind never makes a live job look dead."""
     return ExpressionWrapper(Now() - datetime.timedelta(seconds=seconds), output_field=DateTimeField())
@@ -96,18 +96,18 @@ def job_run(*, job_id: int, worker: str) -> IngestJob | None:
     return job
 
 
-def _internal_error_message(error, reference):
+def _internal_error_message(error: BaseException, reference: str):
     return (
         f"ArrayBench could not read this file because of an internal error ({type(error).__name__}, "
         f"reference {reference}); the file is kept and can be re-ingested once the problem is fixed"
     )
 
 
-def _members(job):
+def _members(job: IngestJob):
     return list(Upload.objects.filter(job_id=job.id).order_by("id"))
 
 
-def _read(job, lease):
+def _read(job: IngestJob, lease: uuid.UUID):
     """Parse the job's files as planned when they arrived (formats detected then, not again)."""
     members = _members(job)
     if not members:
@@ -127,7 +127,7 @@ def _read(job, lease):
     return ingest.parse_sources([upload_source(upload=upload, folder=GIVEN_TOGETHER) for upload in members])
 
 
-def _store(job, lease, results):
+def _store(job: IngestJob, lease: uuid.UUID, results):
     """Store the results, replacing the runs read before, in the transaction that checks the lease."""
     members = _members(job)
     anchor = job.anchor
@@ -161,12 +161,12 @@ def _store(job, lease, results):
     changes_after_store(upload_id=anchor.id)
 
 
-def _lease_held(job_id, lease, *, lock=False):
+def _lease_held(job_id: int, lease: uuid.UUID, *, lock=False):
     held = IngestJob.objects.filter(id=job_id, lease=lease, status=IngestJob.Status.RUNNING)
     return (held.select_for_update() if lock else held).exists()
 
 
-def _fail(job, lease, *, message, reference=""):
+def _fail(job: IngestJob, lease: uuid.UUID, *, message: str, reference: str = ""):
     """Mark the job failed, if it is still ours. A failed re-ingest keeps the earlier results."""
     with transaction.atomic():
         if not _lease_held(job.id, lease, lock=True):
@@ -194,15 +194,15 @@ class Heartbeat:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._beat, name=f"heartbeat-job-{job_id}", daemon=True)
 
-    def __enter__(self):
+    def __enter__(self) -> "Heartbeat":
         self._thread.start()
         return self
 
-    def __exit__(self, *exc_info):
+    def __exit__(self, *exc_info: object) -> None:
         self._stop.set()
         self._thread.join()
 
-    def _beat(self):
+    def _beat(self) -> None:
         while not self._stop.wait(settings.INGEST_HEARTBEAT_SECONDS):
             try:
                 IngestJob.objects.filter(id=self.job_id, lease=self.lease).update(heartbeat_at=Now())
@@ -245,17 +245,17 @@ def jobs_recover() -> list[int]:
     return resend
 
 
-def _backoff(job):
+def _backoff(job: IngestJob):
     """How long after its last sending a job is sent again: the stale or lost period, doubled per resend."""
     base = settings.INGEST_STALE_SECONDS if job.status == IngestJob.Status.RUNNING else settings.INGEST_LOST_SECONDS
     return datetime.timedelta(seconds=base * 2 ** min(job.resends, 6))
 
 
-def _exhausted(job):
+def _exhausted(job: IngestJob):
     return job.attempts >= settings.INGEST_MAX_ATTEMPTS
 
 
-def _exhausted_message(job):
+def _exhausted_message(job: IngestJob):
     names = ", ".join(Upload.objects.filter(job_id=job.id).values_list("original_name", flat=True))
     return (
         f"{names}: the worker reading this stopped {job.attempts} times (killed, or out of memory); "

@@ -2,19 +2,23 @@
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, OuterRef, Subquery
+from django.contrib.auth.models import User
+from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
-from portal.models import Point, Role, Run, Upload
+from portal.models import Point, Role, Run, System, Upload
 from portal.teams import selectors as teams
+from portal.teams.selectors import Viewer
 
 # The status of an upload in words, as the list and the live rows show it.
-STATUS_TEXT = {
+STATUS_TEXT: dict[str, str] = {
     Upload.Status.QUEUED: "queued",
     Upload.Status.PARSING: "parsing",
     Upload.Status.DONE: "done",
@@ -40,7 +44,7 @@ PROFILE_KEYS = (
 )
 
 
-def _with_counts(uploads):
+def _with_counts(uploads: QuerySet[Upload]) -> QuerySet[Upload]:
     """Uploads with their numbers of runs and points, as subqueries: PostgreSQL computes them for
     the rows a page shows (after ORDER BY and LIMIT), not for every upload stored."""
     runs = Run.objects.filter(upload=OuterRef("pk")).values("upload").annotate(n=Count("id")).values("n")
@@ -51,38 +55,38 @@ def _with_counts(uploads):
     )
 
 
-def upload_list(*, viewer):
+def upload_list(*, viewer: Viewer) -> QuerySet[Upload]:
     """The uploads ``viewer`` may read, newest first, with what the list shows."""
     uploads = Upload.objects.filter(teams.uploads_q(viewer=viewer)).select_related("system", "job")
     uploads = uploads.annotate(uploader_shown=teams.uploader_name(viewer=viewer))
     return _with_counts(uploads).order_by("-created_at", "-id")
 
 
-def upload_readable(*, viewer, upload_id: int) -> Upload | None:
+def upload_readable(*, viewer: Viewer, upload_id: int) -> Upload | None:
     """The upload, when ``viewer`` may read it (None otherwise: it does not exist for them)."""
     readable = Upload.objects.filter(teams.uploads_q(viewer=viewer), id=upload_id)
     readable = readable.annotate(uploader_shown=teams.uploader_name(viewer=viewer))
     return readable.select_related("system", "uploader", "duplicate_of", "job", "team").first()
 
 
-def upload_can_manage(*, user, upload):
+def upload_can_manage(*, user: Viewer, upload: Upload) -> bool:
     """Re-ingesting is for the uploader and the maintainers of the upload's team."""
     if not user.is_authenticated:
         return False
     return upload.uploader_id == user.id or teams.allows(user, upload.team, Role.MAINTAINER)
 
 
-def upload_shows_internal_errors(*, user, upload) -> bool:
+def upload_shows_internal_errors(*, user: Viewer, upload: Upload) -> bool:
     """The uploader (who quotes the reference) and staff (who look it up in the log) see internal errors."""
     return user.is_authenticated and (user.is_staff or upload.uploader_id == user.id)
 
 
-def _internal_error(upload) -> bool:
+def _internal_error(upload: Upload) -> bool:
     # The job's reference marks a bug; the sentence itself is the mark when the job is gone.
-    return bool(upload.job_id and upload.job.error_ref) or INTERNAL_ERROR_MARK in upload.error
+    return bool(upload.job and upload.job.error_ref) or INTERNAL_ERROR_MARK in upload.error
 
 
-def upload_error_text(*, user, upload) -> str:
+def upload_error_text(*, user: Viewer, upload: Upload) -> str:
     """The upload's error as ``user`` may read it: an internal error's details only for the uploader and staff."""
     if not upload.error or not _internal_error(upload) or upload_shows_internal_errors(user=user, upload=upload):
         return upload.error
@@ -91,7 +95,7 @@ def upload_error_text(*, user, upload) -> str:
     return COULD_NOT_BE_READ
 
 
-def upload_rate_wait_seconds(*, user, file_count: int, now: datetime | None = None) -> int:
+def upload_rate_wait_seconds(*, user: User, file_count: int, now: datetime | None = None) -> int:
     """Seconds before ``user`` may upload ``file_count`` more files, 0 when they may now.
 
     At most UPLOAD_RATE_FILES uploads per UPLOAD_RATE_WINDOW_SECONDS (a sliding window), counted from
@@ -111,13 +115,13 @@ def upload_rate_wait_seconds(*, user, file_count: int, now: datetime | None = No
     return max(1, math.ceil((frees_at - now).total_seconds()))
 
 
-def upload_row(*, upload, user, runs=()):
+def upload_row(*, upload: Upload, user: Viewer, runs: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """One upload as the live status endpoint sends it (plain data; the page renders it as text).
 
     Counts come from :func:`upload_rows`' annotations (a new upload has none yet); ``runs`` are its
     runs as ``{"id", "name"}``; the error is as ``user`` may read it.
     """
-    row = {
+    row: dict[str, Any] = {
         "id": upload.id,
         "name": upload.original_name,
         "status": upload.status,
@@ -135,7 +139,7 @@ def upload_row(*, upload, user, runs=()):
         "duplicate_of": None,
         "read_with": None,
     }
-    if upload.system_id:
+    if upload.system:
         row["system"] = {"id": upload.system_id, "name": upload.system.name, "url": f"/systems/{upload.system_id}/"}
     if upload.duplicate_of_id:
         row["duplicate_of"] = {
@@ -148,10 +152,10 @@ def upload_row(*, upload, user, runs=()):
     return row
 
 
-def upload_rows(*, upload_ids, user):
+def upload_rows(*, upload_ids: Iterable[int], user: Viewer) -> list[dict[str, Any]]:
     """Rows for several uploads in three queries: uploads with counts, then their runs' links."""
-    uploads = Upload.objects.filter(teams.uploads_q(viewer=user), id__in=upload_ids).select_related("system", "job")
-    uploads = list(_with_counts(uploads).order_by("-id"))
+    readable = Upload.objects.filter(teams.uploads_q(viewer=user), id__in=upload_ids).select_related("system", "job")
+    uploads = list(_with_counts(readable).order_by("-id"))
     done = [u.id for u in uploads if u.status == Upload.Status.DONE]
     runs = defaultdict(list)
     for run in Run.objects.filter(upload_id__in=done).order_by("id").values("id", "name", "upload_id"):
@@ -159,7 +163,7 @@ def upload_rows(*, upload_ids, user):
     return [upload_row(upload=upload, user=user, runs=runs[upload.id]) for upload in uploads]
 
 
-def system_profile_choices(*, system):
+def system_profile_choices(*, system: System) -> dict[str, list[dict[str, Any]]]:
     """The arrays and logical drives (volumes) of the system's last array profile, for pre-filling labels.
 
     A volume takes what it does not state itself (drive count, RAID level) from the array it lives on;
@@ -189,7 +193,7 @@ def _stated(entry: dict) -> dict:
 
 def _drive_kind(drives: list[dict]) -> dict:
     """The drive type and rpm every one of an array's drives shares, as labels."""
-    kind = {}
+    kind: dict[str, Any] = {}
     types = {drive.get("type") for drive in drives}
     if len(types) == 1 and types <= {"HDD", "SSD", "NVMe"}:
         kind["drive_type"] = types.pop()
@@ -200,7 +204,7 @@ def _drive_kind(drives: list[dict]) -> dict:
     return kind
 
 
-def _profile_entry(entry):
+def _profile_entry(entry: dict) -> dict[str, Any]:
     return {
         "name": str(entry.get("name", "")),
         **{key: entry[key] for key in PROFILE_KEYS if entry.get(key) is not None},

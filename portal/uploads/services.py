@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.files import File
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.db.models.functions import Now
@@ -42,7 +44,7 @@ def upload_path(*, sha256: str) -> Path:
     return settings.UPLOADS_DIR / sha256[:2] / sha256
 
 
-def original_keep(*, stream: BinaryIO) -> tuple[str, int, Path]:
+def original_keep(*, stream: BinaryIO | File) -> tuple[str, int, Path]:
     """Copy the bytes to their content-addressed place, hashing them on the way; (sha256, size, path)."""
     settings.UPLOADS_DIR.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256()
@@ -63,7 +65,7 @@ def upload_create(
     *,
     stream: BinaryIO,
     original_name: str,
-    uploader=None,
+    uploader: User | None = None,
     system: System | None = None,
     labels: dict | None = None,
     team: Team | None = None,
@@ -78,7 +80,17 @@ def upload_create(
     return _upload_record(sha256, size, path, original_name, uploader=uploader, system=system, labels=labels, team=team)
 
 
-def _upload_record(sha256, size, path, original_name, *, uploader, system, labels, team=None):
+def _upload_record(
+    sha256: str,
+    size: int,
+    path: Path,
+    original_name: str,
+    *,
+    uploader: User | None,
+    system: System | None,
+    labels: dict | None,
+    team: Team | None = None,
+) -> Upload:
     fields = {
         "original_name": original_name[:500],
         "size_bytes": size,
@@ -100,8 +112,8 @@ def _upload_record(sha256, size, path, original_name, *, uploader, system, label
 
 def uploads_receive(
     *,
-    files: Iterable,
-    uploader,
+    files: Iterable[File],
+    uploader: User | None,
     system: System | None,
     labels: dict,
     new_system: dict | None = None,
@@ -115,7 +127,7 @@ def uploads_receive(
     ``team`` (the system's team when one is chosen).
     """
     team = system.team if system is not None else team
-    kept = [(*original_keep(stream=file), file.name) for file in files]
+    kept = [(*original_keep(stream=file), file.name or "") for file in files]
     with transaction.atomic():
         # Rows are inserted in sha256 order: two requests sending the same files in another order
         # then wait on each other's unique index entries one way only, never crosswise.
@@ -151,7 +163,7 @@ def jobs_create(
     folders: dict[int, str] | None = None,
     system: System | None = None,
     new_system: dict | None = None,
-    requested_by=None,
+    requested_by: User | None = None,
 ) -> list[IngestJob]:
     """One job per group of files read together, as the registry plans them; each sent to a worker
     once the transaction commits.
@@ -182,7 +194,7 @@ def job_create(
     members: list[Upload],
     system: System | None = None,
     new_system: dict | None = None,
-    requested_by=None,
+    requested_by: User | None = None,
     enqueue: bool = True,
 ) -> IngestJob:
     """The job reading ``members`` as ``group`` plans them. With ``enqueue=False`` the caller runs it
@@ -221,7 +233,7 @@ def jobs_send(*, job_ids: list[int]) -> None:
         app.send_task(INGEST_JOB_TASK, args=[job_id])
 
 
-def upload_reingest(*, upload: Upload, requested_by=None, labels: dict | None = None) -> bool:
+def upload_reingest(*, upload: Upload, requested_by: User | None = None, labels: dict | None = None) -> bool:
     """Queue a finished upload (and the files read with it) to be read again with the current parser,
     with new ``labels`` when given (relabelling: the runs are stored again with them).
 
@@ -235,14 +247,14 @@ def upload_reingest(*, upload: Upload, requested_by=None, labels: dict | None = 
         return False
 
 
-def _reingest_queue(anchor, requested_by, labels):
+def _reingest_queue(anchor: Upload, requested_by: User | None, labels: dict | None) -> bool:
     with transaction.atomic():
         locked = Upload.objects.select_for_update().filter(id=anchor.id).first()
         if locked is None or locked.status not in (Upload.Status.DONE, Upload.Status.FAILED):
             return False
         if locked.job_id and IngestJob.objects.filter(id=locked.job_id, status__in=["queued", "running"]).exists():
             return False
-        previous = IngestJob.objects.filter(id=locked.job_id).first()
+        previous = IngestJob.objects.filter(id=locked.job_id).first() if locked.job_id else None
         job = IngestJob.objects.create(
             anchor=anchor,
             kind=IngestJob.Kind.REINGEST,
@@ -268,7 +280,7 @@ def _labels_text(labels: dict) -> str:
     return ", ".join(f"{name}={value}" for name, value in labels.items()) or "no labels"
 
 
-def upload_delete(*, upload: Upload, requested_by=None) -> int | None:
+def upload_delete(*, upload: Upload, requested_by: User | None = None) -> int | None:
     """Delete a finished upload, the files read with it and their runs; return the number of runs
     deleted, or None when the files are being read. An original no other upload holds is removed."""
     anchor = upload.read_with or upload
@@ -314,7 +326,7 @@ def job_mark_failed(*, job: IngestJob, message: str, reference: str = "") -> Non
     logger.info("ingest job %s failed: %s", job.id, message)
 
 
-def _has_results(upload_id):
+def _has_results(upload_id: int) -> bool:
     """Whether an upload holds stored results: runs, or the array profile of a system."""
     return (
         Run.objects.filter(upload_id=upload_id).exists() or System.objects.filter(profile_upload_id=upload_id).exists()

@@ -1,12 +1,15 @@
 """Uploading result files, following them live, downloading originals, re-ingesting."""
 
+from collections.abc import Sequence
+from typing import cast
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import TooManyFilesSent
 from django.core.paginator import Paginator
-from django.http import FileResponse, Http404, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
@@ -14,8 +17,8 @@ from django.views.decorators.http import require_GET, require_POST
 from ingest.archive import DEFAULT_ZIP_LIMITS
 from portal.errors import ApplicationError, error_body, error_response, form_error
 from portal.formatting import format_names
-from portal.models import System
-from portal.teams.selectors import visible
+from portal.models import System, Upload
+from portal.teams.selectors import SignedInRequest, visible
 
 from . import selectors, services
 from .forms import LabelsForm, UploadLabelsForm
@@ -24,11 +27,11 @@ from .limits import SizeLimitUploadHandler, rate_limited_message, too_large_mess
 STATUS_IDS_MAX = 200
 
 
-def _wants_json(request):
+def _wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-def _upload_for_reading(request, upload_id):
+def _upload_for_reading(request: HttpRequest, upload_id: int) -> Upload:
     """The upload, or 404 when there is none the user may read (another team's is not revealed)."""
     upload = selectors.upload_readable(viewer=request.user, upload_id=upload_id)
     if upload is None:
@@ -37,7 +40,7 @@ def _upload_for_reading(request, upload_id):
 
 
 @require_GET
-def upload_list(request):
+def upload_list(request: HttpRequest) -> HttpResponse:
     page = Paginator(selectors.upload_list(viewer=request.user), 50).get_page(request.GET.get("page"))
     context = {
         "page": page,
@@ -52,7 +55,7 @@ def upload_list(request):
 
 @csrf_exempt  # the size limit must be in place before the body is read; CSRF is checked just below
 @require_POST
-def upload_files(request):
+def upload_files(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         if _wants_json(request):
             return _upload_refused(request, ApplicationError("Sign in to upload files.", status=403))
@@ -65,11 +68,11 @@ def upload_files(request):
         len(request.FILES)
     except TooManyFilesSent:
         return _upload_refused(request, ApplicationError(too_many_files_message(), field="files"))
-    return _upload_files_checked(request, limit)
+    return _upload_files_checked(cast(SignedInRequest, request), limit)
 
 
 @csrf_protect
-def _upload_files_checked(request, limit):
+def _upload_files_checked(request: SignedInRequest, limit: SizeLimitUploadHandler) -> HttpResponse:
     form = UploadLabelsForm(request.POST, user=request.user)
     refused = [{"name": name, "error": too_large_message(name)} for name in limit.refused]
     if not form.is_valid():
@@ -92,21 +95,27 @@ def _upload_files_checked(request, limit):
     return _upload_answer(request, uploads, refused)
 
 
-def _no_files_error(refused):
+def _no_files_error(refused: list[dict[str, str]]) -> ApplicationError:
     if not refused:
         return ApplicationError("Choose at least one file.", field="files")
     message = f"No file was received: each is larger than {settings.MAX_UPLOAD_MB} MB, the largest file accepted here."
     return ApplicationError(message, fields={"files": [item["error"] for item in refused]})
 
 
-def _upload_refused(request, error, *, refused=(), retry_after=None):
+def _upload_refused(
+    request: HttpRequest,
+    error: ApplicationError,
+    *,
+    refused: Sequence[dict[str, str]] = (),
+    retry_after: int | None = None,
+) -> HttpResponse:
     """The whole request refused: the one error shape (with the files refused for their size) for the
     page's script, messages on the list otherwise."""
     if _wants_json(request):
         body = error_body(status=error.status, message=error.message, fields=error.fields)
         if refused:
             body["refused"] = list(refused)
-        response = JsonResponse(body, status=error.status)
+        response: HttpResponse = JsonResponse(body, status=error.status)
     else:
         for item in refused:
             messages.error(request, item["error"])
@@ -117,7 +126,7 @@ def _upload_refused(request, error, *, refused=(), retry_after=None):
     return response
 
 
-def _upload_answer(request, uploads, refused):
+def _upload_answer(request: HttpRequest, uploads: list[Upload], refused: list[dict[str, str]]) -> HttpResponse:
     """The files received (and those refused for their size): rows for the page's script, or messages."""
     if _wants_json(request):
         rows = [selectors.upload_row(upload=upload, user=request.user) for upload in uploads]
@@ -129,7 +138,7 @@ def _upload_answer(request, uploads, refused):
 
 
 @require_GET
-def upload_status(request):
+def upload_status(request: HttpRequest) -> HttpResponse:
     """Live rows for the upload page: ``?ids=3,4,5``."""
     try:
         upload_ids = [int(part) for part in request.GET.get("ids", "").split(",") if part.strip()]
@@ -141,7 +150,7 @@ def upload_status(request):
 
 
 @require_GET
-def upload_detail(request, upload_id):
+def upload_detail(request: HttpRequest, upload_id: int) -> HttpResponse:
     upload = _upload_for_reading(request, upload_id)
     context = {
         "upload": upload,
@@ -155,7 +164,7 @@ def upload_detail(request, upload_id):
 
 @login_required
 @require_GET
-def upload_original(request, upload_id):
+def upload_original(request: SignedInRequest, upload_id: int) -> FileResponse:
     """The file exactly as uploaded, always as a download: never shown inline, never rendered."""
     upload = _upload_for_reading(request, upload_id)
     path = (settings.UPLOADS_DIR / upload.stored_path).resolve()
@@ -172,7 +181,7 @@ def upload_original(request, upload_id):
 
 @login_required
 @require_POST
-def upload_reingest(request, upload_id):
+def upload_reingest(request: SignedInRequest, upload_id: int) -> HttpResponse:
     upload = _upload_for_reading(request, upload_id)
     if not selectors.upload_can_manage(user=request.user, upload=upload):
         messages.error(request, "Only the uploader or a maintainer of the upload's team can re-ingest it.")
@@ -183,7 +192,7 @@ def upload_reingest(request, upload_id):
     return redirect("uploads:detail", upload_id=upload.id)
 
 
-def _labels_form(upload):
+def _labels_form(upload: Upload) -> LabelsForm:
     form = LabelsForm(prefix="relabel")
     form.initial_from((upload.read_with or upload).labels)
     return form
@@ -191,7 +200,7 @@ def _labels_form(upload):
 
 @login_required
 @require_POST
-def upload_relabel(request, upload_id):
+def upload_relabel(request: SignedInRequest, upload_id: int) -> HttpResponse:
     """New labels for an upload (and the files read with it): its runs are stored again with them."""
     upload = _upload_for_reading(request, upload_id)
     form = LabelsForm(request.POST, prefix="relabel")
@@ -199,7 +208,8 @@ def upload_relabel(request, upload_id):
         messages.error(request, "Only the uploader or a maintainer of the upload's team can change its labels.")
     elif not form.is_valid():
         for field, errors in form.errors.items():
-            messages.error(request, f"{form.fields[field].label if field in form.fields else ''}: {' '.join(errors)}")
+            said = " ".join(str(message) for message in errors)
+            messages.error(request, f"{form.fields[field].label if field in form.fields else ''}: {said}")
     else:
         earlier = (upload.read_with or upload).labels
         kept = {name: value for name, value in earlier.items() if name not in form.fields}
@@ -212,7 +222,7 @@ def upload_relabel(request, upload_id):
 
 @login_required
 @require_POST
-def upload_delete(request, upload_id):
+def upload_delete(request: SignedInRequest, upload_id: int) -> HttpResponse:
     """Delete an upload, the files read with it and their runs (confirmed by a tick)."""
     upload = _upload_for_reading(request, upload_id)
     if not selectors.upload_can_manage(user=request.user, upload=upload):
@@ -230,7 +240,7 @@ def upload_delete(request, upload_id):
 
 
 @require_GET
-def system_profile(request, system_id):
+def system_profile(request: HttpRequest, system_id: int) -> HttpResponse:
     """The arrays and logical drives of a system's array profile, to pre-fill the labels."""
     system = visible(System.objects.filter(id=system_id), viewer=request.user).first()
     if system is None:

@@ -81,6 +81,16 @@ def test_labels_are_checked_as_the_upload_page_checks_them(api, lab):
     assert Upload.objects.count() == 0
 
 
+def test_a_json_body_that_is_not_an_object_is_refused_with_a_sentence(api):
+    # JSON is accepted for the labels; a list in place of the object of labels is not a 500.
+    listed = api.post("/api/v1/uploads/", [{"drive_count": "14"}], format="json")
+    assert (listed.status_code, error_of(listed)["fields"]) == (
+        400,
+        {"files": ["Send the files as multipart/form-data, the labels as its other fields."]},
+    )
+    assert Upload.objects.count() == 0
+
+
 def test_files_over_the_size_limit_are_refused(settings, api, data_dir):
     settings.MAX_UPLOAD_MB = 0
     refused = post(api, [FIO])

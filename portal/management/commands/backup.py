@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.core.management import BaseCommand, CommandError
+from django.core.management.base import CommandParser
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -132,7 +133,7 @@ class Command(BaseCommand):
         "(a .tar, or .tar.gz); restore it with `manage.py restore FILE`."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the archive to write, e.g. arraybench-2024-05-01.tar.gz")
 
     def handle(self, *args, file: str, **options: Any) -> None:

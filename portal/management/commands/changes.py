@@ -2,8 +2,10 @@
 versions in every series (or a system's, or those with runs stored since a date) and list the new alerts."""
 
 import datetime
+from typing import Any
 
 from django.core.management import BaseCommand, CommandError
+from django.core.management.base import CommandParser
 
 from portal import formatting
 from portal.history.services import changes_detect
@@ -16,12 +18,12 @@ from portal.teams.selectors import visible
 class Command(BaseCommand):
     help = "Detect changes across firmware versions and list the alerts it raises."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--system", help='Only this system, e.g. "IBM DS5020" (a team\'s, or published).')
         parser.add_argument("--since", help="Only series with runs stored on or after this date, YYYY-MM-DD.")
         add_viewer_argument(parser)
 
-    def handle(self, *args, system=None, since=None, **options):
+    def handle(self, *args: Any, system: str | None = None, since: str | None = None, **options: Any) -> None:
         viewer = viewer_of(options)
         configs = Config.objects.order_by("id")
         if system:

@@ -3,11 +3,13 @@
 import csv
 import io
 import json
+from typing import Any
 
 from django.core.management import BaseCommand, CommandError
+from django.core.management.base import CommandParser
 
 from portal.analysis.pairing import config_key_label
-from portal.comparisons.selectors import comparison
+from portal.comparisons.selectors import Comparison, comparison
 from portal.management.viewer import add_viewer_argument, viewer_of
 from portal.results.selectors import LATENCIES
 from portal.spreadsheets import csv_cell
@@ -19,7 +21,7 @@ COLUMNS = ("workload", "configuration", "metric", "a", "b", "adjust_b", "improve
 class Command(BaseCommand):
     help = "Compare two systems at a response-time threshold, per matched workload and configuration."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("system_a", help='System A as named in the portal, e.g. "IBM DS4500".')
         parser.add_argument("system_b", help="System B, the one A is compared against.")
         parser.add_argument("--threshold-ms", type=float, default=20.0, help="Average response time, ms (20).")
@@ -49,7 +51,7 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=("text", "csv", "json", "markdown"), default="text")
         add_viewer_argument(parser)
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["threshold_ms"] <= 0:
             raise CommandError(f"--threshold-ms must be a positive number of ms, got {options['threshold_ms']:g}")
         if options["adjust_b"] <= 0:
@@ -117,7 +119,7 @@ def _heading(result):
     )
 
 
-def as_text(result):
+def as_text(result: Comparison) -> str:
     lines = [_heading(result), ""]
     for workload in result.workloads:
         unit = "IOPS" if workload.metric == "iops" else "MB/s"
@@ -131,7 +133,7 @@ def as_text(result):
     return "\n".join(lines) + "\n"
 
 
-def as_csv(result):
+def as_csv(result: Comparison) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -139,7 +141,7 @@ def as_csv(result):
     return out.getvalue()
 
 
-def as_json(result):
+def as_json(result: Comparison) -> str:
     document = {
         "a": result.a.name,
         "b": result.b.name,
@@ -152,7 +154,7 @@ def as_json(result):
     return json.dumps(document, indent=2) + "\n"
 
 
-def as_markdown(result):
+def as_markdown(result: Comparison) -> str:
     lines = [
         f"## {_heading(result)}",
         "",

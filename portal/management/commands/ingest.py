@@ -4,8 +4,10 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from django.core.management import BaseCommand, CommandError
+from django.core.management.base import CommandParser
 from django.db import transaction
 
 import ingest
@@ -26,7 +28,7 @@ class Command(BaseCommand):
         "Prints one line per file and a summary; exit status 1 if any file failed."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("paths", nargs="+")
         parser.add_argument("--system", help='the system measured, e.g. "IBM DS4500" (created if new)')
         parser.add_argument(
@@ -37,7 +39,9 @@ class Command(BaseCommand):
             help="the team the results belong to, private to it until published (default: none, published at once)",
         )
 
-    def handle(self, *args, paths, system, config, team, **options):
+    def handle(
+        self, *args: Any, paths: list[str], system: str | None, config: list[str], team: str | None, **options: Any
+    ) -> None:
         labels = self._labels(config)
         self.team = self._team(team)
         target, new_system = self._system(system)

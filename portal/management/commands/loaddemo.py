@@ -1,5 +1,7 @@
 """``manage.py loaddemo``: the seed studies' published tables as runs (idempotent)."""
 
+from typing import Any
+
 import yaml
 from django.conf import settings
 from django.core.management import BaseCommand
@@ -15,7 +17,7 @@ FIXTURE = settings.BASE_DIR / "fixtures" / "demo.yaml"
 SYSTEM_FIELDS = ("vendor", "model", "controllers", "cache_mb_per_controller", "firmware", "notes")
 
 
-def config_labels(config):
+def config_labels(config: dict[str, Any]) -> dict[str, Any]:
     """A fixture configuration as stored: the cache setting a paper names becomes the read and write
     cache flags it means (matched as flags, never as words); words no setting is known by stay a note."""
     labels = dict(config)
@@ -34,7 +36,7 @@ def config_labels(config):
 class Command(BaseCommand):
     help = "Load the published figures of the seed studies (fixtures/demo.yaml) as published runs."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         demo = yaml.load(FIXTURE.read_text(), Loader=yaml.CSafeLoader)  # libyaml: 10x the pure-Python loader
         with transaction.atomic():
             systems = self._systems(demo["systems"])

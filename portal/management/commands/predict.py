@@ -1,8 +1,10 @@
 """``manage.py predict RUN_ID [--focal-queue-depth Q] [--focal-jobs J] [--json]``."""
 
 import json
+from typing import Any
 
 from django.core.management import BaseCommand, CommandError
+from django.core.management.base import CommandParser
 
 from portal.management.viewer import add_viewer_argument, viewer_of
 from portal.models import Run
@@ -17,14 +19,14 @@ class Command(BaseCommand):
         "with the error measured on the cells that exist. Predictions are never shown as measurements."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("run_id", type=int)
         parser.add_argument("--focal-queue-depth", type=float, help="queue depth per job of the focal point")
         parser.add_argument("--focal-jobs", type=float, help="jobs of the focal point")
         parser.add_argument("--json", action="store_true", help="print the API's JSON answer")
         add_viewer_argument(parser)
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             run = run_detail(run_id=options["run_id"], viewer=viewer_of(options))
             found = run_prediction(

@@ -1,10 +1,9 @@
 """``manage.py predict_along SYSTEM --parameter read_pct|random_pct|transfer_kb [--json]``."""
 
 import json
-from argparse import ArgumentParser
 from typing import Any
 
-from django.core.management import BaseCommand, CommandError
+from django.core.management import BaseCommand, CommandError, CommandParser
 
 from portal.management.viewer import add_viewer_argument, viewer_of
 from portal.sizing.parameter_prediction import PARAMETERS, parameter_prediction, parameter_prediction_data
@@ -20,7 +19,7 @@ class Command(BaseCommand):
         "Predictions are never shown as measurements."
     )
 
-    def add_arguments(self, parser: ArgumentParser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("system", help='as shown in the portal, e.g. "Samsung 860 Pro"')
         parser.add_argument("--parameter", required=True, choices=list(PARAMETERS))
         parser.add_argument("--json", action="store_true", help="print the API's JSON answer")

@@ -11,6 +11,7 @@ from typing import IO, Any
 
 from django.conf import settings
 from django.core.management import BaseCommand, CommandError
+from django.core.management.base import CommandParser
 from django.db import connection
 
 from portal.management.commands.backup import (
@@ -94,7 +95,7 @@ class Command(BaseCommand):
         "(pg_restore) and the originals under the uploads folder. Stop the portal and workers first."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the archive written by `manage.py backup`")
         parser.add_argument(
             "--force", action="store_true", help="replace what the database holds (its systems, runs, uploads)"

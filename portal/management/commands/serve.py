@@ -5,9 +5,11 @@ import signal
 import subprocess
 import sys
 import time
+from typing import Any
 
 from django.conf import settings
 from django.core.management import BaseCommand, call_command
+from django.core.management.base import CommandParser, OutputWrapper
 
 from portal import embedded
 from portal.models import Run
@@ -19,12 +21,12 @@ class Command(BaseCommand):
         "Ctrl-C stops them and the embedded servers."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
         parser.add_argument("--web-workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2")))
 
-    def handle(self, *args, port, host, web_workers, **options):
+    def handle(self, *args: Any, port: int, host: str, web_workers: int, **options: Any) -> None:
         call_command("migrate", interactive=False, verbosity=0)
         if not Run.objects.exists():
             call_command("loaddemo")
@@ -96,21 +98,21 @@ class Child:
     QUICK_EXIT_SECONDS = 10
     QUICK_EXITS_ALLOWED = 5
 
-    def __init__(self, name, command, env):
+    def __init__(self, name: str, command: list[str], env: dict[str, str]) -> None:
         self.name = name
         self.command = command
         self.env = env
         self.quick_exits = 0
         self._start()
 
-    def _start(self):
+    def _start(self) -> None:
         self.started = time.monotonic()
         self.process = subprocess.Popen(self.command, env=self.env)
 
-    def exited(self):
+    def exited(self) -> bool:
         return self.process.poll() is not None
 
-    def restart(self, out):
+    def restart(self, out: OutputWrapper) -> bool:
         """Start the process again; False when it died quickly too many times in a row."""
         quick = time.monotonic() - self.started < self.QUICK_EXIT_SECONDS
         self.quick_exits = self.quick_exits + 1 if quick else 0
@@ -122,7 +124,7 @@ class Child:
         self._start()
         return True
 
-    def stop(self):
+    def stop(self) -> None:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
         try:

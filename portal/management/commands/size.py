@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from django.core.management import BaseCommand, CommandError
+from django.core.management.base import CommandParser
 
 from portal.management.viewer import add_viewer_argument, viewer_of
 from portal.models import System
@@ -22,7 +23,7 @@ class Command(BaseCommand):
         "sweep; without a sweep, an estimate from the back-end formula (reads + writes x RAID write penalty)."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "system",
             nargs="+",
@@ -37,7 +38,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the API's JSON answer")
         add_viewer_argument(parser)
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         for name in ("threshold_ms", "target", "drives"):
             if options[name] is not None and options[name] <= 0:
                 raise CommandError(f"--{name.replace('_', '-')} must be greater than 0, got {options[name]:g}")

@@ -1,8 +1,10 @@
 """``manage.py table SYSTEM --layout whitepaper [--format csv] [-o FILE]``: a paper's table layout from the data."""
 
 from pathlib import Path
+from typing import Any
 
 from django.core.management import BaseCommand, CommandError
+from django.core.management.base import CommandParser
 
 from portal.exports import presets
 from portal.exports.formats import FORMATS, export
@@ -22,7 +24,7 @@ class Command(BaseCommand):
         "--rows. stroke: disk-stroke multipliers (Tables 2 and 6). jetstress, orion: seed 001 summaries."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("system", help='as shown in the portal, e.g. "IBM DS4500"')
         parser.add_argument("--layout", choices=LAYOUTS, default="whitepaper")
         parser.add_argument("--threshold-ms", type=float, default=20.0, help="average response time (default 20)")
@@ -38,7 +40,7 @@ class Command(BaseCommand):
         parser.add_argument("-o", "--output", help="write to FILE instead of the terminal (needed for xlsx, docx)")
         add_viewer_argument(parser)
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             system = system_by_name(name=options["system"], viewer=viewer_of(options))
         except SystemNotFound as error:

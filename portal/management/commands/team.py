@@ -1,7 +1,10 @@
 """``manage.py team add TEAM USERNAME --role ROLE`` (the team is created when missing),
 ``manage.py team remove TEAM USERNAME``, ``manage.py team list [TEAM]``."""
 
+from typing import Any
+
 from django.core.management import BaseCommand, CommandError
+from django.core.management.base import CommandParser
 
 from portal.errors import ApplicationError
 from portal.teams import selectors, services
@@ -11,7 +14,7 @@ from portal.teams.models import Membership, Role, Team
 class Command(BaseCommand):
     help = "Manage teams and their members from the command line."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         actions = parser.add_subparsers(dest="action", required=True)
         add = actions.add_parser("add", help="add a member (or change their role); creates the team when missing")
         add.add_argument("team", help='the team\'s name, e.g. "Acme storage lab"')
@@ -23,7 +26,7 @@ class Command(BaseCommand):
         listing = actions.add_parser("list", help="the teams, or one team's members")
         listing.add_argument("team", nargs="?")
 
-    def handle(self, *args, action, **options):
+    def handle(self, *args: Any, action: str, **options: Any) -> None:
         try:
             getattr(self, f"_{action}")(**options)
         except ApplicationError as error:
