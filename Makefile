@@ -48,7 +48,8 @@ benchmark: install test-tools
 changepoints: install
 	$(BIN)/python -m tests.changepoints
 
-# Damaged copies of every format's sample files, thousands per format (FUZZ_EXAMPLES to change).
+# Damaged copies of every format's sample files, thousands per format (FUZZ_EXAMPLES to change), and each
+# file cut at every line end and inside every number.
 fuzz: install
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/ingest/test_fuzz.py -p no:cacheprovider
 

@@ -113,6 +113,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "portal.unavailable.DatabaseUnavailableMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lock-out page.
     "axes.middleware.AxesMiddleware",
 ]

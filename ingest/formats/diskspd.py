@@ -32,6 +32,8 @@ LEGACY_CODE_PAGE = "cp1251"
 PERCENTILE_ROWS = {"min": "0", "max": "100", "25th": "25", "50th": "50", "75th": "75", "90th": "90"}
 PERCENTILE_ROWS |= {"95th": "95", "99th": "99"}
 PERCENTILE_ROWS |= {f"{n}-nines": "99." + "9" * (n - 2) for n in range(3, 10)}
+# -L: DiskSpd measures latency and ends each result with a %-ile table.
+LATENCY_FLAG = re.compile(r"(?:^|\s)-L(?=\s|$)")
 CPU_HEADER = re.compile(r"^(Group \| |Core \| )?CPU \|")
 FILE_SIZE_SUFFIX = re.compile(r"\s+\(\d+(?:[KMGT]i?)?B\)$")
 # Text output as a Windows locale prints it: grouping spaces, a decimal comma, "N/A", "12%".
@@ -642,7 +644,9 @@ class _TextReader:
             if self.label and label is None:
                 self._skip(*self.label)
             self.label = None
-            self.table = {"kind": "percentiles", "header": _cells(stripped), "rows": [], "label": label}
+            self.table = {
+                "kind": "percentiles", "header": _cells(stripped), "rows": [], "label": label, "line": number,
+            }  # fmt: skip
         else:
             return False
         return True
@@ -665,9 +669,24 @@ class _TextReader:
         self.table = None
         result = self._current().results[-1]
         if table["kind"] == "percentiles":
-            result["charts"].append((table["label"], self._percentiles(table)))
+            if self._percentiles_complete(table):
+                result["charts"].append((table["label"], self._percentiles(table)))
+            else:
+                result["cut_percentiles"] = True
         else:
             result["tables"][table["kind"]] = table
+
+    def _percentiles_complete(self, table: dict[str, Any]) -> bool:
+        """DiskSpd ends every %-ile table with its ``max`` row: a table without it was cut short, and is
+        not read (a warning says so)."""
+        if any(_cells(row)[:1] == ["max"] for _, row in table["rows"]):
+            return True
+        last = table["rows"][-1][0] if table["rows"] else table["line"]
+        self.warnings.append(
+            f"{self.source.name}:{last}: the %-ile table ends before its 'max' row (DiskSpd always writes it): "
+            "the output looks cut short here; its percentiles and maximum latency are not stored"
+        )
+        return False
 
     def _percentiles(self, table: dict[str, Any]) -> dict[str, dict[str, float]]:
         columns = {"Read (ms)": "read", "Write (ms)": "write", "Total (ms)": "total"}
@@ -689,6 +708,7 @@ class _TextReader:
         run, self.run = self.run, None
         if run is None:
             return
+        self._check_run_complete(run)
         measured = [r for r in run.results if not r.get("interrupted")]
         for result in measured:
             span = run.spans[result["timespan"] - 1] if result["timespan"] <= len(run.spans) else None
@@ -705,6 +725,17 @@ class _TextReader:
                 )
             )
 
+    def _check_run_complete(self, run: _TextRun) -> None:
+        """A run whose output stops before the results of each of its timespans is cut short: what it
+        holds is not stored, and the warning says so."""
+        expected = max(len(run.spans), 1)
+        if len(run.results) < expected:
+            self.warnings.append(
+                f"{self.source.name}:{run.line}: this DiskSpd run holds the results of {len(run.results)} of its "
+                f"{expected} timespan{'s' if expected > 1 else ''}: the output looks cut short, and the missing "
+                "results are not stored"
+            )
+
     def _measurement(self, result: dict[str, Any], span: dict[str, Any] | None, run: _TextRun) -> _Measurement:
         seconds = result.get("actual test time")
         if not seconds or "total" not in result["tables"]:
@@ -712,6 +743,19 @@ class _TextReader:
                 "the results have no 'actual test time' or no 'Total IO' table; the output looks cut short",
                 file=self.source.name,
                 line=result["line"],
+            )
+        missing = [f"'{kind.title()} IO'" for kind in ("read", "write") if kind not in result["tables"]]
+        if missing:
+            raise ParseError(
+                f"the results have no {' or '.join(missing)} table (DiskSpd writes Total, Read and Write IO "
+                "tables); the output looks cut short",
+                file=self.source.name,
+                line=result["line"],
+            )
+        if LATENCY_FLAG.search(run.command_line) and not result["charts"] and not result.get("cut_percentiles"):
+            self.warnings.append(
+                f"{self.source.name}:{result['line']}: DiskSpd ran with -L but these results have no %-ile table: "
+                "the output looks cut short; their percentiles and maximum latency are not stored"
             )
         directions = {kind: self._io_table(table) for kind, table in result["tables"].items() if kind != "cpu"}
         pairs = self._thread_rows(result["tables"]["total"])

@@ -206,6 +206,7 @@ def _resfile_phases(source: Source, warnings: list[str]) -> list[_Phase]:
     phases: list[_Phase] = []
     setup: dict[str, Any] = {}
     current: _Phase | None = None
+    number = 0
     with source.open_text() as stream:
         for number, text in enumerate(stream, start=1):
             line = text.rstrip()
@@ -219,6 +220,12 @@ def _resfile_phases(source: Source, warnings: list[str]) -> list[_Phase]:
                 continue
             else:
                 current = _resfile_row(line, number, setup, current, phases)
+    if current is not None:
+        # elbencho closes every phase's block with a '---' line.
+        warnings.append(
+            f"{source.name}:{number}: the {current.operation} phase (line {current.line}) has no closing '---' "
+            "line: the file looks cut short here, and the phase's results after this line are missing"
+        )
     if phases and "threads" not in phases[0].setup:
         warnings.append("no COMMAND LINE before the results: the thread count and block size are unknown")
     return phases
@@ -293,7 +300,8 @@ def _live_runs(source: Source, warnings: list[str]) -> list[Run]:
                 other_rows += 1
                 continue
             key = ((row.get("Label") or "").strip(), (row.get("Phase") or "").strip())
-            phases.setdefault(key, (reader.line_num, []))[1].append(_live_sample(row, reader.line_num))
+            sample = _live_sample(row, reader.line_num) | {"line": reader.line_num}
+            phases.setdefault(key, (reader.line_num, []))[1].append(sample)
     if other_rows:
         warnings.append(f"{other_rows} per-worker or read-mix rows of the live statistics were not read")
     runs = [_live_run(label, phase, line, samples, warnings) for (label, phase), (line, samples) in phases.items()]
@@ -320,7 +328,8 @@ def _live_run(label: str, phase: str, line: int, samples: list[_Sample], warning
     last = samples[-1]
     warnings.append(
         f"{phase} (line {line}) comes from live statistics: its figures are averages up to the last sample "
-        f"at {last['runtime_ms'] or 0:.0f} ms, not elbencho's final result (see the --csvfile or --resfile)"
+        f"(line {last['line']}) at {last['runtime_ms'] or 0:.0f} ms, not elbencho's final result (see the "
+        "--csvfile or --resfile)"
     )
     elapsed_s = convert_time(last["runtime_ms"] or 0, "ms", "s")
     active = max((s["active"] for s in samples if s["active"] is not None), default=None)
@@ -329,7 +338,7 @@ def _live_run(label: str, phase: str, line: int, samples: list[_Sample], warning
         iops=_time_weighted_mean(samples, "iops"),
         mbps=last["done_bytes"] / elapsed_s / MB if elapsed_s and last["done_bytes"] is not None else None,
         cpu_pct=_time_weighted_mean(samples, "cpu_pct"),
-        metrics={"live": {key: [s[key] for s in samples] for key in samples[0] if key != "done_bytes"}},
+        metrics={"live": {key: [s[key] for s in samples] for key in samples[0] if key not in ("done_bytes", "line")}},
     )
     point.metrics["live"]["mbps"] = [mib_to_mbps(v) for v in point.metrics["live"].pop("mib_per_s")]
     return Run(

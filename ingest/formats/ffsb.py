@@ -129,7 +129,7 @@ def parse(source: Source) -> ResultSet:
     if not invocations:
         raise ParseError("no 'FFSB version ... started' line; this does not look like FFSB output", line=1)
     complete = [inv for inv in invocations if inv.complete]
-    warnings = _incomplete_warnings(invocations)
+    warnings = _incomplete_warnings(invocations) + _cut_warnings(source, complete)
     if not complete:
         raise ParseError(
             "no FFSB benchmark in this file has results ('Total Results' ending in 'N Transactions per "
@@ -172,6 +172,17 @@ def _incomplete_warnings(invocations: list[_Invocation]) -> list[str]:
     return [
         f"{len(lines)} FFSB start(s) with a configuration echo but no results were skipped "
         f"(line {', '.join(lines)}): the benchmark did not run or its output is missing"
+    ]
+
+
+def _cut_warnings(source: Source, complete: list[_Invocation]) -> list[str]:
+    """FFSB ends every run's results with its 'N% CPU Utilization' line: results without it were cut short."""
+    return [
+        f"{source.name}:{inv.line}: the FFSB run started on this line ends before its 'CPU Utilization' line "
+        "(FFSB ends every run's results with it): the output looks cut short, and its throughput, system call "
+        "latency or CPU figures are missing"
+        for inv in complete
+        if "cpu_pct" not in inv.cpu
     ]
 
 

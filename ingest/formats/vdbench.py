@@ -397,9 +397,27 @@ def parse_group(sources: list[Source]) -> ResultSet:
     readers = [_read_member(source) for source in sources]
     readers.sort(key=lambda reader: _DETAIL_ORDER.index(reader.kind))
     warnings = [f"{_base_name(r.source)}: {warning}" for r in readers for warning in r.warnings]
+    warnings += _short_reports(readers)
     definitions = [_merged(matched, warnings) for matched in _matched_definitions(readers)]
     version = next((reader.version for reader in readers if reader.version), None)
     return _result_set(describe_group(sources), version, definitions, warnings)
+
+
+def _short_reports(readers: list["_Reader"]) -> list[str]:
+    """Every report of one run lists each of its RDs: one holding fewer than another report was cut
+    short, and the RDs it lacks are taken from the other reports only."""
+    most = max(readers, key=lambda reader: len(reader.complete))
+    warnings = []
+    for reader in readers:
+        names = [definition.name for definition in reader.complete]
+        if len(names) < len(most.complete):
+            missing = [definition.name for definition in most.complete[len(names) :]]
+            warnings.append(
+                f"{reader.source.name}: holds {len(names)} of the {len(most.complete)} complete RDs "
+                f"{_base_name(most.source)} holds: it looks cut short, and the figures of RD "
+                f"{', '.join(missing)} come from the other reports only"
+            )
+    return warnings
 
 
 def _read_member(source: Source) -> "_Reader":

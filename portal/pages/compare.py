@@ -87,12 +87,15 @@ def _link_multi_charts(multi, query, candidates):
 
 @require_GET
 def system_search(request: HttpRequest) -> HttpResponse:
-    """Names for the system picker: ``?q=`` matched against name, vendor and model, at most 20."""
+    """Names for the system picker: ``?q=`` matched against name, vendor and model, at most 20;
+    ``private`` names those of them private to the reader's team."""
+    choices = system_selectors.system_choices(
+        q=request.GET.get("q", "")[:100], limit=PICKER_CHOICES, viewer=request.user
+    )
     return JsonResponse(
         {
-            "systems": system_selectors.system_names(
-                q=request.GET.get("q", "")[:100], limit=PICKER_CHOICES, viewer=request.user
-            )
+            "systems": [choice.name for choice in choices],
+            "private": [choice.name for choice in choices if choice.private],
         }
     )
 
@@ -153,7 +156,7 @@ def compare(request: HttpRequest) -> HttpResponse:
         "form": form,
         "default_sentence": default_sentence,
         "candidates": candidates + [""] * (len(candidates) < MAX_CANDIDATES),
-        "system_choices": system_selectors.system_names(limit=PICKER_CHOICES, viewer=request.user),
+        "system_choices": system_selectors.system_choices(limit=PICKER_CHOICES, viewer=request.user),
         "latencies": result_selectors.LATENCIES,
     }
     if not candidates or not request.GET.get("b"):

@@ -1,7 +1,7 @@
 """Selectors of systems: found by name, listed with their figures and filters, their configurations."""
 
 import difflib
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Case, Count, F, Func, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce, Lower
@@ -48,15 +48,23 @@ def system_by_name(*, name: str, viewer: Viewer) -> System:
     raise SystemNotFound(f"no system named {name!r}{hint}")
 
 
-def system_names(*, q: str = "", limit: int = 20, viewer: Viewer) -> list[str]:
-    """Names of systems ``viewer`` may read matching ``q`` (name, vendor or model), for a picker: at
-    most ``limit``."""
+class SystemChoice(NamedTuple):
+    """A system a picker offers: its name, and whether it is private to the reader's team."""
+
+    name: str
+    private: bool
+
+
+def system_choices(*, q: str = "", limit: int = 20, viewer: Viewer) -> list[SystemChoice]:
+    """Systems ``viewer`` may read matching ``q`` (name, vendor or model), for a picker: at most
+    ``limit``, by name, each marked private when it is not published (only its team reads it)."""
     systems = visible(System.objects.all(), viewer=viewer)
     if q.strip():
         words = q.split()
         for word in words:
             systems = systems.filter(Q(name__icontains=word) | Q(vendor__icontains=word) | Q(model__icontains=word))
-    return list(systems.order_by("name").values_list("name", flat=True)[:limit])
+    rows = systems.order_by("name", "id").values_list("name", "published")[:limit]
+    return [SystemChoice(name=name, private=not published) for name, published in rows]
 
 
 def systems_overview(

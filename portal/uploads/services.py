@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
+import redis
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files import File
@@ -118,13 +119,15 @@ def uploads_receive(
     labels: dict,
     new_system: dict | None = None,
     team: Team | None = None,
+    send: bool = True,
 ) -> list[Upload]:
     """Keep uploaded files and queue the jobs that read them once all are recorded; return the uploads.
 
     ``files`` are readable binary streams with a ``name``. Duplicates are recorded, not read again.
     ``new_system`` (name, vendor, model) is created when the results are stored, so a duplicate or a
     file that fails leaves no empty system behind. The files and the systems they create belong to
-    ``team`` (the system's team when one is chosen).
+    ``team`` (the system's team when one is chosen). With ``send=False`` (the job queue does not
+    answer) the jobs are kept unsent: recovery sends them once the queue is back.
     """
     team = system.team if system is not None else team
     kept = [(*original_keep(stream=file), file.name or "") for file in files]
@@ -137,7 +140,7 @@ def uploads_receive(
         }
         uploads = [recorded[index] for index in range(len(kept))]
         fresh = [upload for upload in uploads if upload.status == Upload.Status.QUEUED]
-        jobs_create(uploads=fresh, system=system, new_system=new_system, requested_by=uploader)
+        jobs_create(uploads=fresh, system=system, new_system=new_system, requested_by=uploader, send=send)
         audit_many(
             team=team,
             actor=uploader,
@@ -164,9 +167,10 @@ def jobs_create(
     system: System | None = None,
     new_system: dict | None = None,
     requested_by: User | None = None,
+    send: bool = True,
 ) -> list[IngestJob]:
     """One job per group of files read together, as the registry plans them; each sent to a worker
-    once the transaction commits.
+    once the transaction commits (kept unsent for recovery with ``send=False``).
 
     ``folders`` gives each upload's folder (files of one fio sweep share theirs); files given in
     one request without folders are taken as one folder. A file that is refused or not recognised
@@ -183,6 +187,7 @@ def jobs_create(
             system=system,
             new_system=new_system,
             requested_by=requested_by,
+            unsent=not send,
         )
         for group in ingest.plan(list(upload_of))
     ]
@@ -196,9 +201,11 @@ def job_create(
     new_system: dict | None = None,
     requested_by: User | None = None,
     enqueue: bool = True,
+    unsent: bool = False,
 ) -> IngestJob:
     """The job reading ``members`` as ``group`` plans them. With ``enqueue=False`` the caller runs it
-    at once (:func:`job_run`); a worker takes it only when the caller stopped before (recovery)."""
+    at once (:func:`job_run`); a worker takes it only when the caller stopped before (recovery). With
+    ``unsent=True`` it is not sent now (the job queue does not answer): recovery sends it first."""
     anchor = members[0]
     job = IngestJob.objects.create(
         anchor=anchor,
@@ -206,7 +213,7 @@ def job_create(
         system=system,
         new_system=new_system or {},
         requested_by=requested_by,
-        sent_at=Now(),
+        sent_at=None if unsent else Now(),
     )
     Upload.objects.filter(id=anchor.id).update(job=job, read_with=None, format=group.format)
     Upload.objects.filter(id__in=[u.id for u in members[1:]]).update(job=job, read_with=anchor, format=group.format)
@@ -215,9 +222,19 @@ def job_create(
         if error.file in (None, group.sources[0].name):  # the folder was only for planning groups
             error.file = anchor.original_name
         job_mark_failed(job=job, message=str(error))
-    elif enqueue:
+    elif enqueue and not unsent:
         job_enqueue(job=job)
     return job
+
+
+def job_queue_answers() -> bool:
+    """Whether the job queue (Redis, the workers' broker) answers now: one ping, two seconds at most."""
+    try:
+        redis.Redis.from_url(app.conf.broker_url, socket_timeout=2, socket_connect_timeout=2).ping()
+    except (redis.RedisError, OSError):
+        logger.warning("the job queue (Redis at the broker URL) does not answer")
+        return False
+    return True
 
 
 def job_enqueue(*, job: IngestJob) -> None:

@@ -84,6 +84,7 @@ def _upload_files_checked(request: SignedInRequest, limit: SizeLimitUploadHandle
     if wait_seconds:
         error = ApplicationError(rate_limited_message(wait_seconds), status=429)
         return _upload_refused(request, error, retry_after=wait_seconds)
+    queue_answers = services.job_queue_answers()
     uploads = services.uploads_receive(
         files=files,
         uploader=request.user,
@@ -91,7 +92,10 @@ def _upload_files_checked(request: SignedInRequest, limit: SizeLimitUploadHandle
         system=form.cleaned_data["system"],
         new_system=form.new_system(),
         labels=form.labels(),
+        send=queue_answers,
     )
+    if not queue_answers:
+        return _upload_kept(request, uploads, refused)
     return _upload_answer(request, uploads, refused)
 
 
@@ -135,6 +139,27 @@ def _upload_answer(request: HttpRequest, uploads: list[Upload], refused: list[di
         messages.error(request, item["error"])
     messages.success(request, f"{len(uploads)} file(s) received; they are read in the background.")
     return redirect("uploads:list")
+
+
+QUEUE_RETRY_AFTER_SECONDS = 30
+
+
+def _upload_kept(request, uploads, refused):
+    """The job queue (Redis) does not answer: the files are kept, and read once it is back (recovery
+    sends them). Said as a 503 in the error shape with the rows for the page's script, or as a message."""
+    names = ", ".join(f"#{upload.id}" for upload in uploads)
+    message = (
+        f"The job queue (Redis) does not answer: the files are kept as upload(s) {names} and are read "
+        "when it is back, without sending them again."
+    )
+    if not _wants_json(request):
+        for item in refused:
+            messages.error(request, item["error"])
+        messages.warning(request, message)
+        return redirect("uploads:list")
+    rows = [selectors.upload_row(upload=upload, user=request.user) for upload in uploads]
+    body = {**error_body(status=503, message=message), "uploads": rows, "refused": refused}
+    return JsonResponse(body, status=503, headers={"Retry-After": str(QUEUE_RETRY_AFTER_SECONDS)})
 
 
 @require_GET

@@ -184,7 +184,8 @@
         });
         if (body.error) {
           showMessage(body.error.message);
-          throw new Error("labels refused");
+          // Files the server kept (the job queue is down) are followed like any other; else nothing was sent.
+          if (!(body.uploads || []).length) throw new Error("labels refused");
         }
       });
   }

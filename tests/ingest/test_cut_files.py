@@ -9,7 +9,7 @@ import pytest
 from ingest.errors import ParseError
 from ingest.registry import parse_sources
 from ingest.source import Source
-from tests.samples import sample
+from tests.samples import data, sample
 
 LINE_FILES = [
     sample("diskspd", "basilkisel_diskspd-text_goodsql2016.westeurope.cloudapp.azure.com.txt"),
@@ -98,3 +98,50 @@ def test_a_profile_cut_in_its_drive_table_says_how_many_drives_are_missing(path)
                 f"and the {declared - len(drives)} drives not listed are missing from the drive details "
                 "(models, capacities, speeds)"
             ) in result["warnings"], cut_at
+
+
+DISKSPD = sample("diskspd", "basilkisel_diskspd-text_goodwinserverdc.westeurope.cloudapp.azure.com.txt")
+
+
+def _first_lines(path, count):
+    return b"".join(path.read_bytes().splitlines(keepends=True)[:count])
+
+
+def test_a_diskspd_report_cut_before_its_second_runs_results_says_the_run_is_missing():
+    # The second run's "Command Line:" is line 95, its "Results for timespan 1:" line 120.
+    [result] = parse_sources([Source(name=DISKSPD.name, data=_first_lines(DISKSPD, 119))])
+    assert [run["name"] for run in result["runs"]] == ["C:\\testfile.foo"]
+    assert (
+        f"{DISKSPD.name}:95: this DiskSpd run holds the results of 0 of its 1 timespan: the output looks cut "
+        "short, and the missing results are not stored"
+    ) in result["warnings"]
+
+
+def test_a_diskspd_report_cut_in_its_second_runs_latency_table_says_the_percentiles_are_missing():
+    # Line 158 heads the second run's %-ile table; its rows from "min" (line 160) to "max" (line 174).
+    [result] = parse_sources([Source(name=DISKSPD.name, data=_first_lines(DISKSPD, 166))])
+    second = result["runs"][1]["points"][0]
+    assert second["max_response_ms"] is None and "percentiles_ms" not in second["metrics"]
+    assert second["avg_write_response_ms"] == 1.266  # line 155: the Write IO table's total, read whole
+    assert (
+        f"{DISKSPD.name}:166: the %-ile table ends before its 'max' row (DiskSpd always writes it): the output "
+        "looks cut short here; its percentiles and maximum latency are not stored"
+    ) in result["warnings"]
+
+
+def test_a_diskspd_report_cut_before_its_write_io_table_is_refused_with_the_results_line():
+    with pytest.raises(ParseError) as caught:
+        parse_sources([Source(name=DISKSPD.name, data=_first_lines(DISKSPD, 148))])
+    assert str(caught.value) == (
+        f"{DISKSPD.name}:120: the results have no 'Write IO' table (DiskSpd writes Total, Read and Write IO "
+        "tables); the output looks cut short"
+    )
+
+
+def test_an_elbencho_resfile_cut_inside_a_phase_names_the_phase_and_the_line():
+    path = data("elbencho", "rwmix_lat.res.txt")
+    [result] = parse_sources([Source(name=path.name, data=_first_lines(path, 8))])
+    assert (
+        f"{path.name}:8: the READ phase (line 6) has no closing '---' line: the file looks cut short here, and "
+        "the phase's results after this line are missing"
+    ) in result["warnings"]

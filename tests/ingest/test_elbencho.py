@@ -99,8 +99,8 @@ def test_live_csv_is_a_run_with_its_samples_and_a_warning():
     assert live["iops"] == [1236.0, 1295.0, 1314.0, 1305.0, 1274.0, 1327.0, 1346.0, 1337.0, 1328.0]
     assert live["mbps"][0] == mib(1236)
     assert result["warnings"] == [
-        "WRITE (line 2) comes from live statistics: its figures are averages up to the last sample at 45001 ms, "
-        "not elbencho's final result (see the --csvfile or --resfile)"
+        "WRITE (line 2) comes from live statistics: its figures are averages up to the last sample (line 10) "
+        "at 45001 ms, not elbencho's final result (see the --csvfile or --resfile)"
     ]
 
 

@@ -37,7 +37,7 @@ def test_two_candidates_against_one_baseline_give_the_two_system_numbers(demo, c
 def test_the_picker_offers_at_most_twenty_names_matching_what_was_typed(db, client):
     System.objects.bulk_create([System(name=f"Array {n:02}", vendor="Acme", published=True) for n in range(30)])
     System.objects.create(name="IBM DS4500", vendor="IBM", model="DS4500", published=True)
-    assert client.get("/systems/search.json", {"q": "ibm 4500"}).json() == {"systems": ["IBM DS4500"]}
+    assert client.get("/systems/search.json", {"q": "ibm 4500"}).json() == {"systems": ["IBM DS4500"], "private": []}
     assert len(client.get("/systems/search.json", {"q": "acme"}).json()["systems"]) == 20
     page = client.get("/compare/").content.decode()
     choices = page[page.index('<datalist id="system-choices"') : page.index("</datalist>")]

@@ -86,6 +86,27 @@ def test_private_systems_are_marked_on_the_lists(acme):
     assert re.search(r"<option value=\"\d+\">Acme A9000 \(private\)</option>", upload_page)
 
 
+def test_the_pickers_mark_the_teams_private_systems_and_anonymous_visitors_never_see_them(acme):
+    engineer = _user("engineer", team=acme, role=Role.MAINTAINER)
+    _upload_for(acme, engineer, name="Acme A9000")
+    System.objects.create(name="Acme A8000", vendor="Acme", published=True)
+    member = _signed_in(engineer)
+    compare = member.get("/compare/").content.decode()
+    choices = compare[compare.index('<datalist id="system-choices"') : compare.index("</datalist>")]
+    assert '<option value="Acme A9000" label="Acme A9000 (private)">' in choices
+    assert '<option value="Acme A8000">' in choices
+    found = member.get("/systems/search.json", {"q": "acme"}).json()
+    assert found == {"systems": ["Acme A8000", "Acme A9000"], "private": ["Acme A9000"]}
+    alerts = member.get("/teams/acme/alerts/").content.decode()
+    assert re.search(r'<option value="\d+">Acme A9000 \(private\)</option>', alerts)
+
+    for reader in (Client(), _signed_in(_user("outsider"))):
+        compare = reader.get("/compare/").content.decode()
+        assert "Acme A9000" not in compare and '<option value="Acme A8000">' in compare
+        found = reader.get("/systems/search.json", {"q": "acme"}).json()
+        assert found == {"systems": ["Acme A8000"], "private": []}
+
+
 def test_publishing_shows_what_becomes_public_and_asks_for_confirmation(acme):
     maintainer = _user("maintainer", team=acme, role=Role.MAINTAINER)
     _upload_for(acme, maintainer)
