@@ -199,24 +199,36 @@ class ResultSet:
         return _plain(self)
 
 
-# Values ``_plain`` hands over as they are; checking the type first spares a call per field.
-_LEAF_TYPES = frozenset((str, int, float, bool, dict, type(None)))
-
-
 @functools.cache
-def _field_names(cls: type) -> tuple[str, ...] | None:
-    """A dataclass's field names, ``None`` for other types: looked up once per class, not per value."""
-    return tuple(f.name for f in fields(cls)) if is_dataclass(cls) else None
+def _field_layout(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """A dataclass's field names and, of them, those whose type holds result types (a dataclass or a
+    list of them), which ``_plain`` converts; ``None`` for other types. Looked up once per class."""
+    if not is_dataclass(cls):
+        return None
+    hints = get_type_hints(cls)
+    names = tuple(item.name for item in fields(cls))
+    return names, tuple(name for name in names if _holds_result_types(hints[name]))
+
+
+def _holds_result_types(annotation: Any) -> bool:
+    if is_dataclass(annotation):
+        return True
+    return any(_holds_result_types(option) for option in get_args(annotation))
 
 
 def _plain(value: object) -> Any:
-    names = _field_names(type(value))  # type: ignore[arg-type]  # mypy takes no class for Hashable
-    if names is not None:
-        out: dict[str, Any] = {}
-
-        for name in names:
-            item = getattr(value, name)
-            out[name] = item if type(item) in _LEAF_TYPES else _plain(item)
+    layout = _field_layout(type(value))  # type: ignore[arg-type]  # mypy takes no class for Hashable
+    if layout is not None:
+        names, nested = layout
+        # A dataclass's ``__dict__`` holds its fields in their order: copied at C speed, then its
+        # result-type fields converted. Anything else set on the object falls back to the fields.
+        out = dict(value.__dict__)
+        if len(out) != len(names):
+            out = {name: getattr(value, name) for name in names}
+        for name in nested:
+            item = out[name]
+            if item is not None:
+                out[name] = _plain(item)
         return out
     if isinstance(value, list) and value and is_dataclass(value[0]):
         return [_plain(item) for item in value]
