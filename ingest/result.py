@@ -8,6 +8,7 @@ milliseconds, sizes are bytes, percentages are 0-100. Unknown values are ``None`
 import functools
 import types
 from dataclasses import MISSING, Field, dataclass, field, fields, is_dataclass
+from itertools import chain, islice
 from typing import Any, get_args, get_origin, get_type_hints
 
 from .units import MB as MB
@@ -217,22 +218,47 @@ def _holds_result_types(annotation: Any) -> bool:
 
 
 def _plain(value: object) -> Any:
-    layout = _field_layout(type(value))  # type: ignore[arg-type]  # mypy takes no class for Hashable
-    if layout is not None:
-        names, nested = layout
-        # A dataclass's ``__dict__`` holds its fields in their order: copied at C speed, then its
-        # result-type fields converted. Anything else set on the object falls back to the fields.
-        out = dict(value.__dict__)
-        if len(out) != len(names):
-            out = {name: getattr(value, name) for name in names}
-        for name in nested:
-            item = out[name]
-            if item is not None:
-                out[name] = _plain(item)
-        return out
-    if isinstance(value, list) and value and is_dataclass(value[0]):
-        return [_plain(item) for item in value]
-    return value
+    if type(value) is list and value and is_dataclass(value[0]):
+        return _plain_list(value)
+    if _field_layout(type(value)) is None:  # type: ignore[arg-type]  # mypy takes no class for Hashable
+        return value
+    return _plain_list([value])[0]
+
+
+def _plain_list(items: list) -> list[dict[str, Any]]:
+    """Result objects of one type in dict form, each level converted at once for all of them (every
+    run's points together). A dataclass's ``__dict__`` holds its fields in their order: copied at C
+    speed, then its result-type fields converted. Objects of mixed types or with anything else set
+    on them are read field by field."""
+    cls = type(items[0])
+    layout = _field_layout(cls)  # type: ignore[arg-type]  # mypy takes no class for Hashable
+    if layout is None or not set(map(type, items)) <= {cls}:
+        return [_plain(item) for item in items]
+    names, nested = layout
+    out = [dict(item.__dict__) for item in items]
+    if not set(map(len, out)) <= {len(names)}:
+        out = [{name: getattr(item, name) for name in names} for item in items]
+    for name in nested:
+        _plain_field(out, name)
+    return out
+
+
+def _plain_field(forms: list[dict[str, Any]], name: str) -> None:
+    """Convert one result-type field of ``forms`` in place: all its objects, or all its lists'
+    objects, in one call."""
+    holders = [form for form in forms if form[name] is not None]
+    values = [form[name] for form in holders]
+    kinds = set(map(type, values))
+    if kinds == {list}:
+        converted = iter(_plain(list(chain.from_iterable(values))))
+        for form, value in zip(holders, values, strict=True):
+            form[name] = list(islice(converted, len(value)))
+    elif values and list not in kinds:
+        for form, value in zip(holders, _plain(values), strict=True):
+            form[name] = value
+    else:
+        for form, value in zip(holders, values, strict=True):
+            form[name] = _plain(value)
 
 
 def point_load_key(point: dict) -> tuple:

@@ -191,3 +191,38 @@ def test_a_point_made_elsewhere_may_leave_figures_out(fio_result):
     assert validate(result) == []
     result["runs"][1]["points"][0]["iops"] = -1.0
     assert validate(result) == ["runs[1].points[0].iops: -1.0 is below 0"]
+
+
+@pytest.mark.parametrize(
+    ("damage", "problem"),
+    [
+        (lambda w: w.update(read_pct=101), "read_pct: 101 is above 100"),
+        (lambda w: w.update(random_pct=float("nan")), "random_pct: expected a number or null, got nan"),
+        (lambda w: w.update(streams=0), "streams: expected a positive whole number or null, got 0"),
+        (
+            lambda w: w.update(alignment_bytes=512.0),
+            "alignment_bytes: expected a positive whole number or null, got 512.0",
+        ),
+        (lambda w: w.update(name=" "), "name: expected a non-empty name or null, got ' '"),
+        (lambda w: w["transfer_sizes"][0].pop("bytes"), "transfer_sizes[0].bytes: expected a positive whole number"),
+        (lambda w: w["transfer_sizes"][0].update(pct=-1), "transfer_sizes[0].pct: -1 is below 0"),
+    ],
+)
+def test_a_damaged_workload_of_a_later_run_is_named(fio_result, damage, problem):
+    broken = copy.deepcopy(fio_result)
+    damage(broken["runs"][1]["workload"])
+    assert validate(broken, metrics_checked=True) == [f"runs[1].workload.{problem}"]
+
+
+def test_parameters_that_are_no_object_are_named(fio_result):
+    broken = copy.deepcopy(fio_result)
+    broken["runs"][1]["params"] = [float("inf")]
+    assert validate(broken, metrics_checked=True) == ["runs[1].params[0]: inf is not a finite number"]
+
+
+def test_the_dict_form_keeps_each_runs_points_apart():
+    parsed = iometer.parse(Source(sample("iometer") / "quarchpy_an016_testfile_1.1.0_multitest.csv"))
+    parsed.runs[0].points.append(dataclasses.replace(parsed.runs[0].points[0], iops=1.0))
+    runs = parsed.to_dict()["runs"]
+    assert [len(run["points"]) for run in runs] == [len(run.points) for run in parsed.runs]
+    assert [point["iops"] for point in runs[0]["points"]] == [parsed.runs[0].points[0].iops, 1.0]
