@@ -159,11 +159,11 @@ def _plain_workloads(workloads: list) -> bool:
     """Whether every workload is an object with its figures, name and transfer sizes in bounds."""
     if not set(map(type, workloads)) <= {dict} or not _plain_bounded(workloads, _WORKLOAD_BOUNDS):
         return False
-    names = [workload.get("name") for workload in workloads]
+    names = list(map(operator.methodcaller("get", "name"), workloads))
     if not all(name is None or type(name) is str and name.strip() for name in names):
         return False
     sizes = list(chain.from_iterable(workload.get("transfer_sizes") or () for workload in workloads))
-    if not set(map(type, sizes)) <= {dict} or [size.get("bytes") for size in sizes].count(None):
+    if not set(map(type, sizes)) <= {dict} or list(map(operator.methodcaller("get", "bytes"), sizes)).count(None):
         return False
     return _plain_bounded(sizes, _TRANSFER_SIZE_BOUNDS)
 
@@ -172,10 +172,13 @@ def _plain_bounded(objects: list[dict], bounds: tuple) -> bool:
     """Whether each bounded field of ``objects`` is null or a number within its bounds (a positive
     field: a positive whole number), field by field over all objects at once."""
     for name, minimum, maximum, positive in bounds:
-        values = [value for value in (item.get(name) for item in objects) if value is not None]
+        values = list(map(operator.methodcaller("get", name), objects))
+        kinds = set(map(type, values))
+        if _NONE in kinds:
+            kinds.discard(_NONE)
+            values = [value for value in values if value is not None]
         if not values:
             continue
-        kinds = set(map(type, values))
         if positive:
             if kinds != {int} or min(values) <= 0:
                 return False
