@@ -8,6 +8,7 @@ milliseconds, sizes are bytes, percentages are 0-100. Unknown values are ``None`
 import functools
 import types
 from dataclasses import MISSING, Field, dataclass, field, fields, is_dataclass
+from itertools import chain, islice
 from typing import Any, get_args, get_origin, get_type_hints
 
 from .units import MB as MB
@@ -199,28 +200,65 @@ class ResultSet:
         return _plain(self)
 
 
-# Values ``_plain`` hands over as they are; checking the type first spares a call per field.
-_LEAF_TYPES = frozenset((str, int, float, bool, dict, type(None)))
-
-
 @functools.cache
-def _field_names(cls: type) -> tuple[str, ...] | None:
-    """A dataclass's field names, ``None`` for other types: looked up once per class, not per value."""
-    return tuple(f.name for f in fields(cls)) if is_dataclass(cls) else None
+def _field_layout(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """A dataclass's field names and, of them, those whose type holds result types (a dataclass or a
+    list of them), which ``_plain`` converts; ``None`` for other types. Looked up once per class."""
+    if not is_dataclass(cls):
+        return None
+    hints = get_type_hints(cls)
+    names = tuple(item.name for item in fields(cls))
+    return names, tuple(name for name in names if _holds_result_types(hints[name]))
+
+
+def _holds_result_types(annotation: Any) -> bool:
+    if is_dataclass(annotation):
+        return True
+    return any(_holds_result_types(option) for option in get_args(annotation))
 
 
 def _plain(value: object) -> Any:
-    names = _field_names(type(value))  # type: ignore[arg-type]  # mypy takes no class for Hashable
-    if names is not None:
-        out: dict[str, Any] = {}
+    if type(value) is list and value and is_dataclass(value[0]):
+        return _plain_list(value)
+    if _field_layout(type(value)) is None:  # type: ignore[arg-type]  # mypy takes no class for Hashable
+        return value
+    return _plain_list([value])[0]
 
-        for name in names:
-            item = getattr(value, name)
-            out[name] = item if type(item) in _LEAF_TYPES else _plain(item)
-        return out
-    if isinstance(value, list) and value and is_dataclass(value[0]):
-        return [_plain(item) for item in value]
-    return value
+
+def _plain_list(items: list) -> list[dict[str, Any]]:
+    """Result objects of one type in dict form, each level converted at once for all of them (every
+    run's points together). A dataclass's ``__dict__`` holds its fields in their order: copied at C
+    speed, then its result-type fields converted. Objects of mixed types or with anything else set
+    on them are read field by field."""
+    cls = type(items[0])
+    layout = _field_layout(cls)  # type: ignore[arg-type]  # mypy takes no class for Hashable
+    if layout is None or not set(map(type, items)) <= {cls}:
+        return [_plain(item) for item in items]
+    names, nested = layout
+    out = [dict(item.__dict__) for item in items]
+    if not set(map(len, out)) <= {len(names)}:
+        out = [{name: getattr(item, name) for name in names} for item in items]
+    for name in nested:
+        _plain_field(out, name)
+    return out
+
+
+def _plain_field(forms: list[dict[str, Any]], name: str) -> None:
+    """Convert one result-type field of ``forms`` in place: all its objects, or all its lists'
+    objects, in one call."""
+    holders = [form for form in forms if form[name] is not None]
+    values = [form[name] for form in holders]
+    kinds = set(map(type, values))
+    if kinds == {list}:
+        converted = iter(_plain(list(chain.from_iterable(values))))
+        for form, value in zip(holders, values, strict=True):
+            form[name] = list(islice(converted, len(value)))
+    elif values and list not in kinds:
+        for form, value in zip(holders, _plain(values), strict=True):
+            form[name] = value
+    else:
+        for form, value in zip(holders, values, strict=True):
+            form[name] = _plain(value)
 
 
 def point_load_key(point: dict) -> tuple:

@@ -2,11 +2,14 @@
 results (every format's contract tests validate its samples against it), failed by broken ones."""
 
 import copy
+import dataclasses
 
 import jsonschema
 import pytest
 
+from ingest import Source
 from ingest.contract import validate
+from ingest.formats import array_profile, fio, iometer
 from ingest.result import json_schema
 from tests.ingest.helpers import parse_one
 from tests.samples import sample
@@ -111,3 +114,115 @@ def test_the_contract_refuses_a_blank_or_non_text_workload_name(result, name):
     broken = copy.deepcopy(result)
     broken["runs"][0]["workload"]["name"] = name
     assert validate(broken) == [f"runs[0].workload.name: expected a non-empty name or null, got {name!r}"]
+
+
+# A result of runs of one point each, whose metrics its parser checked: fio's JSON output of two
+# group-reporting jobs (samples/fio); the contract checks all points' figures at once first.
+FIO = sample("fio") / "pkb_fio-2.17_multijob_group_reporting.json"
+
+
+@pytest.fixture(scope="module")
+def fio_result():
+    return parse_one(FIO)
+
+
+@pytest.mark.parametrize(
+    ("damage", "problem"),
+    [
+        (lambda p: p.update(iops=float("nan")), "iops: expected a number or null, got nan"),
+        (lambda p: p.update(read_mbps=-0.5), "read_mbps: -0.5 is below 0"),
+        (lambda p: p.update(cpu_pct=102_401.0), "cpu_pct: 102401.0 is above 102400"),
+        (lambda p: p.update(mbps="12"), "mbps: expected a number or null, got '12'"),
+        (lambda p: p["load"].update(threads=float("inf")), "load.threads: inf is not a finite number"),
+        (lambda p: p.update(load=[2]), "load: expected an object"),
+        (lambda p: p.update(metrics=[]), "metrics: expected an object"),
+    ],
+)
+def test_a_damaged_point_of_a_later_run_is_named(fio_result, damage, problem):
+    last = len(fio_result["runs"]) - 1
+    broken = copy.deepcopy(fio_result)
+    damage(broken["runs"][last]["points"][0])
+    assert validate(broken, metrics_checked=True) == [f"runs[{last}].points[0].{problem}"]
+
+
+def test_damaged_parameters_and_transfer_sizes_are_named(fio_result):
+    broken = copy.deepcopy(fio_result)
+    broken["runs"][0]["params"]["ramp"] = {"seconds": [1.0, float("nan")]}
+    broken["runs"][1]["workload"]["transfer_sizes"][0]["pct"] = 100.5
+    assert validate(broken, metrics_checked=True) == [
+        "runs[0].params.ramp.seconds[1]: nan is not a finite number",
+        "runs[1].workload.transfer_sizes[0].pct: 100.5 is above 100",
+    ]
+
+
+def test_finite_figures_too_large_to_add_up_are_kept(fio_result):
+    result = copy.deepcopy(fio_result)
+    result["runs"][0]["params"]["limits"] = [1e308, 1e308, None, "x"]
+    result["runs"][0]["points"][0]["load"]["threads"] = 1e308
+    result["runs"][0]["points"][0].update(iops=1e308, mbps=1e308)
+    assert validate(result, metrics_checked=True) == []
+
+
+@pytest.mark.parametrize(
+    ("module", "path"),
+    [
+        (fio, FIO),
+        (iometer, sample("iometer") / "quarchpy_an016_testfile_1.1.0_multitest.csv"),
+        (array_profile, sample("profile") / "supportbundle_storageArrayProfile.txt"),  # a system, its drives
+    ],
+)
+def test_the_dict_form_holds_every_field_of_the_result(module, path):
+    parsed = module.parse(Source(path))
+    assert parsed.to_dict() == dataclasses.asdict(parsed)
+
+
+def test_the_dict_form_holds_only_the_fields_of_the_result():
+    parsed = fio.parse(Source(FIO))
+    parsed.runs[0].points[0].note = "set on the object"  # type: ignore[attr-defined]
+    point = parsed.to_dict()["runs"][0]["points"][0]
+    assert "note" not in point
+    assert list(point) == [item.name for item in dataclasses.fields(parsed.runs[0].points[0])]
+
+
+def test_a_point_made_elsewhere_may_leave_figures_out(fio_result):
+    result = copy.deepcopy(fio_result)
+    for name in ("cpu_pct", "max_response_ms"):
+        del result["runs"][1]["points"][0][name]
+    assert validate(result) == []
+    result["runs"][1]["points"][0]["iops"] = -1.0
+    assert validate(result) == ["runs[1].points[0].iops: -1.0 is below 0"]
+
+
+@pytest.mark.parametrize(
+    ("damage", "problem"),
+    [
+        (lambda w: w.update(read_pct=101), "read_pct: 101 is above 100"),
+        (lambda w: w.update(random_pct=float("nan")), "random_pct: expected a number or null, got nan"),
+        (lambda w: w.update(streams=0), "streams: expected a positive whole number or null, got 0"),
+        (
+            lambda w: w.update(alignment_bytes=512.0),
+            "alignment_bytes: expected a positive whole number or null, got 512.0",
+        ),
+        (lambda w: w.update(name=" "), "name: expected a non-empty name or null, got ' '"),
+        (lambda w: w["transfer_sizes"][0].pop("bytes"), "transfer_sizes[0].bytes: expected a positive whole number"),
+        (lambda w: w["transfer_sizes"][0].update(pct=-1), "transfer_sizes[0].pct: -1 is below 0"),
+    ],
+)
+def test_a_damaged_workload_of_a_later_run_is_named(fio_result, damage, problem):
+    broken = copy.deepcopy(fio_result)
+    damage(broken["runs"][1]["workload"])
+    assert validate(broken, metrics_checked=True) == [f"runs[1].workload.{problem}"]
+
+
+def test_parameters_that_are_no_object_are_named(fio_result):
+    broken = copy.deepcopy(fio_result)
+    broken["runs"][1]["params"] = [float("inf")]
+    assert validate(broken, metrics_checked=True) == ["runs[1].params[0]: inf is not a finite number"]
+
+
+def test_the_dict_form_keeps_each_runs_points_apart():
+    parsed = iometer.parse(Source(sample("iometer") / "quarchpy_an016_testfile_1.1.0_multitest.csv"))
+    parsed.runs[0].points.append(dataclasses.replace(parsed.runs[0].points[0], iops=1.0))
+    runs = parsed.to_dict()["runs"]
+    assert [len(run["points"]) for run in runs] == [len(run.points) for run in parsed.runs]
+    assert [point["iops"] for point in runs[0]["points"]] == [parsed.runs[0].points[0].iops, 1.0]
