@@ -49,7 +49,7 @@ changepoints: install
 	$(BIN)/python -m tests.changepoints
 
 # Damaged copies of every format's sample files, thousands per format (FUZZ_EXAMPLES to change), and each
-# file cut at every line end and inside every number.
+# file cut at every line end and inside every number (up to FUZZ_CUTS of each kind per file, 0 for all).
 fuzz: install
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/ingest/test_fuzz.py -p no:cacheprovider
 
