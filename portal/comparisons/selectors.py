@@ -55,6 +55,7 @@ from portal.analysis.pairing import (
 from portal.analysis.thresholds import thresholds_within
 from portal.analysis.vocabulary import cache_setting_name
 from portal.models import Point, Run, System, Workload
+from portal.results.figures import STORED_FIGURE_COLUMNS
 from portal.results.selectors import (
     FIGURE_ORDER,
     named,
@@ -67,7 +68,6 @@ from portal.results.selectors import (
     runs_with_curve_points,
     stated_response_ms,
 )
-from portal.results.services import STORED_FIGURE_COLUMNS
 
 from .at_threshold import replicate_rows_at
 from .filters import (

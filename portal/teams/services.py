@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from portal.models import System
-from portal.results.services import workload_names_publish
+from portal.results.workloads import workload_names_publish
 
 from .models import AuditEvent, Membership, Role, Team
 

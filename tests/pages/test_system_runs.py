@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from portal.models import Point, Run
 from portal.pages.system_runs import RUN_SORTS, RUNS_PER_PAGE, RUNS_PER_WORKLOAD, WORKLOADS_PER_PAGE, workload_figures
-from portal.results.services import runs_stored_figures_recompute
+from portal.results.figures import runs_stored_figures_recompute
 from tests.factories import ConfigFactory, RunFactory, SystemFactory
 
 WORKLOADS = ("OLTP 8K", "Random Reads 8K", "Sequential Reads 64K")
