@@ -36,7 +36,7 @@ figures AS MATERIALIZED (
     CROSS JOIN LATERAL arraybench_figure_at(
         CASE WHEN compared.throughput_metric = 'iops' THEN curve.iops ELSE curve.mbps END,
         curve.{response}, %s::double precision, coalesce(nullif(compared.rule, ''), 'interpolate'),
-        curve.highest_{response},
+        coalesce(curve.highest_{response}, curve.{response}),
         CASE WHEN compared.throughput_metric = 'iops' THEN curve.peak_iops ELSE curve.peak_mbps END
     ) AS figure
 )

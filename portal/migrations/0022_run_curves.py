@@ -1,10 +1,11 @@
 """Each run's curve stored with it as arrays in load order (``RunCurve``), filled for the runs stored so far
 from their points in one statement, and ``arraybench_figure_at`` read from those arrays as they are stored.
 
-The function is plain SQL the planner inlines. Given the highest response time up to each point and the peak
-throughput (a curve row holds both), a curve whose points all have both figures is read by the interpolation
-rule with a binary search (``width_bucket``) and a few subscripts; any other curve (points missing a figure,
-``at_or_below``) in one pass over its points, skipping those missing the throughput or the response time.
+The function is plain SQL the planner inlines. Given the highest response time up to each point (a curve row
+holds it where it differs from the response time itself) and the peak throughput, a curve whose points all
+have both figures is read by the interpolation rule with a binary search (``width_bucket``) and a few
+subscripts; any other curve (points missing a figure, ``at_or_below``) in one pass over its points, skipping
+those missing the throughput or the response time.
 The rules are those of ``portal.analysis.curves.throughput_at`` for a measured run, with the same statuses and
 the same arithmetic."""
 
@@ -24,11 +25,20 @@ RESPONSES = {
     "p99_ms": "(latency_percentiles_ms ->> '99')::double precision",
     "p99_9_ms": "(latency_percentiles_ms ->> '99.9')::double precision",
 }
-ARRAYS = ("loads", "iops", "mbps", *RESPONSES, *(f"highest_{name}" for name in RESPONSES))
+ARRAYS = ("loads", "iops", "mbps", *RESPONSES)
+
+HIGHEST = tuple(f"highest_{name}" for name in RESPONSES)
+# NULL where the highest so far is the response time itself.
+HIGHEST_SQL = tuple(
+    f"nullif(array_agg(highest_{name} ORDER BY loads, seq), array_agg({name} ORDER BY loads, seq))"
+    for name in RESPONSES
+)
 
 FILL = f"""
-INSERT INTO portal_runcurve ({", ".join(ARRAYS)}, run_id, peak_iops, peak_mbps)
-SELECT {", ".join(f"array_agg({name} ORDER BY loads, seq)" for name in ARRAYS)}, run_id, max(iops), max(mbps)
+INSERT INTO portal_runcurve ({", ".join(ARRAYS)}, {", ".join(HIGHEST)}, run_id, peak_iops, peak_mbps)
+SELECT {", ".join(f"array_agg({name} ORDER BY loads, seq)" for name in ARRAYS)},
+       {", ".join(HIGHEST_SQL)},
+       run_id, max(iops), max(mbps)
 FROM (SELECT run_id, seq, {LOAD} AS loads, iops, mbps,
              {", ".join(f"{sql} AS {name}" for name, sql in RESPONSES.items())},
              {", ".join(f"max({sql}) OVER by_load AS highest_{name}" for name, sql in RESPONSES.items())}
@@ -145,6 +155,10 @@ def _array():
     return django.contrib.postgres.fields.ArrayField(base_field=models.FloatField(null=True), default=list, size=None)
 
 
+def _highest_array():
+    return django.contrib.postgres.fields.ArrayField(base_field=models.FloatField(null=True), null=True, size=None)
+
+
 class Migration(migrations.Migration):
     dependencies = [("portal", "0020_invitations")]
 
@@ -163,6 +177,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 *((name, _array()) for name in ARRAYS),
+                *((name, _highest_array()) for name in HIGHEST),
                 ("peak_iops", models.FloatField(null=True)),
                 ("peak_mbps", models.FloatField(null=True)),
             ],

@@ -220,13 +220,14 @@ class RunCurve(models.Model):
     p99_9_ms = ArrayField(models.FloatField(null=True), default=list)
     # For each response time, the highest one up to each point (NULL before the first known): sorted, so the
     # first point over a threshold is found by a binary search (``width_bucket``), not by reading every point.
-    highest_avg_response_ms = ArrayField(models.FloatField(null=True), default=list)
-    highest_max_response_ms = ArrayField(models.FloatField(null=True), default=list)
-    highest_p50_ms = ArrayField(models.FloatField(null=True), default=list)
-    highest_p90_ms = ArrayField(models.FloatField(null=True), default=list)
-    highest_p95_ms = ArrayField(models.FloatField(null=True), default=list)
-    highest_p99_ms = ArrayField(models.FloatField(null=True), default=list)
-    highest_p99_9_ms = ArrayField(models.FloatField(null=True), default=list)
+    # NULL where it is the response time itself (response times that never fall, a single point).
+    highest_avg_response_ms = ArrayField(models.FloatField(null=True), null=True)
+    highest_max_response_ms = ArrayField(models.FloatField(null=True), null=True)
+    highest_p50_ms = ArrayField(models.FloatField(null=True), null=True)
+    highest_p90_ms = ArrayField(models.FloatField(null=True), null=True)
+    highest_p95_ms = ArrayField(models.FloatField(null=True), null=True)
+    highest_p99_ms = ArrayField(models.FloatField(null=True), null=True)
+    highest_p99_9_ms = ArrayField(models.FloatField(null=True), null=True)
     # The best IOPS and MB/s of all points.
     peak_iops = models.FloatField(null=True)
     peak_mbps = models.FloatField(null=True)

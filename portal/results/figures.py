@@ -2,7 +2,8 @@
 arrays, computed when runs are stored and recomputed in bulk for runs stored before."""
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from itertools import accumulate
+from typing import Any, cast
 
 from django.db import connection
 from django.db.models import Count, Max, Min
@@ -167,35 +168,47 @@ def _point_load(point: dict, seq: int) -> float:
     return float(load.get("threads") or seq)
 
 
-def _number(value: float | None) -> float | None:
-    return None if value is None else float(value)
-
-
-def _highest(values: Sequence[float | None]) -> list[float | None]:
-    """The highest of ``values`` up to each one (None before the first known)."""
+def _highest(values: list[float | None]) -> list[float | None] | None:
+    """The highest of ``values`` up to each one (None before the first known); None when that is ``values``
+    themselves (response times that never fall), as the curve stores it."""
+    if None not in values:
+        rising: list[float] = list(accumulate(cast(list[float], values), max))
+        return None if rising == values else list(rising)
     highest: list[float | None] = []
     for value in values:
         before = highest[-1] if highest else None
         highest.append(value if before is None or (value is not None and value > before) else before)
-    return highest
+    return None if highest == values else highest
+
+
+def _in_order(values: Iterable[float | None], order: Sequence[int] | None) -> list[float | None]:
+    """Numbers as floats, in ``order`` (None: as given)."""
+    found = [None if value is None else float(value) for value in values]
+    return found if order is None else [found[seq] for seq in order]
 
 
 def run_curve_row(*, run_id: int, points: Sequence[dict], percentiles: Sequence[dict[str, float]]) -> list:
     """A run of the result contract's curve as the row ``portal.results.copy.curves_copy`` writes
     (:data:`CURVE_COLUMNS`): its points' loads, IOPS, MB/s, average and maximum response times and each latency
     percentile (``percentiles``, a dict per point) in load order, each response time's highest up to each
-    point, and the peak IOPS and MB/s."""
-    order = sorted(range(len(points)), key=lambda seq: (_point_load(points[seq], seq), seq))
+    point (None where it is the response time itself), and the peak IOPS and MB/s."""
+    loads = [_point_load(point, seq) for seq, point in enumerate(points)]
+    ordered = all(before <= after for before, after in zip(loads, loads[1:], strict=False))
+    order = None if ordered else sorted(range(len(points)), key=loads.__getitem__)
     figures = {
-        name: [_number(points[seq].get(name)) for seq in order]
+        name: _in_order((point.get(name) for point in points), order)
         for name in ("iops", "mbps", "avg_response_ms", "max_response_ms")
     }
-    figures |= {
-        name: [_number(percentiles[seq].get(pct)) for seq in order] for name, pct in _PERCENTILE_COLUMNS.items()
-    }
+    if any(percentiles):
+        figures |= {
+            name: _in_order((found.get(pct) for found in percentiles), order)
+            for name, pct in _PERCENTILE_COLUMNS.items()
+        }
+    else:
+        figures |= dict.fromkeys(_PERCENTILE_COLUMNS, [None] * len(points))
     peaks = [max((value for value in figures[name] if value is not None), default=None) for name in ("iops", "mbps")]
     return [
-        *(run_id, [_point_load(points[seq], seq) for seq in order]),
+        *(run_id, sorted(loads)),
         *(figures[name] for name in ("iops", "mbps", *_RESPONSES)),
         *(_highest(figures[name]) for name in _RESPONSES),
         *peaks,
@@ -209,11 +222,15 @@ _RESPONSE_SQL = {
     "max_response_ms": "max_response_ms",
     **{name: f"(latency_percentiles_ms ->> '{pct}')::double precision" for name, pct in _PERCENTILE_COLUMNS.items()},
 }
-_ARRAYS = ("load", "iops", "mbps", *_RESPONSES, *(f"highest_{name}" for name in _RESPONSES))
+_ARRAYS = ("load", "iops", "mbps", *_RESPONSES)
+# A response time's highest so far is stored as NULL where it is the response time itself (never falling).
+_HIGHEST = tuple(
+    f"nullif(array_agg(highest_{name} ORDER BY load, seq), array_agg({name} ORDER BY load, seq))" for name in _RESPONSES
+)
 _CURVES_SQL = f"""
     INSERT INTO {RunCurve._meta.db_table} ({", ".join(CURVE_COLUMNS)})
     SELECT run_id, {", ".join(f"array_agg({name} ORDER BY load, seq)" for name in _ARRAYS)},
-           max(iops), max(mbps)
+           {", ".join(_HIGHEST)}, max(iops), max(mbps)
     FROM (SELECT run_id, seq, {_LOAD} AS load, iops, mbps,
                  {", ".join(f"{sql} AS {name}" for name, sql in _RESPONSE_SQL.items())},
                  {", ".join(f"max({sql}) OVER by_load AS highest_{name}" for name, sql in _RESPONSE_SQL.items())}
