@@ -10,7 +10,7 @@ from celery.signals import task_prerun, worker_ready, worker_shutdown
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 
-from .results.services import run_summary_recompute
+from .results.figures import run_summary_recompute
 from .uploads import jobs
 from .uploads.services import INGEST_JOB_TASK
 

@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from portal.comparisons.selectors import comparison
 from portal.models import Point, Run, System
-from portal.results.services import STORED_FIGURE_COLUMNS, result_sets_store, runs_stored_figures_fill
+from portal.results.figures import STORED_FIGURE_COLUMNS, runs_stored_figures_fill
+from portal.results.services import result_sets_store
 from portal.systems.selectors import system_by_name
 from portal.uploads.services import upload_reingest
 from tests.factories import SystemFactory

@@ -13,6 +13,7 @@ from portal.analysis.curves import Status
 from portal.analysis.pairing import WorkloadKey, workload_key_of
 from portal.analysis.vocabulary import cache_setting_name
 from portal.models import Config, Run
+from portal.results.figures import STORED_FIGURE_COLUMNS
 from portal.results.selectors import (
     FIGURE_ORDER,
     PointFigures,
@@ -23,7 +24,6 @@ from portal.results.selectors import (
     runs_with_curve_points,
     stated_response_ms,
 )
-from portal.results.services import STORED_FIGURE_COLUMNS
 
 from .filters import KEY_COLUMNS
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 from portal.analysis.workloads import Signature, signature
 from portal.errors import ApplicationError, NotFoundError
 from portal.models import AuditEvent, Role, Run, RunStatement, WorkloadAlias
-from portal.results.services import workloads_for
+from portal.results.workloads import workloads_for
 from portal.teams.selectors import allows, visible
 from portal.teams.services import audit, audit_many
 

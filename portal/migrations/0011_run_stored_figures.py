@@ -3,9 +3,9 @@ from django.db import migrations, models
 
 def fill(apps, schema_editor):
     """The figures of the runs stored so far, read from their points by the function that stores them."""
-    from portal.results.services import runs_stored_figures_fill
+    from portal.results.figures import runs_stored_figures_fill
 
-    runs_stored_figures_fill()
+    runs_stored_figures_fill(curves=False)
 
 
 class Migration(migrations.Migration):

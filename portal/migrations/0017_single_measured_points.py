@@ -5,7 +5,7 @@ from django.db.models import Count
 def single_measured_points(apps, schema_editor):
     """A run of one measured point was read as if a paper had published it at the threshold; its stored
     figures are read again as a measurement at its own response time (a lower bound, or no value)."""
-    from portal.results.services import runs_stored_figures_recompute
+    from portal.results.figures import runs_stored_figures_recompute
 
     run = apps.get_model("portal", "Run")
     single = (
@@ -17,7 +17,7 @@ def single_measured_points(apps, schema_editor):
     )
     ids = list(single)
     for start in range(0, len(ids), 5_000):
-        runs_stored_figures_recompute(run_ids=ids[start : start + 5_000])
+        runs_stored_figures_recompute(run_ids=ids[start : start + 5_000], curves=False)
 
 
 def workloads_titled_by_what_they_do(apps, schema_editor):

@@ -8,7 +8,7 @@ from portal.history.models import Alert, AlertStatus, AlertSummary, AlertTriage,
 from portal.teams.models import AuditEvent, Invitation, Membership, Role, Team
 
 from .preferences import ThresholdDefault
-from .results import Point, Run, Workload, document_title
+from .results import Point, Run, RunCurve, Workload, document_title
 from .systems import Config, DriveType, PublishedStrokeMultipliers, System
 from .tokens import ApiToken
 from .uploads import IngestJob, Upload
@@ -29,6 +29,7 @@ __all__ = [
     "PublishedStrokeMultipliers",
     "Role",
     "Run",
+    "RunCurve",
     "RunStatement",
     "System",
     "Team",

@@ -135,7 +135,7 @@ class Run(models.Model):
     # Derived figures (peak IOPS, lowest response time, ...) recomputed by a background task.
     summary = models.JSONField(default=dict, blank=True)
     # The run's throughput at the papers' default, 20 ms of average response time, read from its points
-    # when they are stored (portal/results/services.py ``run_stored_figures``): what a comparison at the
+    # when they are stored (portal/results/figures.py ``run_stored_figures``): what a comparison at the
     # default reads instead of the points. ``throughput_metric`` is blank until they are stored; saving a
     # run or a point through the ORM (the admin) blanks it, and the figures are read from the points.
     throughput_metric = models.CharField(
@@ -201,6 +201,54 @@ class Run(models.Model):
     def citation_title(self) -> str:
         """The cited document by its title (the file name when no title is known)."""
         return document_title(self.citation_document)
+
+
+class RunCurve(models.Model):
+    """A run's points as arrays in load order (one element per point, NULL where a point lacks the figure):
+    what a comparison at any threshold or latency reads instead of the points, one row per run. Written with
+    the run's stored figures (``portal/results/figures.py``), so it is current whenever
+    ``Run.throughput_metric`` is set."""
+
+    run = models.OneToOneField(Run, primary_key=True, on_delete=models.CASCADE, related_name="curve")
+    # Outstanding I/Os, else threads, else the point's position: what the points are ordered by.
+    loads = ArrayField(models.FloatField(null=True), default=list)
+    iops = ArrayField(models.FloatField(null=True), default=list)
+    mbps = ArrayField(models.FloatField(null=True), default=list)
+    avg_response_ms = ArrayField(models.FloatField(null=True), default=list)
+    max_response_ms = ArrayField(models.FloatField(null=True), default=list)
+    # Each stored latency percentile of all I/O (``ingest/latency.py``), ms.
+    p50_ms = ArrayField(models.FloatField(null=True), default=list)
+    p90_ms = ArrayField(models.FloatField(null=True), default=list)
+    p95_ms = ArrayField(models.FloatField(null=True), default=list)
+    p99_ms = ArrayField(models.FloatField(null=True), default=list)
+    p99_9_ms = ArrayField(models.FloatField(null=True), default=list)
+    # For each response time, the highest one up to each point (NULL before the first known): sorted, so the
+    # first point over a threshold is found by a binary search (``width_bucket``), not by reading every point.
+    # NULL where it is the response time itself (response times that never fall, a single point).
+    highest_avg_response_ms = ArrayField(models.FloatField(null=True), null=True)
+    highest_max_response_ms = ArrayField(models.FloatField(null=True), null=True)
+    highest_p50_ms = ArrayField(models.FloatField(null=True), null=True)
+    highest_p90_ms = ArrayField(models.FloatField(null=True), null=True)
+    highest_p95_ms = ArrayField(models.FloatField(null=True), null=True)
+    highest_p99_ms = ArrayField(models.FloatField(null=True), null=True)
+    highest_p99_9_ms = ArrayField(models.FloatField(null=True), null=True)
+    # The best IOPS and MB/s of all points.
+    peak_iops = models.FloatField(null=True)
+    peak_mbps = models.FloatField(null=True)
+
+    # The array of each response time a threshold applies to (``portal.results.selectors.LATENCIES``).
+    RESPONSE_COLUMNS = {
+        "avg": "avg_response_ms",
+        "max": "max_response_ms",
+        "p50": "p50_ms",
+        "p90": "p90_ms",
+        "p95": "p95_ms",
+        "p99": "p99_ms",
+        "p99.9": "p99_9_ms",
+    }
+
+    def __str__(self) -> str:
+        return f"curve of run {self.run_id}"
 
 
 class Point(models.Model):

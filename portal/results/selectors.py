@@ -5,7 +5,7 @@ import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import reduce
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.db.models import Case, FloatField, Prefetch, Q, QuerySet, When
 from django.db.models.fields.json import KT
@@ -15,7 +15,9 @@ from portal.analysis.curves import CurvePoint, Status, ThroughputAtThreshold, th
 from portal.analysis.vocabulary import cache_setting_name, raid_level_canonical
 from portal.curation.selectors import named_by_team
 from portal.models import Config, Point, Run, System
-from portal.teams.selectors import visible
+from portal.teams.selectors import Viewer, visible
+
+# Who reads: a signed-in user or an anonymous visitor.
 
 METRICS = {"iops": "IOPS", "mbps": "MB/s"}
 # A point's figures and load axes as tables and charts head them.
@@ -251,15 +253,16 @@ class Figure:
     warnings: tuple
 
     @property
-    def config(self):
+    def config(self) -> Any:
+        # The run's Config, read by sizing as set (its drive count and rule of thumb are checked there).
         return self.run.config
 
     @property
-    def cache_setting(self):
+    def cache_setting(self) -> str:
         return cache_setting(config=self.run.config)
 
     @property
-    def status_text(self):
+    def status_text(self) -> str:
         return Status(self.status).words
 
 
@@ -268,7 +271,7 @@ class Figure:
 COMPARABLE = Q(phase=Run.Phase.MEASUREMENT, excluded_reason="")
 
 
-def named(*, name: str, viewer=None) -> Q:
+def named(*, name: str, viewer: Viewer | None = None) -> Q:
     """Runs stored under this workload name, or of a workload known by it (another tool's name for it);
     with ``viewer``, also those of a workload one of their teams calls so."""
     found = Q(workload_name=name) | Q(workload__names__contains=[name])
@@ -288,7 +291,7 @@ def runs_filtered(
     tool: str | None = None,
     stroke_stated: bool = False,
     comparable: bool = False,
-    viewer=None,
+    viewer: Viewer | None = None,
 ) -> QuerySet[Run]:
     """A system's runs narrowed in SQL: by workload names (any of them), RAID level as stored, drive
     count, cache setting, the paper table they were published in, tool, or a stated stroke %;
@@ -374,7 +377,7 @@ def run_figure(*, run: Run, threshold_ms: float, latency: str = "avg") -> Figure
     return Figure(run, metric, answer.value, answer.reached, str(answer.status), tuple(answer.warnings))
 
 
-def run_detail(*, run_id: int, viewer) -> Run:
+def run_detail(*, run_id: int, viewer: Viewer) -> Run:
     """One run ``viewer`` may read, with its config, system, upload, workload and points: two queries
     (``Run.DoesNotExist`` for a run of a system they may not read)."""
     return (

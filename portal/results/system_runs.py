@@ -16,8 +16,8 @@ from django.db.models.expressions import RawSQL
 
 from portal.models import Point, Run, System
 
+from .figures import STORED_FIGURE_COLUMNS
 from .selectors import POINT_FIGURE_COLUMNS, Figure, PointFigures, points_threshold, run_rule, stated_response_ms
-from .services import STORED_FIGURE_COLUMNS
 
 # The workloads the sweep offers to choose from, at the most (another is asked for by its name in the address).
 SWEPT_WORKLOADS_SHOWN = 200

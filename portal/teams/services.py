@@ -10,7 +10,7 @@ from django.utils.text import slugify
 
 from portal.errors import ApplicationError
 from portal.models import System
-from portal.results.services import workload_names_publish
+from portal.results.workloads import workload_names_publish
 from portal.systems.selectors import systems_named
 
 from .models import AuditEvent, Membership, Role, Team

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from portal.results.services import runs_stored_figures_recompute
+from portal.results.figures import runs_stored_figures_recompute
 from tests.api.conftest import error_of
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 

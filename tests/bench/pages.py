@@ -48,7 +48,7 @@ def generate(server, name):
     from django.utils import timezone
 
     from portal.models import Point, Run, System
-    from portal.results.services import runs_stored_figures_fill, runs_summaries_recompute
+    from portal.results.figures import runs_stored_figures_fill, runs_summaries_recompute
     from portal.systems.services import systems_facets_recompute
 
     systems, first_runs, runs, points = SHAPES[name]

@@ -125,7 +125,7 @@ def _raw_rows(results, config_id, upload_id):
 
 def _raw_point(run_id, seq, point):
     from ingest.latency import point_percentiles
-    from portal.results.services import POINT_COPY_COLUMNS
+    from portal.results.copy import POINT_COPY_COLUMNS
 
     load = point["load"]
     values = {
@@ -142,7 +142,7 @@ def _raw_point(run_id, seq, point):
 
 
 def _raw_copy(runs, points):
-    from portal.results.services import POINT_COPY_COLUMNS
+    from portal.results.copy import POINT_COPY_COLUMNS
 
     tables = (("portal_run", RUN_COLUMNS, runs), ("portal_point", POINT_COPY_COLUMNS, points))
     with transaction.atomic(), connection.cursor() as cursor:
@@ -164,7 +164,7 @@ def _store(results, system, upload):
 def bench_store(report, server, work, *, repeat):
     from ingest import parse_paths
     from portal.models import System, Upload
-    from portal.results.services import config_for
+    from portal.results.workloads import config_for
 
     server.use(SMALL)
     system = System.objects.create(name="store benchmark")

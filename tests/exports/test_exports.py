@@ -20,7 +20,7 @@ from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
 from portal.exports import presets
 from portal.exports.formats import FORMATS, export
 from portal.models import Point, Run, System
-from portal.results import services
+from portal.results import workloads
 from tests.ingesting import store_file
 from tests.samples import SEEDS_DIR, sample
 
@@ -181,7 +181,7 @@ WORKLOAD = "Mix <1> & 5%_r"
 def odd_names(db):
     """A system and workload named with characters every format must escape, one measured figure."""
     system = System.objects.create(name=NAME, published=True)
-    config = services.config_for(system=system, labels={"raid_level": "RAID-5", "drive_count": 8})
+    config = workloads.config_for(system=system, labels={"raid_level": "RAID-5", "drive_count": 8})
     run = Run.objects.create(config=config, name=WORKLOAD, tool="fio", workload_name=WORKLOAD)
     Point.objects.create(run=run, seq=0, iops=1000, mbps=4.096, avg_response_ms=20)
     return system
@@ -225,7 +225,7 @@ def test_stroke_preset_is_seed_000_table_2(demo):
 def test_stroke_preset_from_runs_that_differ_in_stroke(db):
     system = System.objects.create(name="Stroke lab", published=True)
     for stroke_pct, iops in ((8, 14320), (45, 10597)):
-        config = services.config_for(
+        config = workloads.config_for(
             system=system, labels={"raid_level": "RAID-5", "drive_count": 100, "stroke_pct": stroke_pct}
         )
         run = Run.objects.create(config=config, name="r", tool="Iometer", workload_name="OLTP 8K")
@@ -285,7 +285,7 @@ def test_bundle_lists_every_contributing_upload(db, client, data_dir, monkeypatc
     )
     assert upload.status == "done", upload.error
     reference = System.objects.create(name="Reference array", published=True)
-    config = services.config_for(system=reference, labels={"raid_level": "RAID-5", "drive_count": 8})
+    config = workloads.config_for(system=reference, labels={"raid_level": "RAID-5", "drive_count": 8})
     run = Run.objects.create(config=config, name="r", tool="Iometer", workload_name="Random Reads 4K")
     Point.objects.create(run=run, seq=0, iops=100, avg_response_ms=1)
 

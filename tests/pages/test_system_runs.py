@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from portal.models import Point, Run
 from portal.pages.system_runs import RUNS_PER_PAGE, WORKLOADS_PER_PAGE
-from portal.results.services import runs_stored_figures_recompute
+from portal.results.figures import runs_stored_figures_recompute
 from portal.results.system_runs import RUN_SORTS, RUNS_PER_WORKLOAD, workload_figures
 from tests.factories import ConfigFactory, RunFactory, SystemFactory
 

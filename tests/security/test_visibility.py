@@ -82,7 +82,7 @@ def world(db, data_dir):
 def _alert(run):
     """A change found in the private system's history (its runs' figures stored, as uploads store them)."""
     from portal.models import Alert, AlertSummary
-    from portal.results.services import runs_stored_figures_fill
+    from portal.results.figures import runs_stored_figures_fill
 
     runs_stored_figures_fill()
     summary = AlertSummary.objects.create(system=run.config.system, version="7.10")

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 import ingest
 from portal.models import Config, IngestJob, Point, Run, System, Upload
-from portal.results.services import config_for
+from portal.results.workloads import config_for
 from portal.systems.services import system_get_or_create
 from portal.uploads import jobs, services
 from tests.factories import SystemFactory

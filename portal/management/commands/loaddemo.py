@@ -10,7 +10,8 @@ from django.db import transaction
 from ingest.result import MB, MIB
 from portal.analysis.vocabulary import cache_flags, raid_level_canonical
 from portal.models import Point, PublishedStrokeMultipliers, Run, System
-from portal.results.services import configs_for, run_signature, run_stored_figures, workloads_for
+from portal.results.figures import run_stored_figures, runs_curves_recompute
+from portal.results.workloads import configs_for, run_signature, workloads_for
 from portal.systems.services import systems_facets_recompute
 
 FIXTURE = settings.BASE_DIR / "fixtures" / "demo.yaml"
@@ -84,6 +85,7 @@ class Command(BaseCommand):
         # Runs first: PostgreSQL returns their ids, which the points then pick up.
         Run.objects.bulk_create(new_runs)
         Point.objects.bulk_create(new_points)
+        runs_curves_recompute(run_ids=[run.id for run in new_runs])
         systems_facets_recompute(system_ids=[system.id for system in systems.values()])
         return len(new_runs)
 

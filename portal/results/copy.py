@@ -1,0 +1,80 @@
+"""COPY writers of results: runs, their points and their curves inserted in bulk with PostgreSQL COPY, as
+rows built without a model instance each."""
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db import connection, models
+from django.utils import timezone
+from psycopg.types.json import Jsonb
+
+from portal.models import Point, Run, RunCurve
+from portal.results.figures import CURVE_COLUMNS
+
+POINT_COPY_COLUMNS = (
+    *("run_id", "seq", "outstanding_io", "threads", "load"),
+    *Point.FIGURES,
+    *("latency_percentiles_ms", "metrics"),
+)
+
+
+def point_row(run_id: int, seq: int, point: dict, *, percentiles: dict[str, float]) -> list:
+    """A point of the result contract as the row COPY writes, in ``POINT_COPY_COLUMNS`` order (no model
+    instance per point); ``percentiles``: its latency percentiles (``ingest.latency.point_percentiles``)."""
+    load = point.get("load") or {}
+    return [
+        *(run_id, seq, load.get("outstanding_io"), load.get("threads"), Jsonb(load)),
+        *[point.get(name) for name in Point.FIGURES],
+        *(Jsonb(percentiles), Jsonb(point.get("metrics") or {})),
+    ]
+
+
+def points_copy(*, rows: Iterable[list]) -> None:
+    """Insert point rows (from :func:`point_row`) with PostgreSQL COPY: points carry kilobytes of JSON
+    metrics each, and COPY streams them without building (and quoting) one huge INSERT statement."""
+    _copy(Point._meta.db_table, POINT_COPY_COLUMNS, rows)
+
+
+def curves_copy(*, rows: Iterable[Sequence]) -> None:
+    """Insert run curves (rows from :func:`portal.results.figures.run_curve_row`) with a binary COPY: a curve
+    is a run id, arrays of numbers and two numbers, sent without formatting each number as text."""
+    types = ["int8", *("float8[]" for _ in CURVE_COLUMNS[1:-2]), "float8", "float8"]
+    sql = f"COPY {RunCurve._meta.db_table} ({', '.join(CURVE_COLUMNS)}) FROM STDIN (FORMAT BINARY)"
+    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
+        copy.set_types(types)
+        for row in rows:
+            copy.write_row(row)
+
+
+def _copy(table: str, columns: Sequence[str], rows: Iterable[Sequence]) -> None:
+    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
+def runs_copy(*, runs: list[dict[str, Any]]) -> list[int]:
+    """Insert runs (column values by attribute name; the model's defaults for the others) with COPY,
+    their ids reserved from the table's sequence in one query; returns their ids. One INSERT of
+    thousands of runs binds hundreds of thousands of parameters, and a model instance per run costs
+    more than its row."""
+    if not runs:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+            [Run._meta.db_table, len(runs)],
+        )
+        ids = [run_id for (run_id,) in cursor.fetchall()]
+    fields = Run._meta.concrete_fields
+    # What the model gives a run that states nothing else; written as it holds values (Django's
+    # per-field preparation costs more than the COPY itself for thousands of runs). JSON columns
+    # need the adapter.
+    defaults = {field.attname: field.get_default() for field in fields} | {"created_at": timezone.now()}
+    json_columns = {field.attname for field in fields if isinstance(field, models.JSONField)}
+    names = [field.attname for field in fields]
+    rows = (
+        [Jsonb(row[name]) if name in json_columns else row[name] for name in names]
+        for row in ({**defaults, **values, "id": run_id} for run_id, values in zip(ids, runs, strict=True))
+    )
+    _copy(Run._meta.db_table, [str(field.column) for field in fields], rows)
+    return ids
