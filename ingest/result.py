@@ -73,6 +73,42 @@ class Workload:
     streams: int | None = _figure(minimum=None, positive=True)
 
 
+# A table of an Iometer point's metrics: its column names, then a row of values per worker, target or
+# processor (``ingest.formats.iometer``).
+_ROWS_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "columns": {"type": "array", "items": {"type": "string"}},
+        "rows": {"type": "array", "items": {"type": "array"}},
+    },
+    "required": ["columns", "rows"],
+    "additionalProperties": False,
+}
+_METRICS_SCHEMA = {
+    "description": (
+        "The tool's further figures, as its parser names them. Iometer's per-worker, per-target and "
+        "per-processor figures are tables (columns, then rows of values), its latency histogram one array "
+        "per bin attribute (bin names, low and high bounds in ms, high null for the last bin, I/O counts)."
+    ),
+    "properties": {
+        "workers": _ROWS_SCHEMA,
+        "targets": _ROWS_SCHEMA,
+        "processors": _ROWS_SCHEMA,
+        "latency_histogram": {
+            "type": "object",
+            "properties": {
+                "bins": {"type": "array", "items": {"type": "string"}},
+                "low_ms": {"type": "array", "items": {"type": "number"}},
+                "high_ms": {"type": "array", "items": {"type": ["number", "null"]}},
+                "counts": {"type": "array", "items": {"type": ["number", "null"]}},
+            },
+            "required": ["bins", "low_ms", "high_ms", "counts"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+
 @dataclass
 class Point:
     """One load level of a run: its load, IOPS, MB/s (10^6 bytes/s), response times (ms), CPU %."""
@@ -89,7 +125,7 @@ class Point:
     avg_write_response_ms: float | None = _figure()
     max_response_ms: float | None = _figure()
     cpu_pct: float | None = _figure(maximum=MAX_CPU_PCT)
-    metrics: dict = field(default_factory=dict)
+    metrics: dict = field(default_factory=dict, metadata={"schema": _METRICS_SCHEMA})
 
 
 @dataclass

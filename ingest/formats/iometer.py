@@ -13,8 +13,10 @@ took while cycling access specifications or outstanding I/Os::
 Sections of one test with the same access specification form one run; each section is a point.
 The ALL row gives the point's figures; the load is the summed Queue Depth of the DISK rows and the
 worker count. Per-worker, per-target and per-processor figures, and the 1.1.0 latency histogram,
-go in ``metrics``. MBps columns before 1.1.0 (and ``MiBps (Binary)``) are 2^20 bytes per second
-and are converted; 1.1.0's ``MBps (Decimal)`` is used as printed.
+go in ``metrics`` as arrays: ``{"columns": [...], "rows": [[...], ...]}`` per kind of row (the column
+lists are shared by every point) and ``{"bins", "low_ms", "high_ms", "counts"}`` for the histogram
+(its bins shared by the points under one header). MBps columns before 1.1.0 (and ``MiBps (Binary)``)
+are 2^20 bytes per second and are converted; 1.1.0's ``MBps (Decimal)`` is used as printed.
 
 In the per-second layout a ``TimeStamp`` column leads each row and every second repeats the ALL
 row and its members; the last ALL row of a section is the result, the earlier ones become
@@ -44,7 +46,8 @@ TOOL = "Iometer"
 READS = (
     "Iometer results CSV, 1998.x-2006.07.27 (binary MBps) and 1.1.0 (decimal MBps, latency histogram), "
     "appended tests, cycled sections grouped into runs by access specification, per-second TimeStamp "
-    "layout; .icf configurations refused"
+    "layout; each point's per-worker, per-target and per-processor figures and latency histogram kept in its "
+    "metrics as arrays, shown on the run page; .icf configurations refused"
 )
 
 # Every number in a point's metrics is a cell read by ``_plain_figures``, ``_plain_counts`` or
@@ -97,9 +100,15 @@ _MIB_MB_COLUMNS = {
 _FIGURE_KEYS = (*_FIGURE_COLUMNS, "mbps", "read_mbps", "write_mbps")
 _MB_KEYS = ("mbps", "read_mbps", "write_mbps")
 _MEMBER_FIGURES = ("iops", "avg_response_ms", "max_response_ms")
-# A member's figures, in the order its dict shows them.
+# A member's figures, in the order its row shows them.
 _MEMBER_KEYS = ("iops", "mbps", "avg_response_ms", "max_response_ms")
 _MEMBER_FIGURES_UNSET = dict.fromkeys(_MEMBER_KEYS)
+_MEMBER_ROW_KEYS = (*_MEMBER_KEYS, "queue_depth")
+# The columns of a point's ``metrics["workers"|"targets"|"processors"]["rows"]``: one list each, shared by
+# every point (a row is a list of values, not a dict: a 50 MB file has a few hundred thousand rows).
+WORKER_COLUMNS = ["manager", "name", "access_specification", *_MEMBER_KEYS, "queue_depth"]
+TARGET_COLUMNS = ["manager", "name", "worker", "type", *_MEMBER_KEYS, "queue_depth"]
+PROCESSOR_COLUMNS = ["manager", "name", "cpu_pct"]
 _TIMES_OF_COUNTS = (
     ("iops", ("avg_response_ms", "max_response_ms")),
     ("read_iops", ("avg_read_response_ms",)),
@@ -360,7 +369,11 @@ class _Table:
         # With every column present, a row's figures are the dict of the keys and the values read.
         self.figures_complete = self.figure_keys == list(_FIGURE_KEYS)
         self.metrics_complete = self.metric_keys == list(_TOTAL_METRIC_COLUMNS)
-        self.bin_bounds = [(name, low, high) for _i, name, (low, high) in self.bins]
+        self.bin_lists = {
+            "bins": [name for _i, name, _bounds in self.bins],
+            "low_ms": [low for _i, _name, (low, _high) in self.bins],
+            "high_ms": [high for _i, _name, (_low, high) in self.bins],
+        }
         self.bin_get = _cells_getter([i for i, _name, _bounds in self.bins])
         # Rows other than ALL are read from their first cells only (names, member figures, Queue Depth,
         # CPU): they are split that far, and the rest of the row is only counted.
@@ -455,9 +468,10 @@ class _Section:
     header_line: int | None = None
     total: dict[str, Any] | None = None
     total_line: int | None = None
-    workers: list[dict[str, Any]] = field(default_factory=list)
-    targets: list[dict[str, Any]] = field(default_factory=list)
-    processors: list[dict[str, Any]] = field(default_factory=list)
+    # Rows of WORKER_COLUMNS, TARGET_COLUMNS and PROCESSOR_COLUMNS.
+    workers: list[list[Any]] = field(default_factory=list)
+    targets: list[list[Any]] = field(default_factory=list)
+    processors: list[list[Any]] = field(default_factory=list)
     time_series: list[dict[str, Any]] = field(default_factory=list)
     manager: str | None = None
 
@@ -700,7 +714,7 @@ class _Reader:
         manager = section.manager
         processors, workers, targets = section.processors, section.workers, section.targets
         split_at, end = table.split_at, len(lines)
-        member: dict[str, Any]
+        member: list[Any]
         mbps: float | None
         response_ms: float | None
         max_response_ms: float | None
@@ -732,7 +746,7 @@ class _Reader:
                     else:
                         if not 0.0 <= cpu_pct < _UINT64_MAX:
                             cpu_pct = _number(cell, number, "% CPU Utilization")
-                processors.append({"manager": manager, "name": name, "cpu_pct": cpu_pct})
+                processors.append([manager, name, cpu_pct])
             elif kind == "ALL":
                 self.total_row(section, table, text.split(",") if len(cells) < count else cells, number)
                 # The per-second layout starts new lists at each ALL row.
@@ -742,10 +756,12 @@ class _Reader:
             elif kind:
                 values = None if member_get is None else _plain_figures(cells, member_get)
                 if values is None:
-                    member = {"manager": manager, "name": name}
+                    figures = table.member(cells, number, {})
                     if kind == "WORKER":
-                        member["access_specification"] = _text(cells, spec_index)
-                    table.member(cells, number, member)
+                        member = [manager, name, _text(cells, spec_index)]
+                    else:
+                        member = [manager, name, workers[-1][1] if workers else None, kind]
+                    member += [figures[key] for key in _MEMBER_ROW_KEYS]
                 else:
                     iops, mbps, response_ms, max_response_ms = values[0], values[1], values[2], values[3]
                     if mb_binary:
@@ -756,31 +772,31 @@ class _Reader:
                     if queue_depth.is_integer():
                         queue_depth = int(queue_depth)
                     if kind == "WORKER":
-                        member = {
-                            "manager": manager,
-                            "name": name,
-                            "access_specification": "" if spec_index is None else cells[spec_index].strip(),
-                            "iops": iops,
-                            "mbps": mbps,
-                            "avg_response_ms": response_ms,
-                            "max_response_ms": max_response_ms,
-                            "queue_depth": queue_depth,
-                        }
+                        member = [
+                            manager,
+                            name,
+                            "" if spec_index is None else cells[spec_index].strip(),
+                            iops,
+                            mbps,
+                            response_ms,
+                            max_response_ms,
+                            queue_depth,
+                        ]
                     else:
-                        member = {
-                            "manager": manager,
-                            "name": name,
-                            "iops": iops,
-                            "mbps": mbps,
-                            "avg_response_ms": response_ms,
-                            "max_response_ms": max_response_ms,
-                            "queue_depth": queue_depth,
-                        }
+                        member = [
+                            manager,
+                            name,
+                            workers[-1][1] if workers else None,
+                            kind,
+                            iops,
+                            mbps,
+                            response_ms,
+                            max_response_ms,
+                            queue_depth,
+                        ]
                 if kind == "WORKER":
                     workers.append(member)
                 else:
-                    member["type"] = kind
-                    member["worker"] = workers[-1]["name"] if workers else None
                     targets.append(member)
             else:
                 raise ParseError("the row has no Target Type (ALL, MANAGER, WORKER, DISK ...)", line=number)
@@ -911,17 +927,17 @@ def _total_metrics(
     return metrics
 
 
-def _histogram(table: _Table, cells: Sequence[str], number: int) -> list[dict[str, Any]]:
-    """The ALL row's latency bins; the row is full width, so every bin column is there."""
-    counts: Sequence[float | int | None] | None = _plain_counts(cells, table.bin_get)
+def _histogram(table: _Table, cells: Sequence[str], number: int) -> dict[str, Any] | None:
+    """The ALL row's latency bins (None when the header has none); the row is full width, so every
+    bin column is there. The bins' names and bounds are the header's lists, shared by its points."""
+    if not table.bins:
+        return None
+    counts: list[float | int | None] | None = _plain_counts(cells, table.bin_get)  # type: ignore[assignment]
     if counts is None:
         read: dict[int, float | None] = {}
         _fill(read, cells, table.bin_cells, number)
         counts = [_whole(read[i]) for i, _name, _bounds in table.bins]
-    return [
-        {"bin": name, "low_ms": low, "high_ms": high, "count": count}
-        for (name, low, high), count in zip(table.bin_bounds, counts, strict=True)
-    ]
+    return {**table.bin_lists, "counts": counts}
 
 
 def _second(total: dict[str, Any]) -> dict[str, Any]:
@@ -961,14 +977,16 @@ def _alignment_bytes(lines: list[dict[str, Any]]) -> int | None:
 
 def _point(section: _Section) -> Point:
     total = section.result()
-    depths = [t["queue_depth"] for t in section.targets if t["type"] == "DISK"]
+    depths = [t[-1] for t in section.targets if t[3] == "DISK"]
     if None in depths:
         depths = [depth for depth in depths if depth is not None]
     metrics = total["metrics"]
     metrics["ended_at"] = section.ended_at
     if total["histogram"]:
         metrics["latency_histogram"] = total["histogram"]
-    metrics["workers"], metrics["targets"], metrics["processors"] = section.workers, section.targets, section.processors
+    metrics["workers"] = {"columns": WORKER_COLUMNS, "rows": section.workers}
+    metrics["targets"] = {"columns": TARGET_COLUMNS, "rows": section.targets}
+    metrics["processors"] = {"columns": PROCESSOR_COLUMNS, "rows": section.processors}
     if section.time_series:
         metrics["time_series"] = section.time_series
     figures = {key: total[key] for key in (*_FIGURE_KEYS, "cpu_pct")}
@@ -982,7 +1000,7 @@ def _point(section: _Section) -> Point:
 def _spec_names(section: _Section) -> str:
     if section.specs:
         return " + ".join(spec.name for spec in section.specs)
-    worker_specs = dict.fromkeys(w["access_specification"] for w in section.workers if w["access_specification"])
+    worker_specs = dict.fromkeys(w[2] for w in section.workers if w[2])
     return section.result()["spec_name"] or " + ".join(worker_specs) or UNNAMED_SPEC
 
 

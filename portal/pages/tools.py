@@ -68,12 +68,25 @@ def _ffsb(points):
 
 
 def _iometer(points):
-    """Per-worker and per-target rows of each point, and the latency histogram when the file has one."""
+    """Per-worker and per-target rows of each point, and the latency histogram's bins that counted
+    I/Os when the file has one. Iometer points store them as arrays (``ingest.formats.iometer``):
+    a column list and rows, and the histogram's bin names beside its counts."""
     sections = []
     for point in points:
         metrics = point.metrics or {}
-        workers, targets = metrics.get("workers") or [], metrics.get("targets") or []
-        histogram = [b for b in metrics.get("latency_histogram") or [] if b.get("count")]
+        workers, targets = _named_rows(metrics.get("workers")), _named_rows(metrics.get("targets"))
+        stored = metrics.get("latency_histogram") or {}
+        counts = zip(stored.get("bins") or [], stored.get("counts") or [], strict=False)
+        histogram = [{"bin": name, "count": count} for name, count in counts if count]
         if workers or targets or histogram:
             sections.append({"point": point, "workers": workers, "targets": targets, "histogram": histogram})
     return {"template": "pages/tools/iometer.html", "sections": sections}
+
+
+def _named_rows(table: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The rows of one of an Iometer point's ``{"columns": [...], "rows": [[...], ...]}`` arrays, each
+    as a dict of its columns."""
+    if not table:
+        return []
+    columns = table["columns"]
+    return [dict(zip(columns, row, strict=True)) for row in table["rows"]]

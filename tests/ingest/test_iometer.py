@@ -3,11 +3,14 @@
 Expected values are read by hand from the files; comments give the line they come from.
 """
 
+import json
+
+import jsonschema
 import pytest
 
 from ingest import ParseError, Source, detect, parse_paths
 from ingest.formats import iometer
-from ingest.result import MB, MIB
+from ingest.result import MB, MIB, json_schema
 from tests.ingest.contract import FormatContract, SingleSizeUnits
 from tests.ingest.helpers import parse_one
 from tests.samples import SAMPLES_DIR, data, sample
@@ -21,6 +24,11 @@ ICFS = (
 V2006 = data("iometer", "results_2006.07.27_fileserver_webserver.csv")
 SWEEP = data("iometer", "results_1.1.0_qd_sweep_crlf.csv")
 PER_SECOND = data("iometer", "results_1.1.0_per_second.csv")
+
+
+def rows_of(table):
+    """A point's ``metrics["workers"|"targets"|"processors"]`` arrays, a dict per row."""
+    return [dict(zip(table["columns"], row, strict=True)) for row in table["rows"]]
 
 
 def run_named(result, name):
@@ -83,12 +91,12 @@ class TestQuarchAppendedTests:
         point = quarch["runs"][0]["points"][0]
         # Lines 29-36: four WORKER rows, each with one DISK at Queue Depth 1.
         assert point["load"] == {"outstanding_io": 4, "threads": 4}
-        workers = point["metrics"]["workers"]
+        workers = rows_of(point["metrics"]["workers"])
         assert [w["name"] for w in workers] == ["Worker 1", "Worker 2", "Worker 3", "Worker 4"]
         assert workers[0]["iops"] == pytest.approx(7418.419681)  # line 29
 
     def test_unbalanced_quote_in_disk_name_is_text(self, quarch):
-        targets = quarch["runs"][0]["points"][0]["metrics"]["targets"]
+        targets = rows_of(quarch["runs"][0]["points"][0]["metrics"]["targets"])
         assert len(targets) == 4
         # Line 30: the name's double quotes are text, not CSV quoting; the row is not merged with the next.
         assert targets[0]["name"] == '1: "( INTEL SSDPE2ME016T4 8DV10160"'
@@ -97,12 +105,32 @@ class TestQuarchAppendedTests:
 
     def test_latency_histogram(self, quarch):
         histogram = quarch["runs"][0]["points"][0]["metrics"]["latency_histogram"]
-        assert len(histogram) == 21
-        assert histogram[0] == {"bin": "0 to 50 uS", "low_ms": 0.0, "high_ms": 0.05, "count": 40443}
-        assert histogram[1]["count"] == 355104
-        assert histogram[-1] == {"bin": ">= 10 s", "low_ms": 10000.0, "high_ms": None, "count": 0}
+        assert sorted(histogram) == ["bins", "counts", "high_ms", "low_ms"]
+        assert [len(values) for values in histogram.values()] == [21, 21, 21, 21]
+        assert (histogram["bins"][0], histogram["low_ms"][0], histogram["high_ms"][0]) == ("0 to 50 uS", 0.0, 0.05)
+        assert histogram["counts"][:2] == [40443, 355104]
+        assert (histogram["bins"][-1], histogram["low_ms"][-1], histogram["high_ms"][-1]) == (">= 10 s", 10000.0, None)
+        assert histogram["counts"][-1] == 0
         # The bins add up to the Read I/Os column of line 15.
-        assert sum(b["count"] for b in histogram) == 452611
+        assert sum(histogram["counts"]) == 452611
+
+    def test_points_share_their_column_and_bin_lists(self, quarch):
+        first, second = (run["points"][0]["metrics"] for run in quarch["runs"][:2])
+        assert first["workers"]["columns"] == [
+            "manager",
+            "name",
+            "access_specification",
+            "iops",
+            "mbps",
+            "avg_response_ms",
+            "max_response_ms",
+            "queue_depth",
+        ]
+        assert first["targets"]["columns"][:4] == ["manager", "name", "worker", "type"]
+        assert first["processors"]["columns"] == ["manager", "name", "cpu_pct"]
+        for kind in ("workers", "targets", "processors"):
+            assert first[kind]["columns"] is second[kind]["columns"]
+        assert first["latency_histogram"]["bins"] is second["latency_histogram"]["bins"]
 
     def test_transfer_size_and_last_test(self, quarch):
         first, last = quarch["runs"][0], quarch["runs"][-1]
@@ -189,8 +217,8 @@ class TestNetworkEmptyRuns:
         point = network["runs"][0]["points"][0]
         # No DISK rows: outstanding I/Os unknown; one (non-client) worker counted on line 59.
         assert point["load"] == {"outstanding_io": None, "threads": 1}
-        assert [w["name"] for w in point["metrics"]["workers"]] == ["Worker 9", "[Worker 9]"]
-        (target,) = point["metrics"]["targets"]
+        assert [w["name"] for w in rows_of(point["metrics"]["workers"])] == ["Worker 9", "[Worker 9]"]
+        (target,) = rows_of(point["metrics"]["targets"])
         assert target["type"] == "NETWORK"
         assert target["name"] == "TESTBIRNE:192.168.100.85 >> TESTBIRNE:192.168.100.85"
         # Line 59: Starting Sector and Maximum Size are 18446744073709551615.
@@ -302,7 +330,7 @@ class TestPerSecondLayout:
         assert [s["iops"] for s in point["metrics"]["time_series"]] == [3900.0, 4300.0, 4050.0]  # lines 15, 21, 27
         assert point["metrics"]["time_series"][0]["time"] == "2022-02-02T12:00:01.000"
         assert point["load"] == {"outstanding_io": 4, "threads": 1}
-        assert len(point["metrics"]["workers"]) == 1  # the last second's rows only
+        assert len(point["metrics"]["workers"]["rows"]) == 1  # the last second's rows only
         assert run["workload"]["read_pct"] == 70.0
 
 
@@ -450,3 +478,15 @@ class TestWorkloadSignature:
         path.write_bytes(text)
         [result] = parse_paths([path])
         assert result["runs"][0]["workload"]["alignment_bytes"] == 4096
+
+
+def test_the_arrays_meet_the_result_schema_as_stored(quarch):
+    validator = jsonschema.Draft202012Validator(json_schema())
+    stored = json.loads(json.dumps(quarch))
+    assert list(validator.iter_errors(stored)) == []
+    stored["runs"][0]["points"][0]["metrics"]["workers"]["rows"] = {"Worker 1": [7418.419681]}
+    stored["runs"][0]["points"][0]["metrics"]["latency_histogram"]["counts"][0] = "40443"
+    assert sorted(f"{error.json_path}: {error.validator}" for error in validator.iter_errors(stored)) == [
+        "$.runs[0].points[0].metrics.latency_histogram.counts[0]: type",
+        "$.runs[0].points[0].metrics.workers.rows: type",
+    ]
