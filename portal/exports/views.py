@@ -79,7 +79,7 @@ def comparison_tables(request: HttpRequest) -> HttpResponse:
     which = choice(request.GET, "table", COMPARISON_TABLES, "all")
     if which != "all":
         tables = [tables[COMPARISON_TABLES.index(which) - 1]]
-    return _tables_response(tables, request.GET, f"{result.a.name} vs {result.b.name} {which}")
+    return _tables_response(tables, request.GET, f"{result.a_side} vs {result.b_side} {which}")
 
 
 @_download
@@ -96,7 +96,7 @@ def chart(request: HttpRequest) -> HttpResponse:
                 "'label' (or 'workload') must name a workload both systems were measured with", field="label"
             )
         figure = comparison_figure(result, matching[0])
-        stem = slugify(f"{result.a.name} vs {result.b.name} {matching[0].workload}")
+        stem = slugify(f"{result.a_side} vs {result.b_side} {matching[0].workload}")
     try:
         image = render_chart(figure, image_format)
     except ChartUnavailable as error:
