@@ -6,8 +6,11 @@ from collections.abc import Iterator
 from portal import formatting
 from portal.analysis.pairing import config_key_label
 from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
-from portal.comparisons.selectors import Comparison, WorkloadComparison
+from portal.comparisons.selectors import Comparison, WorkloadComparison, comparison
+from portal.models import System
 from portal.results.selectors import LATENCIES
+
+from .presets import PresetError
 
 COMPARISON_NUMBERS = NumberFormat(decimals=1)
 PCT_NUMBERS = NumberFormat(decimals=1, trim_zeros=False, group_from=None)
@@ -121,3 +124,19 @@ def side_by_side_table(result: Comparison) -> Table:
 def _system_label(side: str, drive_counts: set[int | None]) -> str:
     """ "EVA4100 (56 drives)" when every row has the same drive count."""
     return f"{side} ({drive_counts.pop()} drives)" if len(drive_counts) == 1 and None not in drive_counts else side
+
+
+def comparison_tables(
+    *, a: System, b: System, threshold_ms: float = 20.0, adjust_b: float = 1.0, workload: str | None = None
+) -> list[Table]:
+    """The comparison, its summary sentences and seed 002's side-by-side table, for one pair of systems."""
+    if adjust_b <= 0:
+        raise PresetError(f"the adjustment factor for B must be positive, got {adjust_b:g}")
+    return comparison_tables_from(comparison(a=a, b=b, threshold_ms=threshold_ms, adjust_b=adjust_b, workload=workload))
+
+
+def comparison_tables_from(result: Comparison) -> list[Table]:
+    """The comparison, summary and side-by-side tables of a comparison the compare page made."""
+    if not result.workloads:
+        raise PresetError(f"{result.a.name} and {result.b.name} have no workload in common")
+    return [comparison_table(result), summary_table(result), side_by_side_table(result)]
