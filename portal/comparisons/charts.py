@@ -1,6 +1,7 @@
 """The compare page's charts: two systems' curves or bars, several systems against a baseline."""
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from portal import formatting
 from portal.analysis.curves import Status
@@ -22,17 +23,40 @@ A_COLOUR, B_COLOUR = 1, 2
 THRESHOLD_DRAWN_UP_TO = 1.5
 
 
+@dataclass(frozen=True)
+class ChartUnit:
+    """The figure a compare chart draws throughput in: "IOPS", "MB/s" (10^6 bytes/s) or "MiB/s" (2^20
+    bytes/s), and ``per_figure``, how many of it one of the workload's own figures (IOPS or MB/s) is."""
+
+    name: str
+    per_figure: float = 1.0
+
+    def text(self, figure: float) -> str:
+        """One of the workload's own figures in this unit: "30,060 IOPS", "54.5 MiB/s"."""
+        value = figure * self.per_figure
+        return f"{formatting.iops(value)} IOPS" if self.name == "IOPS" else f"{formatting.mbps(value)} {self.name}"
+
+
 def compare_chart(
-    workload_comparison: WorkloadComparison, *, a: System, b: System, threshold_ms: float, latency: str = "avg"
+    workload_comparison: WorkloadComparison,
+    *,
+    a_name: str,
+    b_name: str,
+    threshold_ms: float,
+    latency: str = "avg",
+    unit: ChartUnit | None = None,
 ) -> Chart | BarChart:
     """One workload of a comparison as the chart that answers it: both systems' response-time curves
     (one colour per system, one dash per configuration, the value at the threshold marked) where both
     sides have curves; a grouped bar chart with the improvement above each configuration where a side
-    has single figures (published tables)."""
+    has single figures (published tables). ``a_name`` and ``b_name`` name the sides (with their firmware
+    where one was chosen); throughput is drawn in ``unit``, else in the workload's own figure."""
+    drawn = unit or ChartUnit(METRICS[workload_comparison.metric])
+    names = (a_name, b_name)
     figures = [f for row in workload_comparison.rows for f in row.a + row.b]
     if figures and all(_has_curve(f.run, workload_comparison.metric, latency) for f in figures):
-        return _compare_curves(workload_comparison, a=a, b=b, threshold_ms=threshold_ms, latency=latency)
-    return _compare_bars(workload_comparison, a=a, b=b, threshold_ms=threshold_ms)
+        return _compare_curves(workload_comparison, names, threshold_ms=threshold_ms, latency=latency, unit=drawn)
+    return _compare_bars(workload_comparison, names, threshold_ms=threshold_ms, unit=drawn)
 
 
 def _has_curve(run: Run, metric: str, latency: str) -> bool:
@@ -40,36 +64,37 @@ def _has_curve(run: Run, metric: str, latency: str) -> bool:
 
 
 def _compare_curves(
-    workload_comparison: WorkloadComparison, *, a: System, b: System, threshold_ms: float, latency: str
-) -> Chart:
+    workload_comparison: WorkloadComparison, names: tuple[str, str], *, threshold_ms: float, latency: str,
+    unit: ChartUnit,
+) -> Chart:  # fmt: skip
     series: list[Series] = []
+    a_name, b_name = names
     for index, row in enumerate(workload_comparison.rows):
-        for side, system, figures, colour in (("A", a, row.a, A_COLOUR), ("B", b, row.b, B_COLOUR)):
+        for side, system, figures, colour in (("A", a_name, row.a, A_COLOUR), ("B", b_name, row.b, B_COLOUR)):
             for figure in figures:
-                name = f"{side}: {system.name}, {row.label}"
-                series += _side_curve(figure, name, index, colour, latency, threshold_ms)
+                name = f"{side}: {system}, {row.label}"
+                series += _side_curve(figure, name, index, colour, latency, threshold_ms, unit)
     right = max((x for s in series for x in s.x), default=1)
     top = max((y for s in series for y in s.y if y is not None), default=threshold_ms)
-    title = f"{workload_comparison.workload}: {a.name} (A) vs {b.name} (B)"
+    title = f"{workload_comparison.workload}: {a_name} (A) vs {b_name} (B)"
     # The axis follows the curves: a threshold far above them is named, not drawn (it would flatten them).
     if threshold_ms <= top * THRESHOLD_DRAWN_UP_TO:
         series.append(threshold_line(threshold_ms, right=right, dash="dot"))
     else:
         title += f"; the threshold, {formatting.threshold(threshold_ms)}, is above every measured response time"
-    metric = METRICS[workload_comparison.metric]
-    return Chart(title, metric, f"{LATENCIES[latency].capitalize()} response time (ms)", series)
+    return Chart(title, unit.name, f"{LATENCIES[latency].capitalize()} response time (ms)", series)
 
 
 def _side_curve(
-    figure: ComparedFigure, name: str, index: int, colour: int, latency: str, threshold_ms: float
+    figure: ComparedFigure, name: str, index: int, colour: int, latency: str, threshold_ms: float, unit: ChartUnit
 ) -> list[Series]:
     curve = [c for c in run_curve(run=figure.run, metric=figure.metric, latency=latency) if c.response_ms is not None]
-    hover = [f"{formatting.throughput(c.throughput, figure.metric)} at {formatting.ms(c.response_ms)}" for c in curve]
-    line = Series(name, [c.throughput for c in curve], [c.response_ms for c in curve], hover=hover, style=index,
-                  group=name, dash=DASHES[index % len(DASHES)], colour=colour)  # fmt: skip
+    hover = [f"{unit.text(c.throughput)} at {formatting.ms(c.response_ms)}" for c in curve]
+    line = Series(name, [c.throughput * unit.per_figure for c in curve], [c.response_ms for c in curve], hover=hover,
+                  style=index, group=name, dash=DASHES[index % len(DASHES)], colour=colour)  # fmt: skip
     if figure.value is None:
         return [line]
-    figure_text = formatting.throughput(figure.value, figure.metric)
+    figure_text = unit.text(figure.value)
     at_ms = threshold_ms
     if figure.status in (Status.NOT_REACHED, Status.SINGLE_POINT):
         # A lower bound (or a published figure) is marked where it was measured (stated), not on the threshold.
@@ -82,26 +107,29 @@ def _side_curve(
         if figure.status == Status.NOT_REACHED
         else f"{figure_text} at {formatting.threshold(threshold_ms)} ({formatting.status_words(figure.status)})"
     )
-    marker = Series(f"{name}: {at}", [figure.value], [at_ms], hover=[at], mode="markers",
+    marker = Series(f"{name}: {at}", [figure.value * unit.per_figure], [at_ms], hover=[at], mode="markers",
                     style=index, group=name, colour=colour)  # fmt: skip
     return [line, marker]
 
 
-def _compare_bars(workload_comparison: WorkloadComparison, *, a: System, b: System, threshold_ms: float) -> BarChart:
+def _compare_bars(
+    workload_comparison: WorkloadComparison, names: tuple[str, str], *, threshold_ms: float, unit: ChartUnit
+) -> BarChart:
     rows = workload_comparison.rows
+    per = unit.per_figure
     errors = {
-        side: [_spread([f.value for f in getattr(row, side) if f.value is not None]) for row in rows]
+        side: [_spread([f.value * per for f in getattr(row, side) if f.value is not None]) for row in rows]
         for side in ("a", "b")
     }
-    metric = METRICS[workload_comparison.metric]
+    a_name, b_name = names
     return BarChart(
-        title=f"{workload_comparison.workload} at {formatting.threshold(threshold_ms)}: {a.name} (A) vs {b.name} (B)",
+        title=f"{workload_comparison.workload} at {formatting.threshold(threshold_ms)}: {a_name} (A) vs {b_name} (B)",
         x_title="Configuration",
-        y_title=metric,
+        y_title=unit.name,
         categories=[row.label for row in rows],
         bars=[
-            Bars(f"A: {a.name}", [row.a_value for row in rows], A_COLOUR, errors["a"]),
-            Bars(f"B: {b.name}", [row.b_value for row in rows], B_COLOUR, errors["b"]),
+            Bars(f"A: {a_name}", [row.a_value * per for row in rows], A_COLOUR, errors["a"]),
+            Bars(f"B: {b_name}", [row.b_value * per for row in rows], B_COLOUR, errors["b"]),
         ],
         notes=[formatting.improvement(row.pct) for row in rows],
     )

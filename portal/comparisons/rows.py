@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from django.core.paginator import Page
 
+from portal import formatting
 from portal.analysis.compare import (
     ReplicateComparison,
     compare_summaries,
@@ -30,6 +31,13 @@ class ComparisonOptions:
     adjust_b: float = 1.0
     latency: str = "avg"
     best_of_sizes: bool = False
+    # The firmware version each side's runs were measured under, when one was chosen: sentences name it.
+    a_firmware: str = ""
+    b_firmware: str = ""
+
+    def side_names(self, a: System, b: System) -> tuple[str, str]:
+        """A and B as sentences name them: "IBM DS5020 firmware 07.30.12.00" when a firmware was chosen."""
+        return formatting.compared_side(a, self.a_firmware), formatting.compared_side(b, self.b_firmware)
 
 
 @dataclass
@@ -123,6 +131,16 @@ class Comparison:
     a_firmware: str = ""
     b_firmware: str = ""
 
+    @property
+    def a_side(self) -> str:
+        """A as the page names it, with its firmware when one was chosen."""
+        return formatting.compared_side(self.a, self.a_firmware)
+
+    @property
+    def b_side(self) -> str:
+        """B as the page names it, with its firmware when one was chosen."""
+        return formatting.compared_side(self.b, self.b_firmware)
+
 
 def groups(found: list[ReplicateGroup], metric: str, *, best: bool = False) -> dict[ConfigGroup, ReplicateGroup]:
     """Replicates with a value, by configuration group, those of one group together; or only the best
@@ -179,7 +197,8 @@ def compared_row(
         row.pct = improvement_pct(row.a_value, row.b_value, adjust_b=options.adjust_b)
     if a_summary.n > 1 and b_summary.n > 1:
         row.confidence = compare_summaries(a_summary, b_summary, adjust_b=options.adjust_b)
-    row.notes = sentences.row_notes(row, a_name=a.name, b_name=b.name, threshold_ms=options.threshold_ms)
+    a_name, b_name = options.side_names(a, b)
+    row.notes = sentences.row_notes(row, a_name=a_name, b_name=b_name, threshold_ms=options.threshold_ms)
     return row
 
 
@@ -204,7 +223,8 @@ def workload_comparison(
         pairs, only_a, only_b = [(next(iter(a_groups)), next(iter(b_groups)))], [], []
     rows = [compared_row(a, b, a_groups[ConfigGroup(*ak)], b_groups[ConfigGroup(*bk)], options) for ak, bk in pairs]
     rows.sort(key=lambda r: (r.raid_level, r.drive_count_a or 0, r.cache_a))
-    summaries = sentences.raid_level_summaries(rows, a_name=a.name, b_name=b.name, label=label, options=options)
+    a_name, b_name = options.side_names(a, b)
+    summaries = sentences.raid_level_summaries(rows, a_name=a_name, b_name=b_name, label=label, options=options)
     said, choices = ambiguities(only_a, only_b)
-    empty = [] if rows else sentences.why_empty(a, b, a_figures, b_figures, metric)
+    empty = [] if rows else sentences.why_empty((a_name, b_name), a_figures, b_figures, metric)
     return WorkloadComparison(label, metric, rows, only_a, only_b, summaries, said, matched_by, choices, empty=empty)

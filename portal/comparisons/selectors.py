@@ -104,7 +104,7 @@ def comparison(
     page ``workload_page`` of them in label order (the rest stay counted in ``page``). With ``viewer``,
     ``workload`` also names a workload by the name one of their teams gave it.
     """
-    options = ComparisonOptions(threshold_ms, adjust_b, latency, best_of_sizes)
+    options = ComparisonOptions(threshold_ms, adjust_b, latency, best_of_sizes, a_firmware or "", b_firmware or "")
     shared = SideFilters(raid_level_asked(raid_level=raid_level), drive_count, cache)
     a_asked = SideFilters(raid_level_asked(raid_level=a_raid_level), a_drive_count, a_cache, a_config, a_firmware)
     b_asked = SideFilters(raid_level_asked(raid_level=b_raid_level), b_drive_count, b_cache, b_config, b_firmware)
@@ -125,9 +125,10 @@ def comparison(
         runs_of_side(system=system, workloads=workloads, filters=filters, viewer=viewer)
         for system, filters in ((a, a_filters), (b, b_filters))
     )
+    a_name, b_name = options.side_names(a, b)
     left_out = [
-        *what_filters_left_out(runs=a_all, filters=a_filters, side=f"A ({a.name})", family=best_of_sizes),
-        *what_filters_left_out(runs=b_all, filters=b_filters, side=f"B ({b.name})", family=best_of_sizes),
+        *what_filters_left_out(runs=a_all, filters=a_filters, side=f"A ({a_name})", family=best_of_sizes),
+        *what_filters_left_out(runs=b_all, filters=b_filters, side=f"B ({b_name})", family=best_of_sizes),
     ]
     if pairs:
         result = _paired_comparison(a, b, pairs, (a_runs, b_runs), options)

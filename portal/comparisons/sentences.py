@@ -92,17 +92,19 @@ def _lower_bounds(bounded: list[str], threshold_ms: float) -> str:
 
 
 def why_empty(
-    a: System, b: System, a_figures: list[ReplicateGroup], b_figures: list[ReplicateGroup], metric: str
+    names: tuple[str, str], a_figures: list[ReplicateGroup], b_figures: list[ReplicateGroup], metric: str
 ) -> list[str]:
-    """Why a workload both sides have compares no configuration, in sentences."""
+    """Why a workload both sides have compares no configuration, in sentences; ``names``: A's and B's as
+    sentences name them."""
     why = []
-    for letter, system, figures in (("A", a, a_figures), ("B", b, b_figures)):
+    a_name, b_name = names
+    for letter, name, figures in (("A", a_name, a_figures), ("B", b_name, b_figures)):
         if not any(found.metric == metric and found.summary is not None for found in figures):
             reasons = dict.fromkeys(words for found in figures for words in found.no_value)
-            why.append(f"No figure of {letter} ({system.name}) at the threshold: {'; '.join(reasons) or 'no value'}.")
+            why.append(f"No figure of {letter} ({name}) at the threshold: {'; '.join(reasons) or 'no value'}.")
     if not why:
         why.append(
-            f"No configuration of A ({a.name}) pairs with one of B ({b.name}): "
+            f"No configuration of A ({a_name}) pairs with one of B ({b_name}): "
             "choose a configuration of each side above to compare them."
         )
     return why

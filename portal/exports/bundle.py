@@ -20,6 +20,7 @@ from portal.reports.document import Report
 
 from . import presets
 from .charts import PRINT_SCALE, ChartUnavailable, chart_data_csv, render_charts
+from .comparison_tables import comparison_tables_from
 from .formats import FORMATS, export
 
 SINGLE_FILE_FORMATS = ("xlsx", "docx")
@@ -57,7 +58,7 @@ def comparison_bundle(
         raise presets.PresetError(f"the adjustment factor for B must be positive, got {adjust_b:g}")
     progress(0.02, "Reading the comparison")
     result = comparison(a=a, b=b, threshold_ms=threshold_ms, adjust_b=adjust_b, **filters)
-    tables = presets.comparison_tables_from(result)
+    tables = comparison_tables_from(result)
     runs = [figure.run for workload in result.workloads for row in workload.rows for figure in row.a + row.b]
     progress(0.1, "Reading the white-paper tables of each system")
     for system in (a, b):

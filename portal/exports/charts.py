@@ -26,7 +26,7 @@ import plotly.io as pio
 from django.conf import settings
 
 from portal.charts import plotly_figure
-from portal.comparisons.charts import compare_chart
+from portal.comparisons.charts import ChartUnit, compare_chart
 from portal.comparisons.selectors import Comparison, WorkloadComparison
 from portal.spreadsheets import SpreadsheetCsvWriter
 
@@ -50,11 +50,12 @@ class ChartUnavailable(RuntimeError):
     """The chart cannot be rendered to an image on this machine; the message says why."""
 
 
-def comparison_figure(result: Comparison, workload: WorkloadComparison) -> go.Figure:
+def comparison_figure(result: Comparison, workload: WorkloadComparison, *, unit: ChartUnit | None = None) -> go.Figure:
     """The compare page's chart of one workload, as the page draws it (both systems' curves overlaid
     where both have curves, else grouped bars with the improvement above each configuration; the page's
-    colours), at the size every export draws it."""
-    chart = compare_chart(workload, a=result.a, b=result.b, threshold_ms=result.threshold_ms, latency=result.latency)
+    colours), at the size every export draws it; throughput in ``unit``, else in the page's figure."""
+    chart = compare_chart(workload, a_name=result.a_side, b_name=result.b_side, threshold_ms=result.threshold_ms,
+                          latency=result.latency, unit=unit)  # fmt: skip
     return plotly_figure(chart).update_layout(width=EXPORT_WIDTH_PX, height=EXPORT_HEIGHT_PX)
 
 
@@ -62,7 +63,7 @@ def chart_data_csv(result: Comparison, workload: WorkloadComparison) -> bytes:
     out = io.StringIO()
     writer = SpreadsheetCsvWriter(out, lineterminator="\r\n")
     unit = "IOPS" if workload.metric == "iops" else "MB/s"
-    writer.writerow(["Configuration", f"{result.a.name} {unit}", f"{result.b.name} {unit} x {result.adjust_b:g}"])
+    writer.writerow(["Configuration", f"{result.a_side} {unit}", f"{result.b_side} {unit} x {result.adjust_b:g}"])
     writer.writerows([row.label, row.a_value, row.b_value * result.adjust_b] for row in workload.rows)
     return out.getvalue().encode("utf-8-sig")
 

@@ -1,11 +1,16 @@
 """A comparison as tables: per workload and matched configuration, the summary sentences, and
 seed 002's side-by-side table. MB/s is decimal here."""
 
+from collections.abc import Iterator
+
 from portal import formatting
 from portal.analysis.pairing import config_key_label
 from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
-from portal.comparisons.selectors import Comparison
+from portal.comparisons.selectors import Comparison, WorkloadComparison, comparison
+from portal.models import System
 from portal.results.selectors import LATENCIES
+
+from .presets import PresetError
 
 COMPARISON_NUMBERS = NumberFormat(decimals=1)
 PCT_NUMBERS = NumberFormat(decimals=1, trim_zeros=False, group_from=None)
@@ -31,13 +36,10 @@ def at_threshold(result: Comparison) -> str:
 def comparison_table(result: Comparison) -> Table:
     """Per workload and matched configuration: A, B (and B adjusted), and the improvement of A over B."""
     adjusted = result.adjust_b != 1
-    a_name, b_name = (
-        formatting.compared_side(result.a, result.a_firmware),
-        formatting.compared_side(result.b, result.b_firmware),
-    )
+    a_name, b_name = result.a_side, result.b_side
     columns = [Column(a_name, COMPARISON_NUMBERS), Column(b_name, COMPARISON_NUMBERS)]
     if adjusted:
-        columns.append(Column(f"{result.b.name} x {result.adjust_b:g}", COMPARISON_NUMBERS))
+        columns.append(Column(f"{b_name} x {result.adjust_b:g}", COMPARISON_NUMBERS))
     groups = (
         ColumnGroup(at_threshold(result), tuple(columns)),
         ColumnGroup("Improvement", (Column("%", PCT_NUMBERS),)),
@@ -56,8 +58,7 @@ def comparison_table(result: Comparison) -> Table:
         "Improvement = (A - B x k) / (B x k) x 100" + (f", k = {result.adjust_b:g}." if adjusted else ", k = 1."),
     ]
     return Table(
-        title=f"{formatting.compared_side(result.a, result.a_firmware)} compared with "
-        f"{formatting.compared_side(result.b, result.b_firmware)}",
+        title=f"{a_name} compared with {b_name}",
         corner=(("", ""), ("Workload", "Matched configuration")),
         column_groups=groups,
         rows=tuple(rows),
@@ -65,16 +66,16 @@ def comparison_table(result: Comparison) -> Table:
     )
 
 
-def _unmatched(workload, result):
+def _unmatched(workload: WorkloadComparison, result: Comparison) -> Iterator[str]:
     """What the page says was not compared: a configuration both sides have under cache settings that do not
     pair is a cache-setting choice, not a configuration only one side has."""
     both = {key[:2] for key in workload.only_a} & {key[:2] for key in workload.only_b}
     yield from (f"{workload.workload}: {sentence}." for sentence in workload.ambiguous)
-    for system, keys in ((result.a, workload.only_a), (result.b, workload.only_b)):
+    for side, keys in ((result.a_side, workload.only_a), (result.b_side, workload.only_b)):
         alone = [key for key in keys if key[:2] not in both]
         if alone:
             configurations = "; ".join(config_key_label(key) for key in alone)
-            yield f"{workload.workload}: only {system.name} has {configurations}."
+            yield f"{workload.workload}: only {side} has {configurations}."
     if both and not workload.ambiguous:
         shared = "; ".join(config_key_label((*key, "")) for key in sorted(both, key=str))
         yield f"{workload.workload}: both have {shared} under different cache settings; choose one to compare them."
@@ -83,12 +84,11 @@ def _unmatched(workload, result):
 def summary_table(result: Comparison) -> Table:
     """The paper's Summary list: one sentence per workload and RAID level, then what only one side has."""
     sentences = [sentence for workload in result.workloads for sentence in workload.summaries]
-    for system, names in ((result.a, result.only_a_workloads), (result.b, result.only_b_workloads)):
+    for side, names in ((result.a_side, result.only_a_workloads), (result.b_side, result.only_b_workloads)):
         if names:
-            sentences.append(f"Only {system.name} was measured with {', '.join(names)}.")
+            sentences.append(f"Only {side} was measured with {', '.join(names)}.")
     return Table(
-        title=f"Summary: {formatting.compared_side(result.a, result.a_firmware)} compared with "
-        f"{formatting.compared_side(result.b, result.b_firmware)}",
+        title=f"Summary: {result.a_side} compared with {result.b_side}",
         corner=(("",), ("Summary",)),
         column_groups=(),
         rows=tuple(Row((sentence,), ()) for sentence in sentences),
@@ -108,8 +108,8 @@ def side_by_side_table(result: Comparison) -> Table:
     ]
     all_rows = [row for workload in result.workloads for row in workload.rows]
     columns = (
-        Column(_system_label(result.a, {row.drive_count_a for row in all_rows}), numbers),
-        Column(_system_label(result.b, {row.drive_count_b for row in all_rows}), numbers),
+        Column(_system_label(result.a_side, {row.drive_count_a for row in all_rows}), numbers),
+        Column(_system_label(result.b_side, {row.drive_count_b for row in all_rows}), numbers),
     )
     return Table(
         title=f"Performance at {formatting.threshold(result.threshold_ms)} {LATENCIES[result.latency]} response time, "
@@ -121,10 +121,22 @@ def side_by_side_table(result: Comparison) -> Table:
     )
 
 
-def _system_label(system, drive_counts):
+def _system_label(side: str, drive_counts: set[int | None]) -> str:
     """ "EVA4100 (56 drives)" when every row has the same drive count."""
-    return (
-        f"{system.name} ({drive_counts.pop()} drives)"
-        if len(drive_counts) == 1 and None not in drive_counts
-        else system.name
-    )
+    return f"{side} ({drive_counts.pop()} drives)" if len(drive_counts) == 1 and None not in drive_counts else side
+
+
+def comparison_tables(
+    *, a: System, b: System, threshold_ms: float = 20.0, adjust_b: float = 1.0, workload: str | None = None
+) -> list[Table]:
+    """The comparison, its summary sentences and seed 002's side-by-side table, for one pair of systems."""
+    if adjust_b <= 0:
+        raise PresetError(f"the adjustment factor for B must be positive, got {adjust_b:g}")
+    return comparison_tables_from(comparison(a=a, b=b, threshold_ms=threshold_ms, adjust_b=adjust_b, workload=workload))
+
+
+def comparison_tables_from(result: Comparison) -> list[Table]:
+    """The comparison, summary and side-by-side tables of a comparison the compare page made."""
+    if not result.workloads:
+        raise PresetError(f"{result.a.name} and {result.b.name} have no workload in common")
+    return [comparison_table(result), summary_table(result), side_by_side_table(result)]

@@ -10,6 +10,9 @@ from portal.models import System
 from portal.sizing.output import sizing_preset_tables
 
 from . import presets
+from .pivot_tables import pivot
+from .stroke_tables import stroke
+from .tool_tables import jetstress, orion
 
 # The white-paper table presets of one system, and the tables of a comparison.
 PRESETS = ("whitepaper", "pivot", "stroke", "jetstress", "orion", "sizing")
@@ -46,15 +49,17 @@ def system_tables(system: System, params: Mapping[str, Any]) -> tuple[list[Table
     workloads = tuple(w.strip() for w in params.get("workloads", "").split(",") if w.strip()) or None
     raid_level = params.get("raid_level") or None
     if preset == "stroke":
-        tables = presets.stroke(system, raid_level=raid_level, threshold_ms=threshold_ms)
-    elif preset in ("jetstress", "orion"):
-        tables = [getattr(presets, preset)(system)]
+        tables = stroke(system, raid_level=raid_level, threshold_ms=threshold_ms)
+    elif preset == "jetstress":
+        tables = [jetstress(system)]
+    elif preset == "orion":
+        tables = [orion(system)]
     elif preset == "sizing":
         tables = sizing_preset_tables(system, params)
     elif preset == "pivot":
         rows = tuple(params.get("rows", "drive_count,cache_setting").split(","))
         selection = presets.Selection(raid_level, workloads, params.get("source_table") or None)
-        tables = [presets.pivot(system, rows=rows, threshold_ms=threshold_ms, selection=selection)]
+        tables = [pivot(system, rows=rows, threshold_ms=threshold_ms, selection=selection)]
     else:
         selection = presets.default_selection(
             system, raid_level=raid_level, workloads=workloads, source_table=params.get("source_table") or None

@@ -2,9 +2,20 @@
 
 from collections import defaultdict
 
-from portal.analysis.sizing import EXCHANGE_IOPS_PER_DRIVE, OrionPoint, jetstress_sizing, orion_summary
+from ingest.formats import jetstress as jetstress_format
+from ingest.formats import orion as orion_format
+from portal.analysis.sizing import (
+    EXCHANGE_IOPS_PER_DRIVE,
+    IOPS_PER_MAILBOX,
+    OrionPoint,
+    jetstress_sizing,
+    orion_summary,
+)
 from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
 from portal.models import Point, Run, System
+from portal.results.selectors import runs_filtered, runs_with_points
+
+from .presets import PresetError
 
 
 def jetstress_table(system: System, runs: list[Run], *, iops_per_mailbox: float) -> Table:
@@ -118,3 +129,19 @@ def _orion_point(point: Point) -> OrionPoint:
     small = load.get("small_outstanding", 1 if point.iops is not None or point.avg_response_ms is not None else 0)
     large = load.get("large_outstanding", 1 if point.mbps is not None else 0)
     return OrionPoint(small, large, point.iops, point.mbps, point.avg_response_ms)
+
+
+def jetstress(system: System, *, iops_per_mailbox: float = IOPS_PER_MAILBOX) -> Table:
+    """Seed 001's Exchange figures: achieved IOPS, per drive, mailboxes at ``iops_per_mailbox``, latencies."""
+    runs = list(runs_with_points(runs=runs_filtered(system=system, tool=jetstress_format.TOOL)))
+    if not runs:
+        raise PresetError(f"{system.name} has no Jetstress runs")
+    return jetstress_table(system, runs, iops_per_mailbox=iops_per_mailbox)
+
+
+def orion(system: System) -> Table:
+    """Seed 001's Oracle figures: ORION's maxima, per drive, and the Oracle sizing class of the small IOPS."""
+    runs = list(runs_with_points(runs=runs_filtered(system=system, tool=orion_format.TOOL)))
+    if not runs:
+        raise PresetError(f"{system.name} has no ORION runs")
+    return orion_table(system, runs)

@@ -21,8 +21,9 @@ from portal.models import System
 from portal.systems.selectors import system_by_name
 from portal.teams.selectors import Viewer, visible
 
-from . import bundle_jobs, presets
+from . import bundle_jobs
 from .charts import CHART_FORMATS, ChartUnavailable, comparison_figure, render_chart
+from .comparison_tables import comparison_tables_from
 from .formats import FORMATS, export
 from .multi_tables import multi_comparison_table
 from .parameters import COMPARISON_TABLES, choice, system_tables
@@ -75,11 +76,11 @@ def comparison_tables(request: HttpRequest) -> HttpResponse:
         names = " ".join(system.name for system in multi.candidates)
         return _tables_response([multi_comparison_table(multi)], request.GET, f"{names} vs {multi.baseline.name}")
     result = _comparison(request.GET, viewer=request.user)
-    tables = presets.comparison_tables_from(result)
+    tables = comparison_tables_from(result)
     which = choice(request.GET, "table", COMPARISON_TABLES, "all")
     if which != "all":
         tables = [tables[COMPARISON_TABLES.index(which) - 1]]
-    return _tables_response(tables, request.GET, f"{result.a.name} vs {result.b.name} {which}")
+    return _tables_response(tables, request.GET, f"{result.a_side} vs {result.b_side} {which}")
 
 
 @_download
@@ -96,7 +97,7 @@ def chart(request: HttpRequest) -> HttpResponse:
                 "'label' (or 'workload') must name a workload both systems were measured with", field="label"
             )
         figure = comparison_figure(result, matching[0])
-        stem = slugify(f"{result.a.name} vs {result.b.name} {matching[0].workload}")
+        stem = slugify(f"{result.a_side} vs {result.b_side} {matching[0].workload}")
     try:
         image = render_chart(figure, image_format)
     except ChartUnavailable as error:

@@ -219,7 +219,11 @@ def compare_chart(request: HttpRequest) -> AnyChart:
         named = label or form.value("workload")
         raise NotFoundError(f"Both systems need runs of {named!r} to chart them together.")
     return compare_charts.compare_chart(
-        matching[0], a=result.a, b=result.b, threshold_ms=result.threshold_ms, latency=result.latency
+        matching[0],
+        a_name=result.a_side,
+        b_name=result.b_side,
+        threshold_ms=result.threshold_ms,
+        latency=result.latency,
     )
 
 

@@ -4,6 +4,7 @@ white-paper table."""
 
 from portal import formatting
 from portal.analysis.tables import Table, round_half_up
+from portal.comparisons.charts import ChartUnit
 from portal.comparisons.selectors import Comparison, ComparisonRow, WorkloadComparison
 from portal.exports import presets
 from portal.exports.charts import comparison_figure
@@ -15,7 +16,6 @@ from .options import (
     MIB,
     Reported,
     ReportOptions,
-    firmware_versions,
     joined,
     side_a,
     side_b,
@@ -49,27 +49,20 @@ def _workload_results(
     blocks: list[Block] = []
     if options.charts:
         caption = options.captions.get(workload.workload) or _caption(result, workload)
-        blocks.append(Figure(caption, comparison_figure(result, workload) if draw else None, key=workload.workload))
+        figure = comparison_figure(result, workload, unit=chart_unit(workload, runs, options)) if draw else None
+        blocks.append(Figure(caption, figure, key=workload.workload))
     if options.tables:
         blocks.append(_workload_table(result, workload, runs, options))
-    blocks.extend(Paragraph(_sides_named(result, sentence) + ".") for sentence in workload.summaries)
+    blocks.extend(Paragraph(sentence + ".") for sentence in workload.summaries)
     blocks.extend(_not_compared(result, workload))
     return blocks
 
 
-def _sides_named(result: Comparison, sentence: str) -> str:
-    """The page's summary sentence, each side named with its firmware where two versions of one system are
-    compared ("IBM DS5020 firmware 07.30 performs 20 % worse than IBM DS5020 firmware 07.15 for ...")."""
-    if not firmware_versions(result):
-        return sentence
-    name, a, b = result.a.name, side_a(result), side_b(result)
-    for said, meant in (
-        (f"{name} performs", f"{a} performs"),
-        (f"than {name} for", f"than {b} for"),
-        (f"{name} and {name} did not reach", f"{a} and {b} did not reach"),
-    ):
-        sentence = sentence.replace(said, meant, 1)
-    return sentence
+def chart_unit(workload: WorkloadComparison, runs: dict[int, Run], options: ReportOptions) -> ChartUnit:
+    """The unit ``workload``'s chart is drawn in: its table's (:func:`figure_unit`)."""
+    unit = figure_unit(workload, runs, options)
+    size = transfer_size_bytes(workload, runs)
+    return ChartUnit(unit, figure_in(1.0, metric=workload.metric, unit=unit, size_bytes=size))
 
 
 def _caption(result: Comparison, workload: WorkloadComparison) -> str:

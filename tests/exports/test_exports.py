@@ -18,7 +18,10 @@ from django.core.management import call_command
 
 from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
 from portal.exports import presets
+from portal.exports.comparison_tables import comparison_tables
 from portal.exports.formats import FORMATS, export
+from portal.exports.stroke_tables import stroke
+from portal.exports.tool_tables import jetstress, orion
 from portal.models import Point, Run, System
 from portal.results import workloads
 from tests.ingesting import store_file
@@ -149,7 +152,7 @@ def compiled_log(latex, folder):
 def test_latex_comparison_tables_fit_the_text_width(demo, tmp_path):
     """The comparison, summary and side-by-side tables were 228 pt and 423 pt wider than an article's text."""
     a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
-    latex = export(presets.comparison_tables(a=a, b=b, threshold_ms=20), "latex").decode()
+    latex = export(comparison_tables(a=a, b=b, threshold_ms=20), "latex").decode()
     assert latex.count(r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%") == 3
     log = compiled_log(latex, tmp_path)
     assert "Overfull \\hbox" not in log
@@ -215,7 +218,7 @@ def test_names_are_escaped_in_every_format(odd_names):
 def test_stroke_preset_is_seed_000_table_2(demo):
     """Seed 000 Table 2, line 168: RAID-5 OLTP 4K, 8K, and 16K 0.88 0.80 0.74 0.72 0.66 0.65."""
     system = System.objects.get(name="IBM DS4500")
-    raid5, raid10 = presets.stroke(system)
+    raid5, raid10 = stroke(system)
     assert raid5.text_grid()[1] == ["", "15%", "30%", "45%", "60%", "75%", "90%"]
     assert raid5.text_grid()[2] == ["RAID-5 OLTP 4K, 8K, and 16K", "0.88", "0.80", "0.74", "0.72", "0.66", "0.65"]
     # Seed 000 Table 6, line 335.
@@ -230,7 +233,7 @@ def test_stroke_preset_from_runs_that_differ_in_stroke(db):
         )
         run = Run.objects.create(config=config, name="r", tool="Iometer", workload_name="OLTP 8K")
         Point.objects.create(run=run, seq=0, iops=iops, avg_response_ms=20)
-    (table,) = presets.stroke(system)
+    (table,) = stroke(system)
     assert table.text_grid()[2] == ["RAID-5 OLTP 8K, 100 drives", "0.74"]
 
 
@@ -247,7 +250,7 @@ def test_comparison_tables_pin_the_ds4500_paper(demo, client):
 def test_side_by_side_is_seed_002_table_1(demo):
     """Seed 002 Table 1, line 87: Random Reads IOPs, Any, 13,800 (EVA4100, 56 drives), 26,000 (EVA4400, 96)."""
     a, b = System.objects.get(name="HP EVA4100"), System.objects.get(name="HP EVA4400")
-    side_by_side = presets.comparison_tables(a=a, b=b, threshold_ms=30)[2]
+    side_by_side = comparison_tables(a=a, b=b, threshold_ms=30)[2]
     grid = side_by_side.text_grid()
     assert grid[1] == ["Workload", "RAID level", "HP EVA4100 (56 drives)", "HP EVA4400 (96 drives)"]
     assert ["EVA Random Reads IOPS", "Any", "13,800", "26,000"] in grid
@@ -257,10 +260,10 @@ def test_jetstress_and_orion_summaries_pin_seed_001(demo):
     """Seed 001 lines 103-105: 4,127 IOPS over 32 drives, 129 per drive, 8,254 mailboxes; lines 117-120:
     3,580 small IOPS, 224 per drive, 5.44 ms, between a low and a medium transaction system."""
     system = System.objects.get(name="IBM DS5020")
-    jetstress = presets.jetstress(system).text_grid()
-    assert any(row[2:6] == ["4,127", "32", "129", "8,254"] for row in jetstress)
-    orion = presets.orion(system).text_grid()
-    assert any(row[1:] == ["low", "3,580", "224", "468", "5.44"] for row in orion)
+    jetstress_grid = jetstress(system).text_grid()
+    assert any(row[2:6] == ["4,127", "32", "129", "8,254"] for row in jetstress_grid)
+    orion_grid = orion(system).text_grid()
+    assert any(row[1:] == ["low", "3,580", "224", "468", "5.44"] for row in orion_grid)
 
 
 def test_bad_parameters_answer_400_with_a_sentence(demo, client):

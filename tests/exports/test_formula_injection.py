@@ -72,11 +72,10 @@ def test_chart_data_csv_neutralises_series_names_and_keeps_numbers():
 
 
 def test_comparison_chart_csv_neutralises_configuration_labels():
-    class Side:
-        name = "=cmd|' /C calc'!A0"
-
     class Comparison:
-        a, b, adjust_b = Side(), Side(), 1.0
+        # Each side as the comparison names it: a system's name, with its firmware when one was chosen.
+        a_side = b_side = "=cmd|' /C calc'!A0"
+        adjust_b = 1.0
 
     class Workload:
         metric = "iops"

@@ -17,6 +17,7 @@ from docx import Document
 from portal.comparisons.selectors import comparison
 from portal.models import System
 from portal.reports.build import build_report
+from portal.reports.content import report_content
 from portal.reports.forms import ReportForm
 from tests.reports.test_report import seed_line
 
@@ -95,3 +96,39 @@ def test_mb_per_s_for_one_workload_and_iops_for_another_are_the_papers_and_the_p
     assert any(c.endswith("Streaming Writes 64K at 20 ms (MB/s)") for c in captions)  # the page's, not chosen
     notes = [p.text for p in document.paragraphs]
     assert "MB/s = 10^6 bytes per second. Read in IOPS and converted at the workload's 8 KB transfers." in notes
+
+
+def _chart(report, workload: str):
+    (figure,) = [block.figure for block in report.figures() if block.key == workload]
+    return figure
+
+
+def test_each_workloads_chart_is_drawn_in_its_chosen_figure(demo):
+    chosen = [*QUERY[:3], ("figures", "Random Reads 8K: MB/s"), ("figures", "Streaming Reads 64K: MiB/s")]
+    form = ReportForm(QueryDict(urlencode(chosen)))
+    assert form.is_valid(), form.errors
+    a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
+    report = report_content([comparison(a=a, b=b, **form.selection())], options=form.options())
+
+    # Random Reads 8K, IOPS on the page: the chart's bars in MB/s, the paper's 8K IOPS (line 295) x 8,192 bytes.
+    random_reads = _chart(report, "Random Reads 8K")
+    assert random_reads.layout.yaxis.title.text == "MB/s"
+    ds4500, ds4400 = (_number(n) for n in re.findall(r"approximately ([\d,]+) 8K IOPS", seed_line(295)))
+    bars = {trace.name: dict(zip(trace.x, trace.y, strict=True)) for trace in random_reads.data}
+    raid_5 = next(label for label in bars["A: IBM DS4500"] if label.startswith("RAID-5, 140"))
+    assert bars["A: IBM DS4500"][raid_5] == pytest.approx(ds4500 * 8192 / 1e6, abs=0.5)
+    assert bars["B: IBM DS4400"][raid_5] == pytest.approx(ds4400 * 8192 / 1e6, abs=0.5)
+
+    # Streaming Reads 64K, MB/s on the page: in MiB/s the bars are the paper's MBps (line 359) as printed.
+    streaming = _chart(report, "Streaming Reads 64K")
+    assert streaming.layout.yaxis.title.text == "MiB/s"
+    ds4500, ds4400 = (int(n) for n in re.findall(r"(\d+)MBps", seed_line(359))[::-1])
+    bars = {trace.name: dict(zip(trace.x, trace.y, strict=True)) for trace in streaming.data}
+    raid_10 = next(label for label in bars["A: IBM DS4500"] if label.startswith("RAID-10"))
+    assert (bars["A: IBM DS4500"][raid_10], bars["B: IBM DS4400"][raid_10]) == (
+        pytest.approx(ds4500),
+        pytest.approx(ds4400),
+    )
+
+    # A workload left at the page's figure keeps it.
+    assert _chart(report, "Streaming Writes 64K").layout.yaxis.title.text == "MB/s"

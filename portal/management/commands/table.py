@@ -8,6 +8,9 @@ from django.core.management.base import CommandParser
 
 from portal.exports import presets
 from portal.exports.formats import FORMATS, export
+from portal.exports.pivot_tables import ROW_ATTRIBUTES, pivot
+from portal.exports.stroke_tables import stroke
+from portal.exports.tool_tables import jetstress, orion
 from portal.management.viewer import add_viewer_argument, viewer_of
 from portal.systems.selectors import SystemNotFound, system_by_name
 
@@ -34,7 +37,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--rows",
             default="drive_count,cache_setting",
-            help=f"pivot rows, two of: {', '.join(presets.ROW_ATTRIBUTES)}",
+            help=f"pivot rows, two of: {', '.join(ROW_ATTRIBUTES)}",
         )
         parser.add_argument("--format", choices=tuple(FORMATS), default="text")
         parser.add_argument("-o", "--output", help="write to FILE instead of the terminal (needed for xlsx, docx)")
@@ -63,13 +66,15 @@ class Command(BaseCommand):
         layout, threshold_ms, raid_level = options["layout"], options["threshold_ms"], options["raid_level"]
         workloads = tuple(w.strip() for w in (options["workloads"] or "").split(",") if w.strip()) or None
         if layout == "stroke":
-            return presets.stroke(system, raid_level=raid_level, threshold_ms=threshold_ms)
-        if layout in ("jetstress", "orion"):
-            return [getattr(presets, layout)(system)]
+            return stroke(system, raid_level=raid_level, threshold_ms=threshold_ms)
+        if layout == "jetstress":
+            return [jetstress(system)]
+        if layout == "orion":
+            return [orion(system)]
         if layout == "pivot":
             selection = presets.Selection(raid_level, workloads, options["source_table"])
             rows = tuple(options["rows"].split(","))
-            return [presets.pivot(system, rows=rows, threshold_ms=threshold_ms, selection=selection)]
+            return [pivot(system, rows=rows, threshold_ms=threshold_ms, selection=selection)]
         selection = presets.default_selection(
             system, raid_level=raid_level, workloads=workloads, source_table=options["source_table"]
         )

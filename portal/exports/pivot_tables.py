@@ -1,0 +1,85 @@
+"""A system's results with any two configuration attributes as rows: the white-paper table's columns
+(workload x I/Os and MBps, MBps = 2^20 bytes/s) pivoted."""
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from portal import formatting
+from portal.analysis.tables import IOPS, MBPS, Column, ColumnGroup, NumberFormat, Row, Table
+from portal.models import Config, System
+from portal.results.selectors import cache_setting
+
+from .presets import (
+    BINARY_MBPS_NOTE,
+    PAPER_METRIC_LABELS,
+    PresetError,
+    Selection,
+    mean_cells,
+    selected_runs,
+    threshold_value,
+)
+
+# Configuration attributes a pivot table can use as rows: label and how a value prints.
+ROW_ATTRIBUTES: dict[str, tuple[str, Callable[[Any], str]]] = {
+    "drive_count": ("Drives", lambda v: formatting.count(v, "drive")),
+    "cache_setting": ("Cache", str),
+    "raid_level": ("RAID level", str),
+    "stroke_pct": ("Disk stroke", lambda v: f"{v:g}%"),
+    "drive_type": ("Drive type", str),
+    "drive_rpm": ("Drive rpm", lambda v: f"{v:,} rpm"),
+    "drive_capacity_gb": ("Drive capacity", lambda v: f"{v:g} GB"),
+    "drives_per_array": ("Drives per array", lambda v: f"{v} per array"),
+    "segment_kb": ("Segment size", lambda v: f"{v:g} KB"),
+    "host_server": ("Host", str),
+    "host_os": ("Host OS", str),
+}
+
+
+def pivot(
+    system: System,
+    *,
+    rows: tuple[str, ...] = ("drive_count", "cache_setting"),
+    threshold_ms: float = 20.0,
+    selection: Selection | None = None,
+    metrics: tuple[str, ...] = (IOPS, MBPS),
+) -> Table:
+    """Workload x metric columns with any two configuration attributes as rows (MBps binary, as above)."""
+    unknown = [name for name in rows if name not in ROW_ATTRIBUTES]
+    if len(rows) != 2 or unknown:
+        raise PresetError(f"rows must be two of {', '.join(ROW_ATTRIBUTES)}; got {', '.join(rows)}")
+    runs = selected_runs(system, selection or Selection())
+    values: defaultdict[tuple[tuple[Any, ...], str, str], list[float | None]] = defaultdict(list)
+    for run in runs:
+        position = tuple(_attribute(run.config, name) for name in rows)
+        for metric in metrics:
+            key = (position, run.workload_name, metric)
+            values[key].append(threshold_value(run, metric, threshold_ms=threshold_ms, binary_mbps=True))
+    cells, averaged = mean_cells(values)
+    workloads = tuple(dict.fromkeys(run.workload_name for run in runs))
+    positions = sorted({key[0] for key in cells}, key=lambda p: tuple((v is None, v) for v in p))
+    formats = {IOPS: NumberFormat(decimals=0), MBPS: NumberFormat(decimals=1)}
+    groups = tuple(
+        ColumnGroup(w, tuple(Column(PAPER_METRIC_LABELS[m], formats[m]) for m in metrics)) for w in workloads
+    )
+    body = tuple(
+        Row(
+            headers=tuple(_attribute_text(name, value) for name, value in zip(rows, position, strict=True)),
+            cells=tuple(cells.get((position, w, m)) for w in workloads for m in metrics),
+        )
+        for position in positions
+    )
+    labels = tuple(ROW_ATTRIBUTES[name][0] for name in rows)
+    footnotes = (f"*Results correspond to an average response time of {threshold_ms:g} ms.", BINARY_MBPS_NOTE)
+    notes = tuple(f"Mean of {n} runs: {', '.join(map(str, p))}, {w} {m}." for (p, w, m), n in averaged)
+    title = f"{system.name} results by {labels[0].lower()} and {labels[1].lower()}"
+    return Table(title, (("Workload", ""), labels), groups, body, footnotes + notes)
+
+
+def _attribute(config: Config, name: str) -> Any:
+    value = cache_setting(config=config) if name == "cache_setting" else getattr(config, name)
+    return value if value not in ("", None) else None
+
+
+def _attribute_text(name: str, value: Any) -> str:
+    return "not stated" if value is None else ROW_ATTRIBUTES[name][1](value)
