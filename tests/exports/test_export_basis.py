@@ -14,8 +14,6 @@ from openpyxl import load_workbook
 
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 
-pytest.importorskip("kaleido")
-
 # Per point: IOPS, average and 99th percentile response times (ms).
 CURVES = {
     "Array One": [(1000, 0.2, 0.5), (2000, 0.4, 0.9), (3000, 0.8, 1.6)],

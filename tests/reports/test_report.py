@@ -21,8 +21,6 @@ from portal.reports.build import build_report, report_archive
 from portal.reports.content import ReportOptions
 from tests.samples import SEEDS_DIR
 
-pytest.importorskip("kaleido")
-
 DS4500_PAPER = (SEEDS_DIR / "000_f52f16ce4c762121.txt").read_text(encoding="utf-8").splitlines()
 
 

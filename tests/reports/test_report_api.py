@@ -3,13 +3,10 @@ and each format's address once built (built here in-process, as a worker would).
 
 import io
 
-import pytest
 from django.core.management import call_command
 from docx import Document
 
 from portal.exports import bundle_jobs
-
-pytest.importorskip("kaleido")
 
 QUERY = "a=IBM+DS4500&b=IBM+DS4400&threshold_ms=20&workloads=Random+Reads+8K&workloads=Streaming+Reads+64K"
 # Seed 000 line 295: 30,020 against 26,640 8K IOPS with 140 RAID-5 drives, 12.69 % better.

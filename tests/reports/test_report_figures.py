@@ -21,8 +21,6 @@ from portal.reports.content import report_content
 from portal.reports.forms import ReportForm
 from tests.reports.test_report import seed_line
 
-pytest.importorskip("kaleido")
-
 QUERY = [
     ("a", "IBM DS4500"),
     ("b", "IBM DS4400"),

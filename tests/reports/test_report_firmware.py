@@ -19,8 +19,6 @@ from tests.factories import SystemFactory
 from tests.history.conftest import SAMPLE_IOPS, upload_version
 from tests.reports.test_report import PAGE_ROW
 
-pytest.importorskip("kaleido")
-
 OLD, NEW = "07.15.07.00", "07.30.12.00"
 QUERY = {"a": "IBM DS5020", "b": "IBM DS5020", "a_firmware": NEW, "b_firmware": OLD, "threshold_ms": "20"}
 

@@ -5,7 +5,6 @@ response time) and two firmware versions of one array."""
 import io
 import json
 
-import pytest
 from docx import Document
 
 from portal.comparisons.selectors import multi_comparison
@@ -14,8 +13,6 @@ from portal.reports.build import build_report
 from portal.reports.content import ReportOptions
 from tests.ingesting import store_file
 from tests.samples import sample
-
-pytest.importorskip("kaleido")
 
 FILES = {
     "Lab SSD": "fioplot_fio-3.14_samsungpm833_randread-1-1.json",

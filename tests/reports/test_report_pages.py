@@ -17,8 +17,6 @@ from portal.models import Membership, Role, Team
 from tests.conftest import wait_until
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 
-pytest.importorskip("kaleido")
-
 COMPARE = "a=IBM+DS4500&b=IBM+DS4400&threshold_ms=20"
 
 
