@@ -42,6 +42,7 @@ class Migration(migrations.Migration):
             index=models.Index(
                 condition=models.Q(("single_transfer_bytes__gt", 0)),
                 fields=["config", "single_transfer_bytes"],
+                include=["tool", "random_pct", "read_pct", "id"],
                 name="run_config_single_size",
             ),
         ),

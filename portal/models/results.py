@@ -184,9 +184,11 @@ class Run(models.Model):
             models.Index(fields=["config", "workload_name", "id"], name="run_config_workload_id"),
             # A system page's first runs of a workload ordered by tool.
             models.Index(fields=["config", "workload_name", "tool", "id"], name="run_config_workload_tool"),
-            # A system's runs of one transfer size, the only ones a transfer-size family can hold (system page).
+            # A system's runs of one transfer size, the only ones a transfer-size family can hold (system page):
+            # its families' cells read from the index alone, not from thousands of wide run rows.
             models.Index(
                 fields=["config", "single_transfer_bytes"],
+                include=["tool", "random_pct", "read_pct", "id"],
                 condition=Q(single_transfer_bytes__gt=0),
                 name="run_config_single_size",
             ),
