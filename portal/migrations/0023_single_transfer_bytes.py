@@ -1,5 +1,6 @@
 # Each run's single transfer size kept as a column the database computes (filled for existing runs by the
-# ALTER TABLE itself), and the system page's index of single-size runs by configuration and size.
+# ALTER TABLE itself), the system page's index of single-size runs by configuration and size, and the workload
+# each run is of kept in the index of a configuration's runs by name.
 
 import django.db.models.fields.json
 import django.db.models.functions.comparison
@@ -44,6 +45,16 @@ class Migration(migrations.Migration):
                 fields=["config", "single_transfer_bytes"],
                 include=["tool", "random_pct", "read_pct", "id"],
                 name="run_config_single_size",
+            ),
+        ),
+        migrations.RemoveIndex(
+            model_name="run",
+            name="run_config_workload_id",
+        ),
+        migrations.AddIndex(
+            model_name="run",
+            index=models.Index(
+                fields=["config", "workload_name", "id"], include=("workload_id",), name="run_config_workload_id"
             ),
         ),
     ]

@@ -180,8 +180,11 @@ class Run(models.Model):
         ]
         indexes = [
             # Runs of a configuration for one workload (compare, tables, stroke multipliers); a system
-            # page's first runs of a workload in id order, and its run counts by workload (index only).
-            models.Index(fields=["config", "workload_name", "id"], name="run_config_workload_id"),
+            # page's first runs of a workload in id order, its run counts by workload and the workloads its
+            # shown names are of (index only).
+            models.Index(
+                fields=["config", "workload_name", "id"], include=["workload_id"], name="run_config_workload_id"
+            ),
             # A system page's first runs of a workload ordered by tool.
             models.Index(fields=["config", "workload_name", "tool", "id"], name="run_config_workload_tool"),
             # A system's runs of one transfer size, the only ones a transfer-size family can hold (system page):
