@@ -11,7 +11,9 @@ from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, Q, When
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 
 from ingest.result import POINT_FIGURES
 
@@ -109,6 +111,19 @@ class Run(models.Model):
     random_pct = models.FloatField(null=True, blank=True)
     # [{"bytes": 8192, "pct": 100.0}, ...]
     transfer_sizes = models.JSONField(default=list, blank=True)
+    # The transfer size of a run of one transfer size, in bytes, kept by the database with ``transfer_sizes``
+    # (NULL for several sizes, none, or a size that is not a whole number): the size axis of a system page's
+    # transfer-size families, read without parsing each run's JSON.
+    single_transfer_bytes = models.GeneratedField(
+        expression=Case(
+            When(
+                Q(transfer_sizes__1__isnull=True, transfer_sizes__0__bytes__regex=r"^[0-9]{1,18}$"),
+                then=Cast(KT("transfer_sizes__0__bytes"), models.BigIntegerField()),
+            )
+        ),
+        output_field=models.BigIntegerField(null=True),
+        db_persist=True,
+    )
     params = models.JSONField(default=dict, blank=True)
     verdict = models.CharField(max_length=4, choices=Verdict.choices, blank=True)
     phase = models.CharField(max_length=12, choices=Phase.choices, default=Phase.MEASUREMENT, db_default="measurement")
@@ -165,14 +180,19 @@ class Run(models.Model):
         ]
         indexes = [
             # Runs of a configuration for one workload (compare, tables, stroke multipliers); a system
-            # page's first runs of a workload in id order, and its run counts by workload (index only).
-            models.Index(fields=["config", "workload_name", "id"], name="run_config_workload_id"),
+            # page's first runs of a workload in id order, its run counts by workload and the workloads its
+            # shown names are of (index only).
+            models.Index(
+                fields=["config", "workload_name", "id"], include=["workload_id"], name="run_config_workload_id"
+            ),
             # A system page's first runs of a workload ordered by tool.
             models.Index(fields=["config", "workload_name", "tool", "id"], name="run_config_workload_tool"),
-            # A system's runs of one transfer size, the only ones a transfer-size family can hold (system page).
+            # A system's runs of one transfer size, the only ones a transfer-size family can hold (system page):
+            # its families' cells read from the index alone, not from thousands of wide run rows.
             models.Index(
-                fields=["config"],
-                condition=Q(transfer_sizes__0__isnull=False, transfer_sizes__1__isnull=True),
+                fields=["config", "single_transfer_bytes"],
+                include=["tool", "random_pct", "read_pct", "id"],
+                condition=Q(single_transfer_bytes__gt=0),
                 name="run_config_single_size",
             ),
             # Runs by workload across systems (filters on the systems page).

@@ -65,7 +65,8 @@ def runs_copy(*, runs: list[dict[str, Any]]) -> list[int]:
             [Run._meta.db_table, len(runs)],
         )
         ids = [run_id for (run_id,) in cursor.fetchall()]
-    fields = Run._meta.concrete_fields
+    # Columns the database computes itself (a run's single transfer size) are not written.
+    fields = [field for field in Run._meta.concrete_fields if not field.generated]
     # What the model gives a run that states nothing else; written as it holds values (Django's
     # per-field preparation costs more than the COPY itself for thousands of runs). JSON columns
     # need the adapter.

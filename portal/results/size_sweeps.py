@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db.models import BigIntegerField, Case, Count, Exists, OuterRef, Q, QuerySet, Sum, When
-from django.db.models.fields.json import KT, KeyTextTransform, KeyTransform
+from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 
 from portal.models import Config, Point, Run, System
@@ -40,8 +40,9 @@ def transfer_size_sweep_cells(*, system: System) -> tuple[dict[int, Config], lis
 
 
 def _single_size(run: str = "") -> Q:
-    """Runs of one transfer size, the only ones a size axis can show (``run``: the path to the run)."""
-    return Q(**{f"{run}transfer_sizes__0__isnull": False, f"{run}transfer_sizes__1__isnull": True})
+    """Runs of one transfer size that is a whole number of bytes, the only ones a size axis can show (``run``:
+    the path to the run); read through the index of each configuration's single-size runs."""
+    return Q(**{f"{run}single_transfer_bytes__gt": 0})
 
 
 def _whole_number(text: str) -> Case:
@@ -56,19 +57,14 @@ def _sweep_cells(*, configs: Iterable[int]) -> QuerySet[Point, tuple]:
     points = (
         Point.objects.filter(_single_size("run__"), run__config__in=configs)
         .filter(Q(mbps__isnull=False) | Q(iops__isnull=False))
-        .annotate(
-            size_text=KeyTextTransform("bytes", KeyTransform("0", "run__transfer_sizes")),
-            load_threads=KT("load__threads"),
-        )
-        .annotate(
-            size=_whole_number("size_text"),
-            sweep_threads=Coalesce("threads", _whole_number("load_threads"), output_field=BigIntegerField()),
-        )
-        .filter(size__gt=0, sweep_threads__gt=0)
+        .annotate(load_threads=KT("load__threads"))
+        .annotate(sweep_threads=Coalesce("threads", _whole_number("load_threads"), output_field=BigIntegerField()))
+        .filter(sweep_threads__gt=0)
     )
+    cell = ("run__config_id", "run__tool", "run__random_pct", "run__read_pct", "run__single_transfer_bytes")
     return (
         points.order_by()
-        .values("run__config_id", "run__tool", "run__random_pct", "run__read_pct", "size", "sweep_threads")
+        .values(*cell, "sweep_threads")
         .annotate(
             mbps_sum=Sum("mbps"),
             mbps_n=Count("mbps"),
@@ -77,8 +73,5 @@ def _sweep_cells(*, configs: Iterable[int]) -> QuerySet[Point, tuple]:
             iops_n=Count("iops"),
             iops_runs=ArrayAgg("run_id", distinct=True, filter=Q(iops__isnull=False), default=[]),
         )
-        .values_list(
-            *("run__config_id", "run__tool", "run__random_pct", "run__read_pct", "size", "sweep_threads"),
-            *("mbps_sum", "mbps_n", "mbps_runs", "iops_sum", "iops_n", "iops_runs"),
-        )
+        .values_list(*cell, "sweep_threads", *("mbps_sum", "mbps_n", "mbps_runs", "iops_sum", "iops_n", "iops_runs"))
     )

@@ -90,6 +90,21 @@ def test_a_stored_ffsb_sweep_is_one_family_with_a_curve_per_thread_count(sweep):
     assert iops["1 thread, cache off"][8192] == 2050
 
 
+def test_each_runs_single_transfer_size_is_kept_with_its_sizes_however_they_are_written(sweep):
+    runs = Run.objects.filter(config__system=sweep)
+    # thread_size_sweep.txt lines 14, 200, 386: read_blocksize 512, 2048 and 8192, a run each (1 and 4 threads)
+    assert sorted(runs.values_list("single_transfer_bytes", flat=True)) == [512, 2048, 8192]
+    run = runs.first()
+    run.transfer_sizes = [{"bytes": 4096, "pct": 50.0}, {"bytes": 65536, "pct": 50.0}]
+    run.save()
+    assert Run.objects.values_list("single_transfer_bytes", flat=True).get(pk=run.pk) is None
+    run.transfer_sizes = [{"bytes": 65536, "pct": 100.0}]
+    run.save()
+    assert Run.objects.values_list("single_transfer_bytes", flat=True).get(pk=run.pk) == 65536
+    Run.objects.filter(pk=run.pk).update(transfer_sizes=[{"bytes": "64K", "pct": 100.0}])
+    assert Run.objects.values_list("single_transfer_bytes", flat=True).get(pk=run.pk) is None
+
+
 def test_the_family_chart_has_titled_axes_and_size_ticks(client, sweep):
     response = client.get(
         f"/systems/{sweep.id}/family.json", {"family": "FFSB random reads", "metric": "mbps"}, HTTP_ACCEPT="*/*"
