@@ -9,7 +9,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("portal", "0021_run_curves"),
+        ("portal", "0022_iometer_metrics_arrays"),
     ]
 
     operations = [

@@ -177,14 +177,20 @@ def test_reads_answer_a_json_503_while_the_database_is_down_and_work_again(porta
 
 def test_an_upload_during_a_restart_is_stored_once_and_its_repeat_names_it(portal):
     answers: dict = {}
+    stopped = threading.Event()
 
     def send_each():
-        for path in FILES:
+        for index, path in enumerate(FILES):
+            if index == len(FILES) // 2:  # the second half is sent while the database is down
+                stopped.wait(timeout=120)
             answers[path.name] = portal.upload(path)
 
     sender = threading.Thread(target=send_each)
     sender.start()
+    assert wait_until(lambda: len(answers) == len(FILES) // 2, seconds=120)
     portal.stop_database()
+    stopped.set()
+    assert wait_until(lambda: len(answers) > len(FILES) // 2, seconds=120)
     portal.start_database()
     sender.join(timeout=300)
     # Whatever the restart met, the client got JSON: stored (202) or refused with Retry-After (503).
