@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 import plotly.graph_objects as go
 
+from portal.analysis.tables import Table
+
 
 @dataclass(frozen=True)
 class Heading:
@@ -74,3 +76,19 @@ class Report:
 
     def figures(self) -> list[Figure]:
         return [block for block in self.blocks if isinstance(block, Figure)]
+
+
+def table_cells(table: Table) -> tuple[tuple[str, ...], tuple[tuple[Cell, ...], ...]]:
+    """A white-paper table's header (each column's group and label in one line) and its rows as cells, the
+    figures numeric and the row headers text, as the exports lay them out."""
+    grid = table.text_grid()
+    width = table.row_header_width
+    header = tuple(" ".join(p for p in (group, label) if p) for group, label in zip(grid[0], grid[1], strict=True))
+    rows = tuple(
+        tuple(
+            Cell(text) if j < width or row.cells[j - width] is None else Cell(text, row.cells[j - width])
+            for j, text in enumerate(line)
+        )
+        for row, line in zip(table.rows, grid[2:], strict=True)
+    )
+    return header, rows

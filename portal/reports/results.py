@@ -11,7 +11,7 @@ from portal.exports.charts import comparison_figure
 from portal.exports.comparison_tables import basis
 from portal.models import Run, System
 
-from .document import Block, Box, Cell, Figure, Heading, Paragraph, TableBlock
+from .document import Block, Box, Cell, Figure, Heading, Paragraph, TableBlock, table_cells
 from .options import (
     MIB,
     Reported,
@@ -195,14 +195,7 @@ def _system_tables(systems: list[System], *, threshold_ms: float, options: Repor
 def _from_table(table: Table, *, key: str, options: ReportOptions) -> TableBlock:
     grid = table.text_grid()
     width = table.row_header_width
-    header = tuple(" ".join(p for p in (group, label) if p) for group, label in zip(grid[0], grid[1], strict=True))
-    rows = tuple(
-        tuple(
-            Cell(text) if j < width or row.cells[j - width] is None else Cell(text, row.cells[j - width])
-            for j, text in enumerate(line)
-        )
-        for row, line in zip(table.rows, grid[2:], strict=True)
-    )
+    header, rows = table_cells(table)
     paper_table, _, title = table.title.partition(". ")
     caption = (
         f"{title}, laid out as the paper's {paper_table}" if title and paper_table.startswith("Table") else table.title

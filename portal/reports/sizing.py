@@ -10,7 +10,7 @@ from portal.models import System
 from portal.sizing.output import sizing_tables
 from portal.sizing.selectors import sizing, sweep_workloads
 
-from .document import Block, Cell, Heading, Paragraph, TableBlock
+from .document import Block, Heading, Paragraph, TableBlock, table_cells
 
 INTRODUCTION = (
     "Throughput at the threshold against drive count, where a system was measured at two or more drive"
@@ -34,16 +34,8 @@ def sizing_blocks(systems: Iterable[System], *, workloads: Iterable[str], thresh
 
 
 def _table_block(table: Table) -> TableBlock:
-    grid = table.text_grid()
     width = table.row_header_width
-    header = tuple(" ".join(p for p in (group, label) if p) for group, label in zip(grid[0], grid[1], strict=True))
-    rows = tuple(
-        tuple(
-            Cell(text) if j < width or row.cells[j - width] is None else Cell(text, row.cells[j - width])
-            for j, text in enumerate(line)
-        )
-        for row, line in zip(table.rows, grid[2:], strict=True)
-    )
+    header, rows = table_cells(table)
     return TableBlock(
         caption=table.title,
         header=header,

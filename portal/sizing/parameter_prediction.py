@@ -17,7 +17,7 @@ from portal import formatting
 from portal.analysis.grid_prediction import GridPrediction, predict_grid
 from portal.models import Point, Run, System
 
-from .prediction import NoGrid
+from .prediction import NoGrid, predicted_text
 
 PARAMETERS = {"read_pct": "read %", "random_pct": "random %", "transfer_kb": "transfer size (KiB)"}
 
@@ -32,11 +32,9 @@ class ParameterCell:
 
     @property
     def text(self) -> str:
-        figure = f"predicted {formatting.throughput(self.iops, 'iops')}"
-        if self.measured_iops is None:
-            return f"{figure} (not measured)"
-        measured = formatting.throughput(self.measured_iops, "iops")
-        return f"{figure}; measured {measured}, error {formatting.percent(self.error_pct)}"
+        return predicted_text(
+            f"predicted {formatting.throughput(self.iops, 'iops')}", self.measured_iops, self.error_pct
+        )
 
 
 @dataclass(frozen=True)

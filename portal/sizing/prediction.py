@@ -31,10 +31,15 @@ class PredictedCell:
     @property
     def text(self) -> str:
         figure = f"predicted {formatting.throughput(self.iops, 'iops')} at about {formatting.ms(self.response_ms)}"
-        if self.measured_iops is None:
-            return f"{figure} (not measured)"
-        measured = formatting.throughput(self.measured_iops, "iops")
-        return f"{figure}; measured {measured}, error {formatting.percent(self.error_pct)}"
+        return predicted_text(figure, self.measured_iops, self.error_pct)
+
+
+def predicted_text(figure: str, measured_iops: float | None, error_pct: float | None) -> str:
+    """A predicted cell's words: the prediction, then the measured figure and the error where measured."""
+    if measured_iops is None:
+        return f"{figure} (not measured)"
+    measured = formatting.throughput(measured_iops, "iops")
+    return f"{figure}; measured {measured}, error {formatting.percent(error_pct)}"
 
 
 @dataclass(frozen=True)
