@@ -13,9 +13,9 @@ from portal.results.selectors import (
     run_curve,
 )
 
+from .comparison import WorkloadComparison
 from .figures import ComparedFigure
 from .multi import MultiWorkload
-from .rows import WorkloadComparison
 
 # The colours of the two systems on every compare chart (Okabe-Ito blue and vermillion).
 A_COLOUR, B_COLOUR = 1, 2

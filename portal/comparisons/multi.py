@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from portal.models import System
 
 from . import sentences
-from .rows import Comparison
+from .comparison import Comparison
 
 # A candidate's figure and its improvement % over the baseline (None: B's figure is 0).
 Cell = tuple[float, float | None]

@@ -2,144 +2,18 @@
 gathered per workload, and the comparison of two systems they make up."""
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 
-from django.core.paginator import Page
-
-from portal import formatting
 from portal.analysis.compare import (
-    ReplicateComparison,
     compare_summaries,
     improvement_pct,
     replicates_together,
 )
-from portal.analysis.pairing import ConfigKey, ambiguities, config_key_label, config_key_order, pair_configs
+from portal.analysis.pairing import ambiguities, config_key_order, pair_configs
 from portal.models import System
 
 from . import sentences
-from .figures import ComparedFigure, ConfigGroup, ReplicateGroup
-from .filters import SideChoices
-
-
-@dataclass(frozen=True)
-class ComparisonOptions:
-    """How two systems are compared: at ``threshold_ms`` of ``latency`` (avg, max or a percentile), B's
-    figures multiplied by ``adjust_b``, each family of workloads at its best over transfer sizes
-    (``best_of_sizes``) or workload by workload."""
-
-    threshold_ms: float = 20.0
-    adjust_b: float = 1.0
-    latency: str = "avg"
-    best_of_sizes: bool = False
-    # The firmware version each side's runs were measured under, when one was chosen: sentences name it.
-    a_firmware: str = ""
-    b_firmware: str = ""
-
-    def side_names(self, a: System, b: System) -> tuple[str, str]:
-        """A and B as sentences name them: "IBM DS5020 firmware 07.30.12.00" when a firmware was chosen."""
-        return formatting.compared_side(a, self.a_firmware), formatting.compared_side(b, self.b_firmware)
-
-
-@dataclass
-class ComparisonRow:
-    raid_level: str
-    drive_count_a: int | None
-    drive_count_b: int | None
-    cache_a: str
-    cache_b: str
-    a_value: float
-    b_value: float
-    # None when B's figure is 0 (there is nothing to improve on; the row's notes say so).
-    pct: float | None
-    confidence: ReplicateComparison | None = None
-    notes: list[str] = field(default_factory=list)
-    # Each side's figures (:class:`ComparedFigure`), read when first asked for: charts and exports
-    # draw and list them, the tables need only the values.
-    a_figures: ReplicateGroup | None = field(default=None, repr=False)
-    b_figures: ReplicateGroup | None = field(default=None, repr=False)
-    # B's RAID level when it differs from A's (configurations chosen by hand), else None.
-    raid_level_b: str | None = None
-
-    @property
-    def a_label(self) -> str:
-        return config_key_label(ConfigGroup(self.raid_level, self.drive_count_a, self.cache_a))
-
-    @property
-    def b_label(self) -> str:
-        raid_level = self.raid_level if self.raid_level_b is None else self.raid_level_b
-        return config_key_label(ConfigGroup(raid_level, self.drive_count_b, self.cache_b))
-
-    @property
-    def a(self) -> list[ComparedFigure]:
-        return self.a_figures.figures() if self.a_figures else []
-
-    @property
-    def b(self) -> list[ComparedFigure]:
-        return self.b_figures.figures() if self.b_figures else []
-
-    @property
-    def label(self) -> str:
-        if self.raid_level_b is not None:
-            return f"{self.a_label} vs {self.b_label}"
-        if self.drive_count_a == self.drive_count_b:
-            drives = f"{self.drive_count_a} drives" if self.drive_count_a else ""
-        else:
-            drives = f"{self.drive_count_a or 'unstated'} vs {self.drive_count_b or 'unstated'} drives"
-        cache = self.cache_a or self.cache_b
-        return ", ".join(part for part in (self.raid_level or "RAID level not stated", drives, cache) if part)
-
-
-@dataclass
-class WorkloadComparison:
-    workload: str
-    metric: str
-    rows: list[ComparisonRow]
-    only_a: list[ConfigKey]
-    only_b: list[ConfigKey]
-    summaries: list[str]
-    ambiguous: list[str] = field(default_factory=list)
-    # How the two sides' runs were found to be the same workload, in words.
-    matched_by: str = ""
-    # Cache settings that would pair configurations one side states no cache setting for.
-    cache_choices: list[str] = field(default_factory=list)
-    # Why no configuration is compared (sentences), when ``rows`` is empty.
-    empty: list[str] = field(default_factory=list)
-    # When a side's curve does not cross the threshold: the response times (ms) both sides' curves are
-    # measured between, None when they share none, and thresholds within them to compare at instead.
-    no_crossing: bool = False
-    measured_ms: tuple[float, float] | None = None
-    thresholds: list[float] = field(default_factory=list)
-
-
-@dataclass
-class Comparison:
-    a: System
-    b: System
-    threshold_ms: float
-    adjust_b: float
-    workloads: list[WorkloadComparison]
-    only_a_workloads: list[str]
-    only_b_workloads: list[str]
-    latency: str = "avg"
-    # The compared workloads' page among all both systems have (None: every one, as pairs compare).
-    page: Page | None = None
-    # What each side's filters left out, in sentences, and the values each side offers to filter by.
-    left_out: list[str] = field(default_factory=list)
-    a_choices: SideChoices | None = None
-    b_choices: SideChoices | None = None
-    # The firmware version each side's runs were measured under, when one was chosen.
-    a_firmware: str = ""
-    b_firmware: str = ""
-
-    @property
-    def a_side(self) -> str:
-        """A as the page names it, with its firmware when one was chosen."""
-        return formatting.compared_side(self.a, self.a_firmware)
-
-    @property
-    def b_side(self) -> str:
-        """B as the page names it, with its firmware when one was chosen."""
-        return formatting.compared_side(self.b, self.b_firmware)
+from .comparison import ComparisonOptions, ComparisonRow, WorkloadComparison
+from .figures import ConfigGroup, ReplicateGroup
 
 
 def groups(found: list[ReplicateGroup], metric: str, *, best: bool = False) -> dict[ConfigGroup, ReplicateGroup]:

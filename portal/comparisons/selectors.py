@@ -18,6 +18,7 @@ from portal.analysis.thresholds import thresholds_within
 from portal.models import Run, System
 from portal.results.selectors import named, raid_level_asked, runs_filtered
 
+from .comparison import Comparison, ComparisonOptions, ComparisonRow, WorkloadComparison
 from .figures import (
     ComparedFigure,
     ConfigGroup,
@@ -39,7 +40,7 @@ from .filters import (
 )
 from .loading import Side, Sides, SideWorkloads, fill, measured_ms, sides
 from .multi import MultiComparison, MultiRow, MultiWorkload, multi_table
-from .rows import Comparison, ComparisonOptions, ComparisonRow, WorkloadComparison, workload_comparison
+from .rows import workload_comparison
 
 __all__ = [
     "ComparedFigure",

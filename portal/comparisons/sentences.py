@@ -14,7 +14,7 @@ from portal.models import System
 from .figures import ReplicateGroup
 
 if TYPE_CHECKING:
-    from .rows import Comparison, ComparisonOptions, ComparisonRow
+    from .comparison import Comparison, ComparisonOptions, ComparisonRow
 
 
 def row_notes(row: "ComparisonRow", *, a_name: str, b_name: str, threshold_ms: float) -> list[str]:
