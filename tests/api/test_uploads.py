@@ -32,7 +32,9 @@ def test_three_sample_files_are_read_and_followed_to_done(worker, api, lab):
     assert response.status_code == 202
     received = response.json()["uploads"]
     assert [row["name"] for row in received] == [p.name for p in (IOMETER, FIO, DISKSPD, FIO_FAILED)]
-    assert {row["status"] for row in received} == {"queued"}
+    # Each file's status when the answer is written: queued, unless one of the two worker processes has
+    # already taken it (the answer is read after the jobs are sent).
+    assert {row["status"] for row in received} <= {"queued", "parsing", "done", "failed"}
     assert received[0]["url"] == f"http://testserver/api/v1/uploads/{received[0]['id']}/"
 
     rows = follow(api, [row["id"] for row in received])
