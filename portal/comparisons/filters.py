@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 
 from portal.analysis.pairing import config_key_label, workload_key_of
 from portal.analysis.vocabulary import cache_setting_name
@@ -62,12 +62,12 @@ _DISTINGUISHING = {
 
 def side_choices(*, system: System) -> SideChoices:
     """The RAID levels, drive counts, cache settings and configurations of ``system``'s comparable runs,
-    in one query over its configurations."""
-    comparable = Q(runs__phase=Run.Phase.MEASUREMENT, runs__excluded_reason="")
+    in one query over its configurations and the index of their comparable runs."""
+    # Filtered before counting: the runs counted are the comparable ones, and a configuration without any
+    # is left out.
     configs = list(
-        Config.objects.filter(system=system)
-        .annotate(run_count=Count("runs", filter=comparable))
-        .filter(run_count__gt=0)
+        Config.objects.filter(system=system, runs__phase=Run.Phase.MEASUREMENT, runs__excluded_reason="")
+        .annotate(run_count=Count("runs"))
         .order_by("raid_level", "drive_count", "id")
         .values("id", "raid_level", "drive_count", "read_cache", "write_cache", "run_count", *_DISTINGUISHING)
     )

@@ -11,7 +11,6 @@ from django.contrib.postgres.fields import ArrayField
 from django.db.models import (
     Avg,
     BooleanField,
-    Case,
     Count,
     ExpressionWrapper,
     F,
@@ -23,9 +22,7 @@ from django.db.models import (
     QuerySet,
     Value,
     Variance,
-    When,
 )
-from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from portal.analysis.compare import replicates_summed
@@ -42,24 +39,34 @@ from .filters import KEY_COLUMNS
 @dataclass
 class Side:
     """One side's figures for one compared workload, what it is called there, the names it is known
-    by, and the condition that selects its runs."""
+    by, the condition that selects its runs, and the lowest and highest average response time of their
+    points (None: none known)."""
 
     name: str
     names: set[object] = field(default_factory=set)
     runs: Q = field(default_factory=lambda: Q(pk__in=[]))
     figures: list[ReplicateGroup] = field(default_factory=list)
+    avg_response_ms: tuple[float, float] | None = None
 
 
 Sides = dict[WorkloadKey, Side]
 
 
 def sides(*systems_runs: QuerySet[Run], family: bool) -> list[Sides]:
-    """The workloads of each of ``systems_runs`` by key, without their figures: a query per system over
-    the distinct key columns, so its rows grow with the workloads and names a system has, not with its
-    runs, and one for the names of all their workloads. A workload's names are read once, not with each
-    name its runs were stored under: a 50 MB Iometer file stores thousands of run names under a few
-    workloads, each of which is then known by all of them."""
-    keys = [list(runs.order_by().values_list(*KEY_COLUMNS).distinct()) for runs in systems_runs]
+    """The workloads of each of ``systems_runs`` by key, without their figures: a query per system grouped
+    by the key columns (from the index of comparable runs), so its rows grow with the workloads and names a
+    system has, not with its runs, with the response times each group's runs were measured between; and one
+    for the names of all their workloads. A workload's names are read once, not with each name its runs were
+    stored under: a 50 MB Iometer file stores thousands of run names under a few workloads, each of which is
+    then known by all of them."""
+    keys = [
+        list(
+            runs.order_by()
+            .values_list(*KEY_COLUMNS)
+            .annotate(low=Min("min_avg_response_ms"), high=Max("max_avg_response_ms"))
+        )
+        for runs in systems_runs
+    ]
     workload_ids = {columns[0] for found in keys for columns in found if columns[0] is not None}
     workloads = {
         workload_id: (name, names)
@@ -70,7 +77,7 @@ def sides(*systems_runs: QuerySet[Run], family: bool) -> list[Sides]:
 
 def _sides_of(keys: Iterable[tuple[Any, ...]], workloads: dict[int, tuple[str, list[str]]], *, family: bool) -> Sides:
     found: Sides = {}
-    for columns in keys:
+    for *columns, low, high in keys:
         key = workload_key_of(*columns, family=family)
         side = found.get(key)
         if side is None:
@@ -82,6 +89,9 @@ def _sides_of(keys: Iterable[tuple[Any, ...]], workloads: dict[int, tuple[str, l
         else:
             # Equal to None is IS NULL in a filter, so a run without a workload or mix is found too.
             side.runs |= Q(**dict(zip(KEY_COLUMNS, columns, strict=True)))
+        if low is not None:
+            known = side.avg_response_ms or (low, high)
+            side.avg_response_ms = (min(known[0], low), max(known[1], high))
     return found
 
 
@@ -148,32 +158,47 @@ _REPLICATE_COLUMNS = (
 
 
 def stored_replicates(runs: QuerySet[Run], *, family: bool) -> list[ReplicateGroup]:
-    """The stored figures of ``runs`` summed up per workload, configuration and metric in one query (hashed,
-    not sorted): each group's count, mean and variance, and the few published or unreached figures the
-    notes name, in run order. Runs without a value at the threshold are a group of their own: only their
-    metric counts."""
-    value = Case(When(throughput_metric="iops", then=F("iops_at_20ms")), default=F("mbps_at_20ms"))
-    status = Case(When(throughput_metric="iops", then=F("iops_at_20ms_status")), default=F("mbps_at_20ms_status"))
-    valued = ExpressionWrapper(Q(value__isnull=False), output_field=BooleanField())
+    """The stored figures of ``runs`` summed up per workload, configuration and metric in one query over the
+    index of comparable runs: each group's count, mean and variance, how many of its figures have each status
+    the notes name (those that did not reach the threshold; every status where no figure has a value), and
+    the few published figures the notes name, in run order. Runs without a value at the threshold are a group
+    of their own: only their metric counts.
+
+    The published runs, and any with a figure printed in binary MB/s, are summed up apart (in the same query):
+    the figures gathered for their notes keep them from being hashed, and thousands of measured runs are."""
+    valued = ExpressionWrapper(Q(throughput_at_20ms__isnull=False), output_field=BooleanField())
+    # Counted per status, not gathered run by run: a lab's workload holds thousands of unreached figures.
+    noted = Q(throughput_at_20ms__isnull=True) | Q(reached_20ms=False)
+    counted = {f"status_{status}": Count("id", filter=noted & Q(throughput_at_20ms_status=status)) for status in Status}
+    summed = {
+        "n": Count("throughput_at_20ms"),
+        "mean": Avg("throughput_at_20ms"),
+        "variance": Variance("throughput_at_20ms", sample=True),
+    }
+    columns = (*_REPLICATE_COLUMNS, "valued", *summed, "printed", "stated", *counted)
     published = Q(origin=Run.Origin.PUBLISHED, published_at_ms__isnull=False)
-    groups = (
-        runs.annotate(value=value, status=status, valued=valued)
-        .order_by()
-        .values(*_REPLICATE_COLUMNS, "valued")
-        .annotate(
-            n=Count("value"),
-            mean=Avg("value"),
-            variance=Variance("value", sample=True),
-            printed=ArrayAgg(_with_id("published_mbps_binary"), filter=Q(published_mbps_binary__isnull=False)),
-            stated=ArrayAgg(_with_id("published_at_ms"), filter=published),
-            not_reached=ArrayAgg("status", filter=Q(reached_20ms=False)),
-            statuses=ArrayAgg("status", distinct=True),
-        )
-        .values_list(
-            *_REPLICATE_COLUMNS, "valued", "n", "mean", "variance", "printed", "stated", "not_reached", "statuses"
-        )
+    with_notes = Q(origin=Run.Origin.PUBLISHED) | Q(published_mbps_binary__isnull=False)
+    by_group = runs.annotate(valued=valued).order_by().values(*_REPLICATE_COLUMNS, "valued")
+    figures = ArrayField(ArrayField(FloatField()))
+    measured = by_group.exclude(with_notes).annotate(
+        **summed, printed=Value(None, figures), stated=Value(None, figures), **counted
     )
-    return replicates_of_rows(groups, family=family)
+    noted_runs = by_group.filter(with_notes).annotate(
+        **summed,
+        printed=ArrayAgg(_with_id("published_mbps_binary"), filter=Q(published_mbps_binary__isnull=False)),
+        stated=ArrayAgg(_with_id("published_at_ms"), filter=published),
+        **counted,
+    )
+    groups = measured.values_list(*columns).union(noted_runs.values_list(*columns), all=True)
+    width = len(columns) - len(counted)
+    rows = []
+    for row in groups:
+        counts = {status: n for status, n in zip(Status, row[width:], strict=True) if n}
+        statuses = [str(status) for status in sorted(counts)]
+        # Where figures have values, the statuses counted are those of figures that did not reach the threshold.
+        not_reached = [status for status in statuses for _ in range(counts[Status(status)])]
+        rows.append((*row[:width], not_reached, statuses))
+    return replicates_of_rows(rows, family=family)
 
 
 def replicates_of_rows(groups: Iterable[Sequence[Any]], *, family: bool) -> list[ReplicateGroup]:
@@ -219,21 +244,12 @@ def measured_ms(
 ) -> dict[WorkloadKey, tuple[float, float]]:
     """The lowest and highest response time at ``latency`` of the points of each workload ``keys`` of
     ``found``, by key (a workload without response times is left out)."""
+    if latency == "avg":
+        # Read with the workloads (:func:`sides`), from each run's lowest and highest: no query.
+        return {key: ranged for key in keys if (ranged := found[key].avg_response_ms) is not None}
     wanted = Q(pk__in=[])
     for key in keys:
         wanted |= found[key].runs
-    if latency == "avg":
-        # Each run's summary holds its lowest and highest average response time: no point is read.
-        summed = (
-            runs.filter(wanted)
-            .order_by()
-            .values_list(*KEY_COLUMNS)
-            .annotate(
-                low=Min(Cast(KT("summary__min_response_ms"), FloatField())),
-                high=Max(Cast(KT("summary__max_response_ms"), FloatField())),
-            )
-        )
-        return _ranges(summed, keys, family=family)
     if latency == "max":
         response: F | Cast = F(f"{latency}_response_ms")
     else:

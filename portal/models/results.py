@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
-from django.db.models import Case, Q, When
+from django.db.models import Case, F, Q, Value, When
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
@@ -74,6 +74,24 @@ class Workload(models.Model):
 
         sizes = tuple((int(size), int(pct)) for size, pct in self.transfer_sizes)
         return Signature(self.read_pct, self.random_pct, sizes, self.alignment_bytes, self.streams)
+
+
+def _summary_ms(key: str) -> Case:
+    """A response time of a run's summary as a number (NULL unless it is a number as ``jsonb`` prints one:
+    plain digits, no exponent, within the range of a double)."""
+    return Case(
+        When(
+            **{f"summary__{key}__regex": r"^-?[0-9]{1,18}(\.[0-9]{1,255})?$"},
+            then=Cast(KT(f"summary__{key}"), models.FloatField()),
+        )
+    )
+
+
+def _in_metric(iops: str, mbps: str, *, default: Value | None) -> Case:
+    """A run's stored figure column ``iops`` or ``mbps``, as its ``throughput_metric`` says."""
+    return Case(
+        When(throughput_metric="iops", then=F(iops)), When(throughput_metric="mbps", then=F(mbps)), default=default
+    )
 
 
 class Run(models.Model):
@@ -149,6 +167,15 @@ class Run(models.Model):
     notes = models.TextField(blank=True)
     # Derived figures (peak IOPS, lowest response time, ...) recomputed by a background task.
     summary = models.JSONField(default=dict, blank=True)
+    # The lowest and highest average response time of the run's points, kept by the database with ``summary``
+    # (NULL when it holds none): the response times a comparison's curves are measured between, read from an
+    # index instead of each run's JSON.
+    min_avg_response_ms = models.GeneratedField(
+        expression=_summary_ms("min_response_ms"), output_field=models.FloatField(null=True), db_persist=True
+    )
+    max_avg_response_ms = models.GeneratedField(
+        expression=_summary_ms("max_response_ms"), output_field=models.FloatField(null=True), db_persist=True
+    )
     # The run's throughput at the papers' default, 20 ms of average response time, read from its points
     # when they are stored (portal/results/figures.py ``run_stored_figures``): what a comparison at the
     # default reads instead of the points. ``throughput_metric`` is blank until they are stored; saving a
@@ -162,6 +189,18 @@ class Run(models.Model):
     mbps_at_20ms_status = models.CharField(max_length=16, blank=True, default="", db_default="")
     # Whether the threshold was reached, in ``throughput_metric``.
     reached_20ms = models.BooleanField(null=True, blank=True)
+    # The stored figure and its status in ``throughput_metric``, kept by the database with them (NULL and blank
+    # until they are stored): what a comparison sums up per workload and configuration, read from an index.
+    throughput_at_20ms = models.GeneratedField(
+        expression=_in_metric("iops_at_20ms", "mbps_at_20ms", default=None),
+        output_field=models.FloatField(null=True),
+        db_persist=True,
+    )
+    throughput_at_20ms_status = models.GeneratedField(
+        expression=_in_metric("iops_at_20ms_status", "mbps_at_20ms_status", default=Value("")),
+        output_field=models.CharField(max_length=16),
+        db_persist=True,
+    )
     # A one-point published run's MB/s as its paper printed it, when that was binary (2^20 bytes/s).
     published_mbps_binary = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -201,6 +240,20 @@ class Run(models.Model):
             models.Index(fields=["workload", "config"], name="run_workload_config"),
             # The tools the systems list can be filtered by (a loose index scan, one probe per tool).
             models.Index(fields=["tool"], name="run_tool"),
+            # A comparison's runs at the stored default, read from the index alone, not from their wide rows: a
+            # system's comparable runs by configuration with their workload key and stored figures (the
+            # compare page's configurations, workloads, replicates summed up per workload and configuration,
+            # and the response times each workload's curves are measured between).
+            models.Index(
+                fields=["config"],
+                include=[
+                    *("workload_id", "workload_name", "read_pct", "random_pct", "id", "origin", "published_at_ms"),
+                    *("throughput_metric", "throughput_at_20ms", "throughput_at_20ms_status", "reached_20ms"),
+                    *("published_mbps_binary", "min_avg_response_ms", "max_avg_response_ms"),
+                ],
+                condition=Q(phase="measurement", excluded_reason=""),
+                name="run_config_compared",
+            ),
             # A comparison's runs whose figures are not stored, read from their points (few or none).
             models.Index(fields=["config"], condition=Q(throughput_metric=""), name="run_figures_not_stored"),
         ]
