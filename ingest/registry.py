@@ -56,10 +56,30 @@ def detect(source: Source) -> FormatModule:
         if module.sniff(head, source.name):
             return module
     logger.info("%s: no format recognises it (%d bytes read)", source.name, len(head))
+    if not head.strip():
+        blank = " (blank lines only)" if head else ""
+        raise ParseError(f"the file is empty{blank}; ArrayBench reads: {known_formats_sentence()}", file=source.name)
+    line, text = _first_line(source)
     raise ParseError(
-        f"not a recognised result file; ArrayBench reads: {known_formats_sentence()}",
+        f"not a recognised result file (it begins {text!r}); ArrayBench reads: {known_formats_sentence()}",
         file=source.name,
+        line=line,
     )
+
+
+# How much of an unrecognised file's first line an error quotes.
+_QUOTED_CHARACTERS = 60
+
+
+def _first_line(source: Source) -> tuple[int, str]:
+    """The number of the first line of ``source`` that holds anything and its text, printable (other
+    characters as "?") and cut to :data:`_QUOTED_CHARACTERS`: what the user sent (a spreadsheet, a log)."""
+    number, text = next(
+        ((number, line.strip()) for number, line in enumerate(source.head_text().splitlines(), 1) if line.strip()),
+        (1, ""),
+    )
+    printable = "".join(character if character.isprintable() else "?" for character in text)
+    return number, printable[:_QUOTED_CHARACTERS] + ("..." if len(printable) > _QUOTED_CHARACTERS else "")
 
 
 def _finish(result_set: ResultSet | dict, file: str, *, metrics_checked: bool = False) -> dict:

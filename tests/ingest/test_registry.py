@@ -7,7 +7,7 @@ import pytest
 
 from ingest import ParseError, Source, parse_group, validate
 from ingest.formats.base import FormatModule, GroupedFormat, RefusingFormat, format_problems
-from ingest.registry import FORMATS
+from ingest.registry import FORMATS, detect
 from ingest.result import Point, ResultSet, Run, Workload
 
 
@@ -98,3 +98,21 @@ def test_a_module_missing_part_of_the_interface_is_told_what():
 def test_a_format_id_is_lower_case():
     module = types.SimpleNamespace(FORMAT="Bad-Id", TOOL="t", READS="r", sniff=lambda h, n: False, parse=lambda s: None)
     assert format_problems(module) == ["FORMAT must be lower case letters, digits and underscores"]
+
+
+def test_a_file_no_format_reads_is_refused_naming_the_line_it_begins_with():
+    with pytest.raises(ParseError) as refused:
+        detect(Source(data=b"\r\n\r\nDate,Host,Throughput\x07\r\n1,2,3\r\n", name="export.csv"))
+    assert str(refused.value).startswith(
+        "export.csv:3: not a recognised result file (it begins 'Date,Host,Throughput?'); ArrayBench reads: "
+        "Iometer (iometer), Oracle ORION (orion),"
+    )
+    with pytest.raises(ParseError) as long_line:
+        detect(Source(data=b"%PDF-1.7 " + b"x" * 100, name="paper.pdf"))
+    assert f"(it begins '%PDF-1.7 {'x' * 51}...')" in str(long_line.value)
+    for empty in (b"", b"\n \n"):
+        with pytest.raises(ParseError) as nothing:
+            detect(Source(data=empty, name="results.csv"))
+        assert nothing.value.line is None
+        assert str(nothing.value).startswith("results.csv: the file is empty")
+    assert "(blank lines only)" in str(nothing.value)

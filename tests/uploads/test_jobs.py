@@ -155,7 +155,7 @@ def test_a_duplicate_or_failed_upload_naming_a_new_system_leaves_no_system_behin
     duplicate = store_file(FIO, new_system={"name": "Array that never stored anything"})
     failed = store_file(stream=io.BytesIO(b"not a result file at all"), name="notes.txt", new_system={"name": "Other"})
     assert duplicate.status == Upload.Status.DUPLICATE and failed.status == Upload.Status.FAILED
-    assert failed.error.startswith("notes.txt: not a recognised result file")
+    assert failed.error.startswith("notes.txt:1: not a recognised result file (it begins 'not a result file at all')")
     assert list(System.objects.values_list("name", flat=True)) == ["Existing array"]
 
 

@@ -110,7 +110,8 @@ def test_bad_files_fail_with_their_message_and_store_nothing(worker, signed_in, 
         "escaping.zip: archive member '../../etc/results.csv' points outside the archive ('..'); refusing it"
     )
     assert errors["notes.bin"].startswith(
-        "notes.bin: not a recognised result file; ArrayBench reads: Iometer (iometer),"
+        "notes.bin:1: not a recognised result file (it begins '?? not a benchmark'); ArrayBench reads: "
+        "Iometer (iometer),"
     )
     assert Run.objects.count() == Point.objects.count() == Config.objects.count() == 0
     page = signed_in.get("/uploads/").content.decode()
