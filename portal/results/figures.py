@@ -14,6 +14,7 @@ from portal.models import Point, Run, RunCurve
 from portal.results.selectors import (
     CurveSource,
     points_by_run,
+    points_curve,
     points_metric,
     points_threshold,
     published_mbps_binary,
@@ -65,6 +66,29 @@ STORED_FIGURE_COLUMNS = (
 )
 
 
+# The columns of each run's range of response times at each latency (``Run.lowest_avg_response_ms``, ...),
+# in the order :func:`run_response_ranges` gives them.
+RESPONSE_RANGE_COLUMNS = tuple(
+    f"{kind}_{response}"
+    for response in RunCurve.RESPONSE_COLUMNS.values()
+    for kind in ("lowest", "highest", "peak_with")
+)
+
+
+def run_response_ranges(*, points: Sequence[CurveSource], metric: str) -> dict[str, float | None]:
+    """At each latency, the lowest and highest response time of the points a measured figure is read from
+    (those with ``metric`` and that response time; their percentiles in ``latency_percentiles_ms``) and
+    their best throughput, as the run's columns (:data:`RESPONSE_RANGE_COLUMNS`; None: no such point)."""
+    columns: dict[str, float | None] = {}
+    for latency, response in RunCurve.RESPONSE_COLUMNS.items():
+        curve = [p for p in points_curve(points=points, metric=metric, latency=latency) if p.response_ms is not None]
+        responses = [cast(float, p.response_ms) for p in curve]
+        columns[f"lowest_{response}"] = min(responses, default=None)
+        columns[f"highest_{response}"] = max(responses, default=None)
+        columns[f"peak_with_{response}"] = max((p.throughput for p in curve), default=None)
+    return columns
+
+
 def run_stored_figures(
     *,
     points: Sequence[CurveSource],
@@ -74,7 +98,8 @@ def run_stored_figures(
     printed_mbps_binary: Sequence[float | None] = (),
 ) -> dict[str, Any]:
     """A run's figures at the papers' default (``Run.STORED_FIGURES_AT_MS`` of average response time) in
-    IOPS and MB/s, each with the status the curve gives, as the run's columns (:data:`STORED_FIGURE_COLUMNS`).
+    IOPS and MB/s, each with the status the curve gives, as the run's columns (:data:`STORED_FIGURE_COLUMNS`),
+    and its range of response times at each latency (:func:`run_response_ranges`).
 
     ``points`` in load order; ``printed_mbps_binary``: each point's MB/s as a paper printed it in binary
     units, where it did (``metrics.published_mbps_binary``)."""
@@ -96,13 +121,24 @@ def run_stored_figures(
         if metric == judged_by:
             columns["reached_20ms"] = answer.reached
     columns["published_mbps_binary"] = published_mbps_binary(printed=printed_mbps_binary)
-    return columns
+    return columns | run_response_ranges(points=points, metric=judged_by)
 
 
+_STORED_COLUMNS = (*STORED_FIGURE_COLUMNS, *RESPONSE_RANGE_COLUMNS)
+# The array type each column is sent in, after the run ids.
+_STORED_TYPES = (
+    "varchar",
+    "float8",
+    "varchar",
+    "float8",
+    "varchar",
+    "bool",
+    *("float8",) * (1 + len(RESPONSE_RANGE_COLUMNS)),
+)
 _STORED_UPDATE_SQL = f"""
-    UPDATE {Run._meta.db_table} AS run SET {", ".join(f"{name} = figures.{name}" for name in STORED_FIGURE_COLUMNS)}
-    FROM unnest(%s::bigint[], %s::varchar[], %s::float8[], %s::varchar[], %s::float8[], %s::varchar[], %s::bool[],
-                %s::float8[]) AS figures(id, {", ".join(STORED_FIGURE_COLUMNS)})
+    UPDATE {Run._meta.db_table} AS run SET {", ".join(f"{name} = figures.{name}" for name in _STORED_COLUMNS)}
+    FROM unnest(%s::bigint[], {", ".join(f"%s::{kind}[]" for kind in _STORED_TYPES)})
+         AS figures(id, {", ".join(_STORED_COLUMNS)})
     WHERE run.id = figures.id
 """
 
@@ -118,7 +154,8 @@ def runs_stored_figures_recompute(*, run_ids: Sequence[int], curves: bool = True
         .values_list("id", KT("params__threshold_rule"), "origin", "published_at_ms")
     }
     rows = []
-    for run_id, (points, printed) in points_by_run(list(runs)).items():
+    # With their percentiles: the range of response times at each latency is stored too.
+    for run_id, (points, printed) in points_by_run(list(runs), latency="p99").items():
         rule, origin, published_at_ms = runs[run_id]
         figures = run_stored_figures(
             points=points,
@@ -127,7 +164,7 @@ def runs_stored_figures_recompute(*, run_ids: Sequence[int], curves: bool = True
             published_at_ms=published_at_ms,
             printed_mbps_binary=printed,
         )
-        rows.append((run_id, *(figures[name] for name in STORED_FIGURE_COLUMNS)))
+        rows.append((run_id, *(figures[name] for name in _STORED_COLUMNS)))
     if rows:
         with connection.cursor() as cursor:
             cursor.execute(_STORED_UPDATE_SQL, [list(column) for column in zip(*rows, strict=True)])
