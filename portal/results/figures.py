@@ -14,7 +14,6 @@ from portal.models import Point, Run, RunCurve
 from portal.results.selectors import (
     CurveSource,
     points_by_run,
-    points_curve,
     points_metric,
     points_threshold,
     published_mbps_binary,
@@ -68,24 +67,44 @@ STORED_FIGURE_COLUMNS = (
 
 # The columns of each run's range of response times at each latency (``Run.lowest_avg_response_ms``, ...),
 # in the order :func:`run_response_ranges` gives them.
+_KINDS = ("lowest", "highest", "peak_with")
 RESPONSE_RANGE_COLUMNS = tuple(
-    f"{kind}_{response}"
-    for response in RunCurve.RESPONSE_COLUMNS.values()
-    for kind in ("lowest", "highest", "peak_with")
+    f"{kind}_{response}" for response in RunCurve.RESPONSE_COLUMNS.values() for kind in _KINDS
+)
+
+
+# Each latency's key ("avg", "max" or a percentile's, "99") and its three columns.
+_RANGE_READS: tuple[tuple[str, str, str, str], ...] = tuple(
+    (latency.removeprefix("p"), f"lowest_{response}", f"highest_{response}", f"peak_with_{response}")
+    for latency, response in RunCurve.RESPONSE_COLUMNS.items()
 )
 
 
 def run_response_ranges(*, points: Sequence[CurveSource], metric: str) -> dict[str, float | None]:
     """At each latency, the lowest and highest response time of the points a measured figure is read from
-    (those with ``metric`` and that response time; their percentiles in ``latency_percentiles_ms``) and
-    their best throughput, as the run's columns (:data:`RESPONSE_RANGE_COLUMNS`; None: no such point)."""
-    columns: dict[str, float | None] = {}
-    for latency, response in RunCurve.RESPONSE_COLUMNS.items():
-        curve = [p for p in points_curve(points=points, metric=metric, latency=latency) if p.response_ms is not None]
-        responses = [cast(float, p.response_ms) for p in curve]
-        columns[f"lowest_{response}"] = min(responses, default=None)
-        columns[f"highest_{response}"] = max(responses, default=None)
-        columns[f"peak_with_{response}"] = max((p.throughput for p in curve), default=None)
+    (those with ``metric`` and that response time, as :func:`~portal.results.selectors.points_curve` keeps them;
+    their percentiles in ``latency_percentiles_ms``) and their best throughput, as the run's columns
+    (:data:`RESPONSE_RANGE_COLUMNS`; None: no such point). One pass over the points: thousands of runs are
+    stored at once."""
+    columns: dict[str, Any] = dict.fromkeys(RESPONSE_RANGE_COLUMNS)
+    for point in points:
+        throughput = getattr(point, metric)
+        if throughput is None:
+            continue
+        percentiles = point.latency_percentiles_ms or {}
+        for key, lowest, highest, peak in _RANGE_READS:
+            if key == "avg":
+                ms = point.avg_response_ms
+            else:
+                ms = point.max_response_ms if key == "max" else percentiles.get(key)
+            if ms is None:
+                continue
+            if columns[lowest] is None or ms < columns[lowest]:
+                columns[lowest] = ms
+            if columns[highest] is None or ms > columns[highest]:
+                columns[highest] = ms
+            if columns[peak] is None or throughput > columns[peak]:
+                columns[peak] = throughput
     return columns
 
 
