@@ -5,15 +5,17 @@ from the points, by both rules, at the average, the maximum and the 99th percent
 The sweeps are fio-plot's (samples/fio-sweeps/, randread 4k at iodepth 1 to 64, one run of 7 points per
 device); the published studies are seed 000's demo data (``manage.py loaddemo``)."""
 
+import importlib
 import io
 import json
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
 from portal.comparisons.at_threshold import replicate_rows_at
 from portal.models import Run, RunCurve
-from portal.results.figures import CURVE_COLUMNS, runs_curves_recompute
+from portal.results.figures import CURVE_COLUMNS, RESPONSE_RANGE_COLUMNS, runs_curves_recompute
 from portal.results.selectors import points_by_run, points_threshold, response_ms
 from tests.samples import sample
 
@@ -147,3 +149,59 @@ def test_the_intel_sweep_at_0_2_ms_is_interpolated_between_its_files(runs):
     ((count, mean, not_reached, statuses),) = _in_database([run], threshold_ms=0.2, latency="avg").values()
     assert (count, not_reached, statuses) == (1, [], ["interpolated"])
     assert mean == pytest.approx(below[1] + share * (above[1] - below[1]))
+
+
+def _p99_ms(folder):
+    """Each file's completion-latency 99th percentile (``clat_ns.percentile["99.000000"]``), in ms."""
+    return [
+        json.loads(path.read_text())["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"] / 1e6
+        for path in sample("fio-sweeps", folder).glob("randread-*-1.json")
+    ]
+
+
+def test_each_run_keeps_the_range_of_response_times_its_figures_are_read_from(runs):
+    # The Intel sweep's files: averages 0.0699 to 0.920 ms, 99th percentiles 0.157 to 1.07 ms, best 69,656 IOPS.
+    intel = Run.objects.get(config__system__name="Intel D3-S4610")
+    sweep = _sweep(SWEEPS["Intel D3-S4610"])
+    p99 = _p99_ms(SWEEPS["Intel D3-S4610"])
+    assert (intel.lowest_avg_response_ms, intel.highest_avg_response_ms) == (
+        pytest.approx(min(ms for _, _, ms in sweep)),
+        pytest.approx(max(ms for _, _, ms in sweep)),
+    )
+    assert intel.peak_with_avg_response_ms == intel.peak_with_p99_ms == pytest.approx(max(iops for _, iops, _ in sweep))
+    assert (intel.lowest_p99_ms, intel.highest_p99_ms) == (pytest.approx(min(p99)), pytest.approx(max(p99)))
+    assert (round(intel.lowest_avg_response_ms, 4), round(intel.highest_p99_ms, 2), round(intel.peak_with_p99_ms)) == (
+        0.0699,
+        1.07,
+        69656,
+    )
+    # A published figure of the studies has an average only: no percentile to read a figure from.
+    published = Run.objects.filter(origin="published", points__avg_response_ms__isnull=False).first()
+    assert published.lowest_avg_response_ms == published.points.get().avg_response_ms
+    assert (published.lowest_p99_ms, published.highest_p99_ms, published.peak_with_p99_ms) == (None, None, None)
+
+
+def test_the_ranges_filled_for_runs_stored_before_are_those_written_when_stored(runs):
+    fill = importlib.import_module("portal.migrations.0026_response_ranges")
+
+    def ranges():
+        return {row[0]: row[1:] for row in Run.objects.order_by("id").values_list("id", *RESPONSE_RANGE_COLUMNS)}
+
+    stored = ranges()
+    assert any(value is not None for found in stored.values() for value in found)
+    Run.objects.update(**dict.fromkeys(RESPONSE_RANGE_COLUMNS))
+    with connection.cursor() as cursor:
+        cursor.execute(fill.FILL)
+    assert ranges() == stored
+
+
+def test_a_threshold_over_or_under_every_point_is_answered_without_the_curve(runs):
+    # At 30 ms every point of the Intel sweep is under the threshold: its best file, a lower bound; at 0.05 ms
+    # every point is over it: no figure. The curve itself is not needed for either.
+    run = Run.objects.get(config__system__name="Intel D3-S4610")
+    RunCurve.objects.filter(run=run).delete()
+    best_iops = max(iops for _, iops, _ in _sweep(SWEEPS["Intel D3-S4610"]))
+    ((count, mean, not_reached, statuses),) = _in_database([run], threshold_ms=30, latency="avg").values()
+    assert (count, mean, not_reached, statuses) == (1, pytest.approx(best_iops), ["not_reached"], ["not_reached"])
+    ((count, mean, not_reached, statuses),) = _in_database([run], threshold_ms=0.05, latency="avg").values()
+    assert (count, mean, not_reached, statuses) == (0, None, [], ["first_point_over"])

@@ -239,6 +239,10 @@ class ReplicateGroup:
     on_demand: FiguresOnDemand | None = field(default=None, repr=False)
     # Why figures have no value at the threshold, in words (one per reason).
     no_value: list[str] = field(default_factory=list)
+    # Whether the lowest and highest response time of the points the figures are read from were read with
+    # them (``measured_ms``; None: no such point).
+    ranged: bool = False
+    measured_ms: tuple[float, float] | None = None
 
     @property
     def valued(self) -> Replicates:

@@ -126,14 +126,23 @@ def fill(compared: Sequence[SideWorkloads], reading: FigureReading, *, best: boo
         if reading.stored:
             found += stored_replicates(summed, family=reading.family)
         else:
-            rows = replicate_rows_at(summed, threshold_ms=reading.threshold_ms, latency=reading.latency)
-            found += replicates_of_rows(rows, family=reading.family)
+            found += _replicates_at(summed, reading)
         for replicates in found:
             replicates.on_demand = on_demand
     for side in compared:
         for replicates in found:
             if replicates.system_id == side.system.id:
                 side.sides[replicates.workload_key].figures.append(replicates)
+
+
+def _replicates_at(runs: QuerySet[Run], reading: FigureReading) -> list[ReplicateGroup]:
+    """The replicates of ``runs`` away from the stored default, with the range of response times each group's
+    figures are read from (:func:`~portal.comparisons.at_threshold.replicate_rows_at`)."""
+    rows = replicate_rows_at(runs, threshold_ms=reading.threshold_ms, latency=reading.latency)
+    found = replicates_of_rows((row[:-2] for row in rows), family=reading.family)
+    for replicates, (*_, low, high) in zip(found, rows, strict=True):
+        replicates.ranged, replicates.measured_ms = True, None if low is None else (low, high)
+    return found
 
 
 def runs_of(found: Sides, keys: Iterable[WorkloadKey]) -> Q:
@@ -265,6 +274,19 @@ def measured_ms(
         .annotate(low=Min(response), high=Max(response))
     )
     return _ranges(rows, keys, family=family)
+
+
+def figures_measured_ms(found: Sides, keys: list[WorkloadKey]) -> dict[WorkloadKey, tuple[float, float]] | None:
+    """As :func:`measured_ms`, from the ranges read with the figures of each workload ``keys`` of ``found``
+    (None when some figures were read without theirs: published ones, or at the stored default)."""
+    ranges: dict[WorkloadKey, tuple[float, float]] = {}
+    for key in keys:
+        if not all(replicates.ranged for replicates in found[key].figures):
+            return None
+        known = [replicates.measured_ms for replicates in found[key].figures if replicates.measured_ms is not None]
+        if known:
+            ranges[key] = (min(low for low, _ in known), max(high for _, high in known))
+    return ranges
 
 
 def _ranges(

@@ -38,7 +38,7 @@ from .filters import (
     side_choices,
     what_filters_left_out,
 )
-from .loading import Side, Sides, SideWorkloads, fill, measured_ms, sides
+from .loading import Side, Sides, SideWorkloads, figures_measured_ms, fill, measured_ms, sides
 from .multi import MultiComparison, MultiRow, MultiWorkload, multi_table
 from .rows import workload_comparison
 
@@ -227,14 +227,20 @@ def _offer_thresholds(
     options: ComparisonOptions,
 ) -> None:
     """For each compared workload (``[(workload, A's key, B's key), ...]``) whose curves do not cross the
-    threshold, the response times both sides' curves are measured between and thresholds within them: one
-    query per side, whatever the number of workloads and runs."""
+    threshold, the response times both sides' curves are measured between and thresholds within them: read
+    with the figures, else one query per side, whatever the number of workloads and runs."""
     missing = [(workload, a_key, b_key) for workload, a_key, b_key in compared if not _crosses(workload)]
     if not missing:
         return
     family, latency = options.best_of_sizes, options.latency
-    a_ranges = measured_ms(runs[0], sides[0], [a_key for _, a_key, _ in missing], family=family, latency=latency)
-    b_ranges = measured_ms(runs[1], sides[1], [b_key for _, _, b_key in missing], family=family, latency=latency)
+    a_keys, b_keys = [a_key for _, a_key, _ in missing], [b_key for _, _, b_key in missing]
+    # Away from the stored default the ranges come with the figures: no query.
+    a_ranges = figures_measured_ms(sides[0], a_keys)
+    b_ranges = figures_measured_ms(sides[1], b_keys)
+    if a_ranges is None:
+        a_ranges = measured_ms(runs[0], sides[0], a_keys, family=family, latency=latency)
+    if b_ranges is None:
+        b_ranges = measured_ms(runs[1], sides[1], b_keys, family=family, latency=latency)
     for workload, a_key, b_key in missing:
         workload.no_crossing = True
         if a_key not in a_ranges or b_key not in b_ranges:

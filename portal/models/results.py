@@ -203,6 +203,31 @@ class Run(models.Model):
     )
     # A one-point published run's MB/s as its paper printed it, when that was binary (2^20 bytes/s).
     published_mbps_binary = models.FloatField(null=True, blank=True)
+    # At each response time a threshold applies to (``RunCurve.RESPONSE_COLUMNS``), the lowest and highest
+    # response time of the points a figure is read from (those with the run's throughput and that response
+    # time) and their best throughput, stored with the figures (NULL: no such point): a comparison at a
+    # threshold outside that range reads the figure from them, not from the curve.
+    lowest_avg_response_ms = models.FloatField(null=True, blank=True)
+    highest_avg_response_ms = models.FloatField(null=True, blank=True)
+    peak_with_avg_response_ms = models.FloatField(null=True, blank=True)
+    lowest_max_response_ms = models.FloatField(null=True, blank=True)
+    highest_max_response_ms = models.FloatField(null=True, blank=True)
+    peak_with_max_response_ms = models.FloatField(null=True, blank=True)
+    lowest_p50_ms = models.FloatField(null=True, blank=True)
+    highest_p50_ms = models.FloatField(null=True, blank=True)
+    peak_with_p50_ms = models.FloatField(null=True, blank=True)
+    lowest_p90_ms = models.FloatField(null=True, blank=True)
+    highest_p90_ms = models.FloatField(null=True, blank=True)
+    peak_with_p90_ms = models.FloatField(null=True, blank=True)
+    lowest_p95_ms = models.FloatField(null=True, blank=True)
+    highest_p95_ms = models.FloatField(null=True, blank=True)
+    peak_with_p95_ms = models.FloatField(null=True, blank=True)
+    lowest_p99_ms = models.FloatField(null=True, blank=True)
+    highest_p99_ms = models.FloatField(null=True, blank=True)
+    peak_with_p99_ms = models.FloatField(null=True, blank=True)
+    lowest_p99_9_ms = models.FloatField(null=True, blank=True)
+    highest_p99_9_ms = models.FloatField(null=True, blank=True)
+    peak_with_p99_9_ms = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -256,6 +281,9 @@ class Run(models.Model):
             ),
             # A comparison's runs whose figures are not stored, read from their points (few or none).
             models.Index(fields=["config"], condition=Q(throughput_metric=""), name="run_figures_not_stored"),
+            # A comparison's published runs away from the stored default, read one by one with those above (few
+            # or none): with it, both are found from the two indexes, not by reading every run of the systems.
+            models.Index(fields=["config"], condition=Q(origin="published"), name="run_published"),
         ]
 
     # The threshold and response time the stored figures are read at.

@@ -65,6 +65,49 @@ STORED_FIGURE_COLUMNS = (
 )
 
 
+# The columns of each run's range of response times at each latency (``Run.lowest_avg_response_ms``, ...),
+# in the order :func:`run_response_ranges` gives them.
+_KINDS = ("lowest", "highest", "peak_with")
+RESPONSE_RANGE_COLUMNS = tuple(
+    f"{kind}_{response}" for response in RunCurve.RESPONSE_COLUMNS.values() for kind in _KINDS
+)
+
+
+# Each latency's key ("avg", "max" or a percentile's, "99") and its three columns.
+_RANGE_READS: tuple[tuple[str, str, str, str], ...] = tuple(
+    (latency.removeprefix("p"), f"lowest_{response}", f"highest_{response}", f"peak_with_{response}")
+    for latency, response in RunCurve.RESPONSE_COLUMNS.items()
+)
+
+
+def run_response_ranges(*, points: Sequence[CurveSource], metric: str) -> dict[str, float | None]:
+    """At each latency, the lowest and highest response time of the points a measured figure is read from
+    (those with ``metric`` and that response time, as :func:`~portal.results.selectors.points_curve` keeps them;
+    their percentiles in ``latency_percentiles_ms``) and their best throughput, as the run's columns
+    (:data:`RESPONSE_RANGE_COLUMNS`; None: no such point). One pass over the points: thousands of runs are
+    stored at once."""
+    columns: dict[str, Any] = dict.fromkeys(RESPONSE_RANGE_COLUMNS)
+    for point in points:
+        throughput = getattr(point, metric)
+        if throughput is None:
+            continue
+        percentiles = point.latency_percentiles_ms or {}
+        for key, lowest, highest, peak in _RANGE_READS:
+            if key == "avg":
+                ms = point.avg_response_ms
+            else:
+                ms = point.max_response_ms if key == "max" else percentiles.get(key)
+            if ms is None:
+                continue
+            if columns[lowest] is None or ms < columns[lowest]:
+                columns[lowest] = ms
+            if columns[highest] is None or ms > columns[highest]:
+                columns[highest] = ms
+            if columns[peak] is None or throughput > columns[peak]:
+                columns[peak] = throughput
+    return columns
+
+
 def run_stored_figures(
     *,
     points: Sequence[CurveSource],
@@ -74,7 +117,8 @@ def run_stored_figures(
     printed_mbps_binary: Sequence[float | None] = (),
 ) -> dict[str, Any]:
     """A run's figures at the papers' default (``Run.STORED_FIGURES_AT_MS`` of average response time) in
-    IOPS and MB/s, each with the status the curve gives, as the run's columns (:data:`STORED_FIGURE_COLUMNS`).
+    IOPS and MB/s, each with the status the curve gives, as the run's columns (:data:`STORED_FIGURE_COLUMNS`),
+    and its range of response times at each latency (:func:`run_response_ranges`).
 
     ``points`` in load order; ``printed_mbps_binary``: each point's MB/s as a paper printed it in binary
     units, where it did (``metrics.published_mbps_binary``)."""
@@ -96,13 +140,24 @@ def run_stored_figures(
         if metric == judged_by:
             columns["reached_20ms"] = answer.reached
     columns["published_mbps_binary"] = published_mbps_binary(printed=printed_mbps_binary)
-    return columns
+    return columns | run_response_ranges(points=points, metric=judged_by)
 
 
+_STORED_COLUMNS = (*STORED_FIGURE_COLUMNS, *RESPONSE_RANGE_COLUMNS)
+# The array type each column is sent in, after the run ids.
+_STORED_TYPES = (
+    "varchar",
+    "float8",
+    "varchar",
+    "float8",
+    "varchar",
+    "bool",
+    *("float8",) * (1 + len(RESPONSE_RANGE_COLUMNS)),
+)
 _STORED_UPDATE_SQL = f"""
-    UPDATE {Run._meta.db_table} AS run SET {", ".join(f"{name} = figures.{name}" for name in STORED_FIGURE_COLUMNS)}
-    FROM unnest(%s::bigint[], %s::varchar[], %s::float8[], %s::varchar[], %s::float8[], %s::varchar[], %s::bool[],
-                %s::float8[]) AS figures(id, {", ".join(STORED_FIGURE_COLUMNS)})
+    UPDATE {Run._meta.db_table} AS run SET {", ".join(f"{name} = figures.{name}" for name in _STORED_COLUMNS)}
+    FROM unnest(%s::bigint[], {", ".join(f"%s::{kind}[]" for kind in _STORED_TYPES)})
+         AS figures(id, {", ".join(_STORED_COLUMNS)})
     WHERE run.id = figures.id
 """
 
@@ -118,7 +173,8 @@ def runs_stored_figures_recompute(*, run_ids: Sequence[int], curves: bool = True
         .values_list("id", KT("params__threshold_rule"), "origin", "published_at_ms")
     }
     rows = []
-    for run_id, (points, printed) in points_by_run(list(runs)).items():
+    # With their percentiles: the range of response times at each latency is stored too.
+    for run_id, (points, printed) in points_by_run(list(runs), latency="p99").items():
         rule, origin, published_at_ms = runs[run_id]
         figures = run_stored_figures(
             points=points,
@@ -127,7 +183,7 @@ def runs_stored_figures_recompute(*, run_ids: Sequence[int], curves: bool = True
             published_at_ms=published_at_ms,
             printed_mbps_binary=printed,
         )
-        rows.append((run_id, *(figures[name] for name in STORED_FIGURE_COLUMNS)))
+        rows.append((run_id, *(figures[name] for name in _STORED_COLUMNS)))
     if rows:
         with connection.cursor() as cursor:
             cursor.execute(_STORED_UPDATE_SQL, [list(column) for column in zip(*rows, strict=True)])

@@ -125,6 +125,7 @@ def _point_figures(seq: int, point: dict) -> PointFigures:
         point.get("mbps"),
         point.get("avg_response_ms"),
         point.get("max_response_ms"),
+        point_percentiles(point.get("metrics") or {}),
     )
 
 
