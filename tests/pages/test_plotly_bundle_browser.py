@@ -1,6 +1,9 @@
 """The plotly.js the pages load (static/vendor/plotly, built by vendor/plotly/build.mjs) draws every chart the
 portal makes: it is the plotly.js version the Python figures are made for, it registers each trace type
-the charts use and no other, and a real Chromium draws a heatmap and a WebGL scatter with it."""
+the charts use and no other, and a real Chromium draws a heatmap and a WebGL scatter with it. A page's chart
+JSON is the figure the exports draw."""
+
+import json
 
 import plotly
 import pytest
@@ -27,17 +30,27 @@ def test_the_pages_plotly_js_is_the_version_the_python_figures_are_made_for():
     assert "Licensed under the MIT license" in header
 
 
-def test_the_charts_use_only_the_trace_types_listed_here():
-    curve = charts.Series("measured", [1, 2, 3], [1.0, 2.0, 3.0])
+def _one_chart_of_each_kind() -> list[charts.AnyChart]:
+    curve = charts.Series("measured", [1, 2, 3], [1.0, 2.0, 3.0], hover=["a", "b", "c"])
     many = charts.Series("measured", list(range(1001)), [float(x) for x in range(1001)])
-    kinds = [
-        charts.Chart("a curve", "IOPS", "ms", [curve]),
+    return [
+        charts.Chart("a curve", "IOPS", "ms", [curve, charts.threshold_line(2.5, right=3)], callouts=[(2, 2.0, "2")]),
         charts.Chart("a curve of 1,001 points", "IOPS", "ms", [many]),
         charts.BarChart("bars", "configuration", "IOPS", ["RAID-5"], [charts.Bars("A", [100.0], 1, errors=[5.0])]),
         charts.Heatmap("a grid", "small", "large", [1, 2], [0], [[5.42, 6.0]], "ms"),
     ]
-    drawn = {trace.type for chart in kinds for trace in charts.plotly_figure(chart).data}
+
+
+def test_the_charts_use_only_the_trace_types_listed_here():
+    drawn = {trace.type for chart in _one_chart_of_each_kind() for trace in charts.plotly_figure(chart).data}
     assert sorted(drawn) == CHART_TRACE_TYPES
+
+
+def test_a_pages_chart_is_the_figure_the_exports_draw_white_template_included():
+    for chart in _one_chart_of_each_kind():
+        page = json.loads(charts.plotly_json(chart))
+        assert page == json.loads(charts.plotly_figure(chart).to_json())
+        assert page["layout"]["template"]["layout"]["plot_bgcolor"] == "white"
 
 
 @pytest.mark.browser
