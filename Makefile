@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run worker test lint test-tools stop benchmark changepoints fuzz clean
+.PHONY: install run worker test lint test-tools stop benchmark changepoints fuzz plotly-bundle clean
 
 install: $(STAMP)
 
@@ -52,6 +52,11 @@ changepoints: install
 # file cut at every line end and inside every number (up to FUZZ_CUTS of each kind per file, 0 for all).
 fuzz: install
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/ingest/test_fuzz.py -p no:cacheprovider
+
+# static/vendor/plotly/plotly.min.js, rebuilt from the npm registry's plotly.js (only when the plotly
+# package or the charts' trace types change: the built file is committed, so `make run` needs no npm).
+plotly-bundle:
+	cd vendor/plotly && npm ci --ignore-scripts --no-audit --no-fund && node build.mjs
 
 stop: install
 	$(BIN)/python manage.py stopservices

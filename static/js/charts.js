@@ -1,5 +1,5 @@
 // Draws every [data-chart] element: its figure JSON is fetched at once, while plotly.js (loaded async,
-// 4.8 MB) is still being read, then drawn with Plotly.newPlot as soon as both are there.
+// 1.5 MB) is still being read, then drawn with Plotly.newPlot as soon as both are there.
 // A chart that cannot be drawn says why in place; the CSV link under it keeps working.
 (function () {
   "use strict";

@@ -70,7 +70,7 @@ def test_a_fresh_browser_draws_the_compare_page_quickly(served, monkeypatch):
         headers, body = response.headers, response.read()
     assert headers["Content-Encoding"] == "gzip"
     assert "immutable" in headers["Cache-Control"] and "max-age=315360000" in headers["Cache-Control"]
-    assert len(body) < 2_000_000, f"plotly.js comes gzipped ({len(body):,} bytes of its 4.8 MB)"
+    assert len(body) < 600_000, f"plotly.js comes gzipped ({len(body):,} bytes of its 1.5 MB)"
 
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
