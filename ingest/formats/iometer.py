@@ -401,7 +401,9 @@ class _Table:
         self.total_get = _cells_getter([*indices, self.workers_index, self.cpu_index])
         start = len(self.figure_cells)
         self.total_metric_slice = slice(start, start + len(self.metric_cells))
-        self.total_count_positions = [start + self.metric_keys.index(key) for key in self.metric_count_keys]
+        # Every metric is there, so all 13 counts are: ``itemgetter`` gives them as a tuple.
+        counts = [start + self.metric_keys.index(key) for key in self.metric_count_keys]
+        self.total_counts_of: Callable[[Sequence[float]], tuple[float, ...]] = itemgetter(*counts)
 
     def _present(self, positions: dict[str, int | None]) -> list[_Position]:
         return [(key, i, self.columns[i]) for key, i in positions.items() if i is not None]
@@ -537,6 +539,8 @@ class _Reader:
         self.tables: dict[str, _Table] = {}
         self.remaining: Iterator[list[str]] = iter(())
         self.lines_read = 0
+        # One copy of each name rows repeat (processors, workers, targets, access specifications).
+        self.names: dict[str, str] = {}
 
     @property
     def test(self) -> _Test:
@@ -751,6 +755,7 @@ class _Reader:
         processors, workers, targets = section.processors, section.workers, section.targets
         split_at, end = table.split_at, len(lines)
         gap, least, full = table.processor_gap, processor_width - 1, width - 1
+        names = self.names
         member: list[Any]
         mbps: float | None
         response_ms: float | None
@@ -769,7 +774,8 @@ class _Reader:
                     except ValueError:
                         cpu_pct = -1.0  # read below, where the cell is named
                     if 0.0 <= cpu_pct < _UINT64_MAX:
-                        processors.append([manager, text[10:name_end].strip(), cpu_pct])
+                        name = text[10:name_end].strip()
+                        processors.append([manager, names.setdefault(name, name), cpu_pct])
                         i += 1
                         if i == end or not lines[i][:1].isalpha():
                             return i
@@ -834,11 +840,14 @@ class _Reader:
                         response_ms = max_response_ms = None
                     if queue_depth.is_integer():
                         queue_depth = int(queue_depth)
+                    name = names.setdefault(name, name)
                     if kind == "WORKER":
                         spec = "" if spec_index is None else cells[spec_index].strip()
+                        spec = names.setdefault(spec, spec)
                         workers.append([manager, name, spec, iops, mbps, response_ms, max_response_ms, queue_depth])
                     else:
                         worker = workers[-1][1] if workers else None
+                        kind = names.setdefault(kind, kind)
                         targets.append(
                             [manager, name, worker, kind, iops, mbps, response_ms, max_response_ms, queue_depth]
                         )
@@ -989,10 +998,8 @@ def _plain_total(table: _Table, values: list[float], metrics: dict[str, Any]) ->
     workers, figures["cpu_pct"] = values[-2], values[-1]
     figures["workers"] = int(workers) if workers.is_integer() else workers
     metrics.update(zip(table.metric_keys, values[table.total_metric_slice], strict=True))
-    for key, position in zip(table.metric_count_keys, table.total_count_positions, strict=True):
-        value = values[position]
-        if value.is_integer():
-            metrics[key] = int(value)
+    counts = [int(count) if count.is_integer() else count for count in table.total_counts_of(values)]
+    metrics.update(zip(table.metric_count_keys, counts, strict=True))
     for count, maximum in (("read_iops", "max_read_response_ms"), ("write_iops", "max_write_response_ms")):
         if not figures[count]:
             metrics[maximum] = None
