@@ -541,6 +541,8 @@ class _Reader:
         self.lines_read = 0
         # One copy of each name rows repeat (processors, workers, targets, access specifications).
         self.names: dict[str, str] = {}
+        # Each access specification line read, by its text.
+        self.spec_values: dict[str, tuple[Any, ...]] = {}
 
     @property
     def test(self) -> _Test:
@@ -709,22 +711,13 @@ class _Reader:
         if self.spec_mode != "lines" or not section.specs:
             self.stray_lines.append(number)
             return
-        cells = [cell.strip() for cell in text.split(",")]
-        while cells and not cells[-1]:
-            cells.pop()
-        if len(cells) < 4:
-            raise ParseError(
-                f"access specification line {text!r} needs at least size, % of size, % reads and % random",
-                line=number,
-            )
-        values: Sequence[float | None] | None = _plain_figures(cells, _SPEC_CELLS)
+        # Iometer repeats each access specification in every test that runs it: a line is read once.
+        values = self.spec_values.get(text)
         if values is None:
-            values = [_number(cell, number, name) for cell, name in zip(cells, _SPEC_FIELDS, strict=False)]
-        line: dict[str, Any] = dict(zip(_SPEC_FIELDS, values, strict=False))
-        line["bytes"] = int(line["bytes"] or 0)
+            values = self.spec_values[text] = _spec_values(text, number)
         spec = section.specs[-1]
-        spec.lines.append(line)
-        spec.line_values.append(tuple(line.values()))
+        spec.lines.append(dict(zip(_SPEC_FIELDS, values, strict=False)))
+        spec.line_values.append(values)
 
     def header(self, text: str, number: int) -> None:
         # Every section repeats the same header; build its layout once.
@@ -953,6 +946,24 @@ _MARKERS = {
     "'Results": _Reader.results,
     "'End Test": _Reader.end_test,
 }
+
+
+def _spec_values(text: str, number: int) -> tuple[Any, ...]:
+    """The values of an access specification line, in ``_SPEC_FIELDS`` order, as far as it has cells
+    (the bytes a whole number)."""
+    cells = [cell.strip() for cell in text.split(",")]
+    while cells and not cells[-1]:
+        cells.pop()
+    if len(cells) < 4:
+        raise ParseError(
+            f"access specification line {text!r} needs at least size, % of size, % reads and % random",
+            line=number,
+        )
+    values: Sequence[float | None] | None = _plain_figures(cells, _SPEC_CELLS)
+    if values is None:
+        values = [_number(cell, number, name) for cell, name in zip(cells, _SPEC_FIELDS, strict=False)]
+    size, *rest = values[: len(_SPEC_FIELDS)]
+    return (int(size or 0), *rest)
 
 
 def _where(section: _Section) -> str:
