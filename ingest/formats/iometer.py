@@ -506,7 +506,7 @@ class _Section:
         return self.total
 
 
-def _blocks(stream: IO[str], block_chars: int = 1 << 14) -> Iterator[list[str]]:
+def _blocks(stream: IO[str], block_chars: int = 1 << 16) -> Iterator[list[str]]:
     """The stream's lines without their line ends, in lists of the lines of each block read (a line
     at a time costs more than the parsing)."""
     pending = ""
