@@ -242,22 +242,24 @@ _WALKED_KINDS = _PLAIN_KINDS | _CONTAINER_KINDS | {float}
 
 def _all_finite(value: object) -> bool:
     """Whether every float in ``value`` (nested dicts, lists, tuples) is finite, without naming
-    places: the clean case, millions of values in a large file, in one cheap pass over each
-    container's member types. Anything unusual (a float subclass) answers False, and the exact
-    walk decides."""
-    stack: list[Any] = [(value,)]
-    while stack:
-        item = stack.pop()
-        members = tuple(item.values()) if type(item) is dict else item
-        kinds = set(map(type, members))
-        if kinds <= _PLAIN_KINDS:
-            continue
+    places: the clean case, millions of values in a large file, checked a depth at a time (the
+    members of every container at one depth in one pass over their types). Anything unusual (a float
+    subclass) answers False, and the exact walk decides."""
+    level: list[Any] = [value]
+    while level:
+        kinds = set(map(type, level))
         if not kinds <= _WALKED_KINDS:
             return False
-        if float in kinds and not _floats_finite([member for member in members if type(member) is float]):
+        if float in kinds and not _floats_finite([member for member in level if type(member) is float]):
             return False
-        if not kinds.isdisjoint(_CONTAINER_KINDS):
-            stack.extend(member for member in members if type(member) in _CONTAINER_KINDS)
+        if kinds.isdisjoint(_CONTAINER_KINDS):
+            return True
+        if kinds != {dict}:
+            dicts = [member for member in level if type(member) is dict]
+            sequences = [member for member in level if type(member) is list or type(member) is tuple]
+            level = [*chain.from_iterable(map(dict.values, dicts)), *chain.from_iterable(sequences)]
+        else:
+            level = list(chain.from_iterable(map(dict.values, level)))
     return True
 
 

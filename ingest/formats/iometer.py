@@ -38,7 +38,7 @@ from typing import IO, Any, NoReturn
 
 from ..errors import ParseError
 from ..numbers import checked
-from ..result import Point, ResultSet, Run, TransferSize, Workload, mib_to_mbps, point_load_key
+from ..result import POINT_FIGURES, Point, ResultSet, Run, TransferSize, Workload, mib_to_mbps, point_load_key
 from ..source import Source, sniff_encoding
 
 FORMAT = "iometer"
@@ -351,18 +351,24 @@ class _Table:
         self.processor_cpu_index = (
             self.cpu_index if self.cpu_index is not None and self.cpu_index < self.processor_width else None
         )
+        # A PROCESSOR row as Iometer writes it (Target Type first, nothing between its name and its CPU
+        # cell) is read by ``_Reader.rows`` without splitting it: these commas follow its name.
+        self.processor_gap = None
+        cpu_index = self.processor_cpu_index
+        if self.type_index == 0 and cpu_index is not None and cpu_index > self.name_index:
+            self.processor_gap = "," * (cpu_index - self.name_index)
 
     def _plain_readers(self) -> None:
         """Keys and cell getters of each row kind's figures, for ``_plain_figures`` / ``_plain_counts``."""
         self.figure_keys = [key for key, _i, _column in self.figure_cells]
         self.figure_get = _cells_getter([i for _key, i, _column in self.figure_cells])
-        # A member's four figures, those only checked, then its Queue Depth: when a column is missing,
+        # A member's four figures, its Queue Depth, then those only checked: when a column is missing,
         # every member row is read cell by cell.
         kept = {key: i for key, i, _column in self.member_kept}
         self.member_get = None
         if len(kept) == len(_MEMBER_KEYS) and self.queue_depth_index is not None:
             checked = [i for _key, i, _column in self.member_checked]
-            self.member_get = _cells_getter([*(kept[key] for key in _MEMBER_KEYS), *checked, self.queue_depth_index])
+            self.member_get = _cells_getter([*(kept[key] for key in _MEMBER_KEYS), self.queue_depth_index, *checked])
         self.metric_keys = [key for key, _i, _column in self.metric_cells]
         self.metric_get = _cells_getter([i for _key, i, _column in self.metric_cells])
         self.metric_count_keys = [key for key in self.metric_keys if key in _COUNT_METRICS]
@@ -375,11 +381,29 @@ class _Table:
             "high_ms": [high for _i, _name, (_low, high) in self.bins],
         }
         self.bin_get = _cells_getter([i for i, _name, _bounds in self.bins])
+        self._total_reader()
         # Rows other than ALL are read from their first cells only (names, member figures, Queue Depth,
         # CPU): they are split that far, and the rest of the row is only counted.
         used = [self.type_index, self.name_index, self.spec_index, self.cpu_index, self.queue_depth_index]
         used += [i for _key, i, _column in self.member_cells]
         self.split_at = 1 + max(i for i in used if i is not None)
+
+    def _total_reader(self) -> None:
+        """``total_get``: the cells of an ALL row's point figures, metrics, worker count and CPU %, read
+        in one pass (``None`` when the header lacks one: ``_Reader.total_row`` then reads them apart);
+        and where the metrics and the counts among them are in the values read."""
+        self.total_get = None
+        if not (self.figures_complete and self.metrics_complete):
+            return
+        if self.workers_index is None or self.cpu_index is None:
+            return
+        indices = [i for _key, i, _column in (*self.figure_cells, *self.metric_cells)]
+        self.total_get = _cells_getter([*indices, self.workers_index, self.cpu_index])
+        start = len(self.figure_cells)
+        self.total_metric_slice = slice(start, start + len(self.metric_cells))
+        # Every metric is there, so all 13 counts are: ``itemgetter`` gives them as a tuple.
+        counts = [start + self.metric_keys.index(key) for key in self.metric_count_keys]
+        self.total_counts_of: Callable[[Sequence[float]], tuple[float, ...]] = itemgetter(*counts)
 
     def _present(self, positions: dict[str, int | None]) -> list[_Position]:
         return [(key, i, self.columns[i]) for key, i in positions.items() if i is not None]
@@ -424,8 +448,7 @@ class _Table:
             response_ms, max_response_ms = out["avg_response_ms"], out["max_response_ms"]
             queue_depth = _optional(cells, self.queue_depth_index, line, "Queue Depth")
         else:
-            iops, mbps, response_ms, max_response_ms = values[:4]
-            queue_depth = values[-1]
+            iops, mbps, response_ms, max_response_ms, queue_depth = values[:5]
         out["iops"] = iops
         out["mbps"] = mib_to_mbps(mbps) if self.mb_binary else mbps
         # As for the ALL row: no I/O, no response time.
@@ -483,7 +506,7 @@ class _Section:
         return self.total
 
 
-def _blocks(stream: IO[str], block_chars: int = 1 << 14) -> Iterator[list[str]]:
+def _blocks(stream: IO[str], block_chars: int = 1 << 16) -> Iterator[list[str]]:
     """The stream's lines without their line ends, in lists of the lines of each block read (a line
     at a time costs more than the parsing)."""
     pending = ""
@@ -516,6 +539,10 @@ class _Reader:
         self.tables: dict[str, _Table] = {}
         self.remaining: Iterator[list[str]] = iter(())
         self.lines_read = 0
+        # One copy of each name rows repeat (processors, workers, targets, access specifications).
+        self.names: dict[str, str] = {}
+        # Each access specification line read, by its text.
+        self.spec_values: dict[str, tuple[Any, ...]] = {}
 
     @property
     def test(self) -> _Test:
@@ -537,7 +564,22 @@ class _Reader:
                     i = self.rows(lines, i, before)
                     if i == count:
                         break
-                self.line(before + i + 1, lines[i])
+                text, number = lines[i], before + i + 1
+                # A marker line (its first cell one of ``_MARKERS``) and an awaited line go straight to
+                # their handlers, as ``line`` would send them.
+                if (
+                    text[:1] == "'"
+                    and self.awaiting is None
+                    and "Target Type" not in text
+                    and (handler := _MARKERS.get(text.split(",", 1)[0].rstrip()))
+                ):
+                    self.in_rows = False
+                    handler(self, number)
+                elif self.awaiting is not None and not self.in_rows and (stripped := text.strip()):
+                    awaited, self.awaiting = self.awaiting, None
+                    awaited(stripped, number)
+                else:
+                    self.line(number, text)
                 i += 1
         self.last_line = self.lines_read
         self.finish()
@@ -669,22 +711,13 @@ class _Reader:
         if self.spec_mode != "lines" or not section.specs:
             self.stray_lines.append(number)
             return
-        cells = [cell.strip() for cell in text.split(",")]
-        while cells and not cells[-1]:
-            cells.pop()
-        if len(cells) < 4:
-            raise ParseError(
-                f"access specification line {text!r} needs at least size, % of size, % reads and % random",
-                line=number,
-            )
-        values: Sequence[float | None] | None = _plain_figures(cells, _SPEC_CELLS)
+        # Iometer repeats each access specification in every test that runs it: a line is read once.
+        values = self.spec_values.get(text)
         if values is None:
-            values = [_number(cell, number, name) for cell, name in zip(cells, _SPEC_FIELDS, strict=False)]
-        line: dict[str, Any] = dict(zip(_SPEC_FIELDS, values, strict=False))
-        line["bytes"] = int(line["bytes"] or 0)
+            values = self.spec_values[text] = _spec_values(text, number)
         spec = section.specs[-1]
-        spec.lines.append(line)
-        spec.line_values.append(tuple(line.values()))
+        spec.lines.append(dict(zip(_SPEC_FIELDS, values, strict=False)))
+        spec.line_values.append(values)
 
     def header(self, text: str, number: int) -> None:
         # Every section repeats the same header; build its layout once.
@@ -714,12 +747,32 @@ class _Reader:
         manager = section.manager
         processors, workers, targets = section.processors, section.workers, section.targets
         split_at, end = table.split_at, len(lines)
+        gap, least, full = table.processor_gap, processor_width - 1, width - 1
+        names = self.names
         member: list[Any]
         mbps: float | None
         response_ms: float | None
         max_response_ms: float | None
+        cpu_pct: float | None
         while True:
             text = lines[i]
+            if gap is not None and text.startswith("PROCESSOR,") and least <= text.count(",") <= full:
+                # Read in place: the name, then the CPU cell past the empty ones.
+                name_end = text.find(",", 10)
+                if text.startswith(gap, name_end):
+                    cell_start = name_end + len(gap)
+                    cell_end = text.find(",", cell_start)
+                    try:
+                        cpu_pct = float(text[cell_start:cell_end] if cell_end >= 0 else text[cell_start:])
+                    except ValueError:
+                        cpu_pct = -1.0  # read below, where the cell is named
+                    if 0.0 <= cpu_pct < _UINT64_MAX:
+                        name = text[10:name_end].strip()
+                        processors.append([manager, names.setdefault(name, name), cpu_pct])
+                        i += 1
+                        if i == end or not lines[i][:1].isalpha():
+                            return i
+                        continue
             number = before + i + 1
             cells = text.split(",", split_at)
             count = len(cells)
@@ -754,7 +807,16 @@ class _Reader:
             elif kind == "MANAGER":
                 section.manager = manager = name
             elif kind:
-                values = None if member_get is None else _plain_figures(cells, member_get)
+                # ``_plain_figures`` inline: a member row's figures, when each is plain.
+                values = None
+                if member_get is not None:
+                    try:
+                        values = list(map(float, member_get(cells)))
+                    except ValueError:  # a cell float() does not read
+                        pass
+                    else:
+                        if not (min(values) >= 0.0 and sum(values) < _UINT64_MAX):
+                            values = None
                 if values is None:
                     figures = table.member(cells, number, {})
                     if kind == "WORKER":
@@ -762,42 +824,26 @@ class _Reader:
                     else:
                         member = [manager, name, workers[-1][1] if workers else None, kind]
                     member += [figures[key] for key in _MEMBER_ROW_KEYS]
+                    (workers if kind == "WORKER" else targets).append(member)
                 else:
-                    iops, mbps, response_ms, max_response_ms = values[0], values[1], values[2], values[3]
+                    iops, mbps, response_ms, max_response_ms, queue_depth = values[:5]
                     if mb_binary:
                         mbps = mib_to_mbps(mbps)
                     if not iops:  # as for the ALL row: no I/O, no response time
                         response_ms = max_response_ms = None
-                    queue_depth = values[-1]
                     if queue_depth.is_integer():
                         queue_depth = int(queue_depth)
+                    name = names.setdefault(name, name)
                     if kind == "WORKER":
-                        member = [
-                            manager,
-                            name,
-                            "" if spec_index is None else cells[spec_index].strip(),
-                            iops,
-                            mbps,
-                            response_ms,
-                            max_response_ms,
-                            queue_depth,
-                        ]
+                        spec = "" if spec_index is None else cells[spec_index].strip()
+                        spec = names.setdefault(spec, spec)
+                        workers.append([manager, name, spec, iops, mbps, response_ms, max_response_ms, queue_depth])
                     else:
-                        member = [
-                            manager,
-                            name,
-                            workers[-1][1] if workers else None,
-                            kind,
-                            iops,
-                            mbps,
-                            response_ms,
-                            max_response_ms,
-                            queue_depth,
-                        ]
-                if kind == "WORKER":
-                    workers.append(member)
-                else:
-                    targets.append(member)
+                        worker = workers[-1][1] if workers else None
+                        kind = names.setdefault(kind, kind)
+                        targets.append(
+                            [manager, name, worker, kind, iops, mbps, response_ms, max_response_ms, queue_depth]
+                        )
             else:
                 raise ParseError("the row has no Target Type (ALL, MANAGER, WORKER, DISK ...)", line=number)
             i += 1
@@ -831,13 +877,17 @@ class _Reader:
             # Per-second layout: each ALL row opens one second's rows; the last one is the result.
             section.time_series.append(_second(section.total))
             section.workers, section.targets, section.processors = [], [], []
-        figures = table.figures_of(cells, number)
-        figures["workers"] = _whole(_optional(cells, table.workers_index, number, "# Workers"))
-        figures["cpu_pct"] = _optional(cells, table.cpu_index, number, "% CPU Utilization")
-        figures["spec_name"] = _text(cells, table.spec_index)
         # The point's metrics in the order they are shown; the section's end is set when it is read.
         metrics = {"started_at": section.started_at, "ended_at": None, "all_row_line": number}
-        figures["metrics"] = _total_metrics(metrics, table, cells, number, figures)
+        values = None if table.total_get is None else _plain_figures(cells, table.total_get)
+        if values is None:
+            figures = table.figures_of(cells, number)
+            figures["workers"] = _whole(_optional(cells, table.workers_index, number, "# Workers"))
+            figures["cpu_pct"] = _optional(cells, table.cpu_index, number, "% CPU Utilization")
+            figures["metrics"] = _total_metrics(metrics, table, cells, number, figures)
+        else:
+            figures = _plain_total(table, values, metrics)
+        figures["spec_name"] = _text(cells, table.spec_index)
         figures["histogram"] = _histogram(table, cells, number)
         if table.time_index is not None:
             figures["time"] = _iso_timestamp(cells[table.time_index]) or cells[table.time_index].strip()
@@ -898,6 +948,24 @@ _MARKERS = {
 }
 
 
+def _spec_values(text: str, number: int) -> tuple[Any, ...]:
+    """The values of an access specification line, in ``_SPEC_FIELDS`` order, as far as it has cells
+    (the bytes a whole number)."""
+    cells = [cell.strip() for cell in text.split(",")]
+    while cells and not cells[-1]:
+        cells.pop()
+    if len(cells) < 4:
+        raise ParseError(
+            f"access specification line {text!r} needs at least size, % of size, % reads and % random",
+            line=number,
+        )
+    values: Sequence[float | None] | None = _plain_figures(cells, _SPEC_CELLS)
+    if values is None:
+        values = [_number(cell, number, name) for cell, name in zip(cells, _SPEC_FIELDS, strict=False)]
+    size, *rest = values[: len(_SPEC_FIELDS)]
+    return (int(size or 0), *rest)
+
+
 def _where(section: _Section) -> str:
     return f"line {section.line} (test {section.test.number})"
 
@@ -925,6 +993,29 @@ def _total_metrics(
         if not figures[count]:
             metrics[maximum] = None
     return metrics
+
+
+def _plain_total(table: _Table, values: list[float], metrics: dict[str, Any]) -> dict[str, Any]:
+    """An ALL row's figures (as ``_Table.figures_of`` gives them), worker count, CPU % and metrics
+    (added to ``metrics``) from its plain cells read in one pass (``_Table.total_get``)."""
+    figures: dict[str, Any] = dict(zip(_FIGURE_KEYS, values, strict=False))
+    if table.mb_binary:
+        for key in _MB_KEYS:
+            figures[key] = mib_to_mbps(figures[key])
+    for count, times in _TIMES_OF_COUNTS:
+        if not figures[count]:
+            for key in times:
+                figures[key] = None
+    workers, figures["cpu_pct"] = values[-2], values[-1]
+    figures["workers"] = int(workers) if workers.is_integer() else workers
+    metrics.update(zip(table.metric_keys, values[table.total_metric_slice], strict=True))
+    counts = [int(count) if count.is_integer() else count for count in table.total_counts_of(values)]
+    metrics.update(zip(table.metric_count_keys, counts, strict=True))
+    for count, maximum in (("read_iops", "max_read_response_ms"), ("write_iops", "max_write_response_ms")):
+        if not figures[count]:
+            metrics[maximum] = None
+    figures["metrics"] = metrics
+    return figures
 
 
 def _histogram(table: _Table, cells: Sequence[str], number: int) -> dict[str, Any] | None:
@@ -975,6 +1066,9 @@ def _alignment_bytes(lines: list[dict[str, Any]]) -> int | None:
     return int(alignment) if alignment and alignment.is_integer() else None
 
 
+_point_figures_of = itemgetter(*POINT_FIGURES)
+
+
 def _point(section: _Section) -> Point:
     total = section.result()
     depths = [t[-1] for t in section.targets if t[3] == "DISK"]
@@ -989,11 +1083,10 @@ def _point(section: _Section) -> Point:
     metrics["processors"] = {"columns": PROCESSOR_COLUMNS, "rows": section.processors}
     if section.time_series:
         metrics["time_series"] = section.time_series
-    figures = {key: total[key] for key in (*_FIGURE_KEYS, "cpu_pct")}
     return Point(
         load={"outstanding_io": sum(depths) if depths else None, "threads": total["workers"]},
         metrics=metrics,
-        **figures,
+        **dict(zip(POINT_FIGURES, _point_figures_of(total), strict=True)),
     )
 
 
@@ -1024,12 +1117,12 @@ def _unique_name(name: str, test_number: int, used_names: set[str]) -> str:
     return unique
 
 
-def _new_run(section: _Section, name: str, workload: Workload, workload_name: str | None) -> Run:
+def _new_run(section: _Section, name: str, workload: Workload) -> Run:
     return Run(
         name=name,
         description=section.test.description,
         started_at=section.started_at,
-        workload=dataclasses.replace(workload, name=workload_name),
+        workload=workload,
         params={
             "test_number": section.test.number,
             "test_type": section.test.type,
@@ -1042,8 +1135,8 @@ def _new_run(section: _Section, name: str, workload: Workload, workload_name: st
 
 def _runs(sections: list[_Section]) -> list[Run]:
     """Group sections into runs: one per test and access specification, in file order. The workload
-    of each access specification is worked out once: Iometer cycles a few specifications through
-    many sections and tests."""
+    of each access specification, under each name it is shown by, is worked out once: Iometer cycles
+    a few specifications through many sections and tests."""
     runs: dict[tuple[int, Any], Run] = {}
     used_names: set[str] = set()
     workloads: dict[tuple[Any, ...], Workload] = {}
@@ -1053,11 +1146,13 @@ def _runs(sections: list[_Section]) -> list[Run]:
         key = (section.test.number, specs or name)
         run = runs.get(key)
         if run is None:
-            workload = workloads.get(specs)
+            workload_name = _workload_name(name, section)
+            workload = workloads.get((specs, workload_name))
             if workload is None:
-                workload = workloads[specs] = _workload(section.specs)
+                workload = dataclasses.replace(_workload(section.specs), name=workload_name)
+                workloads[(specs, workload_name)] = workload
             unique = _unique_name(name, section.test.number, used_names)
-            run = runs[key] = _new_run(section, unique, workload, _workload_name(name, section))
+            run = runs[key] = _new_run(section, unique, workload)
         run.points.append(_point(section))
     for run in runs.values():
         if len(run.points) > 1:

@@ -9,7 +9,8 @@ percentile-table reading (``_percentile_layout``) turned off, so every figure go
 
 Iometer: results rows with random cells under the real headers of the shared samples (columns in
 their own order or shuffled), parsed as it is and with the one-pass cell readers (``_plain_figures``,
-``_plain_counts``) and the inlined PROCESSOR cell turned off, so every cell goes through ``_number``.
+``_plain_counts``, the member figures read inline) and the PROCESSOR cell read in place turned off, so
+every cell goes through ``_number``.
 """
 
 import json
@@ -215,6 +216,10 @@ def iometer_files(draw):
         cells[type_index], cells[type_index + 1] = kind, f"{kind.strip().lower()} {number}"
         if "Access Specification Name" in names:
             cells[names.index("Access Specification Name")] = draw(st.sampled_from(["", "4K read", " spec "]))
+        if kind == "PROCESSOR" and "% CPU Utilization" in names and draw(st.booleans()):
+            # As Iometer writes them: nothing between the name and the CPU cell.
+            for column in range(type_index + 2, names.index("% CPU Utilization")):
+                cells[column] = ""
         rows.append(cells)
     # A few odd cells in some files, anywhere but the Target Type and Name.
     for _ in range(draw(st.sampled_from([0, 0, 0, 1, 2]))):
@@ -253,13 +258,15 @@ def iometer_careful(source):
     ``_optional``)."""
     saved = iometer._plain_figures, iometer._plain_counts
     iometer._plain_figures = iometer._plain_counts = lambda cells, getter: None
-    # A class property the table's own setting cannot replace: every PROCESSOR row's CPU through ``_optional``.
+    # Class properties the table's own settings cannot replace: every PROCESSOR row's CPU through
+    # ``_optional`` (nor read in place), every member row's figures through ``_Table.member``.
     iometer._Table.processor_cpu_index = property(lambda table: None, lambda table, value: None)
+    iometer._Table.member_get = property(lambda table: None, lambda table, value: None)
     try:
         return iometer.parse(source)
     finally:
         iometer._plain_figures, iometer._plain_counts = saved
-        del iometer._Table.processor_cpu_index
+        del iometer._Table.processor_cpu_index, iometer._Table.member_get
 
 
 @EXAMPLES
