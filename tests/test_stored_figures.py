@@ -106,6 +106,21 @@ def test_a_run_keeps_its_response_times_and_its_figure_in_its_metric_when_stored
     assert kept(run)["throughput_at_20ms"] == 32000.0
 
 
+def test_a_run_is_stored_with_its_summary_as_recomputing_it_from_its_points_gives():
+    ingest_command(data("fio", "sweep"), "--system", "Lab NVMe array")
+    run = Run.objects.get()
+    # The sweep's three points: 5,000, 16,000 and 32,000 IOPS, 20.48 to 131.072 MB/s, 0.199 to 0.499 ms.
+    expected = {
+        "points": 3,
+        "peak_iops": 32000.0,
+        "peak_mbps": pytest.approx(131.072),
+        "min_response_ms": pytest.approx(0.199),
+        "max_response_ms": pytest.approx(0.499),
+    }
+    assert run.summary == expected
+    assert run_summary_recompute(run_id=run.id) == expected
+
+
 @pytest.fixture
 def demo_systems():
     call_command("loaddemo", stdout=io.StringIO())

@@ -35,7 +35,22 @@ def run_summary_recompute(*, run_id: int) -> dict[str, Any]:
     return figures
 
 
-# The same figures as run_summary_recompute, for many runs in one statement (runs just stored).
+def run_summary_of(points: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The summary :func:`run_summary_recompute` stores, from a run's points of the result contract: written
+    with the run when it is stored (an UPDATE of thousands of runs just copied cost a sixth of storing them)."""
+    iops = [point["iops"] for point in points if point.get("iops") is not None]
+    mbps = [point["mbps"] for point in points if point.get("mbps") is not None]
+    response = [point["avg_response_ms"] for point in points if point.get("avg_response_ms") is not None]
+    return {
+        "points": len(points),
+        "peak_iops": max(iops, default=None),
+        "peak_mbps": max(mbps, default=None),
+        "min_response_ms": min(response, default=None),
+        "max_response_ms": max(response, default=None),
+    }
+
+
+# The same figures as run_summary_recompute, for many runs in one statement (runs stored before).
 _SUMMARIES_SQL = f"""
     UPDATE {Run._meta.db_table} AS run SET summary = jsonb_build_object(
         'points', figures.points, 'peak_iops', figures.peak_iops, 'peak_mbps', figures.peak_mbps,

@@ -12,7 +12,7 @@ from ingest.latency import point_percentiles
 from portal.errors import ApplicationError
 from portal.models import Config, Run, System, Team, Upload, Workload
 from portal.results.copy import curves_copy, point_row, points_copy, runs_copy
-from portal.results.figures import run_curve_row, run_stored_figures, runs_summaries_recompute
+from portal.results.figures import run_curve_row, run_stored_figures, run_summary_of
 from portal.results.selectors import PointFigures
 from portal.results.workloads import configs_for, run_signature, workloads_for
 from portal.systems.services import system_get_or_create, systems_facets_recompute
@@ -98,6 +98,7 @@ def _run_values(
         "started_at": _aware(parse_datetime(run["started_at"])) if run.get("started_at") else None,
         "tags": labels.get("tags") or [],
         "notes": labels.get("notes") or "",
+        "summary": run_summary_of(run["points"]),
         **_stored_figures(run),
     }
 
@@ -159,7 +160,7 @@ def result_sets_store(
 
     Systems the results name are the upload's team's (created private to it when new). Array
     profiles create or update their system; runs go to the configuration given by the labels; run
-    summaries, figures at the papers' default and curves are computed in the same transaction. Must run
+    summaries, figures at the papers' default and curves are written with them. Must run
     inside a transaction: the caller decides what is stored together.
     """
     # Rows of thousands of runs and points are built here, none in a reference cycle: the collector
@@ -206,7 +207,6 @@ def _result_sets_store(results: list[dict], upload: Upload | None, system: Syste
         curves: list[list] = []
         points_copy(rows=_point_rows(run_ids, result["runs"], curves))
         curves_copy(rows=curves)
-        runs_summaries_recompute(run_ids=run_ids)
         counts["runs"] += len(run_ids)
         counts["points"] += sum(len(run["points"]) for run in result["runs"])
     systems_facets_recompute(system_ids=measured)
