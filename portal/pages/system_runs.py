@@ -3,11 +3,11 @@ runs and their figures are read by :mod:`portal.results.system_runs`)."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from html import escape
 
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from portal import formatting
 from portal.analysis.curves import Status
@@ -74,10 +74,12 @@ class RunRow:
 
     @property
     def html(self) -> SafeString:
-        """The row as the page shows it, every value escaped."""
-        excluded = format_html(_EXCLUDED_HTML, self.excluded) if self.excluded else ""
-        cells = (self.configuration, self.tool, self.source, self.at_threshold, self.per_drive, self.how_read)
-        return format_html(_ROW_HTML, self.url, self.run_id, *cells, excluded)
+        """The row as the page shows it, every value escaped (as ``format_html`` does, without its
+        checks of values already safe: every value here is plain text)."""
+        excluded = _EXCLUDED_HTML.format(escape(self.excluded)) if self.excluded else ""
+        cells = (self.url, self.run_id, self.configuration, self.tool, self.source, self.at_threshold)
+        escaped = [escape(str(value)) for value in (*cells, self.per_drive, self.how_read)]
+        return mark_safe(_ROW_HTML.format(*escaped, excluded))
 
 
 def run_rows(figures: Iterable[RunFigure], *, names_shown: bool = False) -> list[RunRow]:
