@@ -3,6 +3,7 @@ statement in words (with who made it, named only to the members of the run's tea
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -91,12 +92,25 @@ def _who(user: User | None, *, shown: bool) -> str:
 def exclusion_text(*, run: Run, names_shown: bool) -> str:
     """ "excluded from comparisons: <reason>, by <user> on <date>", or what the step its file calls a
     preparation was ('' for a run that is compared)."""
-    if run.phase != Run.Phase.MEASUREMENT:
-        return f"a {run.get_phase_display()} of the test, stored as the file states it: never compared"
-    if not run.excluded_reason:
+    excluded = run.phase == Run.Phase.MEASUREMENT and run.excluded_reason
+    by = run.excluded_by.username if excluded and run.excluded_by is not None else None
+    return exclusion_words(
+        phase=run.phase, reason=run.excluded_reason, by=by, at=run.excluded_at, names_shown=names_shown
+    )
+
+
+def exclusion_words(*, phase: str, reason: str, by: str | None, at: datetime | None, names_shown: bool) -> str:
+    """:func:`exclusion_text` of a run read as values: its ``phase``, the ``reason`` it was excluded for, ``by``
+    whom (None: a user since removed) and ``at`` what time."""
+    if phase != Run.Phase.MEASUREMENT:
+        return (
+            f"a {dict(Run.Phase.choices).get(phase, phase)} of the test, stored as the file states it: never compared"
+        )
+    if not reason:
         return ""
-    when = f" on {date_text(run.excluded_at, 'j M Y')}" if run.excluded_at else ""
-    return f"excluded from comparisons: {run.excluded_reason}, by {_who(run.excluded_by, shown=names_shown)}{when}"
+    when = f" on {date_text(at, 'j M Y')}" if at else ""
+    who = (by if by is not None else "a former member") if names_shown else "a maintainer"
+    return f"excluded from comparisons: {reason}, by {who}{when}"
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ def _in_metric(iops, mbps, *, default):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("portal", "0023_single_transfer_bytes"),
+        ("portal", "0024_sweep_cells"),
     ]
 
     operations = [

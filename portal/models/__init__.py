@@ -8,7 +8,7 @@ from portal.history.models import Alert, AlertStatus, AlertSummary, AlertTriage,
 from portal.teams.models import AuditEvent, Invitation, Membership, Role, Team
 
 from .preferences import ThresholdDefault
-from .results import Point, Run, RunCurve, Workload, document_title
+from .results import Point, Run, RunCurve, SweepCell, Workload, document_title
 from .systems import Config, DriveType, PublishedStrokeMultipliers, System
 from .tokens import ApiToken
 from .uploads import IngestJob, Upload
@@ -30,6 +30,7 @@ __all__ = [
     "Role",
     "Run",
     "RunCurve",
+    "SweepCell",
     "RunStatement",
     "System",
     "Team",

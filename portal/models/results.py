@@ -251,8 +251,8 @@ class Run(models.Model):
             ),
             # A system page's first runs of a workload ordered by tool.
             models.Index(fields=["config", "workload_name", "tool", "id"], name="run_config_workload_tool"),
-            # A system's runs of one transfer size, the only ones a transfer-size family can hold (system page):
-            # its families' cells read from the index alone, not from thousands of wide run rows.
+            # A configuration's runs of one transfer size, the only ones a transfer-size family can hold: what its
+            # sweep cells are summed up from (``SweepCell``), read from the index alone, not from wide run rows.
             models.Index(
                 fields=["config", "single_transfer_bytes"],
                 include=["tool", "random_pct", "read_pct", "id"],
@@ -402,3 +402,45 @@ class Point(models.Model):
 def _stored_figures_forget(run_id):
     """A run whose points changed one by one has its figures read from its points again."""
     Run.objects.filter(pk=run_id).exclude(throughput_metric="").update(throughput_metric="")
+
+
+class SweepCell(models.Model):
+    """What the runs of one transfer size measured at one thread count, summed up per configuration, tool,
+    read and random share, transfer size and thread count: the cells of a system page's transfer-size
+    families, one row however many runs repeat the cell. Kept by PostgreSQL: triggers on points and runs
+    (migration 0024) sum a configuration's cells up again from its points whenever a statement adds, removes
+    or changes its points, or changes what a run's cell is (configuration, tool, shares, transfer size)."""
+
+    # The runs a cell names by id, the lowest first: what a chart's hover text shows of many.
+    RUNS_NAMED = 5
+
+    # Read through the unique constraint's index, which starts with the configuration.
+    config = models.ForeignKey(Config, on_delete=models.CASCADE, related_name="sweep_cells", db_index=False)
+    tool = models.CharField(max_length=60)
+    random_pct = models.FloatField(null=True)
+    read_pct = models.FloatField(null=True)
+    transfer_bytes = models.BigIntegerField()
+    # A point's thread count, else the whole number of its load's "threads".
+    threads = models.BigIntegerField()
+    # Each metric's sum and count over the cell's points, the runs they come from and the first of those.
+    mbps_sum = models.FloatField(null=True)
+    mbps_count = models.IntegerField()
+    mbps_runs = models.IntegerField()
+    mbps_first_runs = ArrayField(models.BigIntegerField(), default=list)
+    iops_sum = models.FloatField(null=True)
+    iops_count = models.IntegerField()
+    iops_runs = models.IntegerField()
+    iops_first_runs = ArrayField(models.BigIntegerField(), default=list)
+
+    class Meta:
+        constraints = [
+            # A cell once; also the index of a system page's cells by configuration (its families).
+            models.UniqueConstraint(
+                fields=["config", "tool", "random_pct", "read_pct", "transfer_bytes", "threads"],
+                name="sweep_cell_unique",
+                nulls_distinct=False,
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tool} {self.transfer_bytes} B x {self.threads} threads (configuration {self.config_id})"

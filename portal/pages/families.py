@@ -14,7 +14,7 @@ from math import fsum
 
 from portal import formatting
 from portal.charts import DASHES, Chart, Series
-from portal.models import Config, System
+from portal.models import Config, SweepCell, System
 from portal.results.selectors import cache_setting
 from portal.results.size_sweeps import transfer_size_sweep_cells
 
@@ -23,7 +23,15 @@ X_TITLE = "Transfer size (bytes)"
 # Curves without cache first, so they take the solid line.
 CACHE_ORDER = ("cache off", "cache on")
 # The runs a point's hover names; a size measured by a thousand runs names the first few.
-HOVER_RUNS = 5
+HOVER_RUNS = SweepCell.RUNS_NAMED
+
+
+@dataclass(frozen=True)
+class Runs:
+    """The runs a value comes from: the first few by id and how many they are."""
+
+    first: tuple[int, ...]
+    count: int
 
 
 @dataclass(frozen=True)
@@ -33,7 +41,7 @@ class Measured:
 
     total: float
     count: int
-    runs: tuple[int, ...]
+    runs: Runs
 
 
 @dataclass(frozen=True)
@@ -51,8 +59,8 @@ class SweepPoint:
 class Curve:
     threads: int
     cache: str
-    # (transfer size in bytes, value, ids of the runs averaged), in increasing size
-    points: list[tuple[int, float, tuple[int, ...]]]
+    # (transfer size in bytes, value, the runs averaged), in increasing size
+    points: list[tuple[int, float, Runs]]
 
     @property
     def name(self) -> str:
@@ -94,7 +102,8 @@ def family_curves(points: Iterable[SweepPoint], *, metric: str) -> list[Curve]:
     """One curve per (cache setting, thread count), points by transfer size.
 
     Repeated measurements of one size, thread count and cache setting are averaged (every value
-    counts once, whichever configuration it was measured in), so a curve has one value per size.
+    counts once, whichever configuration it was measured in), so a curve has one value per size. A run is of
+    one configuration, tool, share and size: the runs of the cells merged into a point are distinct.
     """
     # (cache, threads) -> transfer size -> what each configuration measured there
     values: defaultdict[tuple[str, int], defaultdict[int, list[Measured]]] = defaultdict(lambda: defaultdict(list))
@@ -108,7 +117,10 @@ def family_curves(points: Iterable[SweepPoint], *, metric: str) -> list[Curve]:
             (
                 size,
                 fsum(m.total for m in found) / sum(m.count for m in found),
-                tuple(sorted({run for m in found for run in m.runs})),
+                Runs(
+                    tuple(sorted(run for m in found for run in m.runs.first)[:HOVER_RUNS]),
+                    sum(m.runs.count for m in found),
+                ),
             )
             for size, found in sorted(by_size.items())
         ]
@@ -134,31 +146,31 @@ def _family_title(*, tool: str, random_pct: float | None, read_pct: float | None
     return ", ".join(part for part in (what, config.raid_level, drives) if part)
 
 
-def _measured(total, count, runs) -> Measured | None:
-    return Measured(total, count, tuple(runs)) if count else None
+def _measured(total: float | None, count: int, runs: int, first_runs: list[int]) -> Measured | None:
+    return Measured(total, count, Runs(tuple(first_runs), runs)) if count and total is not None else None
 
 
 def transfer_size_families(*, system: System) -> list[Family]:
     """The system's thread-count x transfer-size sweeps, by title; runs of one size each.
 
-    Read summed up per cell (:func:`~portal.results.size_sweeps.transfer_size_sweep_cells`), so a sweep
-    repeated a thousand times costs what one does; a system without a run of one transfer size reads no
-    points."""
-    configs, cells = transfer_size_sweep_cells(system=system)
+    Read from the cells kept summed up as runs are written
+    (:func:`~portal.results.size_sweeps.transfer_size_sweep_cells`), so a sweep repeated a thousand times
+    costs what one does, and no point is read."""
     families: dict[str, Family] = {}
-    for config_id, tool, random_pct, read_pct, size, threads, *figures in cells:
-        config = configs[config_id]
-        title = _family_title(tool=tool, random_pct=random_pct, read_pct=read_pct, config=config)
+    for cell in transfer_size_sweep_cells(system=system):
+        config = cell.config
+        title = _family_title(tool=cell.tool, random_pct=cell.random_pct, read_pct=cell.read_pct, config=config)
         family = families.setdefault(title, Family(title))
-        mbps, iops = _measured(*figures[:3]), _measured(*figures[3:])
-        family.points.append(SweepPoint(size, threads, cache_label(config), mbps, iops))
+        mbps = _measured(cell.mbps_sum, cell.mbps_count, cell.mbps_runs, cell.mbps_first_runs)
+        iops = _measured(cell.iops_sum, cell.iops_count, cell.iops_runs, cell.iops_first_runs)
+        family.points.append(SweepPoint(cell.transfer_bytes, cell.threads, cache_label(config), mbps, iops))
     return [families[title] for title in sorted(families) if is_family(families[title].points)]
 
 
-def _runs_label(runs: tuple[int, ...]) -> str:
+def _runs_label(runs: Runs) -> str:
     """'run #7, #8', the first few of many runs and how many more."""
-    shown = ", ".join(f"#{run}" for run in runs[:HOVER_RUNS])
-    more = len(runs) - HOVER_RUNS
+    shown = ", ".join(f"#{run}" for run in runs.first[:HOVER_RUNS])
+    more = runs.count - HOVER_RUNS
     return f"run {shown} and {more:,} more" if more > 0 else f"run {shown}"
 
 

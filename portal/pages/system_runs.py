@@ -1,23 +1,30 @@
 """A system page's runs in words: its workloads' titles, the pages of workloads and runs, a row per run (the
 runs and their figures are read by :mod:`portal.results.system_runs`)."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from html import escape
 
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 
 from portal import formatting
 from portal.analysis.curves import Status
 from portal.analysis.sizing import per_drive
-from portal.curation.selectors import exclusion_text
-from portal.results.selectors import Figure
-from portal.results.system_runs import NamedWorkload
+from portal.curation.selectors import exclusion_words
+from portal.models import Run
+from portal.results.system_runs import NamedWorkload, RunFigure
 
 # The overview shows this many workloads a page and the first runs of each
 # (:data:`~portal.results.system_runs.RUNS_PER_WORKLOAD`).
 WORKLOADS_PER_PAGE = 10
 # One workload's runs, page by page.
 RUNS_PER_PAGE = 50
+# Where a run's figures come from, in words.
+_ORIGINS = dict(Run.Origin.choices)
+# A run id no address holds but in its place: the runs' addresses around it.
+_ANY_RUN = 9_876_543_210
 
 
 def workload_titles(*, names: list[str], found: list[NamedWorkload]) -> dict[str, str]:
@@ -41,6 +48,15 @@ def runs_page(count: int, *, number: int | str | None) -> Page:
     return Paginator(range(count), RUNS_PER_PAGE).get_page(number)
 
 
+# A row of the system page's runs table (``templates/pages/system.html``), its values escaped: filled here
+# once per row, as the template's lookups of each value were most of what a page of hundreds of rows cost.
+_ROW_HTML = (
+    '<tr><td><a href="{}">#{}</a></td><td>{}</td><td>{}</td><td>{}</td>\n'
+    '        <td class="num">{}</td><td class="num">{}</td><td>{}{}</td></tr>'
+)
+_EXCLUDED_HTML = '<br><span class="muted">{}</span>'
+
+
 @dataclass(frozen=True)
 class RunRow:
     """A row of the system page's runs table, formatted once: a page shows hundreds of them."""
@@ -56,11 +72,28 @@ class RunRow:
     # "excluded from comparisons: <reason>, by <user> on <date>"; blank for a compared run.
     excluded: str = ""
 
+    @property
+    def html(self) -> SafeString:
+        """The row as the page shows it, every value escaped (as ``format_html`` does, without its
+        checks of values already safe: every value here is plain text)."""
+        excluded = _EXCLUDED_HTML.format(escape(self.excluded)) if self.excluded else ""
+        cells = (self.url, self.run_id, self.configuration, self.tool, self.source, self.at_threshold)
+        escaped = [escape(str(value)) for value in (*cells, self.per_drive, self.how_read)]
+        return mark_safe(_ROW_HTML.format(*escaped, excluded))
 
-def run_row(figure: Figure, *, names_shown: bool = False) -> RunRow:
-    """The row of a figure: its configuration in words, the figure and the figure per drive (1 decimal);
-    who excluded a run is named to ``names_shown`` readers (the members of its team) only."""
-    config, run = figure.config, figure.run
+
+def run_rows(figures: Iterable[RunFigure], *, names_shown: bool = False) -> list[RunRow]:
+    """The rows of ``figures`` (:func:`run_row`), their runs' addresses from one ``reverse``."""
+    before, after = reverse("pages:run", args=[_ANY_RUN]).split(str(_ANY_RUN))
+    return [run_row(figure, names_shown=names_shown, url=f"{before}{figure.run.id}{after}") for figure in figures]
+
+
+def run_row(figure: RunFigure, *, url: str, names_shown: bool = False) -> RunRow:
+    """The row of a figure at ``url`` (its run's address): its configuration in words, the figure and the
+    figure per drive (1 decimal); who excluded a run is named to ``names_shown`` readers (the members of its
+    team) only."""
+    run = figure.run
+    config = run.config
     described = [config.raid_level]
     if config.drive_count:
         described.append(formatting.drives(config.drive_count, config.drive_type))
@@ -75,12 +108,14 @@ def run_row(figure: Figure, *, names_shown: bool = False) -> RunRow:
     by_drive = per_drive(figure.value, drives).per_drive if figure.value is not None and drives else None
     return RunRow(
         run_id=run.id,
-        url=reverse("pages:run", args=[run.id]),
+        url=url,
         configuration=", ".join(part for part in described if part) or "not stated",
         tool=run.tool or "not stated",
-        source=run.get_origin_display(),
+        source=_ORIGINS.get(run.origin, run.origin),
         at_threshold=value,
         per_drive=formatting.throughput(by_drive, figure.metric),
         how_read=formatting.status_words(figure.status),
-        excluded=exclusion_text(run=run, names_shown=names_shown),
+        excluded=exclusion_words(
+            phase=run.phase, reason=run.excluded_reason, by=run.excluded_by, at=run.excluded_at, names_shown=names_shown
+        ),
     )

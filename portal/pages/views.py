@@ -74,7 +74,8 @@ def system_detail(request: HttpRequest, system_id: int) -> HttpResponse:
     system = system_for(request, system_id)
     form = valid(SystemPageForm(request.GET))
     threshold_ms = form.value("threshold_ms")
-    counts, swept = run_lists.workload_run_counts(system=system)
+    by_name = run_lists.workload_run_counts(system=system)
+    counts, swept = by_name.counts, by_name.swept
     sweep_query = request.GET.copy()
     for name in ("runs", "page", "sort"):
         sweep_query.pop(name, None)
@@ -98,13 +99,14 @@ def system_detail(request: HttpRequest, system_id: int) -> HttpResponse:
         "sweep_empty": not swept and (form.value("parameter") or "drive_count") in ("drive_count", "stroke_pct"),
         "has_stroke_tables": system.stroke_tables.exists(),
         "families": _family_charts(families.transfer_size_families(system=system)),
-        **_system_runs(request, form, system=system, counts=counts),
+        **_system_runs(request, form, system=system, by_name=by_name),
     }
     return render(request, "pages/system.html", context)
 
 
-def _system_runs(request: HttpRequest, form, *, system, counts):
+def _system_runs(request: HttpRequest, form, *, system, by_name):
     """The runs section: a page of workloads with their first runs, or one workload's runs page by page."""
+    counts = by_name.counts
     read = {"system": system, "threshold_ms": form.value("threshold_ms"), "latency": form.value("latency")}
     read["sort"] = form.value("sort")
     if form.value("runs"):
@@ -115,7 +117,7 @@ def _system_runs(request: HttpRequest, form, *, system, counts):
         sections = [(name, count, figures[name]) for name, count in page]
     link = functools.partial(_runs_link, request.GET, runs=form.value("runs"), sort=read["sort"])
     names = [name for name, *_ in sections]
-    found = run_lists.named_workloads(system=system, names=names)
+    found = run_lists.named_workloads(workload_ids=by_name.workload_ids, names=names)
     titles = system_runs.workload_titles(names=names, found=found)
     names_shown = role_of(request.user, system.team) is not None
     aliases = system_workload_aliases(
@@ -128,7 +130,7 @@ def _system_runs(request: HttpRequest, form, *, system, counts):
                 name,
                 aliases.get(name, titles[name]),
                 count,
-                [system_runs.run_row(figure, names_shown=names_shown) for figure in shown],
+                system_runs.run_rows(shown, names_shown=names_shown),
                 link(runs=name),
             )
             for name, count, shown in sections

@@ -9,15 +9,17 @@ of each workload and configuration, never numbering every run of a workload.
 import itertools
 import operator
 from collections.abc import Iterable
+from datetime import datetime
 from typing import NamedTuple
 
 from django.db.models import Count
 from django.db.models.expressions import RawSQL
+from django.db.models.fields.json import KT
 
-from portal.models import Point, Run, System
+from portal.models import Config, Point, Run, System, Workload
 
 from .figures import STORED_FIGURE_COLUMNS
-from .selectors import POINT_FIGURE_COLUMNS, Figure, PointFigures, points_threshold, run_rule, stated_response_ms
+from .selectors import POINT_FIGURE_COLUMNS, PointFigures, points_threshold, run_rule, stated_response_ms
 
 # The workloads the sweep offers to choose from, at the most (another is asked for by its name in the address).
 SWEPT_WORKLOADS_SHOWN = 200
@@ -53,27 +55,52 @@ _SHOWN_RUNS_SQL = """
         ORDER BY {across} LIMIT %s OFFSET %s
     ) AS shown
 """
-# What the runs table shows of a run and its configuration, and what its figure is read by.
-_RUN_COLUMNS = ("id", "config_id", "workload_name", "tool", "origin", "params", "published_at_ms", "phase")
-# A maintainer's exclusion from comparisons, marked on its row.
-_EXCLUSION_COLUMNS = ("excluded_reason", "excluded_at", "excluded_by__username")
+# What the runs table shows of a run (:class:`ShownRun`, its configuration by id) and its exclusion.
+_ROW_COLUMNS = (
+    "id",
+    "config_id",
+    "workload_name",
+    "tool",
+    "origin",
+    "phase",
+    "excluded_reason",
+    "excluded_at",
+    "excluded_by__username",
+)
 _CONFIG_COLUMNS = ("raid_level", "drive_count", "drive_type", "read_cache", "write_cache", "extra", "stroke_pct")
 
 
-def workload_run_counts(*, system: System) -> tuple[list[tuple[str, int]], list[str]]:
-    """(workload name, runs) of every workload of the system, in name order, and the workloads a drive
-    count or stroke sweep can draw (measured in more than one configuration), at most
-    :data:`SWEPT_WORKLOADS_SHOWN` of them: one COUNT grouped by workload. A file can name every run
-    apart (an Iometer file's tests), so the sweep's choices are bounded, not one per name."""
-    runs = Run.objects.filter(config__system=system).values("workload_name")
-    rows = runs.annotate(runs=Count("id"), configs=Count("config_id", distinct=True)).order_by("workload_name")
-    counts: list[tuple[str, int]] = []
-    swept: list[str] = []
-    for name, count, configs in rows.values_list("workload_name", "runs", "configs"):
-        counts.append((name, count))
-        if configs > 1 and len(swept) < SWEPT_WORKLOADS_SHOWN:
-            swept.append(name)
-    return counts, swept
+class WorkloadRuns(NamedTuple):
+    """A system's runs by the name they were stored under (:func:`workload_run_counts`)."""
+
+    # (name, runs) of every name, in name order
+    counts: list[tuple[str, int]]
+    # The names a drive count or stroke sweep can draw (runs in more than one configuration).
+    swept: list[str]
+    # The workloads the runs of each name are of (None for runs of none).
+    workload_ids: dict[str, set[int | None]]
+
+
+def workload_run_counts(*, system: System) -> WorkloadRuns:
+    """(workload name, runs) of every workload of the system, in name order, the workloads a drive count or
+    stroke sweep can draw (measured in more than one configuration), at most :data:`SWEPT_WORKLOADS_SHOWN`
+    of them, and the workloads of each name: one COUNT, grouped by configuration, name and workload as the
+    index of a configuration's runs by name holds them (no sort of every run by name), summed up by name
+    here. A file can name every run apart (an Iometer file's tests), so the sweep's choices are bounded,
+    not one per name."""
+    runs = Run.objects.filter(config__system=system).values("config_id", "workload_name", "workload_id")
+    rows = runs.annotate(runs=Count("id")).order_by("workload_name")
+    found = WorkloadRuns([], [], {})
+    rows_by_name = itertools.groupby(
+        rows.values_list("workload_name", "config_id", "workload_id", "runs"), key=operator.itemgetter(0)
+    )
+    for name, group in rows_by_name:
+        of_name = list(group)
+        found.counts.append((name, sum(count for *_, count in of_name)))
+        found.workload_ids[name] = {workload_id for _, _, workload_id, _ in of_name}
+        if len({config_id for _, config_id, _, _ in of_name}) > 1 and len(found.swept) < SWEPT_WORKLOADS_SHOWN:
+            found.swept.append(name)
+    return found
 
 
 class NamedWorkload(NamedTuple):
@@ -84,16 +111,41 @@ class NamedWorkload(NamedTuple):
     title: str | None
 
 
-def named_workloads(*, system: System, names: list[str]) -> list[NamedWorkload]:
-    """The workloads the runs of each of ``names`` (a page of a system's stored names) are of: one query over
-    the runs of those names, read by the section titles and the team's names for them."""
-    rows = (
-        Run.objects.filter(config__system=system, workload_name__in=names)
-        .order_by()
-        .values_list("workload_name", "workload_id", "workload__name")
-        .distinct()
-    )
-    return [NamedWorkload(*row) for row in rows]
+def named_workloads(*, workload_ids: dict[str, set[int | None]], names: list[str]) -> list[NamedWorkload]:
+    """The workloads the runs of each of ``names`` (a page of a system's stored names) are of, with their
+    titles (``workload_ids``: of each name, :func:`workload_run_counts`): one query of those workloads,
+    read by the section titles and the team's names for them."""
+    wanted = {workload_id for name in names for workload_id in workload_ids[name] if workload_id is not None}
+    titles = dict(Workload.objects.filter(id__in=wanted).order_by().values_list("id", "name"))
+    return [
+        NamedWorkload(name, workload_id, titles.get(workload_id) if workload_id is not None else None)
+        for name in names
+        for workload_id in workload_ids[name]
+    ]
+
+
+class ShownRun(NamedTuple):
+    """A run as a system page's runs table shows it: read as a row of values, as a page shows hundreds."""
+
+    id: int
+    config: Config
+    workload_name: str
+    tool: str
+    origin: str
+    phase: str
+    excluded_reason: str
+    excluded_at: datetime | None
+    # Who excluded it (None when that user is gone).
+    excluded_by: str | None
+
+
+class RunFigure(NamedTuple):
+    """A shown run's throughput at the threshold."""
+
+    run: ShownRun
+    metric: str
+    value: float | None
+    status: str
 
 
 def workload_figures(
@@ -105,44 +157,66 @@ def workload_figures(
     sort: str = DEFAULT_SORT,
     first: int = 0,
     limit: int = RUNS_PER_WORKLOAD,
-) -> dict[str, list[Figure]]:
+) -> dict[str, list[RunFigure]]:
     """Figures of runs ``first`` to ``first + limit`` of each workload in ``sort`` order, by workload.
 
-    Two queries whatever the system holds: the runs shown with their configurations, and the
-    columns of their points a figure reads (none at the default threshold for runs whose figures
-    are stored with them). What they cost grows with the runs shown and the system's
+    Three queries whatever the system holds: the runs shown (as rows of values, not model instances), their
+    configurations, and the columns of their points a figure reads (none at the default threshold for runs
+    whose figures are stored with them). What they cost grows with the runs shown and the system's
     configurations, not with its runs.
     """
     within, across = _SQL_SORTS[sort]
     shown = RawSQL(
         _SHOWN_RUNS_SQL.format(within=within, across=across), (workloads, first + limit, system.id, limit, first)
     )
-    runs = list(
-        Run.objects.filter(id__in=shown)
-        .select_related("config", "excluded_by")
-        .only(
-            *_RUN_COLUMNS,
-            *STORED_FIGURE_COLUMNS,
-            *_EXCLUSION_COLUMNS,
-            *(f"config__{name}" for name in _CONFIG_COLUMNS),
-        )
+    shown_count = len(_ROW_COLUMNS)
+    rows = [
+        _ShownRow(row[:shown_count], row[shown_count], row[shown_count + 1], row[shown_count + 2 :])
+        for row in Run.objects.filter(id__in=shown)
+        .annotate(threshold_rule=KT("params__threshold_rule"))
         .order_by("workload_name", *RUN_SORTS[sort][1])
-    )
+        .values_list(*_ROW_COLUMNS, "threshold_rule", "published_at_ms", *STORED_FIGURE_COLUMNS)
+    ]
+    # A configuration once, however many of its runs are shown (a lab's file puts them all in one).
+    configs = Config.objects.filter(id__in={row.values[1] for row in rows}).only(*_CONFIG_COLUMNS).order_by().in_bulk()
     at_stored = threshold_ms == Run.STORED_FIGURES_AT_MS and latency == Run.STORED_FIGURES_LATENCY
-    stored = {run.id: _stored_figure(run) for run in runs if at_stored and run.throughput_metric}
-    points = _points_by_run(run_ids=[run.id for run in runs if run.id not in stored], latency=latency)
-    by_workload: dict[str, list[Figure]] = {name: [] for name in workloads}
-    for run in runs:
-        figure = stored.get(run.id) or _figure(run, points.get(run.id, []), threshold_ms=threshold_ms, latency=latency)
+    # The figure at the default threshold is stored with a run once its throughput metric is.
+    points = _points_by_run(
+        run_ids=[row.values[0] for row in rows if not (at_stored and row.stored[0])], latency=latency
+    )
+    by_workload: dict[str, list[RunFigure]] = {name: [] for name in workloads}
+    for row in rows:
+        run_id, config_id, *shown_values = row.values
+        run = ShownRun(run_id, configs[config_id], *shown_values)
+        if at_stored and row.stored[0]:
+            figure = _stored_figure(run, dict(zip(STORED_FIGURE_COLUMNS, row.stored, strict=True)))
+        else:
+            figure = _figure(
+                run,
+                points.get(run_id, []),
+                rule=row.rule,
+                published_at_ms=row.published_at_ms,
+                threshold_ms=threshold_ms,
+                latency=latency,
+            )
         by_workload[run.workload_name].append(figure)
     return by_workload
 
 
-def _stored_figure(run: Run) -> Figure:
+class _ShownRow(NamedTuple):
+    """A shown run's row: what the table shows (``_ROW_COLUMNS``), what its figure is read by, and its
+    stored figures (``STORED_FIGURE_COLUMNS``, its throughput metric first)."""
+
+    values: tuple
+    rule: str | None
+    published_at_ms: float | None
+    stored: tuple
+
+
+def _stored_figure(run: ShownRun, stored: dict) -> RunFigure:
     """The run's figure at the default threshold as stored with it (the runs table shows no warnings)."""
-    metric = run.throughput_metric
-    value, status = getattr(run, f"{metric}_at_20ms"), getattr(run, f"{metric}_at_20ms_status")
-    return Figure(run, metric, value, bool(run.reached_20ms), status, ())
+    metric = stored["throughput_metric"]
+    return RunFigure(run, metric, stored[f"{metric}_at_20ms"], stored[f"{metric}_at_20ms_status"])
 
 
 def _points_by_run(*, run_ids: Iterable[int], latency: str) -> dict[int, list[PointFigures]]:
@@ -155,13 +229,21 @@ def _points_by_run(*, run_ids: Iterable[int], latency: str) -> dict[int, list[Po
     }
 
 
-def _figure(run: Run, points: list[PointFigures], *, threshold_ms: float, latency: str) -> Figure:
+def _figure(
+    run: ShownRun,
+    points: list[PointFigures],
+    *,
+    rule: str | None,
+    published_at_ms: float | None,
+    threshold_ms: float,
+    latency: str,
+) -> RunFigure:
     metric, answer = points_threshold(
         points=points,
         threshold_ms=threshold_ms,
-        rule=run_rule(params=run.params),
-        stated_ms=stated_response_ms(origin=run.origin, published_at_ms=run.published_at_ms, latency=latency),
+        rule=run_rule(params={"threshold_rule": rule}),
+        stated_ms=stated_response_ms(origin=run.origin, published_at_ms=published_at_ms, latency=latency),
         latency=latency,
         published=run.origin == Run.Origin.PUBLISHED,
     )
-    return Figure(run, metric, answer.value, answer.reached, str(answer.status), tuple(answer.warnings))
+    return RunFigure(run, metric, answer.value, str(answer.status))

@@ -178,3 +178,15 @@ def sweep_choices(body):
     """(workload, selected) of each option of the sweep's workload choice."""
     select = re.search(r'<select id="id_sweep_workload" name="workload">(.*?)</select>', body, re.S).group(1)
     return [(name, bool(selected)) for selected, name in re.findall(r"<option( selected)?>([^<]*)</option>", select)]
+
+
+@pytest.mark.django_db
+def test_a_rows_text_from_a_file_is_shown_as_text(client):
+    system = system_with_runs(1)
+    Run.objects.filter(config__system=system).update(
+        tool='<img src=x onerror="alert(1)">', excluded_reason="<b>warm-up</b> & fill"
+    )
+    body = client.get(f"/systems/{system.id}/").content.decode()
+    assert "<img src=x" not in body and "<b>warm-up</b>" not in body
+    assert "<td>&lt;img src=x onerror=&quot;alert(1)&quot;&gt;</td>" in body
+    assert "excluded from comparisons: &lt;b&gt;warm-up&lt;/b&gt; &amp; fill, by a maintainer</span>" in body

@@ -1,0 +1,162 @@
+# Each configuration's transfer-size sweep cells summed up in a table that PostgreSQL keeps: a function sums a
+# configuration's cells up again from its points, called by triggers after each statement that adds, removes or
+# changes points and after each change of what a run's cell is; the cells of the runs stored before are summed up
+# here.
+
+import django.contrib.postgres.fields
+import django.db.models.deletion
+from django.db import migrations, models
+
+# The runs a cell names by id (SweepCell.RUNS_NAMED).
+RUNS_NAMED = 5
+
+CELLS_KEPT = f"""
+CREATE FUNCTION portal_sweep_cells_recompute(config_ids bigint[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    -- One writer of a configuration's cells at a time, in id order; the sums below are read after the
+    -- lock, so they see the points of a writer that held it before.
+    PERFORM pg_advisory_xact_lock(hashtext('portal_sweepcell'), (id % 2147483647)::integer)
+    FROM (SELECT DISTINCT id FROM unnest(config_ids) AS id WHERE id IS NOT NULL ORDER BY id) AS locked;
+    DELETE FROM portal_sweepcell WHERE config_id = ANY(config_ids);
+    INSERT INTO portal_sweepcell (config_id, tool, random_pct, read_pct, transfer_bytes, threads,
+                                  mbps_sum, mbps_count, mbps_runs, mbps_first_runs,
+                                  iops_sum, iops_count, iops_runs, iops_first_runs)
+    SELECT run.config_id, run.tool, run.random_pct, run.read_pct, run.single_transfer_bytes, point.threads,
+           sum(point.mbps), count(point.mbps), count(DISTINCT point.run_id) FILTER (WHERE point.mbps IS NOT NULL),
+           coalesce((array_agg(DISTINCT point.run_id ORDER BY point.run_id)
+                     FILTER (WHERE point.mbps IS NOT NULL))[1:{RUNS_NAMED}], '{{}}'),
+           sum(point.iops), count(point.iops), count(DISTINCT point.run_id) FILTER (WHERE point.iops IS NOT NULL),
+           coalesce((array_agg(DISTINCT point.run_id ORDER BY point.run_id)
+                     FILTER (WHERE point.iops IS NOT NULL))[1:{RUNS_NAMED}], '{{}}')
+    FROM portal_run AS run
+    CROSS JOIN LATERAL (
+        -- A point's thread count, else the whole number of its load's "threads".
+        SELECT point.run_id, point.mbps, point.iops,
+               coalesce(point.threads::bigint, CASE WHEN point.load ->> 'threads' ~ '^[0-9]{{1,18}}$'
+                                                    THEN (point.load ->> 'threads')::bigint END) AS threads
+        FROM portal_point AS point
+        WHERE point.run_id = run.id AND (point.mbps IS NOT NULL OR point.iops IS NOT NULL)
+    ) AS point
+    WHERE run.config_id = ANY(config_ids) AND run.single_transfer_bytes > 0 AND point.threads > 0
+    GROUP BY run.config_id, run.tool, run.random_pct, run.read_pct, run.single_transfer_bytes, point.threads;
+END
+$$;
+
+-- Points a statement added, removed or changed (in the transition table "points", and "points_before" for a
+-- change): the configurations of their runs of one transfer size.
+CREATE FUNCTION portal_sweep_cells_points_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM portal_sweep_cells_recompute(array_agg(DISTINCT run.config_id))
+    FROM portal_run AS run WHERE run.single_transfer_bytes > 0 AND run.id IN (SELECT run_id FROM points);
+    RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION portal_sweep_cells_points_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM portal_sweep_cells_recompute(array_agg(DISTINCT run.config_id))
+    FROM portal_run AS run
+    WHERE run.single_transfer_bytes > 0
+      AND run.id IN (SELECT run_id FROM points UNION SELECT run_id FROM points_before);
+    RETURN NULL;
+END
+$$;
+
+-- A run whose cell changed (its configuration, tool, shares or transfer size): its old and new configuration.
+CREATE FUNCTION portal_sweep_cells_run_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM portal_sweep_cells_recompute(ARRAY[OLD.config_id, NEW.config_id]);
+    RETURN NULL;
+END
+$$;
+
+-- Runs a statement removed, in case their points went with them without a statement of their own.
+CREATE FUNCTION portal_sweep_cells_runs_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM portal_sweep_cells_recompute(array_agg(DISTINCT config_id)) FROM runs WHERE single_transfer_bytes > 0;
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER sweep_cells_points_inserted AFTER INSERT ON portal_point
+    REFERENCING NEW TABLE AS points FOR EACH STATEMENT EXECUTE FUNCTION portal_sweep_cells_points_changed();
+CREATE TRIGGER sweep_cells_points_deleted AFTER DELETE ON portal_point
+    REFERENCING OLD TABLE AS points FOR EACH STATEMENT EXECUTE FUNCTION portal_sweep_cells_points_changed();
+CREATE TRIGGER sweep_cells_points_updated AFTER UPDATE ON portal_point
+    REFERENCING OLD TABLE AS points_before NEW TABLE AS points FOR EACH STATEMENT
+    EXECUTE FUNCTION portal_sweep_cells_points_updated();
+CREATE TRIGGER sweep_cells_run_changed AFTER UPDATE ON portal_run FOR EACH ROW
+    WHEN ((OLD.config_id, OLD.tool, OLD.random_pct, OLD.read_pct, OLD.single_transfer_bytes)
+          IS DISTINCT FROM (NEW.config_id, NEW.tool, NEW.random_pct, NEW.read_pct, NEW.single_transfer_bytes))
+    EXECUTE FUNCTION portal_sweep_cells_run_changed();
+CREATE TRIGGER sweep_cells_runs_deleted AFTER DELETE ON portal_run
+    REFERENCING OLD TABLE AS runs FOR EACH STATEMENT EXECUTE FUNCTION portal_sweep_cells_runs_deleted();
+
+SELECT portal_sweep_cells_recompute(array_agg(id)) FROM portal_config;
+"""
+
+UNDO = """
+DROP TRIGGER sweep_cells_runs_deleted ON portal_run;
+DROP TRIGGER sweep_cells_run_changed ON portal_run;
+DROP TRIGGER sweep_cells_points_updated ON portal_point;
+DROP TRIGGER sweep_cells_points_deleted ON portal_point;
+DROP TRIGGER sweep_cells_points_inserted ON portal_point;
+DROP FUNCTION portal_sweep_cells_runs_deleted();
+DROP FUNCTION portal_sweep_cells_run_changed();
+DROP FUNCTION portal_sweep_cells_points_updated();
+DROP FUNCTION portal_sweep_cells_points_changed();
+DROP FUNCTION portal_sweep_cells_recompute(bigint[]);
+"""
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("portal", "0023_single_transfer_bytes"),
+    ]
+
+    operations = [
+        migrations.CreateModel(
+            name="SweepCell",
+            fields=[
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("tool", models.CharField(max_length=60)),
+                ("random_pct", models.FloatField(null=True)),
+                ("read_pct", models.FloatField(null=True)),
+                ("transfer_bytes", models.BigIntegerField()),
+                ("threads", models.BigIntegerField()),
+                ("mbps_sum", models.FloatField(null=True)),
+                ("mbps_count", models.IntegerField()),
+                ("mbps_runs", models.IntegerField()),
+                (
+                    "mbps_first_runs",
+                    django.contrib.postgres.fields.ArrayField(base_field=models.BigIntegerField(), default=list),
+                ),
+                ("iops_sum", models.FloatField(null=True)),
+                ("iops_count", models.IntegerField()),
+                ("iops_runs", models.IntegerField()),
+                (
+                    "iops_first_runs",
+                    django.contrib.postgres.fields.ArrayField(base_field=models.BigIntegerField(), default=list),
+                ),
+                (
+                    "config",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sweep_cells",
+                        to="portal.config",
+                    ),
+                ),
+            ],
+            options={
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("config", "tool", "random_pct", "read_pct", "transfer_bytes", "threads"),
+                        name="sweep_cell_unique",
+                        nulls_distinct=False,
+                    )
+                ],
+            },
+        ),
+        migrations.RunSQL(CELLS_KEPT, UNDO),
+    ]
