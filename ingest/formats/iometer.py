@@ -506,9 +506,11 @@ class _Section:
         return self.total
 
 
-def _blocks(stream: IO[str], block_chars: int = 1 << 16) -> Iterator[list[str]]:
+def _blocks(stream: IO[str], block_chars: int = 1 << 14) -> Iterator[list[str]]:
     """The stream's lines without their line ends, in lists of the lines of each block read (a line
-    at a time costs more than the parsing)."""
+    at a time costs more than the parsing). Blocks of 16 K characters: an upload's progress moves at each
+    block read, in steps of 5 % of a file of a few hundred kilobytes (64 K blocks saved 1-2 % of a 50 MB
+    parse's CPU but moved the progress of a 460 KB file in 7 steps)."""
     pending = ""
     while block := stream.read(block_chars):
         text = pending + block
