@@ -99,27 +99,25 @@ def run_response_ranges(*, points: Sequence[CurveSource], metric: str) -> dict[s
     """At each latency, the lowest and highest response time of the points a measured figure is read from
     (those with ``metric`` and that response time, as :func:`~portal.results.selectors.points_curve` keeps them;
     their percentiles in ``latency_percentiles_ms``) and their best throughput, as the run's columns
-    (:data:`RESPONSE_RANGE_COLUMNS`; None: no such point). One pass over the points: thousands of runs are
-    stored at once."""
+    (:data:`RESPONSE_RANGE_COLUMNS`; None: no such point). A pass per latency over the points with the metric,
+    none over percentiles no point has: thousands of runs are stored at once."""
     columns: dict[str, Any] = dict.fromkeys(RESPONSE_RANGE_COLUMNS)
-    for point in points:
-        throughput = getattr(point, metric)
-        if throughput is None:
+    measured = [(point, getattr(point, metric)) for point in points]
+    measured = [(point, throughput) for point, throughput in measured if throughput is not None]
+    with_percentiles = any(point.latency_percentiles_ms for point, _ in measured)
+    for key, lowest, highest, peak in _RANGE_READS:
+        if key == "avg":
+            read = [(point.avg_response_ms, throughput) for point, throughput in measured]
+        elif key == "max":
+            read = [(point.max_response_ms, throughput) for point, throughput in measured]
+        elif with_percentiles:
+            read = [((point.latency_percentiles_ms or {}).get(key), throughput) for point, throughput in measured]
+        else:
             continue
-        percentiles = point.latency_percentiles_ms or {}
-        for key, lowest, highest, peak in _RANGE_READS:
-            if key == "avg":
-                ms = point.avg_response_ms
-            else:
-                ms = point.max_response_ms if key == "max" else percentiles.get(key)
-            if ms is None:
-                continue
-            if columns[lowest] is None or ms < columns[lowest]:
-                columns[lowest] = ms
-            if columns[highest] is None or ms > columns[highest]:
-                columns[highest] = ms
-            if columns[peak] is None or throughput > columns[peak]:
-                columns[peak] = throughput
+        responses = [ms for ms, _ in read if ms is not None]
+        if responses:
+            columns[lowest], columns[highest] = min(responses), max(responses)
+            columns[peak] = max(throughput for ms, throughput in read if ms is not None)
     return columns
 
 

@@ -70,13 +70,15 @@ def _run_values(
     result: dict,
     run: dict,
     *,
+    percentiles: Sequence[dict[str, float]],
     config: Config,
     upload: Upload | None,
     labels: dict,
     workload: Workload | None = None,
     firmware: str = "",
 ) -> dict[str, Any]:
-    """The column values of a run of the result contract, by attribute name (ids, not instances)."""
+    """The column values of a run of the result contract, by attribute name (ids, not instances);
+    ``percentiles``: its points' latency percentiles, in point order."""
     workload_fields = run["workload"]
     return {
         "config_id": config.id,
@@ -99,13 +101,17 @@ def _run_values(
         "tags": labels.get("tags") or [],
         "notes": labels.get("notes") or "",
         "summary": run_summary_of(run["points"]),
-        **_stored_figures(run),
+        **_stored_figures(run, percentiles),
     }
 
 
-def _stored_figures(run: dict) -> dict[str, Any]:
-    """The stored figures of a run of the result contract, from the points it holds (stored as measured)."""
-    points = [_point_figures(seq, point) for seq, point in enumerate(run["points"])]
+def _stored_figures(run: dict, percentiles: Sequence[dict[str, float]]) -> dict[str, Any]:
+    """The stored figures of a run of the result contract, from the points it holds (stored as measured) and
+    their latency percentiles (``ingest.latency.point_percentiles``, in point order)."""
+    points = [
+        _point_figures(seq, point, point_ms)
+        for seq, (point, point_ms) in enumerate(zip(run["points"], percentiles, strict=True))
+    ]
     printed = [(point.get("metrics") or {}).get("published_mbps_binary") for point in run["points"]]
     return run_stored_figures(
         points=points,
@@ -116,7 +122,7 @@ def _stored_figures(run: dict) -> dict[str, Any]:
     )
 
 
-def _point_figures(seq: int, point: dict) -> PointFigures:
+def _point_figures(seq: int, point: dict, percentiles: dict[str, float]) -> PointFigures:
     load = point.get("load") or {}
     return PointFigures(
         seq,
@@ -126,7 +132,7 @@ def _point_figures(seq: int, point: dict) -> PointFigures:
         point.get("mbps"),
         point.get("avg_response_ms"),
         point.get("max_response_ms"),
-        point_percentiles(point.get("metrics") or {}),
+        percentiles,
     )
 
 
@@ -141,15 +147,15 @@ def _aware(moment: datetime.datetime | None) -> datetime.datetime | None:
     return moment
 
 
-def _point_rows(run_ids: Sequence[int], runs: Sequence[dict], curves: list[list]) -> Iterator[list]:
-    """The point rows of ``runs`` for COPY; each run's curve is added to ``curves`` once its points are
-    written (their latency percentiles computed once for both)."""
-    for run_id, run in zip(run_ids, runs, strict=True):
-        percentiles = []
-        for seq, point in enumerate(run["points"]):
-            percentiles.append(point_percentiles(point.get("metrics") or {}))
-            yield point_row(run_id, seq, point, percentiles=percentiles[-1])
-        curves.append(run_curve_row(run_id=run_id, points=run["points"], percentiles=percentiles))
+def _point_rows(
+    run_ids: Sequence[int], runs: Sequence[dict], percentiles: Sequence[list[dict[str, float]]], curves: list[list]
+) -> Iterator[list]:
+    """The point rows of ``runs`` for COPY, with their latency percentiles (a list per run, in point order);
+    each run's curve is added to ``curves`` once its points are written."""
+    for run_id, run, run_percentiles in zip(run_ids, runs, percentiles, strict=True):
+        for seq, (point, point_ms) in enumerate(zip(run["points"], run_percentiles, strict=True)):
+            yield point_row(run_id, seq, point, percentiles=point_ms)
+        curves.append(run_curve_row(run_id=run_id, points=run["points"], percentiles=run_percentiles))
 
 
 def result_sets_store(
@@ -190,22 +196,27 @@ def _result_sets_store(results: list[dict], upload: Upload | None, system: Syste
             public=target.published,
             titled=bool(labels.get("workload_name")),
         )
+        # Each point's latency percentiles, read once for the run's figures, its point rows and its curve.
+        percentiles = [
+            [point_percentiles(point.get("metrics") or {}) for point in run["points"]] for run in result["runs"]
+        ]
         run_ids = runs_copy(
             runs=[
                 _run_values(
                     result,
                     run,
+                    percentiles=run_percentiles,
                     config=config,
                     upload=upload,
                     labels=labels,
                     workload=workload,
                     firmware=firmware_of.get(target.id, ""),
                 )  # fmt: skip
-                for run, workload in zip(result["runs"], workloads, strict=True)
+                for run, run_percentiles, workload in zip(result["runs"], percentiles, workloads, strict=True)
             ]
         )
         curves: list[list] = []
-        points_copy(rows=_point_rows(run_ids, result["runs"], curves))
+        points_copy(rows=_point_rows(run_ids, result["runs"], percentiles, curves))
         curves_copy(rows=curves)
         counts["runs"] += len(run_ids)
         counts["points"] += sum(len(run["points"]) for run in result["runs"])
