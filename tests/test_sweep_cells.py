@@ -121,3 +121,46 @@ def test_a_repeated_sweeps_hover_names_the_first_five_runs_and_counts_the_others
     named = ", ".join(f"#{run}" for run in runs[3:8])
     # (40 + 50 + 60 + 70 + 80) / 5 = 60 MB/s, every run named
     assert two.hover[0] == f"4 KB: 60 MB/s (run {named})"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_stores_writing_the_same_two_configurations_in_opposite_orders_both_finish():
+    import threading
+
+    from django.db import connection, transaction
+
+    from portal.results.services import result_sets_store
+    from tests.bench.store import synthetic_result
+
+    def result(system):
+        # 20 runs of 8 KB transfers, 10 loads of one thread each: single-size runs whose points are cells.
+        return {**synthetic_result(20, 10), "system": {"name": system}}
+
+    result_sets_store(results=[result("Array A"), result("Array B")], upload=None)
+    start, errors = threading.Barrier(2), []
+
+    def store(order):
+        try:
+            for _ in range(4):
+                start.wait(timeout=30)
+                with transaction.atomic():
+                    result_sets_store(results=[result(name) for name in order], upload=None)
+        except Exception as error:  # noqa: BLE001 - the test reports what a store raised
+            errors.append(error)
+            start.abort()
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=store, args=(order,)) for order in (("Array A", "Array B"), ("Array B", "Array A"))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == []
+    # Each system stored 1 + 4 + 4 times: 9 x 20 runs of 10 points, 1,000 IOPS and 8.2 MB/s at the first load.
+    for name in ("Array A", "Array B"):
+        config = Config.objects.get(system__name=name)
+        first = SweepCell.objects.get(config=config, threads=1)
+        assert (first.iops_count, first.iops_runs, first.iops_sum) == (1800, 180, pytest.approx(1800 * 1004.5))

@@ -79,3 +79,16 @@ def runs_copy(*, runs: list[dict[str, Any]]) -> list[int]:
     )
     _copy(Run._meta.db_table, [str(field.column) for field in fields], rows)
     return ids
+
+
+def sweep_cells_lock(*, config_ids: Iterable[int]) -> None:
+    """Take the locks the sweep cells' triggers (migration 0024) take on each configuration whose cells they
+    sum up, for all of ``config_ids`` at once and in id order, until the transaction ends: a store then
+    meets another writing the same configurations in one order, never crosswise (the triggers take a
+    statement's locks only, one result set after another)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(hashtext('portal_sweepcell'), (id %% 2147483647)::integer) "
+            "FROM (SELECT DISTINCT id FROM unnest(%s::bigint[]) AS id ORDER BY id) AS locked",
+            [sorted(set(config_ids))],
+        )

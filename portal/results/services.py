@@ -11,7 +11,7 @@ from ingest.cycles import cycle_collection_paused
 from ingest.latency import point_percentiles
 from portal.errors import ApplicationError
 from portal.models import Config, Run, System, Team, Upload, Workload
-from portal.results.copy import curves_copy, point_row, points_copy, runs_copy
+from portal.results.copy import curves_copy, point_row, points_copy, runs_copy, sweep_cells_lock
 from portal.results.figures import run_curve_row, run_stored_figures, run_summary_of
 from portal.results.selectors import PointFigures
 from portal.results.workloads import configs_for, run_signature, workloads_for
@@ -184,6 +184,8 @@ def _result_sets_store(results: list[dict], upload: Upload | None, system: Syste
     with_runs = [measured[system_id] for system_id in sorted(measured)]
     config_of = dict(zip((t.id for t in with_runs), configs_for(wanted=[(t, labels) for t in with_runs]), strict=True))
     firmware_of = _profiled_firmware(targets, results)
+    if len(config_of) > 1:  # one configuration's lock is taken when its points are written
+        sweep_cells_lock(config_ids=[config.id for config in config_of.values()])
     for target, result in zip(targets, results, strict=True):
         counts["system"] = target
         if result["format"] == "array_profile":
