@@ -21,24 +21,31 @@ BEGIN
     INSERT INTO portal_sweepcell (config_id, tool, random_pct, read_pct, transfer_bytes, threads,
                                   mbps_sum, mbps_count, mbps_runs, mbps_first_runs,
                                   iops_sum, iops_count, iops_runs, iops_first_runs)
-    SELECT run.config_id, run.tool, run.random_pct, run.read_pct, run.single_transfer_bytes, point.threads,
-           sum(point.mbps), count(point.mbps), count(DISTINCT point.run_id) FILTER (WHERE point.mbps IS NOT NULL),
-           coalesce((array_agg(DISTINCT point.run_id ORDER BY point.run_id)
-                     FILTER (WHERE point.mbps IS NOT NULL))[1:{RUNS_NAMED}], '{{}}'),
-           sum(point.iops), count(point.iops), count(DISTINCT point.run_id) FILTER (WHERE point.iops IS NOT NULL),
-           coalesce((array_agg(DISTINCT point.run_id ORDER BY point.run_id)
-                     FILTER (WHERE point.iops IS NOT NULL))[1:{RUNS_NAMED}], '{{}}')
-    FROM portal_run AS run
-    CROSS JOIN LATERAL (
-        -- A point's thread count, else the whole number of its load's "threads".
-        SELECT point.run_id, point.mbps, point.iops,
-               coalesce(point.threads::bigint, CASE WHEN point.load ->> 'threads' ~ '^[0-9]{{1,18}}$'
-                                                    THEN (point.load ->> 'threads')::bigint END) AS threads
-        FROM portal_point AS point
-        WHERE point.run_id = run.id AND (point.mbps IS NOT NULL OR point.iops IS NOT NULL)
-    ) AS point
-    WHERE run.config_id = ANY(config_ids) AND run.single_transfer_bytes > 0 AND point.threads > 0
-    GROUP BY run.config_id, run.tool, run.random_pct, run.read_pct, run.single_transfer_bytes, point.threads;
+    SELECT config_id, tool, random_pct, read_pct, transfer_bytes, threads,
+           sum(mbps_sum), sum(mbps_count), count(*) FILTER (WHERE mbps_count > 0),
+           coalesce((array_agg(run_id ORDER BY run_id) FILTER (WHERE mbps_count > 0))[1:{RUNS_NAMED}], '{{}}'),
+           sum(iops_sum), sum(iops_count), count(*) FILTER (WHERE iops_count > 0),
+           coalesce((array_agg(run_id ORDER BY run_id) FILTER (WHERE iops_count > 0))[1:{RUNS_NAMED}], '{{}}')
+    FROM (
+        -- Each run's part of a cell first: a run is then one row of its cells, so the runs are counted and
+        -- named without sorting every point to find the distinct ones (half the time for 20,000 points).
+        SELECT run.id AS run_id, run.config_id, run.tool, run.random_pct, run.read_pct,
+               run.single_transfer_bytes AS transfer_bytes, point.threads,
+               sum(point.mbps) AS mbps_sum, count(point.mbps) AS mbps_count,
+               sum(point.iops) AS iops_sum, count(point.iops) AS iops_count
+        FROM portal_run AS run
+        CROSS JOIN LATERAL (
+            -- A point's thread count, else the whole number of its load's "threads".
+            SELECT point.mbps, point.iops,
+                   coalesce(point.threads::bigint, CASE WHEN point.load ->> 'threads' ~ '^[0-9]{{1,18}}$'
+                                                        THEN (point.load ->> 'threads')::bigint END) AS threads
+            FROM portal_point AS point
+            WHERE point.run_id = run.id AND (point.mbps IS NOT NULL OR point.iops IS NOT NULL)
+        ) AS point
+        WHERE run.config_id = ANY(config_ids) AND run.single_transfer_bytes > 0 AND point.threads > 0
+        GROUP BY run.id, point.threads
+    ) AS per_run
+    GROUP BY config_id, tool, random_pct, read_pct, transfer_bytes, threads;
 END
 $$;
 
