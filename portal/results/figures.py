@@ -243,6 +243,8 @@ def _highest(values: list[float | None]) -> list[float | None] | None:
     if None not in values:
         rising: list[float] = list(accumulate(cast(list[float], values), max))
         return None if rising == values else list(rising)
+    if values.count(None) == len(values):  # a latency no point has (most tools report no percentiles)
+        return None
     highest: list[float | None] = []
     for value in values:
         before = highest[-1] if highest else None
