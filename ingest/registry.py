@@ -90,7 +90,7 @@ def _finish(result_set: ResultSet | dict, file: str, *, metrics_checked: bool = 
     Points are put in load order here, whatever order a parser found them in: this is the one
     place that enforces it (the contract's check of the order is for results made elsewhere).
     ``metrics_checked``: the format states that its points' metrics hold only numbers it checked."""
-    data = result_set.to_dict() if isinstance(result_set, ResultSet) else result_set
+    data = result_set.take_dict() if isinstance(result_set, ResultSet) else result_set
     for run in data["runs"]:
         if len(run["points"]) > 1:
             run["points"].sort(key=contract.point_load_key)

@@ -233,7 +233,14 @@ class ResultSet:
     def to_dict(self) -> dict:
         """The contract's dict form. Shallow: parsers' metric dicts and lists are handed over as they
         are (``dataclasses.asdict`` deep-copies every value, which dominates on large files)."""
-        return _plain(self)
+        return _plain(self, take=False)
+
+    def take_dict(self) -> dict:
+        """``to_dict`` made of the result objects' own attribute dicts rather than copies of them, for
+        a result set read once and then dropped (as the registry reads a parser's): it spares a copy
+        of every run, workload and point. The objects are spent: each holds the dict form of its
+        fields afterwards. An object met twice (one workload of two runs) is copied for each."""
+        return _plain(self, take=True)
 
 
 @functools.cache
@@ -253,48 +260,56 @@ def _holds_result_types(annotation: Any) -> bool:
     return any(_holds_result_types(option) for option in get_args(annotation))
 
 
-def _plain(value: object) -> Any:
+def _plain(value: object, *, take: bool) -> Any:
     if type(value) is list and value and is_dataclass(value[0]):
-        return _plain_list(value)
+        return _plain_list(value, take=take)
     if _field_layout(type(value)) is None:  # type: ignore[arg-type]  # mypy takes no class for Hashable
         return value
-    return _plain_list([value])[0]
+    return _plain_list([value], take=take)[0]
 
 
-def _plain_list(items: list) -> list[dict[str, Any]]:
+def _plain_list(items: list, *, take: bool) -> list[dict[str, Any]]:
     """Result objects of one type in dict form, each level converted at once for all of them (every
     run's points together). A dataclass's ``__dict__`` holds its fields in their order: copied at C
-    speed, then its result-type fields converted. Objects of mixed types or with anything else set
-    on them are read field by field."""
+    speed (``take``: taken as it is when no object comes twice), then its result-type fields
+    converted. Objects of mixed types or with anything else set on them are read field by field."""
     cls = type(items[0])
     layout = _field_layout(cls)  # type: ignore[arg-type]  # mypy takes no class for Hashable
     if layout is None or not set(map(type, items)) <= {cls}:
-        return [_plain(item) for item in items]
+        return [_plain(item, take=take) for item in items]
     names, nested = layout
-    out = [dict(item.__dict__) for item in items]
+    if take and len(set(map(id, items))) == len(items):
+        out = [item.__dict__ for item in items]
+    else:
+        out = [dict(item.__dict__) for item in items]
     if not set(map(len, out)) <= {len(names)}:
         out = [{name: getattr(item, name) for name in names} for item in items]
     for name in nested:
-        _plain_field(out, name)
+        _plain_field(out, name, take=take)
     return out
 
 
-def _plain_field(forms: list[dict[str, Any]], name: str) -> None:
+def _plain_field(forms: list[dict[str, Any]], name: str, *, take: bool) -> None:
     """Convert one result-type field of ``forms`` in place: all its objects, or all its lists'
     objects, in one call."""
     holders = [form for form in forms if form[name] is not None]
     values = [form[name] for form in holders]
     kinds = set(map(type, values))
     if kinds == {list}:
-        converted = iter(_plain(list(chain.from_iterable(values))))
+        flat = _plain(list(chain.from_iterable(values)), take=take)
+        if set(map(len, values)) == {1}:  # one object a list (a run's one point, its one transfer size)
+            for form, item in zip(holders, flat, strict=True):
+                form[name] = [item]
+            return
+        converted = iter(flat)
         for form, value in zip(holders, values, strict=True):
             form[name] = list(islice(converted, len(value)))
     elif values and list not in kinds:
-        for form, value in zip(holders, _plain(values), strict=True):
+        for form, value in zip(holders, _plain(values, take=take), strict=True):
             form[name] = value
     else:
         for form, value in zip(holders, values, strict=True):
-            form[name] = _plain(value)
+            form[name] = _plain(value, take=take)
 
 
 def point_load_key(point: dict) -> tuple:

@@ -67,6 +67,7 @@ MAX_DIGITS = 9  # iodepth and numjobs beyond a billion are no fio job
 LATEST_TIMESTAMP_S = 2**32  # year 2106
 LARGEST_PLAIN_INT = 2**63  # whole figures below this are read as floats without more checks
 _NUMBER_TYPES = frozenset((int, float))
+_WHOLE = frozenset((int,))
 _TEXT = frozenset((str,))
 # The objects holding the options a job file gave, where an option may be given twice.
 OPTIONS_OBJECT = re.compile(r'"(?:global|job) options"\s*:\s*(?=\{)')
@@ -561,7 +562,15 @@ def _clat_percentiles_ms(stats: JSONObject, where: _Where) -> dict[str, float]:
     layout = where.known.percentile_layouts.get(keys) or _percentile_layout(keys, where)
     if layout is not None:
         names, values_of = layout
-        scaled = _plain_scaled(values_of(table), to_ms)
+        values = values_of(table)
+        # fio writes whole µs or ns: an int is finite, and one past a float's range raises here.
+        if values and _WHOLE.issuperset(map(type, values)) and min(values) >= 0:
+            try:
+                # names and values_of come from the same keys: zip ends both at once.
+                return dict(zip(names, map(to_ms.__rmul__, values)))  # noqa: B905
+            except OverflowError:
+                pass  # read by the careful reading, which names it
+        scaled = _plain_scaled(values, to_ms)
         if scaled is not None:
             # names and values_of come from the same keys: zip ends both at once.
             return dict(zip(names, scaled))  # noqa: B905
@@ -698,7 +707,9 @@ def _entry_point(entry: JSONObject, where: _Where) -> Point | None:
         active = read if write is None else write
         if active is not None:
             point.iops, point.mbps = active[1], active[2] / MB
-            point.avg_response_ms = iops_weighted_ms([(active[3] / active[0] if active[3] else None, active[1])])
+            mean_ms, iops = (active[3] / active[0] if active[3] else None), active[1]
+            # ``iops_weighted_ms`` of one part without its lists: the same float (mean x IOPS / IOPS).
+            point.avg_response_ms = mean_ms * iops / iops if mean_ms is not None and iops else None
             point.max_response_ms = active[4]
     else:
         point.iops = read[1] + write[1]

@@ -10,7 +10,7 @@ import pytest
 from ingest import Source
 from ingest.contract import validate
 from ingest.formats import array_profile, fio, iometer
-from ingest.result import json_schema
+from ingest.result import Point, ResultSet, Run, TransferSize, Workload, json_schema
 from tests.ingest.helpers import parse_one
 from tests.samples import sample
 
@@ -182,6 +182,23 @@ def test_the_dict_form_holds_only_the_fields_of_the_result():
     point = parsed.to_dict()["runs"][0]["points"][0]
     assert "note" not in point
     assert list(point) == [item.name for item in dataclasses.fields(parsed.runs[0].points[0])]
+
+
+def test_the_dict_form_taken_from_the_objects_is_the_copied_one():
+    taken = fio.parse(Source(FIO)).take_dict()
+    assert taken == fio.parse(Source(FIO)).to_dict()
+    # pkb_fio-2.17_multijob_group_reporting.json, jobs[0]: read.iops, and iodepth 1 x numjobs 2
+    assert taken["runs"][0]["points"][0]["iops"] == 8086.673998
+    assert taken["runs"][0]["points"][0]["load"] == {"outstanding_io": 2, "threads": 2}
+
+
+def test_an_object_met_twice_gives_a_dict_form_of_its_own_each_time():
+    workload = Workload(read_pct=70.0, transfer_sizes=[TransferSize(bytes=8192, pct=100.0)])
+    runs = [Run(name=name, workload=workload, points=[Point(load={"outstanding_io": 1})]) for name in ("a", "b")]
+    taken = ResultSet(format="fio", tool={"name": "fio"}, source={"name": "x"}, runs=runs).take_dict()
+    taken["runs"][0]["workload"]["read_pct"] = 30.0
+    assert taken["runs"][1]["workload"]["read_pct"] == 70.0
+    assert taken["runs"][1]["workload"]["transfer_sizes"] == [{"bytes": 8192, "pct": 100.0}]
 
 
 def test_a_point_made_elsewhere_may_leave_figures_out(fio_result):
