@@ -1,6 +1,7 @@
 """COPY writers of results: runs, their points and their curves inserted in bulk with PostgreSQL COPY, as
 rows built without a model instance each."""
 
+import operator
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -22,11 +23,18 @@ def point_row(run_id: int, seq: int, point: dict, *, percentiles: dict[str, floa
     """A point of the result contract as the row COPY writes, in ``POINT_COPY_COLUMNS`` order (no model
     instance per point); ``percentiles``: its latency percentiles (``ingest.latency.point_percentiles``)."""
     load = point.get("load") or {}
+    try:
+        figures = _FIGURES_OF(point)  # a point of the contract's dict form holds every figure's key
+    except KeyError:
+        figures = tuple(point.get(name) for name in Point.FIGURES)
     return [
         *(run_id, seq, load.get("outstanding_io"), load.get("threads"), Jsonb(load)),
-        *[point.get(name) for name in Point.FIGURES],
+        *figures,
         *(Jsonb(percentiles), Jsonb(point.get("metrics") or {})),
     ]
+
+
+_FIGURES_OF = operator.itemgetter(*Point.FIGURES)
 
 
 def points_copy(*, rows: Iterable[list]) -> None:
