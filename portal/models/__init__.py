@@ -7,8 +7,9 @@ from portal.curation.models import RunStatement, WorkloadAlias
 from portal.history.models import Alert, AlertStatus, AlertSummary, AlertTriage, TeamWebhook
 from portal.teams.models import AuditEvent, Invitation, Membership, Role, Team
 
+from .derived import RunCurve, SweepCell
 from .preferences import ThresholdDefault
-from .results import Point, Run, RunCurve, SweepCell, Workload, document_title
+from .results import Point, Run, Workload, document_title
 from .systems import Config, DriveType, PublishedStrokeMultipliers, System
 from .tokens import ApiToken
 from .uploads import IngestJob, Upload
