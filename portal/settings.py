@@ -275,6 +275,17 @@ CELERY_TASK_SOFT_TIME_LIMIT = 14 * 60
 CELERY_DB_REUSE_MAX = 1000
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("ARRAYBENCH_QUEUE", "arraybench")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Alert notifications are POSTed to a team's webhook by tasks on a queue of their own, consumed by a
+# worker of their own (``make run`` starts one): a slow or dead endpoint holds none of the workers
+# reading uploads. Each attempt is cut at WEBHOOK_ATTEMPT_SECONDS however the endpoint drips its answer;
+# failures are retried after WEBHOOK_BACKOFF_SECONDS, doubled each time, until WEBHOOK_DEADLINE_SECONDS
+# after the change. Webhooks go to public addresses only, but for the networks (CIDR, comma-separated)
+# of WEBHOOK_ALLOWED_NETWORKS, e.g. a lab's own chat server at 10.20.0.15/32.
+WEBHOOK_QUEUE = os.environ.get("WEBHOOK_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-webhooks")
+WEBHOOK_ATTEMPT_SECONDS = float(os.environ.get("WEBHOOK_ATTEMPT_SECONDS", "10"))
+WEBHOOK_BACKOFF_SECONDS = float(os.environ.get("WEBHOOK_BACKOFF_SECONDS", "5"))
+WEBHOOK_DEADLINE_SECONDS = float(os.environ.get("WEBHOOK_DEADLINE_SECONDS", "3600"))
+WEBHOOK_ALLOWED_NETWORKS = [n.strip() for n in os.environ.get("WEBHOOK_ALLOWED_NETWORKS", "").split(",") if n.strip()]
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
 CELERY_RESULT_EXPIRES = 24 * 60 * 60
 

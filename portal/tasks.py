@@ -10,6 +10,7 @@ from celery.signals import task_prerun, worker_ready, worker_shutdown
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 
+from .history import notifications
 from .results.figures import run_summary_recompute
 from .uploads import jobs
 from .uploads.services import INGEST_JOB_TASK
@@ -45,6 +46,26 @@ def ingest_job_task(self: Any, job_id: int) -> str:
     workers (the claim is a conditional update, the store checks the lease)."""
     job = jobs.job_run(job_id=job_id, worker=f"{self.request.hostname} pid {os.getpid()}")
     return job.status if job is not None else "skipped"
+
+
+# Webhook tasks run on WEBHOOK_QUEUE, consumed by a worker of their own; each attempt is cut at
+# WEBHOOK_ATTEMPT_SECONDS by the delivery itself, the time limits are a backstop.
+WEBHOOK_TASK = {"acks_late": True, "soft_time_limit": 60, "time_limit": 90}
+
+
+@shared_task(name=notifications.NOTIFY_TASK, **WEBHOOK_TASK)
+def webhook_notify_task(summary_id: int) -> int | None:
+    """Gather a summary's alert changes not told yet into one delivery and queue it."""
+    delivery = notifications.summary_notify(summary_id=summary_id)
+    return delivery.id if delivery is not None else None
+
+
+@shared_task(name=notifications.DELIVER_TASK, bind=True, max_retries=None, **WEBHOOK_TASK)
+def webhook_deliver_task(self: Any, delivery_id: int) -> None:
+    """One attempt at a delivery; retried after the pause it asks for, on the same queue."""
+    pause_s = notifications.delivery_attempt(delivery_id=delivery_id)
+    if pause_s is not None:
+        raise self.retry(countdown=pause_s, queue=settings.WEBHOOK_QUEUE)
 
 
 class Recovery:

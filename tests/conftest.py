@@ -38,11 +38,14 @@ class Workers:
 
     ``start(**env)`` starts one more (a prefork pool of two processes unless told otherwise), with
     extra environment variables (``INGEST_STALE_SECONDS=...``); tasks sent from the test go to the queue.
+    ``start(queue=celery_workers.webhook_queue)`` starts one consuming the webhook tasks' queue instead.
     """
 
     def __init__(self, app, settings, database_url):
         self.app = app
         self.queue = f"test-{uuid.uuid4().hex[:12]}"
+        # As the workers derive it from ARRAYBENCH_QUEUE.
+        self.webhook_queue = f"{self.queue}-webhooks"
         self.env = {
             **os.environ,
             "DATABASE_URL": database_url,
@@ -52,11 +55,11 @@ class Workers:
         }
         self.processes = []
 
-    def start(self, *, name=None, pool="prefork", concurrency=2, **env):
+    def start(self, *, name=None, pool="prefork", concurrency=2, queue=None, **env):
         hostname = f"{name or len(self.processes)}.{self.queue}"
         worker = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", pool,
-             "--concurrency", str(concurrency), "--queues", self.queue, "--hostname", f"{hostname}@%h",
+             "--concurrency", str(concurrency), "--queues", queue or self.queue, "--hostname", f"{hostname}@%h",
              "--loglevel", "WARNING"],
             cwd=REPO, env={**self.env, **{key: str(value) for key, value in env.items()}}, start_new_session=True,
         )  # fmt: skip
@@ -90,6 +93,7 @@ def celery_workers(transactional_db, settings):
     workers = Workers(app, settings, database_url(connection.settings_dict))
     previous_queue = app.conf.task_default_queue
     app.conf.task_default_queue = workers.queue
+    settings.WEBHOOK_QUEUE = workers.webhook_queue
     try:
         yield workers
     finally:

@@ -128,3 +128,69 @@ class TeamWebhook(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} -> {self.url}"
+
+
+class WebhookDelivery(models.Model):
+    """One POST of changed alerts of a summary to the team's webhook: its idempotency key (in the JSON
+    and the ``Idempotency-Key`` header) and its fate. A task claims it with a conditional update, so a
+    retried or duplicated task never posts again a delivery the webhook acknowledged."""
+
+    class Status(models.TextChoices):
+        NONE = "none", "no webhook"
+        PENDING = "pending", "not sent yet"
+        SENDING = "sending", "being sent"
+        SENT = "sent", "sent"
+        FAILED = "failed", "failed"
+        REFUSED = "refused", "refused (not a public address)"
+
+    summary = models.ForeignKey(AlertSummary, on_delete=models.CASCADE, related_name="deliveries")
+    key = models.UUIDField(unique=True)
+    url = models.URLField(max_length=500, blank=True)
+    payload = models.JSONField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Retries stop here; an attempt is cut at it too.
+    deadline_at = models.DateTimeField()
+    # When the attempt under way started: a claim older than an attempt can last is a killed worker's.
+    sending_since = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        app_label = "portal"
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.summary}: {self.status}"
+
+
+class AlertNotice(models.Model):
+    """A change of an alert's state (new, updated, confirmed, withdrawn) with the figures it had, to be
+    told once: the same change reported twice is one row, and its delivery says when it went out."""
+
+    class State(models.TextChoices):
+        NEW = "new"
+        UPDATED = "updated"
+        CONFIRMED = "confirmed"
+        WITHDRAWN = "withdrawn"
+
+    alert = models.ForeignKey(Alert, on_delete=models.CASCADE, related_name="notices")
+    state = models.CharField(max_length=10, choices=State.choices)
+    # A digest of the alert's figures at the change: a second update with other figures is told too.
+    figures = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivery = models.ForeignKey(
+        WebhookDelivery, null=True, blank=True, on_delete=models.SET_NULL, related_name="notices"
+    )
+
+    class Meta:
+        app_label = "portal"
+        ordering = ["id"]
+        constraints = [
+            # Also the index for "the notices of an alert" (a summary's undelivered ones, through its alerts).
+            models.UniqueConstraint(fields=["alert", "state", "figures"], name="alertnotice_alert_state_figures"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.alert}: {self.state}"

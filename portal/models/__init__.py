@@ -4,7 +4,15 @@ Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes
 """
 
 from portal.curation.models import RunStatement, WorkloadAlias
-from portal.history.models import Alert, AlertStatus, AlertSummary, AlertTriage, TeamWebhook
+from portal.history.models import (
+    Alert,
+    AlertNotice,
+    AlertStatus,
+    AlertSummary,
+    AlertTriage,
+    TeamWebhook,
+    WebhookDelivery,
+)
 from portal.teams.models import AuditEvent, Invitation, Membership, Role, Team
 
 from .derived import RunCurve, SweepCell
@@ -16,6 +24,7 @@ from .uploads import IngestJob, Upload
 
 __all__ = [
     "Alert",
+    "AlertNotice",
     "AlertStatus",
     "AlertSummary",
     "AlertTriage",
@@ -38,6 +47,7 @@ __all__ = [
     "TeamWebhook",
     "ThresholdDefault",
     "Upload",
+    "WebhookDelivery",
     "Workload",
     "WorkloadAlias",
     "document_title",

@@ -1,5 +1,5 @@
 """Four firmware versions of one array uploaded with a step at the third: the change is found, alerted,
-sent to the team's webhook once, triaged, and a fifth version at the new level raises nothing."""
+told to the team's webhook once, triaged, and a fifth version at the new level raises nothing."""
 
 import json
 import threading
@@ -7,6 +7,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
+from portal.history import notifications
 from portal.history.services import changes_detect
 from portal.models import Alert, AlertSummary, Run, TeamWebhook
 from tests.factories import SystemFactory
@@ -59,7 +60,7 @@ def test_firmware_is_a_label_of_the_runs_of_one_system(history):
     assert runs.count() == 12
 
 
-def test_the_step_is_an_untriaged_alert_at_the_third_version_sent_once(history):
+def test_the_step_is_an_untriaged_alert_at_the_third_version_told_once_with_its_figures(history, settings):
     system, received = history
     (alert,) = Alert.objects.filter(system=system)
     assert (alert.version, alert.previous_version, alert.status) == ("07.30.12.00", "07.15.07.00", "untriaged")
@@ -67,21 +68,33 @@ def test_the_step_is_an_untriaged_alert_at_the_third_version_sent_once(history):
     assert round(alert.after_mean) == round(SAMPLE_IOPS * 0.8)
     assert round(alert.change_pct, 1) == -20.0
     assert alert.p_value < 0.001
+    # What the notification tasks do once detection has told the change (twice: told once).
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.1/32"]
+    notifications.alert_changed(alert.id, "new")
+    notifications.alert_changed(alert.id, "new")
+    delivery = notifications.summary_notify(summary_id=alert.summary_id)
+    assert notifications.delivery_attempt(delivery_id=delivery.id) is None
+    assert notifications.delivery_attempt(delivery_id=delivery.id) is None
     assert len(received) == 1
     (sent,) = received[0]["alerts"]
     assert (received[0]["system"], received[0]["version"]) == ("IBM DS5020", "07.30.12.00")
-    # Sent when the third version's second replicate was stored (two replicates are the fewest a t-test
-    # reads): 0.80 and 0.808 times the sample's IOPS.
-    assert (sent["before"], sent["after"], sent["change"]) == ("10,103 IOPS", "8,122 IOPS", "-19.6 %")
-    assert sent["tentative"] is True
+    # The alert's figures as stored now, from all three replicates of each version: 1.00, 1.01 and 0.99
+    # times the sample's IOPS, then 0.8 times that.
+    assert (sent["state"], sent["before"], sent["after"], sent["change"]) == (
+        "new",
+        "10,103 IOPS",
+        "8,082 IOPS",
+        "-20.0 %",
+    )
     assert AlertSummary.objects.get().delivery == AlertSummary.Delivery.SENT
 
 
-def test_detecting_again_raises_nothing_new_and_sends_nothing(history):
+def test_detecting_again_raises_nothing_new_and_tells_nothing(history, django_capture_on_commit_callbacks):
     system, received = history
-    assert changes_detect(configs=list(system.configs.all())) == []
+    with django_capture_on_commit_callbacks() as told:
+        assert changes_detect(configs=list(system.configs.all())) == []
+    assert told == []
     assert Alert.objects.filter(system=system).count() == 1
-    assert len(received) == 1
 
 
 def _client(user=None):
@@ -130,7 +143,6 @@ def test_expected_clears_the_untriaged_list_and_a_fifth_version_at_the_new_level
     upload_version(system, "07.40.01.00", 0.8, engineer, day=4)
 
     assert Alert.objects.filter(system=system).count() == 1
-    assert len(received) == 1
     assert Run.objects.filter(config__system=system, firmware="07.40.01.00").count() == 3
 
 
@@ -175,17 +187,19 @@ def test_a_step_in_response_time_at_the_same_load_is_an_alert_of_its_own(enginee
     assert "<strong>" not in p99.split("<tbody>")[1]
 
 
-def test_a_summary_that_gains_an_alert_is_sent_again_with_every_alert_of_its_version(history):
-    from portal.history.services import summary_deliver
-
+def test_a_summary_that_gains_an_alert_tells_that_alert_only(history, settings):
     system, received = history
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.1/32"]
     first = Alert.objects.get(system=system)
-    Alert.objects.create(
+    notifications.alert_changed(first.id, "new")
+    notifications.delivery_attempt(delivery_id=notifications.summary_notify(summary_id=first.summary_id).id)
+    second = Alert.objects.create(
         summary=first.summary, system=system, config=first.config, workload_name="OLTP 8K", series="name:OLTP 8K",
         metric="iops", version=first.version, previous_version=first.previous_version, before_mean=5000,
         after_mean=4500, change_pct=-10, p_value=0.0002,
     )  # fmt: skip
-    assert summary_deliver(summary_id=first.summary_id) == AlertSummary.Delivery.SENT
-    assert len(received) == 2
-    assert [alert["workload"] for alert in received[1]["alerts"]] == ["FIOJOB", "OLTP 8K"]
-    assert received[1]["alerts"][1]["before"] == "5,000 IOPS"
+    notifications.alert_changed(second.id, "new")
+    notifications.delivery_attempt(delivery_id=notifications.summary_notify(summary_id=first.summary_id).id)
+    assert [[alert["workload"] for alert in post["alerts"]] for post in received] == [["FIOJOB"], ["OLTP 8K"]]
+    assert received[1]["alerts"][0]["before"] == "5,000 IOPS"
+    assert received[1]["text"] == "IBM DS5020, changes from 07.30.12.00: 1 new"

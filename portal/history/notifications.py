@@ -1,0 +1,212 @@
+"""Telling a team's webhook of its alerts: one POST per alert summary and change of state, sent by tasks
+on a queue of their own, never on the time of the worker that stored the results.
+
+``alert_changed`` is called (after the commit) whenever an alert is created or changes state. It records
+the change once (:class:`AlertNotice`, unique by alert, state and figures) and queues ``webhook_notify``
+for the alert's summary, which gathers the summary's changes not told yet into one
+:class:`WebhookDelivery` with an idempotency key and its JSON, and queues ``webhook_deliver``. Each
+attempt claims the delivery with a conditional update, is cut at ``WEBHOOK_ATTEMPT_SECONDS``, and is
+retried after a doubling pause until ``WEBHOOK_DEADLINE_SECONDS`` after the change; an acknowledged
+delivery is never posted again. A worker killed after the webhook answered but before the answer was
+recorded sends it once more, with the same key: receivers drop a key they have seen.
+"""
+
+import hashlib
+import json
+import logging
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from portal import formatting
+from portal.celery import app
+from portal.models import Alert, AlertNotice, AlertSummary, TeamWebhook, WebhookDelivery
+
+from . import webhooks
+
+logger = logging.getLogger(__name__)
+
+NOTIFY_TASK = "portal.webhook_notify"
+DELIVER_TASK = "portal.webhook_deliver"
+STATES = AlertNotice.State
+
+
+def alert_changed(alert_id: int, state: str) -> None:
+    """An alert was created (``"new"``) or changed state (``"updated"``, ``"confirmed"``,
+    ``"withdrawn"``): tell its team's webhook, once for this state and these figures."""
+    if state not in STATES.values:
+        raise ValueError(f"an alert's state is one of {', '.join(STATES.values)}, not {state!r}")
+    alert = Alert.objects.select_related("system").filter(id=alert_id).first()
+    if alert is None or not notice_record(alert=alert, state=state):
+        return
+    if alert.system.team_id and TeamWebhook.objects.filter(team_id=alert.system.team_id).exists():
+        summary_id = alert.summary_id
+        transaction.on_commit(lambda: _send(NOTIFY_TASK, summary_id))
+    else:
+        summary_notify(summary_id=alert.summary_id)  # recorded as told to no webhook
+
+
+def _send(task: str, object_id: int, *, countdown: float | None = None) -> None:
+    try:
+        app.send_task(task, args=[object_id], queue=settings.WEBHOOK_QUEUE, countdown=countdown)
+    except Exception:  # the broker is down: the change is kept, told with the summary's next change
+        logger.exception("queueing %s %s failed", task, object_id)
+
+
+def figures_digest(alert: Alert) -> str:
+    """What identifies the alert's figures: the same change with the same figures is told once."""
+    figures = [alert.version, alert.previous_version, alert.before_mean, alert.after_mean, alert.change_pct,
+               alert.p_value, alert.tentative]  # fmt: skip
+    return hashlib.sha256(json.dumps(figures).encode()).hexdigest()
+
+
+def notice_record(*, alert: Alert, state: str) -> bool:
+    """Record that the alert took this state with its current figures; False when that was recorded
+    already (a detection run twice, a task retried)."""
+    try:
+        with transaction.atomic():
+            AlertNotice.objects.create(alert=alert, state=state, figures=figures_digest(alert))
+    except IntegrityError:
+        return False
+    return True
+
+
+def summary_notify(*, summary_id: int) -> WebhookDelivery | None:
+    """Gather the summary's changes not told yet into one delivery (None when there are none: another
+    task gathered them), and queue it when the team has a webhook."""
+    with transaction.atomic():
+        summary = AlertSummary.objects.select_for_update().select_related("system").get(id=summary_id)
+        notices = list(
+            AlertNotice.objects.filter(alert__summary_id=summary_id, delivery=None)
+            .select_related("alert__config")
+            .order_by("id")
+        )
+        if not notices:
+            return None
+        hook = TeamWebhook.objects.filter(team_id=summary.system.team_id).first() if summary.system.team_id else None
+        key = uuid.uuid4()
+        delivery = WebhookDelivery.objects.create(
+            summary=summary, key=key, url=hook.url if hook else "", payload=delivery_payload(summary, notices, key),
+            status=WebhookDelivery.Status.PENDING if hook else WebhookDelivery.Status.NONE,
+            deadline_at=timezone.now() + timedelta(seconds=settings.WEBHOOK_DEADLINE_SECONDS),
+        )  # fmt: skip
+        AlertNotice.objects.filter(id__in=[notice.id for notice in notices]).update(delivery=delivery)
+        _summary_show(delivery)
+        if hook:
+            transaction.on_commit(lambda: _send(DELIVER_TASK, delivery.id))
+    return delivery
+
+
+def delivery_payload(summary: AlertSummary, notices: list[AlertNotice], key: uuid.UUID) -> dict:
+    """The JSON a webhook receives: the idempotency key, the system, the version, and each changed
+    alert with its state and its figures as they are now, in numbers and in words."""
+    states: dict[int, str] = {}
+    for notice in notices:  # an alert both new and updated since the last delivery is new to the reader
+        states[notice.alert_id] = STATES.NEW if states.get(notice.alert_id) == STATES.NEW else notice.state
+    alerts = {notice.alert_id: notice.alert for notice in notices}
+    counts = {state: list(states.values()).count(state) for state in STATES.values if state in states.values()}
+    told = ", ".join(f"{count} {state}" for state, count in counts.items())
+    return {
+        "idempotency_key": str(key),
+        "system": summary.system.name,
+        "version": summary.version,
+        "text": f"{summary.system.name}, changes from {summary.version}: {told}",
+        "alerts": [_alert_entry(alerts[alert_id], state) for alert_id, state in sorted(states.items())],
+    }
+
+
+def _alert_entry(alert: Alert, state: str) -> dict:
+    return {
+        "id": alert.id,
+        "state": state,
+        "configuration": formatting.configuration(alert.config),
+        "workload": alert.workload_name,
+        "figure": alert.get_figure_display(),
+        "version": alert.version,
+        "previous_version": alert.previous_version,
+        "before": formatting.figure(alert.before_mean, alert.metric),
+        "after": formatting.figure(alert.after_mean, alert.metric),
+        "change": formatting.improvement(alert.change_pct),
+        "change_pct": alert.change_pct,
+        "p_value": alert.p_value,
+        "tentative": alert.tentative,
+        "status": alert.status,
+    }
+
+
+def delivery_attempt(*, delivery_id: int) -> float | None:
+    """POST the delivery once if it is still to be sent and no other worker is sending it; returns the
+    seconds to wait before the next attempt, or None when there is none to make (sent, refused, given
+    up at its deadline, or not this worker's to send)."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=settings.WEBHOOK_ATTEMPT_SECONDS + 30)
+    claimable = Q(status=WebhookDelivery.Status.PENDING) | Q(
+        status=WebhookDelivery.Status.SENDING, sending_since__lt=stale
+    )
+    claimed = WebhookDelivery.objects.filter(claimable, id=delivery_id).update(
+        status=WebhookDelivery.Status.SENDING, sending_since=now, attempts=F("attempts") + 1
+    )
+    if not claimed:
+        return None
+    delivery = WebhookDelivery.objects.get(id=delivery_id)
+    remaining_s = (delivery.deadline_at - now).total_seconds()
+    if remaining_s <= 0:
+        _finish(delivery, WebhookDelivery.Status.FAILED, f"not sent by its deadline: {delivery.error}")
+        return None
+    try:
+        target = webhooks.target_checked(delivery.url)
+    except webhooks.WebhookRefused as refused:
+        _finish(delivery, WebhookDelivery.Status.REFUSED, str(refused))
+        return None
+    headers = {"Content-Type": "application/json", "Idempotency-Key": str(delivery.key)}
+    body = json.dumps(delivery.payload).encode()
+    error = webhooks.post(target, body, headers=headers, timeout_s=min(settings.WEBHOOK_ATTEMPT_SECONDS, remaining_s))
+    if not error:
+        _finish(delivery, WebhookDelivery.Status.SENT, "")
+        return None
+    pause_s = settings.WEBHOOK_BACKOFF_SECONDS * 2 ** (delivery.attempts - 1)
+    if timezone.now() + timedelta(seconds=pause_s) >= delivery.deadline_at:
+        logger.warning("webhook delivery %s given up after %s attempts: %s", delivery.id, delivery.attempts, error)
+        _finish(delivery, WebhookDelivery.Status.FAILED, f"{error}; given up after {delivery.attempts} attempts, at its deadline")
+        return None
+    delivery.status, delivery.error = WebhookDelivery.Status.PENDING, error[:500]
+    WebhookDelivery.objects.filter(id=delivery.id, sending_since=now).update(
+        status=delivery.status, error=delivery.error
+    )
+    _summary_show(delivery)
+    return pause_s
+
+
+def _finish(delivery: WebhookDelivery, status: str, error: str) -> None:
+    delivery.status, delivery.error = status, error[:500]
+    delivery.delivered_at = timezone.now() if status == WebhookDelivery.Status.SENT else None
+    WebhookDelivery.objects.filter(id=delivery.id, sending_since=delivery.sending_since).update(
+        status=delivery.status, error=delivery.error, delivered_at=delivery.delivered_at
+    )
+    _summary_show(delivery)
+
+
+# What the alerts and team pages show of a summary: its latest delivery.
+SUMMARY_DELIVERY = {
+    WebhookDelivery.Status.NONE: AlertSummary.Delivery.NONE,
+    WebhookDelivery.Status.PENDING: AlertSummary.Delivery.PENDING,
+    WebhookDelivery.Status.SENDING: AlertSummary.Delivery.PENDING,
+    WebhookDelivery.Status.SENT: AlertSummary.Delivery.SENT,
+    WebhookDelivery.Status.FAILED: AlertSummary.Delivery.FAILED,
+    WebhookDelivery.Status.REFUSED: AlertSummary.Delivery.FAILED,
+}
+
+
+def _summary_show(delivery: WebhookDelivery) -> None:
+    if WebhookDelivery.objects.filter(summary_id=delivery.summary_id, id__gt=delivery.id).exists():
+        return  # a later delivery of the summary is the one shown
+    AlertSummary.objects.filter(id=delivery.summary_id).update(
+        delivery=SUMMARY_DELIVERY[WebhookDelivery.Status(delivery.status)],
+        delivery_attempts=delivery.attempts,
+        delivery_error=delivery.error[:500],
+        delivered_at=delivery.delivered_at,
+    )
