@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run worker test lint test-tools stop benchmark changepoints fuzz plotly-bundle clean
+.PHONY: install run worker webhook-worker test lint test-tools stop benchmark changepoints fuzz plotly-bundle clean
 
 install: $(STAMP)
 
@@ -21,6 +21,10 @@ run: install
 # More Celery workers against the same broker and database (on this or another machine).
 worker: install
 	$(BIN)/python -m celery -A portal worker --loglevel INFO
+
+# A worker for the alert notifications (WEBHOOK_QUEUE): slow webhooks hold it, not the upload workers.
+webhook-worker: install
+	$(BIN)/python -m celery -A portal worker --loglevel INFO --queues $${WEBHOOK_QUEUE:-$${ARRAYBENCH_QUEUE:-arraybench}-webhooks} --hostname webhooks@%h
 
 # Debian's Chromium for the browser tests and chart images (Playwright and kaleido drive it; no
 # browser download) and TeX Live for the LaTeX export test, each installed once with apt-get.

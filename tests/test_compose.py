@@ -11,7 +11,7 @@ def _compose():
 
 def test_services_images_and_health_checks():
     services = _compose()["services"]
-    assert set(services) == {"db", "redis", "web", "worker"}
+    assert set(services) == {"db", "redis", "web", "worker", "webhooks"}
     assert services["db"]["image"] == "postgres:16"
     assert services["redis"]["image"] == "redis:7"
     assert services["web"]["build"] == "." and (REPO / "Dockerfile").exists()
@@ -22,7 +22,7 @@ def test_services_images_and_health_checks():
 def test_app_services_point_at_the_db_and_redis_services():
     compose = _compose()
     db_env = compose["services"]["db"]["environment"]
-    for name in ("web", "worker"):
+    for name in ("web", "worker", "webhooks"):
         env = compose["services"][name]["environment"]
         expected_db = f"postgresql://{db_env['POSTGRES_USER']}:{db_env['POSTGRES_PASSWORD']}@db:5432/"
         assert env["DATABASE_URL"] == expected_db + db_env["POSTGRES_DB"]
@@ -32,6 +32,9 @@ def test_app_services_point_at_the_db_and_redis_services():
         depends = compose["services"][name]["depends_on"]
         assert depends == {"db": {"condition": "service_healthy"}, "redis": {"condition": "service_healthy"}}
     assert "celery" in compose["services"]["worker"]["command"]
+    # The webhook worker consumes the notifications' queue only (WEBHOOK_QUEUE's default).
+    webhooks = compose["services"]["webhooks"]["command"]
+    assert webhooks[webhooks.index("--queues") + 1] == "arraybench-webhooks"
 
 
 def test_volumes_are_declared_and_shared_by_web_and_worker():

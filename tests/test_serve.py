@@ -26,7 +26,8 @@ def _free_port():
 
 
 def _children(pid):
-    """Process ids whose parent is ``pid`` and whose command line names Celery's worker."""
+    """Process ids whose parent is ``pid`` and whose command line names Celery's worker (not the webhook
+    worker, consuming the notifications' queue)."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -34,7 +35,7 @@ def _children(pid):
             cmdline = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ")
         except OSError:
             continue
-        if int(fields[1]) == pid and b"celery" in cmdline and b" worker" in cmdline:
+        if int(fields[1]) == pid and b"celery" in cmdline and b" worker" in cmdline and b"webhooks@" not in cmdline:
             found.append(int(stat.parent.name))
     return found
 

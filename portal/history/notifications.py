@@ -131,6 +131,8 @@ def _alert_entry(alert: Alert, state: str) -> dict:
         "before": formatting.figure(alert.before_mean, alert.metric),
         "after": formatting.figure(alert.after_mean, alert.metric),
         "change": formatting.improvement(alert.change_pct),
+        "before_mean": alert.before_mean,
+        "after_mean": alert.after_mean,
         "change_pct": alert.change_pct,
         "p_value": alert.p_value,
         "tentative": alert.tentative,
@@ -171,7 +173,8 @@ def delivery_attempt(*, delivery_id: int) -> float | None:
     pause_s = settings.WEBHOOK_BACKOFF_SECONDS * 2 ** (delivery.attempts - 1)
     if timezone.now() + timedelta(seconds=pause_s) >= delivery.deadline_at:
         logger.warning("webhook delivery %s given up after %s attempts: %s", delivery.id, delivery.attempts, error)
-        _finish(delivery, WebhookDelivery.Status.FAILED, f"{error}; given up after {delivery.attempts} attempts, at its deadline")
+        given_up = f"given up after {delivery.attempts} attempts, at its deadline"
+        _finish(delivery, WebhookDelivery.Status.FAILED, f"{error}; {given_up}")
         return None
     delivery.status, delivery.error = WebhookDelivery.Status.PENDING, error[:500]
     WebhookDelivery.objects.filter(id=delivery.id, sending_since=now).update(

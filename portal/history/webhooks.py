@@ -182,7 +182,7 @@ def post(target: Target, body: bytes, *, headers: dict[str, str], timeout_s: flo
         status = connection.getresponse().status
     except (OSError, http.client.HTTPException) as failure:
         if connection.cut.is_set() or isinstance(failure, TimeoutError):
-            return f"the webhook did not answer within {timeout_s:g} s"
+            return f"the webhook did not answer within {timeout_s:.3g} s"
         return f"the webhook could not be reached: {failure}"
     finally:
         cut.cancel()

@@ -1,10 +1,12 @@
 """The issue's whole story through the API and a real Celery worker: four firmware versions of one array
-pushed as a lab script does, the step at the third found with no other action, the webhook called once."""
+pushed as a lab script does, the step at the third found with no other action, the webhook told of each
+change of the alert once, with its figures as they were then."""
 
 import pytest
 
-from portal.models import Alert, TeamWebhook
+from portal.models import Alert, TeamWebhook, WebhookDelivery
 from tests.api.conftest import follow, throttle_counters, token, worker  # noqa: F401 (fixtures)
+from tests.conftest import wait_until
 from tests.factories import SystemFactory
 
 from .conftest import REPLICATES, fio_file
@@ -22,11 +24,13 @@ def api(token):  # noqa: F811
 
 @pytest.mark.worker
 @pytest.mark.usefixtures("worker")
-def test_four_firmware_versions_pushed_through_the_api_raise_one_alert_and_one_webhook_call(
+def test_four_firmware_versions_pushed_through_the_api_raise_one_alert_told_once_per_change(
     api,
     lab,
+    celery_workers,
     webhook_server,  # noqa: F811
 ):
+    celery_workers.start(name="webhooks", queue=celery_workers.webhook_queue, WEBHOOK_ALLOWED_NETWORKS="127.0.0.1/32")
     url, received = webhook_server
     TeamWebhook.objects.create(team=lab, url=url)
     system = SystemFactory(name="IBM DS5020", team=lab, published=False)
@@ -45,6 +49,16 @@ def test_four_firmware_versions_pushed_through_the_api_raise_one_alert_and_one_w
         assert {row["status"] for row in rows.values()} == {"done"}
     (alert,) = Alert.objects.filter(system=system)
     assert (alert.version, alert.status, round(alert.change_pct)) == ("07.30.12.00", "untriaged", -20)
-    assert len(received) == 1
+    wait_until(lambda: not WebhookDelivery.objects.exclude(status=WebhookDelivery.Status.SENT).exists(), seconds=30)
+    told = [post["alerts"] for post in received]
+    assert len(told) == WebhookDelivery.objects.count() >= 1
+    assert all(len(alerts) == 1 and alerts[0]["id"] == alert.id for alerts in told)
+    assert [alerts[0]["state"] for alerts in told] == ["new"] + ["updated"] * (len(told) - 1)
+    # Each post a change: never the same figures twice; the last one the alert's figures as stored.
+    names = ("before_mean", "after_mean", "change_pct", "p_value", "tentative")
+    figures = [tuple(alerts[0][name] for name in names) for alerts in told]
+    assert len(set(figures)) == len(figures), figures
+    assert figures[-1] == tuple(getattr(alert, name) for name in names)
+    assert len({post["idempotency_key"] for post in received}) == len(received)
     listed = api.get("/api/v1/alerts/", {"status": "untriaged", "system": "IBM DS5020"}).json()["results"]
     assert [row["version"] for row in listed] == ["07.30.12.00"]

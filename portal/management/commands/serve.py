@@ -17,7 +17,7 @@ from portal.models import Run
 
 class Command(BaseCommand):
     help = (
-        "Migrate, load the demo data into an empty database, start a Celery worker and the web server; "
+        "Migrate, load the demo data into an empty database, start the Celery workers and the web server; "
         "Ctrl-C stops them and the embedded servers."
     )
 
@@ -37,6 +37,9 @@ class Command(BaseCommand):
         commands = {
             # Workers recover jobs a killed worker left behind themselves: no beat scheduler is needed.
             "worker": [python, "-m", "celery", "-A", "portal", "worker", "--loglevel", "WARNING", "--concurrency", "2"],
+            # Alert notifications to the teams' webhooks: a slow endpoint holds this worker only.
+            "webhook worker": [python, "-m", "celery", "-A", "portal", "worker", "--loglevel", "WARNING",
+                               "--concurrency", "2", "--queues", settings.WEBHOOK_QUEUE, "--hostname", "webhooks@%h"],
             "web server": [python, "-m", "gunicorn", "portal.wsgi", "--bind", f"{host}:{port}",
                            "--workers", str(web_workers), "--access-logfile", "-", "--log-level", "warning"],
         }  # fmt: skip
@@ -73,7 +76,8 @@ class Command(BaseCommand):
             postgres=not os.environ.get("DATABASE_URL"),
             redis=not os.environ.get("REDIS_URL"),
         )
-        self.stdout.write("Stopped: web server, worker" + "".join(f", embedded {name}" for name in stopped))
+        embedded_servers = "".join(f", embedded {name}" for name in stopped)
+        self.stdout.write(f"Stopped: web server, worker, webhook worker{embedded_servers}")
 
     def _restart_embedded_servers(self):
         """Start an embedded server again when it stopped (its process killed), as the children are."""
