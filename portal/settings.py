@@ -1,5 +1,6 @@
 """Settings, all from the environment (see the README's configuration table)."""
 
+import ipaddress
 import os
 import secrets
 import sys
@@ -286,6 +287,11 @@ WEBHOOK_ATTEMPT_SECONDS = float(os.environ.get("WEBHOOK_ATTEMPT_SECONDS", "10"))
 WEBHOOK_BACKOFF_SECONDS = float(os.environ.get("WEBHOOK_BACKOFF_SECONDS", "5"))
 WEBHOOK_DEADLINE_SECONDS = float(os.environ.get("WEBHOOK_DEADLINE_SECONDS", "3600"))
 WEBHOOK_ALLOWED_NETWORKS = [n.strip() for n in os.environ.get("WEBHOOK_ALLOWED_NETWORKS", "").split(",") if n.strip()]
+for _network in WEBHOOK_ALLOWED_NETWORKS:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError as _bad:
+        raise RuntimeError(f"WEBHOOK_ALLOWED_NETWORKS: {_bad}") from None
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
 CELERY_RESULT_EXPIRES = 24 * 60 * 60
 

@@ -69,8 +69,8 @@ def webhook_deliver_task(self: Any, delivery_id: int) -> None:
 
 
 class Recovery:
-    """Every worker process looks for jobs a killed worker left behind, every INGEST_RECOVER_SECONDS,
-    in a thread of its main process: no scheduler is needed wherever workers run."""
+    """Every worker process looks for jobs (and webhook deliveries) a killed worker left behind, every
+    INGEST_RECOVER_SECONDS, in a thread of its main process: no scheduler is needed wherever workers run."""
 
     def __init__(self) -> None:
         self._stop = threading.Event()
@@ -87,6 +87,7 @@ class Recovery:
         while True:
             try:
                 jobs.jobs_recover()
+                notifications.deliveries_recover()
             except Exception:  # the database or broker may be down for a while; try again next round
                 logger.exception("recovering ingest jobs failed")
                 connection.close()

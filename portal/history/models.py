@@ -155,11 +155,21 @@ class WebhookDelivery(models.Model):
     deadline_at = models.DateTimeField()
     # When the attempt under way started: a claim older than an attempt can last is a killed worker's.
     sending_since = models.DateTimeField(null=True, blank=True)
+    # When the next attempt is due (or recovery last sent it again): long past, its task was lost.
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         app_label = "portal"
         ordering = ["id"]
+        indexes = [
+            # Deliveries still to be made, for recovery (deliveries_recover).
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=models.Q(status__in=["pending", "sending"]),
+                name="webhookdelivery_due",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.summary}: {self.status}"

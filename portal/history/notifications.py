@@ -11,6 +11,7 @@ delivery is never posted again. A worker killed after the webhook answered but b
 recorded sends it once more, with the same key: receivers drop a key they have seen.
 """
 
+import functools
 import hashlib
 import json
 import logging
@@ -93,6 +94,7 @@ def summary_notify(*, summary_id: int) -> WebhookDelivery | None:
             summary=summary, key=key, url=hook.url if hook else "", payload=delivery_payload(summary, notices, key),
             status=WebhookDelivery.Status.PENDING if hook else WebhookDelivery.Status.NONE,
             deadline_at=timezone.now() + timedelta(seconds=settings.WEBHOOK_DEADLINE_SECONDS),
+            next_attempt_at=timezone.now() if hook else None,
         )  # fmt: skip
         AlertNotice.objects.filter(id__in=[notice.id for notice in notices]).update(delivery=delivery)
         _summary_show(delivery)
@@ -145,7 +147,7 @@ def delivery_attempt(*, delivery_id: int) -> float | None:
     seconds to wait before the next attempt, or None when there is none to make (sent, refused, given
     up at its deadline, or not this worker's to send)."""
     now = timezone.now()
-    stale = now - timedelta(seconds=settings.WEBHOOK_ATTEMPT_SECONDS + 30)
+    stale = now - _claim_lasts()
     claimable = Q(status=WebhookDelivery.Status.PENDING) | Q(
         status=WebhookDelivery.Status.SENDING, sending_since__lt=stale
     )
@@ -178,10 +180,39 @@ def delivery_attempt(*, delivery_id: int) -> float | None:
         return None
     delivery.status, delivery.error = WebhookDelivery.Status.PENDING, error[:500]
     WebhookDelivery.objects.filter(id=delivery.id, sending_since=now).update(
-        status=delivery.status, error=delivery.error
+        status=delivery.status, error=delivery.error, next_attempt_at=timezone.now() + timedelta(seconds=pause_s)
     )
     _summary_show(delivery)
     return pause_s
+
+
+def _claim_lasts() -> timedelta:
+    """The longest an attempt holds its delivery: cut at WEBHOOK_ATTEMPT_SECONDS, with room for the
+    database. A claim older than this is a killed worker's."""
+    return timedelta(seconds=settings.WEBHOOK_ATTEMPT_SECONDS + 10)
+
+
+def deliveries_recover() -> list[int]:
+    """Deliver what no task will: changes a task was not queued for (the broker was down) are gathered,
+    and deliveries whose task was lost (a worker killed during an attempt, a broker restarted while a
+    retry waited) are sent again, at most once per ``_claim_lasts`` each; recovery runs in every
+    worker. A delivery past its deadline is then given up by its task. Returns the ids sent again."""
+    now = timezone.now()
+    late = now - _claim_lasts()
+    forgotten = AlertNotice.objects.filter(delivery=None, created_at__lt=late).values_list("alert__summary_id")
+    for summary_id in sorted({summary_id for (summary_id,) in forgotten[:500]}):
+        summary_notify(summary_id=summary_id)
+    Status = WebhookDelivery.Status
+    lost = Q(status=Status.PENDING) | Q(status=Status.SENDING, sending_since__lt=late)
+    with transaction.atomic():
+        due = WebhookDelivery.objects.select_for_update(skip_locked=True).filter(lost, next_attempt_at__lt=late)
+        resend = list(due.order_by("id").values_list("id", flat=True)[:500])
+        WebhookDelivery.objects.filter(id__in=resend).update(next_attempt_at=now)
+        for delivery_id in resend:
+            transaction.on_commit(functools.partial(_send, DELIVER_TASK, delivery_id), robust=True)
+    if resend:
+        logger.warning("webhook deliveries %s lost their task; sent again", resend)
+    return resend
 
 
 def _finish(delivery: WebhookDelivery, status: str, error: str) -> None:

@@ -7,10 +7,12 @@ no DNS answers here."""
 import json
 import threading
 import uuid
+from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from portal.history import notifications, webhooks
 from portal.models import Alert, AlertNotice, AlertSummary, Role, TeamWebhook, WebhookDelivery
@@ -251,3 +253,52 @@ def test_the_post_goes_to_the_checked_address_with_the_hooks_name(alert, lab, en
     (posted,) = endpoint.received
     assert posted["headers"]["Host"] == f"hooks.lab.example:{endpoint.server_port}"
     assert resolved == ["hooks.lab.example"]
+
+
+def test_recovery_sends_again_the_deliveries_whose_task_was_lost(alert, lab, settings):
+    settings.WEBHOOK_ATTEMPT_SECONDS = 5  # a claim lasts 15 s
+    TeamWebhook.objects.create(team=lab, url="https://hooks.example.org/hook")
+    notifications.alert_changed(alert.id, "new")
+    waiting = notifications.summary_notify(summary_id=alert.summary_id)
+    assert notifications.deliveries_recover() == []  # due now: its task is on its way
+    now = timezone.now()
+    WebhookDelivery.objects.filter(id=waiting.id).update(next_attempt_at=now - timedelta(seconds=16))
+    killed = WebhookDelivery.objects.create(
+        summary=waiting.summary, key=uuid.uuid4(), url=waiting.url, payload={}, deadline_at=now + timedelta(hours=1),
+        status=WebhookDelivery.Status.SENDING, sending_since=now - timedelta(seconds=16),
+        next_attempt_at=now - timedelta(seconds=30),
+    )  # fmt: skip
+    sending = WebhookDelivery.objects.create(
+        summary=waiting.summary, key=uuid.uuid4(), url=waiting.url, payload={}, deadline_at=now + timedelta(hours=1),
+        status=WebhookDelivery.Status.SENDING, sending_since=now - timedelta(seconds=3),
+        next_attempt_at=now - timedelta(seconds=30),
+    )  # fmt: skip
+    assert notifications.deliveries_recover() == [waiting.id, killed.id]
+    assert sending.id not in notifications.deliveries_recover()  # and the others not again so soon
+
+
+def test_recovery_gathers_the_changes_no_task_was_queued_for(alert, lab):
+    TeamWebhook.objects.create(team=lab, url="https://hooks.example.org/hook")
+    notifications.alert_changed(alert.id, "new")  # its task never queued (the broker was down)
+    notifications.deliveries_recover()
+    assert not WebhookDelivery.objects.exists()  # a moment: the task may still come
+    AlertNotice.objects.update(created_at=timezone.now() - timedelta(minutes=1))
+    notifications.deliveries_recover()
+    delivery = WebhookDelivery.objects.get()
+    assert [notice.state for notice in delivery.notices.all()] == ["new"]
+    assert delivery.status == WebhookDelivery.Status.PENDING
+
+
+def test_a_network_the_portal_cannot_read_stops_it_at_start():
+    import os
+    import subprocess
+    import sys
+
+    from tests.samples import REPO
+
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=REPO, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "WEBHOOK_ALLOWED_NETWORKS": "10.20.0.0/16, 10.300.0.0/16"},
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert "WEBHOOK_ALLOWED_NETWORKS: '10.300.0.0/16' does not appear to be an IPv4 or IPv6 network" in result.stderr

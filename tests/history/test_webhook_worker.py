@@ -1,7 +1,7 @@
 """A webhook that drips its answer (one byte every 4 s) delays no upload: the notification tasks run on a
 queue of their own, in a worker of their own, each attempt cut at WEBHOOK_ATTEMPT_SECONDS and given up
-at WEBHOOK_DEADLINE_SECONDS. Real prefork workers, uploads through the API; the endpoint listens on the
-loopback, allowed through WEBHOOK_ALLOWED_NETWORKS."""
+at WEBHOOK_DEADLINE_SECONDS; a delivery whose worker is killed is made by another. Real prefork workers,
+uploads through the API; the endpoints listen on the loopback, allowed through WEBHOOK_ALLOWED_NETWORKS."""
 
 import re
 import threading
@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from portal.history.services import webhook_set
-from portal.models import WebhookDelivery
+from portal.models import TeamWebhook, WebhookDelivery
 from tests.api.conftest import follow, throttle_counters, token  # noqa: F401 (fixtures)
 from tests.conftest import wait_until
 from tests.factories import SystemFactory
@@ -121,3 +121,57 @@ def test_a_dripping_webhook_delays_no_upload_and_is_given_up_at_its_deadline(
         assert all(later - earlier >= 5 + 1 for earlier, later in zip(tries, tries[1:], strict=False))
         assert tries[-1] - tries[0] < 15
     assert deliveries[0].payload["alerts"][0]["state"] == "new"
+
+
+class Hanging(BaseHTTPRequestHandler):
+    """The first POST is never answered (the endpoint hangs); later ones are answered 204 at once."""
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.server.posts.append(self.headers["Idempotency-Key"])
+        if len(self.server.posts) == 1:
+            self.server.stopping.wait(60)
+            return
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_delivery_whose_worker_is_killed_mid_attempt_is_made_by_another_once(celery_workers, lab):
+    from portal.history import notifications
+    from portal.models import Alert, AlertSummary
+    from tests.factories import ConfigFactory
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Hanging)
+    server.daemon_threads = True
+    server.posts, server.stopping = [], threading.Event()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # A claim lasts 3 + 10 s; every worker looks for lost deliveries every second.
+    env = {**WEBHOOK_ENV, "WEBHOOK_ATTEMPT_SECONDS": "3", "INGEST_RECOVER_SECONDS": "1"}
+    try:
+        first = celery_workers.start(name="webhooks", queue=celery_workers.webhook_queue, **env)
+        TeamWebhook.objects.create(team=lab, url=f"http://127.0.0.1:{server.server_port}/hook")
+        config = ConfigFactory(system=SystemFactory(name="IBM DS5020", team=lab, published=False))
+        summary = AlertSummary.objects.create(system=config.system, version="07.30.12.00")
+        alert = Alert.objects.create(
+            summary=summary, system=config.system, config=config, workload_name="OLTP 8K", series="name:OLTP 8K",
+            metric="iops", version="07.30.12.00", previous_version="07.15.07.00", before_mean=10103.0,
+            after_mean=8082.0, change_pct=-20.0, p_value=0.0002,
+        )  # fmt: skip
+        notifications.alert_changed(alert.id, "new")  # autocommit: its task is queued at once
+        wait_until(lambda: server.posts, seconds=20)
+        celery_workers.kill(first)  # SIGKILL while its attempt waits for an answer
+        celery_workers.start(name="webhooks-2", queue=celery_workers.webhook_queue, **env)
+        delivery = wait_until(
+            lambda: WebhookDelivery.objects.filter(status=WebhookDelivery.Status.SENT).first(), seconds=40
+        )
+        assert delivery.attempts == 2
+        assert server.posts == [str(delivery.key)] * 2  # the same key: a receiver that got both drops one
+        time.sleep(3)  # recovery rounds after the acknowledgement send nothing more
+        assert len(server.posts) == 2
+    finally:
+        server.stopping.set()
+        server.shutdown()
+        server.server_close()
