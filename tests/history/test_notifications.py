@@ -302,3 +302,52 @@ def test_a_network_the_portal_cannot_read_stops_it_at_start():
     )  # fmt: skip
     assert result.returncode != 0
     assert "WEBHOOK_ALLOWED_NETWORKS: '10.300.0.0/16' does not appear to be an IPv4 or IPv6 network" in result.stderr
+
+
+@pytest.fixture
+def tls_endpoint(tmp_path, monkeypatch):
+    """An https endpoint for hooks.lab.example on the loopback, its certificate signed by a CA of the
+    test (made by the openssl command), which the portal is told to trust."""
+    import ssl
+    import subprocess
+
+    def openssl(*args):
+        subprocess.run(["openssl", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "1",
+            "-subj", "/CN=ArrayBench test CA", "-addext", "basicConstraints=critical,CA:TRUE",
+            "-addext", "keyUsage=critical,keyCertSign")  # fmt: skip
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "leaf.key", "-out", "leaf.csr", "-subj",
+            "/CN=hooks.lab.example")  # fmt: skip
+    (tmp_path / "leaf.ext").write_text("subjectAltName=DNS:hooks.lab.example\n")
+    openssl("x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+            "-out", "leaf.pem", "-days", "1", "-extfile", "leaf.ext")  # fmt: skip
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "ca.pem"))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tmp_path / "leaf.pem", tmp_path / "leaf.key")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Endpoint)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    server.received, server.statuses = [], []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("host", ["hooks.lab.example", "other.lab.example"])
+def test_tls_is_verified_for_the_hooks_name_at_its_checked_address(
+    host, alert, lab, tls_endpoint, settings, monkeypatch
+):
+    settings.WEBHOOK_ALLOWED_NETWORKS = LOOPBACK
+    monkeypatch.setattr(webhooks, "resolve", lambda name, port: ["127.0.0.1"])
+    TeamWebhook.objects.create(team=lab, url=f"https://{host}:{tls_endpoint.server_port}/hook")
+    notifications.alert_changed(alert.id, "new")
+    delivery = _deliver(alert)
+    delivery.refresh_from_db()
+    if host == "hooks.lab.example":  # the name the certificate is for
+        assert (delivery.status, len(tls_endpoint.received)) == (WebhookDelivery.Status.SENT, 1)
+        assert tls_endpoint.received[0]["headers"]["Host"] == f"hooks.lab.example:{tls_endpoint.server_port}"
+    else:
+        assert delivery.status == WebhookDelivery.Status.FAILED
+        assert "certificate verify failed: Hostname mismatch" in delivery.error
+        assert tls_endpoint.received == []
