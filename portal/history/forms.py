@@ -29,7 +29,7 @@ class WebhookForm(forms.Form):
         assume_scheme="https",
         max_length=500,
         required=False,
-        help_text="Alert summaries are POSTed here as JSON.",
+        help_text="Changes of alerts are POSTed here as JSON (public addresses only).",
         validators=[URLValidator(schemes=["http", "https"])],
         error_messages={"invalid": "Give an http:// or https:// address."},
     )

@@ -177,7 +177,8 @@ class WebhookDelivery(models.Model):
 
 class AlertNotice(models.Model):
     """A change of an alert's state (new, updated, confirmed, withdrawn) with the figures it had, to be
-    told once: the same change reported twice is one row, and its delivery says when it went out."""
+    told once: the same change reported twice in a row is one row (the alert's next in ``sequence``),
+    and its delivery says when it went out."""
 
     class State(models.TextChoices):
         NEW = "new"
@@ -186,6 +187,7 @@ class AlertNotice(models.Model):
         WITHDRAWN = "withdrawn"
 
     alert = models.ForeignKey(Alert, on_delete=models.CASCADE, related_name="notices")
+    sequence = models.PositiveIntegerField(help_text="1 for the alert's first change, then 2, 3...")
     state = models.CharField(max_length=10, choices=State.choices)
     # A digest of the alert's figures at the change: a second update with other figures is told too.
     figures = models.CharField(max_length=64)
@@ -198,8 +200,9 @@ class AlertNotice(models.Model):
         app_label = "portal"
         ordering = ["id"]
         constraints = [
-            # Also the index for "the notices of an alert" (a summary's undelivered ones, through its alerts).
-            models.UniqueConstraint(fields=["alert", "state", "figures"], name="alertnotice_alert_state_figures"),
+            # Also the index for "the alert's latest change" and "the notices of an alert" (a summary's
+            # undelivered ones, through its alerts).
+            models.UniqueConstraint(fields=["alert", "sequence"], name="alertnotice_alert_sequence"),
         ]
 
     def __str__(self) -> str:

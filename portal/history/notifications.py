@@ -2,8 +2,8 @@
 on a queue of their own, never on the time of the worker that stored the results.
 
 ``alert_changed`` is called (after the commit) whenever an alert is created or changes state. It records
-the change once (:class:`AlertNotice`, unique by alert, state and figures) and queues ``webhook_notify``
-for the alert's summary, which gathers the summary's changes not told yet into one
+the change once (an :class:`AlertNotice`; the same state with the same figures twice in a row is one) and
+queues ``webhook_notify`` for the alert's summary, which gathers the summary's changes not told yet into one
 :class:`WebhookDelivery` with an idempotency key and its JSON, and queues ``webhook_deliver``. Each
 attempt claims the delivery with a conditional update, is cut at ``WEBHOOK_ATTEMPT_SECONDS``, and is
 retried after a doubling pause until ``WEBHOOK_DEADLINE_SECONDS`` after the change; an acknowledged
@@ -19,7 +19,7 @@ import uuid
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -66,13 +66,17 @@ def figures_digest(alert: Alert) -> str:
 
 
 def notice_record(*, alert: Alert, state: str) -> bool:
-    """Record that the alert took this state with its current figures; False when that was recorded
-    already (a detection run twice, a task retried)."""
-    try:
-        with transaction.atomic():
-            AlertNotice.objects.create(alert=alert, state=state, figures=figures_digest(alert))
-    except IntegrityError:
-        return False
+    """Record that the alert took this state with its current figures; False when that is its latest
+    change already (a detection run twice, a task retried). An alert withdrawn and then found again
+    is told each time. Changes of one alert are recorded one at a time (its row locked)."""
+    figures = figures_digest(alert)
+    with transaction.atomic():
+        Alert.objects.select_for_update().filter(id=alert.id).exists()
+        latest = AlertNotice.objects.filter(alert=alert).order_by("-sequence").first()
+        if latest is not None and (latest.state, latest.figures) == (state, figures):
+            return False
+        sequence = latest.sequence + 1 if latest is not None else 1
+        AlertNotice.objects.create(alert=alert, sequence=sequence, state=state, figures=figures)
     return True
 
 

@@ -106,7 +106,7 @@ def _check(host: str, addresses: list[str]) -> None:
             named = f"{text} is" if text == host else f"{host} resolves to {text},"
             raise WebhookRefused(
                 f"Webhooks go to public addresses only: {named} {kind} address. "
-                "The portal's operator may allow a lab's own network (WEBHOOK_ALLOWED_NETWORKS)."
+                "The portal's operator may allow a lab's own network."
             )
 
 

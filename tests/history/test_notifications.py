@@ -118,6 +118,16 @@ def test_an_update_is_posted_once_with_the_alerts_new_figures(alert, lab, endpoi
     assert len({post["json"]["idempotency_key"] for post in endpoint.received}) == 2
 
 
+def test_an_alert_withdrawn_then_found_again_is_told_each_time(alert, lab, endpoint, settings):
+    settings.WEBHOOK_ALLOWED_NETWORKS = LOOPBACK
+    TeamWebhook.objects.create(team=lab, url=f"http://127.0.0.1:{endpoint.server_port}/hook")
+    for state in ("new", "withdrawn", "withdrawn", "new"):
+        notifications.alert_changed(alert.id, state)
+        _deliver(alert)
+    assert [post["json"]["alerts"][0]["state"] for post in endpoint.received] == ["new", "withdrawn", "new"]
+    assert endpoint.received[1]["json"]["text"] == "IBM DS5020, changes from 07.30.12.00: 1 withdrawn"
+
+
 def test_a_failed_post_is_tried_again_after_a_doubling_pause_with_the_same_key(alert, lab, endpoint, settings):
     settings.WEBHOOK_ALLOWED_NETWORKS = LOOPBACK
     settings.WEBHOOK_BACKOFF_SECONDS = 0.5
