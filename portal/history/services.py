@@ -53,7 +53,8 @@ def _alert_store(series: Series, versions: list[Version], change: Change) -> Ale
         if Alert.objects.filter(id=existing.id).update(**numbers, tentative=tentative) and _changed(
             existing, numbers, tentative
         ):
-            transaction.on_commit(lambda: notifications.alert_changed(existing.id, "updated"))
+            state = "confirmed" if existing.tentative and not tentative else "updated"
+            transaction.on_commit(lambda: notifications.alert_changed(existing.id, state))
         return None
     summary, _ = AlertSummary.objects.get_or_create(system_id=series.config.system_id, version=version)
     try:

@@ -53,7 +53,8 @@ def test_four_firmware_versions_pushed_through_the_api_raise_one_alert_told_once
     told = [post["alerts"] for post in received]
     assert len(told) == WebhookDelivery.objects.count() >= 1
     assert all(len(alerts) == 1 and alerts[0]["id"] == alert.id for alerts in told)
-    assert [alerts[0]["state"] for alerts in told] == ["new"] + ["updated"] * (len(told) - 1)
+    states = [alerts[0]["state"] for alerts in told]
+    assert states[0] == "new" and set(states[1:]) <= {"updated", "confirmed"}, states
     # Each post a change: never the same figures twice; the last one the alert's figures as stored.
     names = ("before_mean", "after_mean", "change_pct", "p_value", "tentative")
     figures = [tuple(alerts[0][name] for name in names) for alerts in told]
