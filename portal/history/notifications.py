@@ -38,7 +38,8 @@ STATES = AlertNotice.State
 
 def alert_changed(alert_id: int, state: str) -> None:
     """An alert was created (``"new"``) or changed state (``"updated"``, ``"confirmed"``,
-    ``"withdrawn"``): tell its team's webhook, once for this state and these figures."""
+    ``"withdrawn"``): tell its team's webhook, unless this state with these figures is the alert's
+    latest change already."""
     if state not in STATES.values:
         raise ValueError(f"an alert's state is one of {', '.join(STATES.values)}, not {state!r}")
     alert = Alert.objects.select_related("system").filter(id=alert_id).first()
@@ -51,10 +52,10 @@ def alert_changed(alert_id: int, state: str) -> None:
         summary_notify(summary_id=alert.summary_id)  # recorded as told to no webhook
 
 
-def _send(task: str, object_id: int, *, countdown: float | None = None) -> None:
+def _send(task: str, object_id: int) -> None:
     try:
-        app.send_task(task, args=[object_id], queue=settings.WEBHOOK_QUEUE, countdown=countdown)
-    except Exception:  # the broker is down: the change is kept, told with the summary's next change
+        app.send_task(task, args=[object_id], queue=settings.WEBHOOK_QUEUE)
+    except Exception:  # the broker is down: the rows are kept, and the workers' recovery sends them
         logger.exception("queueing %s %s failed", task, object_id)
 
 
@@ -163,8 +164,16 @@ def delivery_attempt(*, delivery_id: int) -> float | None:
     delivery = WebhookDelivery.objects.get(id=delivery_id)
     remaining_s = (delivery.deadline_at - now).total_seconds()
     if remaining_s <= 0:
-        _finish(delivery, WebhookDelivery.Status.FAILED, f"not sent by its deadline: {delivery.error}")
+        last = f": {delivery.error}" if delivery.error else ""
+        _finish(delivery, WebhookDelivery.Status.FAILED, f"not sent by its deadline{last}")
         return None
+    hook = TeamWebhook.objects.filter(team__systems__alert_summaries=delivery.summary_id).first()
+    if hook is None:
+        _finish(delivery, WebhookDelivery.Status.FAILED, "the webhook was removed before it was sent")
+        return None
+    if hook.url != delivery.url:  # changed since: sent where the team's admins point it now
+        delivery.url = hook.url
+        WebhookDelivery.objects.filter(id=delivery.id).update(url=hook.url)
     try:
         target = webhooks.target_checked(delivery.url)
     except webhooks.WebhookRefused as refused:

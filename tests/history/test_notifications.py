@@ -361,3 +361,29 @@ def test_tls_is_verified_for_the_hooks_name_at_its_checked_address(
         assert delivery.status == WebhookDelivery.Status.FAILED
         assert "certificate verify failed: Hostname mismatch" in delivery.error
         assert tls_endpoint.received == []
+
+
+def test_a_delivery_goes_where_the_hook_points_when_sent(alert, lab, endpoint, settings):
+    settings.WEBHOOK_ALLOWED_NETWORKS = LOOPBACK
+    TeamWebhook.objects.create(team=lab, url="http://127.0.0.1:9/old")
+    notifications.alert_changed(alert.id, "new")
+    delivery = notifications.summary_notify(summary_id=alert.summary_id)
+    TeamWebhook.objects.filter(team=lab).update(url=f"http://127.0.0.1:{endpoint.server_port}/new")
+    assert notifications.delivery_attempt(delivery_id=delivery.id) is None
+    assert len(endpoint.received) == 1
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.url) == (
+        WebhookDelivery.Status.SENT,
+        f"http://127.0.0.1:{endpoint.server_port}/new",
+    )
+    Alert.objects.filter(id=alert.id).update(change_pct=-21.3)
+    notifications.alert_changed(alert.id, "updated")
+    removed = notifications.summary_notify(summary_id=alert.summary_id)
+    TeamWebhook.objects.filter(team=lab).delete()
+    assert notifications.delivery_attempt(delivery_id=removed.id) is None
+    removed.refresh_from_db()
+    assert (removed.status, removed.error) == (
+        WebhookDelivery.Status.FAILED,
+        "the webhook was removed before it was sent",
+    )
+    assert len(endpoint.received) == 1
