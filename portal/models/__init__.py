@@ -4,7 +4,16 @@ Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes
 """
 
 from portal.curation.models import RunStatement, WorkloadAlias
-from portal.history.models import Alert, AlertStatus, AlertSummary, AlertTriage, TeamWebhook
+from portal.history.models import (
+    Alert,
+    AlertKind,
+    AlertRevision,
+    AlertState,
+    AlertStatus,
+    AlertSummary,
+    AlertTriage,
+    TeamWebhook,
+)
 from portal.teams.models import AuditEvent, Invitation, Membership, Role, Team
 
 from .derived import RunCurve, SweepCell
@@ -18,6 +27,9 @@ __all__ = [
     "Alert",
     "AlertStatus",
     "AlertSummary",
+    "AlertKind",
+    "AlertRevision",
+    "AlertState",
     "AlertTriage",
     "ApiToken",
     "AuditEvent",
