@@ -51,7 +51,7 @@ class Scenario:
 
 @dataclass
 class Stored:
-    """An alert as the portal keeps it: kind, first version, the size last told, state, tentative."""
+    """An alert as the portal keeps it: kind, first version, the size last told of it, state, tentative."""
 
     kind: str
     index: int
@@ -72,6 +72,8 @@ class Incremental:
         known = [Known(key, a.kind, a.index, a.change_pct, a.state, a.tentative) for key, a in enumerate(self.alerts)]
         for transition in alert_life.transitions(known, changes(history)):
             change = transition.change
+            if transition.state == alert_life.KEPT:
+                continue
             if transition.key is None and change is not None:
                 alert = Stored(change.kind, change.index, change.change_pct, transition.state, change.tentative)
                 self.alerts.append(alert)

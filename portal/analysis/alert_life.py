@@ -15,6 +15,8 @@ UPDATED = "updated"
 CONFIRMED = "confirmed"
 WITHDRAWN = "withdrawn"
 STATES = (NEW, UPDATED, CONFIRMED, WITHDRAWN)
+# The same alert, its figures refreshed by less than is told again: no new state.
+KEPT = "kept"
 # How far (in versions) a change may move and still be the same alert.
 NEAR_VERSIONS = 2
 # Figures that move by more than this share of the size last told (or by MATERIAL_PCT_POINTS, whichever
@@ -26,7 +28,7 @@ MATERIAL_PCT_POINTS = 1.0
 @dataclass(frozen=True)
 class Known:
     """A stored alert: its id, kind, the position of its first version in the history (None when that
-    version is no longer in it), the size it last told, its state and whether it is still tentative."""
+    version is no longer in it), the size last told of it, its state and whether it is still tentative."""
 
     key: int
     kind: str
@@ -38,8 +40,8 @@ class Known:
 
 @dataclass(frozen=True)
 class Transition:
-    """What happens to alert ``key`` (None: a new alert for ``change``): its new state, and the change
-    whose figures it takes (None when withdrawn)."""
+    """What happens to alert ``key`` (None: a new alert for ``change``): its new state (``KEPT``: none, its
+    figures only refreshed), and the change whose figures it takes (None when withdrawn)."""
 
     key: int | None
     state: str
@@ -62,8 +64,8 @@ def _material(known: Known, change: Change) -> bool:
 
 
 def transitions(known: list[Known], found: list[Change]) -> list[Transition]:
-    """The transitions taking the ``known`` alerts to the ``found`` changes (alerts that stay as they
-    are have none)."""
+    """The transitions taking the ``known`` alerts to the ``found`` changes: one for each change found and
+    each open alert no change supports."""
     open_alerts = [alert for alert in known if alert.state != WITHDRAWN]
     withdrawn = [alert for alert in known if alert.state == WITHDRAWN]
     matched: set[int] = set()
@@ -83,7 +85,7 @@ def transitions(known: list[Known], found: list[Change]) -> list[Transition]:
             result.append(Transition(alert.key, UPDATED, change))
         elif alert.tentative and not change.tentative:
             result.append(Transition(alert.key, CONFIRMED, change))
-        elif _material(alert, change):
-            result.append(Transition(alert.key, UPDATED, change))
+        else:
+            result.append(Transition(alert.key, UPDATED if _material(alert, change) else KEPT, change))
     result.extend(Transition(a.key, WITHDRAWN, None) for a in open_alerts if a.key not in matched)
     return result

@@ -9,8 +9,10 @@ noise from the differences between successive versions (their median, robust to 
 The history is then split into segments of constant level (optimal partitioning of the version means by
 weighted least squares with a penalty per change; a segment holds at least two versions except the newest,
 which may stand alone), and a change between two segments is kept when Student's t-test with the pooled
-noise gives p < ``P_VALUE``, its size is at least ``MIN_EFFECT`` run noise standard deviations, and a
-straight line through both segments does not fit them about as well (a drift cut in two). Each segment
+noise gives p < ``P_VALUE`` (times the number of places a step could start), its size is at least
+``MIN_EFFECT`` run noise standard deviations, the versions after it agree with each other (not a blip of one
+version and back), and a straight line through both segments does not fit them about as well (a drift cut
+in two). Each segment
 of ``DRIFT_MIN_VERSIONS`` versions or more whose trend is significant is a drift over its versions.
 
 Pure Python and deterministic: a history of 200 versions is judged in some tens of milliseconds.
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from statistics import fmean, median
 
 from portal.analysis.compare import improvement_pct
-from portal.analysis.stats import student_t_two_sided_p
+from portal.analysis.stats import regularized_beta, student_t_two_sided_p
 
 P_VALUE = 0.001
 # A change smaller than this many standard deviations of one run's noise is not reported, however many
@@ -222,6 +224,18 @@ def _step_p(versions: _Versions, noise: Noise, start: int, split: int, end: int)
     return student_t_two_sided_p(size / math.sqrt(1 / w_before + 1 / w_after), noise.df), abs(size)
 
 
+def _disagree(versions: _Versions, noise: Noise, start: int, end: int) -> bool:
+    """Whether versions [start, end) differ from their common level beyond the noise (F-test, p <
+    ``P_VALUE``): a level they do not share is not a step to them (a one-version blip and back)."""
+    if end - start < 2:
+        return False
+    spread = versions.cost(start, end) / (end - start - 1)
+    if spread <= 1:
+        return False
+    tail = regularized_beta(noise.df / (noise.df + (end - start - 1) * spread), noise.df / 2, (end - start - 1) / 2)
+    return tail < P_VALUE
+
+
 def _line_like(versions: _Versions, start: int, split: int, end: int) -> bool:
     if end - start < DRIFT_MIN_VERSIONS:
         return False
@@ -239,7 +253,12 @@ def _kept_steps(versions: _Versions, noise: Noise, splits: list[int], p_value: f
             p, size = _step_p(versions, noise, bounds[i], split, bounds[i + 2])
             # The partitioning chose the split among every place a change may start (Bonferroni).
             p = min(1.0, p * max(1, count - 2))
-            weak = p >= p_value or size < MIN_EFFECT or _line_like(versions, bounds[i], split, bounds[i + 2])
+            weak = (
+                p >= p_value
+                or size < MIN_EFFECT
+                or _line_like(versions, bounds[i], split, bounds[i + 2])
+                or _disagree(versions, noise, split, bounds[i + 2])
+            )
             judged.append((weak, p, i))
         weak, _p, worst = max(judged)
         if not weak:

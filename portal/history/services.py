@@ -13,7 +13,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from portal import formatting
-from portal.analysis.alert_life import WITHDRAWN, Known, Transition, transitions
+from portal.analysis.alert_life import KEPT, WITHDRAWN, Known, Transition, transitions
 from portal.analysis.changepoints import Change, changes
 from portal.errors import ApplicationError
 from portal.history import notifications
@@ -49,20 +49,21 @@ def series_detect(*, config: Config, series: str, figure: str = FIGURE) -> list[
     version or size moved, confirmed once three versions stand after a step); an alert no change supports
     any more is withdrawn. Each of these is kept as a revision and told to the team once the transaction
     commits. Returns the new alerts."""
-    loaded = series_load(config=config, series=series, figure=figure)
-    if loaded is None:
-        return []
-    versions = loaded.versions
-    baseline = series_baseline(config_id=config.id, series=series, figure=figure)
-    start = next((i for i, v in enumerate(versions) if v.version == baseline), 0)
-    versions = versions[start:]
-    found = changes([version.values for version in versions]) if len(versions) > 1 else []
     with transaction.atomic():
+        # Read under the lock: the detection that runs last sees every run stored before it.
         _series_lock(config.id, series, figure)
+        loaded = series_load(config=config, series=series, figure=figure)
+        if loaded is None:
+            return []
+        baseline = series_baseline(config_id=config.id, series=series, figure=figure)
+        start = next((i for i, v in enumerate(loaded.versions) if v.version == baseline), 0)
+        versions = loaded.versions[start:]
+        found = changes([version.values for version in versions]) if len(versions) > 1 else []
         stored = _stored_alerts(loaded, [v.version for v in loaded.versions[:start]])
         positions = {version.version: i for i, version in enumerate(versions)}
+        told = _told_pct(stored)
         known = [
-            Known(alert.id, alert.kind, positions.get(alert.version), alert.change_pct, alert.state, alert.tentative)
+            Known(alert.id, alert.kind, positions.get(alert.version), told[alert.id], alert.state, alert.tentative)
             for alert in stored.values()
         ]
         moves = transitions(known, found)
@@ -76,6 +77,15 @@ def _series_lock(config_id: int, series: str, figure: str) -> None:
     key = int.from_bytes(hashlib.blake2b(f"{config_id}:{series}:{figure}".encode(), digest_size=8).digest(), "big")
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key - 2**63])
+
+
+def _told_pct(stored: dict[int, Alert]) -> dict[int, float]:
+    """Each alert's size as last told (its latest revision), else its own."""
+    told = {alert_id: alert.change_pct for alert_id, alert in stored.items()}
+    revisions = AlertRevision.objects.filter(alert_id__in=list(stored)).order_by("alert_id", "-at", "-id")
+    for alert_id, change_pct in revisions.distinct("alert_id").values_list("alert_id", "change_pct"):
+        told[alert_id] = change_pct
+    return told
 
 
 def _stored_alerts(series: Series, before_baseline: list[str]) -> dict[int, Alert]:
@@ -96,8 +106,11 @@ def _alert_move(series: Series, versions: list[Version], stored: dict[int, Alert
         _revision(alert, versions[-1].version)
         return None
     numbers = _figures(versions, change)
-    summary, _ = AlertSummary.objects.get_or_create(system_id=series.config.system_id, version=numbers["version"])
+    summary = _summary(series.config.system_id, numbers["version"])
     state = {"state": move.state, "state_at": now, "tentative": change.tentative, "summary": summary}
+    if move.state == KEPT:
+        # Refreshed figures of the same alert, less than is told again: no revision, nobody told.
+        state = {"tentative": change.tentative}
     if move.key is None:
         alert = Alert.objects.create(
             config=series.config, series=series.series, figure=series.figure, system_id=series.config.system_id,
@@ -109,8 +122,13 @@ def _alert_move(series: Series, versions: list[Version], stored: dict[int, Alert
         for name, value in {**numbers, **state}.items():
             setattr(alert, name, value)
         alert.save(update_fields=[*numbers, *state])
-    _revision(alert, versions[-1].version)
+    if move.state != KEPT:
+        _revision(alert, versions[-1].version)
     return alert if move.key is None else None
+
+
+def _summary(system_id: int, version: str) -> AlertSummary:
+    return AlertSummary.objects.get_or_create(system_id=system_id, version=version)[0]
 
 
 def _figures(versions: list[Version], change: Change) -> dict:
