@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from portal.analysis import alert_life
 from portal.analysis.alert_life import Known
 from portal.analysis.changepoints import DRIFT, STEP, changes
+from tests.otava_method import otava_changes
 
 GAUSSIAN, STUDENT, OUTLIERS = "Gaussian", "Student-t (3 df)", "outliers"
 
@@ -103,6 +104,9 @@ class Counts:
     finished_near: int = 0
     finished_exact: int = 0
     finished_drift: int = 0
+    otava_any: int = 0
+    otava_near: int = 0
+    otava_exact: int = 0
 
 
 def evaluate(scenario: Scenario, seeds: int, *, early_after: int | None = None) -> Counts:
@@ -117,6 +121,10 @@ def evaluate(scenario: Scenario, seeds: int, *, early_after: int | None = None) 
             if early_after is not None and end == scenario.step_at + early_after + 1:
                 run.early = any(a.index == scenario.step_at and a.kind == STEP for a in run.open())
         _count(counts, scenario, run, changes(history))
+        otava = otava_changes(history)
+        counts.otava_any += bool(otava)
+        counts.otava_near += any(abs(i - scenario.step_at) <= 1 for i in otava)
+        counts.otava_exact += scenario.step_at in otava
     return counts
 
 
@@ -158,6 +166,7 @@ def scenarios() -> list[tuple[str, Scenario, int | None]]:
 HEAD = (
     f"{'history (30 versions x 3 runs, 3 % noise)':<54} {'notified':>9} {'open':>6} {'±1':>6} {'exact':>6}"
     f" {'early':>6} {'else':>6} {'drift':>6} {'sent':>5} | {'any':>6} {'±1':>6} {'exact':>6} {'drift':>6}"
+    f" | {'Otava':>6} {'±1':>6} {'exact':>6}"
 )
 
 
@@ -170,6 +179,7 @@ def line(label: str, counts: Counts, seeds: int, *, early: bool) -> str:
         f" {pct(counts.exact):>6} {pct(counts.early) if early else '–':>6} {pct(counts.elsewhere):>6}"
         f" {pct(counts.drift):>6} {counts.notifications / seeds:5.2f} | {pct(counts.finished_any):>6}"
         f" {pct(counts.finished_near):>6} {pct(counts.finished_exact):>6} {pct(counts.finished_drift):>6}"
+        f" | {pct(counts.otava_any):>6} {pct(counts.otava_near):>6} {pct(counts.otava_exact):>6}"
     )
 
 
@@ -182,6 +192,7 @@ def main() -> None:
     print("at it, early = at the step once it and one more version were stored, else = a step alert ever sent")
     print("more than one version away, drift = an open drift alert and no open step, sent = notifications a")
     print("history. | Finished histories judged once: any change, a step at ±1 / exactly, a drift and no step.")
+    print("| Otava's method (tests/otava_method.py) on the same finished histories: any change, at ±1, exactly.")
     print(HEAD)
     started = time.perf_counter()
     for label, scenario, early_after in scenarios():

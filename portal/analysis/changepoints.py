@@ -37,7 +37,7 @@ PENALTY = 12.0
 OUTLIER_Z = 3.09
 # A step is not kept when a line through its two segments leaves at most this much more weighted squared
 # error (noise variance units) than the step does, on at least DRIFT_MIN_VERSIONS versions.
-LINE_MARGIN = 4.0
+LINE_MARGIN = 5.0
 DRIFT_MIN_VERSIONS = 6
 # A step is confirmed once this many versions stand after it.
 CONFIRMING_VERSIONS = 3
