@@ -51,10 +51,11 @@ class AlertKind(models.TextChoices):
 class AlertState(models.TextChoices):
     """What detection last said of an alert (its status is what people said)."""
 
-    NEW = "new"
-    UPDATED = "updated"
-    CONFIRMED = "confirmed"
-    WITHDRAWN = "withdrawn", "withdrawn (later versions do not show it)"
+    NEW = "new", "new"
+    UPDATED = "updated", "updated"
+    CONFIRMED = "confirmed", "confirmed"
+    # Later versions do not show it.
+    WITHDRAWN = "withdrawn", "withdrawn"
 
 
 class Alert(models.Model):

@@ -129,9 +129,10 @@ def _hover(row: HistoryRow, value: float, metric: str) -> str:
 
 def change_words(alert: Alert | AlertRevision) -> str:
     """A change as the pages write it: a step "-20.0 % from 07.30.12.00 (p < 0.0001, tentative)", a drift
-    "-0.2 % a version from 3.1 to 4.7 (p < 0.0001)"; "withdrawn" when later versions do not show it."""
+    "-0.2 % a version from 3.1 to 4.7 (p < 0.0001)"; an alert "withdrawn" when later versions do not show
+    it (a revision says its state before these words)."""
     how = ", tentative" if isinstance(alert, Alert) and alert.tentative else ""
-    how += ", withdrawn" if alert.state == AlertState.WITHDRAWN else ""
+    how += ", withdrawn" if isinstance(alert, Alert) and alert.state == AlertState.WITHDRAWN else ""
     p = formatting.p_value(alert.p_value)
     if alert.end_version and alert.slope_pct is not None:
         slope = formatting.improvement(alert.slope_pct)

@@ -3,6 +3,7 @@ a real prefork worker; a one-version blip is alerted and withdrawn by the next v
 at its own version, updated by the version after it and confirmed by the one after that."""
 
 import pytest
+from django.test import Client
 
 from portal.models import Alert, AlertRevision, TeamWebhook
 from tests.api.conftest import follow, throttle_counters, token, worker  # noqa: F401 (fixtures)
@@ -60,6 +61,7 @@ def _alerts(api):
 def test_a_blip_is_withdrawn_and_a_step_is_alerted_updated_and_confirmed_as_versions_arrive(
     api,
     worker,  # noqa: F811
+    engineer,
     lab,
     webhook_server,  # noqa: F811
 ):
@@ -96,6 +98,19 @@ def test_a_blip_is_withdrawn_and_a_step_is_alerted_updated_and_confirmed_as_vers
     told = [(alert["version"], alert["status"]) for body in received for alert in body["alerts"]]
     assert told.count(("3.3", "untriaged")) == AlertRevision.objects.filter(alert=blip).count() == 2
     assert told.count(("3.7", "untriaged")) == AlertRevision.objects.filter(alert=step).count()
-    # The system page counts no untriaged alert for the withdrawn one.
-    counts = api.get("/api/v1/alerts/", {"system": "IBM DS5020", "status": "untriaged"}).json()["count"]
-    assert counts == 2
+    assert api.get("/api/v1/alerts/", {"system": "IBM DS5020", "status": "untriaged"}).json()["count"] == 2
+    # The pages: the system page counts the step only (a withdrawn alert needs no triage); the series'
+    # page lists the withdrawn blip as such and what was told of the step, version by version. 9,766 IOPS
+    # is the mean of the runs of 3.1 to 3.6 (5 x 10,103 + 8,082) / 6; 8,183 that of 3.7 to 3.9.
+    client = Client()
+    client.force_login(engineer)
+    system_page = client.get(f"/systems/{step.system_id}/").content.decode()
+    assert "1 untriaged alert</a>" in system_page
+    query = {"config": step.config_id, "series": step.series}
+    series_page = client.get(f"/systems/{step.system_id}/history/", query).content.decode()
+    assert "Step -20.0 % from 3.3 (p &lt; 0.0001, tentative, withdrawn) · Untriaged" in series_page
+    assert "<li>Withdrawn once 3.4 was stored: -20.0 % from 3.3 (p &lt; 0.0001)</li>" in series_page
+    assert "<strong>-16.2 %</strong> (9,766 IOPS before, 8,183 IOPS from 3.7; p &lt; 0.0001) · confirmed" in series_page
+    assert f"As told ({len(states)} times)" in series_page
+    assert "<li>Updated once 3.8 was stored: -15.7 % from 3.7 (p &lt; 0.0001)</li>" in series_page
+    assert "<li>Confirmed once 3.9 was stored: -1" in series_page
