@@ -21,7 +21,7 @@ Pure Python and deterministic: a history of 200 versions is judged in some tens 
 
 import math
 from dataclasses import dataclass
-from statistics import fmean, median
+from statistics import fmean, median, median_low
 
 from portal.analysis.compare import improvement_pct
 from portal.analysis.stats import regularized_beta, student_t_two_sided_p
@@ -276,6 +276,15 @@ def _kept_steps(versions: _Versions, noise: Noise, splits: list[int], p_value: f
             return [(split, p) for split, (_w, p, _i) in zip(splits, judged, strict=True)]
         del splits[worst]
     return []
+
+
+def newest_complete(replicates: list[list[float]]) -> bool:
+    """Whether the newest version holds as many runs as most versions before it: a version whose runs
+    arrive one file at a time is judged once they are all there, so that its first run alone neither
+    raises nor withdraws what the whole version would not."""
+    if len(replicates) < 2:
+        return True
+    return len(replicates[-1]) >= median_low(len(values) for values in replicates[:-1])
 
 
 def changes(replicates: list[list[float]], *, p_value: float = P_VALUE) -> list[Change]:

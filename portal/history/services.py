@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from portal import formatting
 from portal.analysis.alert_life import KEPT, WITHDRAWN, Known, Transition, transitions
-from portal.analysis.changepoints import Change, changes
+from portal.analysis.changepoints import Change, changes, newest_complete
 from portal.errors import ApplicationError
 from portal.history import notifications
 from portal.models import (
@@ -48,7 +48,8 @@ def series_detect(*, config: Config, series: str, figure: str = FIGURE) -> list[
     bring its alerts along: a change found is a new alert, or the alert it already is (updated when its
     version or size moved, confirmed once three versions stand after a step); an alert no change supports
     any more is withdrawn. Each of these is kept as a revision and told to the team once the transaction
-    commits. Returns the new alerts."""
+    commits. Nothing is judged while the newest version holds fewer runs than most versions before it.
+    Returns the new alerts."""
     with transaction.atomic():
         # Read under the lock: the detection that runs last sees every run stored before it.
         _series_lock(config.id, series, figure)
@@ -58,6 +59,8 @@ def series_detect(*, config: Config, series: str, figure: str = FIGURE) -> list[
         baseline = series_baseline(config_id=config.id, series=series, figure=figure)
         start = next((i for i, v in enumerate(loaded.versions) if v.version == baseline), 0)
         versions = loaded.versions[start:]
+        if not newest_complete([version.values for version in versions]):
+            return []
         found = changes([version.values for version in versions]) if len(versions) > 1 else []
         stored = _stored_alerts(loaded, [v.version for v in loaded.versions[:start]])
         positions = {version.version: i for i, version in enumerate(versions)}

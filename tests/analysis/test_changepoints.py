@@ -5,7 +5,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from portal.analysis.changepoints import changes, series_noise, student_t_p, welch_t_p
+from portal.analysis.changepoints import changes, newest_complete, series_noise, student_t_p, welch_t_p
 from portal.analysis.versions import version_key
 
 
@@ -127,3 +127,12 @@ def test_the_published_implementations_significance_checks():
     assert 0.99 < student_t_p(same[:5], same[5:]) < 1.01
     step = [1.00, 1.02, 1.05, 0.95, 0.98, 0.80, 0.82, 0.85, 0.79, 0.77]
     assert 0.0 < student_t_p(step[:5], step[5:]) < 0.001
+
+
+def test_the_newest_version_is_judged_once_it_holds_as_many_runs_as_most_versions_before_it():
+    assert not newest_complete([[1000, 1010, 990], [1000, 995, 1005], [800]])
+    assert not newest_complete([[1000, 1010, 990], [1000, 995, 1005], [800, 808]])
+    assert newest_complete([[1000, 1010, 990], [1000, 995, 1005], [800, 808, 792]])
+    # One version of two runs among versions of three: the newest with two is not complete.
+    assert not newest_complete([[1000, 1010, 990], [1000, 995], [1000, 995, 1005], [800, 808]])
+    assert newest_complete([[1000], [1000, 995], [800, 808]])

@@ -71,9 +71,9 @@ def test_the_step_is_an_untriaged_alert_at_the_third_version_sent_once(history):
     assert len(received) == 1
     (sent,) = received[0]["alerts"]
     assert (received[0]["system"], received[0]["version"]) == ("IBM DS5020", "07.30.12.00")
-    # Sent when the third version's first run was stored (0.80 times the sample's IOPS), judged against the
-    # 1 % noise of the runs before it; its next two runs (0.808 and 0.792) move the figures by 0.4 % at most,
-    # less than an update is told for.
+    # Sent once the third version's three runs were stored (0.80, 0.808 and 0.792 times the sample's IOPS),
+    # judged against the 1 % noise of the runs: a version is judged once it holds as many runs as most
+    # versions before it.
     assert (sent["before"], sent["after"], sent["change"]) == ("10,103 IOPS", "8,082 IOPS", "-20.0 %")
     assert sent["tentative"] is True
     assert [(r.state, r.newest_version) for r in alert.revisions.all()] == [("new", "07.30.12.00")]
