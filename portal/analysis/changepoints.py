@@ -1,53 +1,96 @@
-"""Change points of a history: E-divisive means with a t-test significance check, as Apache Otava
-(formerly DataStax Hunter) documents it, on the means of each version so that a change can only start
-at a version boundary; and a tentative check of the newest version alone.
+"""Changes in a history of firmware versions, judged after each version as the history stands.
 
-Pure Python: a history of 200 versions is analysed in milliseconds. Deterministic: no permutation test;
-a candidate split is kept when Student's t-test of the replicates on either side gives a p-value under
-``p_value`` (0.001 by default) and each side holds at least ``min_versions`` versions.
+The noise is estimated from the whole series: the spread of the runs within each version, pooled over
+the versions (a version whose runs spread more than the median version's noise would in one version of a
+thousand is left out of the pool, so that one disturbed run does not hide every change, and weighted by
+its own spread). A history whose versions have one run each takes the
+noise from the differences between successive versions (their median, robust to a step).
+
+The history is then split into segments of constant level (optimal partitioning of the version means by
+weighted least squares with a penalty per change; a segment holds at least two versions except the newest,
+which may stand alone), and a change between two segments is kept when Student's t-test with the pooled
+noise gives p < ``P_VALUE`` (times the number of places a step could start to the power
+``PLACES_POWER``), its size is at least
+``MIN_EFFECT`` run noise standard deviations, the versions after it agree with each other (not a blip of one
+version and back), and a straight line through both segments does not fit them about as well (a drift cut
+in two). Each segment
+of ``DRIFT_MIN_VERSIONS`` versions or more whose trend is significant is a drift over its versions.
+
+Pure Python and deterministic: a history of 200 versions is judged in some tens of milliseconds.
 """
 
 import math
 from dataclasses import dataclass
-from statistics import fmean
+from statistics import fmean, median, median_low
 
 from portal.analysis.compare import improvement_pct
-from portal.analysis.stats import student_t_two_sided_p
+from portal.analysis.stats import regularized_beta, student_t_two_sided_p
 
 P_VALUE = 0.001
-MIN_VERSIONS = 3
-# Otava's window: a long history is split within windows of this many versions, so that a change is
-# found where it is whatever happened far before or after it.
-WINDOW = 30
+# A change smaller than this many standard deviations of one run's noise is not reported, however many
+# runs make it significant.
+MIN_EFFECT = 0.5
+# The penalty of one more change in the partitioning, in units of the noise variance: about the squared
+# t of P_VALUE, so that the partitioning proposes what the test may keep.
+PENALTY = 12.0
+# A version whose runs spread more than Gaussian noise would in one version of a thousand (the standard
+# normal's 0.999 quantile) is left out of the pooled noise.
+OUTLIER_Z = 3.09
+# A step is not kept when a line through its two segments leaves at most this much more weighted squared
+# error (noise variance units) than the step does, on at least DRIFT_MIN_VERSIONS versions.
+LINE_MARGIN = 5.0
+DRIFT_MIN_VERSIONS = 6
+# The power of the number of places a step could start at that multiplies its p-value (1: Bonferroni);
+# chosen with make changepoints' histories without a change.
+PLACES_POWER = 0.75
+# A step is confirmed once this many versions stand after it.
+CONFIRMING_VERSIONS = 3
+
+STEP = "step"
+DRIFT = "drift"
 
 
 @dataclass(frozen=True)
 class Change:
-    """A change starting at version ``index`` (0-based in the history given)."""
+    """A step starting at version ``index`` (0-based in the history given), or a drift over versions
+    ``index`` to ``end_index``: ``before_mean`` and ``after_mean`` are then the trend's values there."""
 
     index: int
     before_mean: float
     after_mean: float
     p_value: float
-    tentative: bool
+    versions_after: int
+    kind: str = STEP
+    end_index: int | None = None
 
     @property
     def change_pct(self) -> float:
         # A change from nothing is unbounded.
         return improvement_pct(self.after_mean, self.before_mean) if self.before_mean > 0 else math.inf
 
+    @property
+    def slope_pct(self) -> float:
+        """A drift's change per version, % of its value at its first version (0 for a step)."""
+        if self.end_index is None or self.end_index == self.index:
+            return 0.0
+        return self.change_pct / (self.end_index - self.index)
+
+    @property
+    def tentative(self) -> bool:
+        """A step with fewer than ``CONFIRMING_VERSIONS`` versions after it."""
+        return self.kind == STEP and self.versions_after < CONFIRMING_VERSIONS
+
+
+@dataclass(frozen=True)
+class Noise:
+    """One run's noise standard deviation, and the degrees of freedom it was estimated with."""
+
+    sd: float
+    df: float
+
 
 def _variance(values: list[float], mean: float) -> float:
     return sum((value - mean) ** 2 for value in values) / (len(values) - 1)
-
-
-def _t_p(difference: float, standard_error_sq: float, df: float, scale: float) -> float:
-    # Equal values differ in the last digits once summed: no spread and no difference beyond rounding
-    # is no change.
-    rounding = 1e-9 * abs(scale)
-    if standard_error_sq <= rounding**2:
-        return 0.0 if abs(difference) > rounding else 1.0
-    return student_t_two_sided_p(difference / math.sqrt(standard_error_sq), df)
 
 
 def student_t_p(before: list[float], after: list[float]) -> float:
@@ -57,8 +100,11 @@ def student_t_p(before: list[float], after: list[float]) -> float:
         return 1.0
     mean_before, mean_after = fmean(before), fmean(after)
     squares = sum((x - mean_before) ** 2 for x in before) + sum((y - mean_after) ** 2 for y in after)
-    pooled = squares / (n + m - 2)
-    return _t_p(mean_after - mean_before, pooled * (1 / n + 1 / m), n + m - 2, mean_before)
+    error_sq = squares / (n + m - 2) * (1 / n + 1 / m)
+    difference, rounding = mean_after - mean_before, 1e-9 * abs(mean_before)
+    if error_sq <= rounding**2:
+        return 0.0 if abs(difference) > rounding else 1.0
+    return student_t_two_sided_p(difference / math.sqrt(error_sq), n + m - 2)
 
 
 def welch_t_p(before: list[float], after: list[float]) -> float:
@@ -67,97 +113,228 @@ def welch_t_p(before: list[float], after: list[float]) -> float:
     if n < 2 or m < 2:
         return 1.0
     mean_before, mean_after = fmean(before), fmean(after)
-    part_before, part_after = _variance(before, mean_before) / n, _variance(after, mean_after) / m
-    error_sq = part_before + part_after
+    error_sq = _variance(before, mean_before) / n + _variance(after, mean_after) / m
     if error_sq <= (1e-9 * mean_before) ** 2:
-        return _t_p(mean_after - mean_before, error_sq, 1, mean_before)
+        return 0.0 if abs(mean_after - mean_before) > 1e-9 * abs(mean_before) else 1.0
+    part_before, part_after = _variance(before, mean_before) / n, _variance(after, mean_after) / m
     df = error_sq**2 / (part_before**2 / (n - 1) + part_after**2 / (m - 1))
-    return _t_p(mean_after - mean_before, error_sq, df, mean_before)
+    return student_t_two_sided_p((mean_after - mean_before) / math.sqrt(error_sq), df)
 
 
-def _divergence(means: list[float], start: int, end: int) -> tuple[int, float]:
-    """The split of ``means[start:end]`` with the largest E-divisive statistic (alpha = 1) and that statistic;
-    (-1, 0) when no split leaves ``MIN_VERSIONS`` on each side."""
-    best, best_q = -1, 0.0
-    for split in range(start + MIN_VERSIONS, end - MIN_VERSIONS + 1):
-        left, right = means[start:split], means[split:end]
-        n, m = len(left), len(right)
-        between = sum(abs(x - y) for x in left for y in right) * 2 / (n * m)
-        within_left = sum(abs(left[i] - left[j]) for i in range(n) for j in range(i + 1, n)) / (n * (n - 1) / 2)
-        within_right = sum(abs(right[i] - right[j]) for i in range(m) for j in range(i + 1, m)) / (m * (m - 1) / 2)
-        q = n * m / (n + m) * (between - within_left - within_right)
-        if q > best_q:
-            best, best_q = split, q
-    return best, best_q
+def series_noise(replicates: list[list[float]]) -> Noise | None:
+    """The noise of one run, pooled over the versions (see the module's docstring); None when the history
+    cannot tell it (fewer than three versions of one run each)."""
+    spreads = [(_variance(values, fmean(values)), len(values) - 1) for values in replicates if len(values) > 1]
+    if not spreads:
+        means = [fmean(values) for values in replicates]
+        steps = [abs(b - a) for a, b in zip(means, means[1:], strict=False)]
+        if len(steps) < 2:
+            return None
+        # The median absolute difference of two normal values is 0.6745 * sqrt(2) standard deviations.
+        return Noise(median(steps) / (0.6745 * math.sqrt(2)), max(1.0, len(steps) / 2))
+    # Each version's variance over the median of its chi-squared share: an estimate of the noise variance.
+    typical = median(variance / _chi2_share(df, 0.0) for variance, df in spreads)
+    kept = [(v, df) for v, df in spreads if len(spreads) < 3 or v <= typical * _chi2_share(df, OUTLIER_Z)]
+    df = sum(df for _v, df in kept)
+    return Noise(math.sqrt(sum(v * df for v, df in kept) / df), float(df))
+
+
+def _chi2_share(df: float, z: float) -> float:
+    """The quantile of chi-squared with ``df`` degrees of freedom over ``df`` at the standard normal's ``z``
+    (Wilson and Hilferty's cube-root approximation, within 3 % from one degree of freedom on)."""
+    spread = 2 / (9 * df)
+    return max(0.0, 1 - spread + z * math.sqrt(spread)) ** 3
+
+
+@dataclass(frozen=True)
+class _Versions:
+    """Version means and weights in noise units (mean minus the level, over the noise), and their sums."""
+
+    means: list[float]
+    weights: list[float]
+    sum_w: list[float]
+    sum_wm: list[float]
+    sum_wmm: list[float]
+
+    @classmethod
+    def of(cls, replicates: list[list[float]], noise: Noise, level: float) -> "_Versions":
+        means, weights = [], []
+        for values in replicates:
+            mean = fmean(values)
+            own = _variance(values, mean) / noise.sd**2 if len(values) > 1 else 0.0
+            means.append((mean - level) / noise.sd)
+            # A version left out of the pooled noise for its spread is weighted by its own spread.
+            out = len(values) > 1 and own > _chi2_share(len(values) - 1, OUTLIER_Z)
+            weights.append(len(values) / (own if out else 1.0))
+        sums: list[list[float]] = [[0.0], [0.0], [0.0]]
+        for mean, weight in zip(means, weights, strict=True):
+            for total, term in zip(sums, (weight, weight * mean, weight * mean * mean), strict=True):
+                total.append(total[-1] + term)
+        return cls(means, weights, *sums)
+
+    def cost(self, start: int, end: int) -> float:
+        """Weighted squared error of versions [start, end) around their weighted mean."""
+        w = self.sum_w[end] - self.sum_w[start]
+        wm = self.sum_wm[end] - self.sum_wm[start]
+        return max(0.0, self.sum_wmm[end] - self.sum_wmm[start] - wm * wm / w)
+
+    def mean(self, start: int, end: int) -> tuple[float, float]:
+        """Weighted mean of versions [start, end) and its summed weight."""
+        w = self.sum_w[end] - self.sum_w[start]
+        return (self.sum_wm[end] - self.sum_wm[start]) / w, w
+
+    def line(self, start: int, end: int) -> tuple[float, float, float]:
+        """Weighted least-squares line over versions [start, end): its slope per version, the slope's
+        standard error, and the squared error left."""
+        xs, ms, ws = range(start, end), self.means[start:end], self.weights[start:end]
+        w = sum(ws)
+        x_mean = sum(wi * x for wi, x in zip(ws, xs, strict=True)) / w
+        m_mean = sum(wi * m for wi, m in zip(ws, ms, strict=True)) / w
+        sxx = sum(wi * (x - x_mean) ** 2 for wi, x in zip(ws, xs, strict=True))
+        sxm = sum(wi * (x - x_mean) * (m - m_mean) for wi, x, m in zip(ws, xs, ms, strict=True))
+        slope = sxm / sxx
+        left = sum(wi * (m - m_mean - slope * (x - x_mean)) ** 2 for wi, x, m in zip(ws, xs, ms, strict=True))
+        return slope, 1 / math.sqrt(sxx), left
+
+
+def _partition(versions: _Versions) -> list[int]:
+    """The versions segments start at (0 excluded) minimising squared error plus ``PENALTY`` per change;
+    each segment holds two versions or more, except that the newest version may stand alone."""
+    count = len(versions.means)
+    best: list[float] = [0.0] + [math.inf] * count
+    previous = [0] * (count + 1)
+    for end in range(2, count + 1):
+        shortest = 1 if end == count else 2
+        for start in range(0, end - shortest + 1):
+            if start == 1 or math.isinf(best[start]):
+                continue
+            total = best[start] + versions.cost(start, end) + (PENALTY if start else 0.0)
+            if total < best[end]:
+                best[end], previous[end] = total, start
+    starts, end = [], count
+    while end > 0:
+        end = previous[end]
+        if end:
+            starts.append(end)
+    return sorted(starts)
+
+
+def _step_p(versions: _Versions, noise: Noise, start: int, split: int, end: int) -> tuple[float, float]:
+    """The p-value of the step at ``split`` between [start, split) and [split, end), and its size in noise
+    standard deviations."""
+    before, w_before = versions.mean(start, split)
+    after, w_after = versions.mean(split, end)
+    size = after - before
+    return student_t_two_sided_p(size / math.sqrt(1 / w_before + 1 / w_after), noise.df), abs(size)
+
+
+def _disagree(versions: _Versions, noise: Noise, start: int, end: int) -> bool:
+    """Whether versions [start, end) differ from their common level beyond the noise (F-test, p <
+    ``P_VALUE``): a level they do not share is not a step to them (a one-version blip and back)."""
+    if end - start < 2:
+        return False
+    spread = versions.cost(start, end) / (end - start - 1)
+    if spread <= 1:
+        return False
+    tail = regularized_beta(noise.df / (noise.df + (end - start - 1) * spread), noise.df / 2, (end - start - 1) / 2)
+    return tail < P_VALUE
+
+
+def _places(count: int) -> float:
+    """The factor of a step's p-value for the places it was chosen among: their number to the power
+    ``PLACES_POWER``, less than Bonferroni's factor (their number) as neighbouring places test nearly the
+    same thing."""
+    return max(1, count - 2) ** PLACES_POWER
+
+
+def _line_like(versions: _Versions, start: int, split: int, end: int) -> bool:
+    if end - start < DRIFT_MIN_VERSIONS:
+        return False
+    step_error = versions.cost(start, split) + versions.cost(split, end)
+    return versions.line(start, end)[2] - step_error <= LINE_MARGIN
+
+
+def _kept_steps(versions: _Versions, noise: Noise, splits: list[int], p_value: float) -> list[tuple[int, float]]:
+    """Drop the weakest step while one is not significant, too small or a drift, between its neighbours."""
+    count = len(versions.means)
+    while splits:
+        bounds = [0, *splits, count]
+        judged = []
+        for i, split in enumerate(splits):
+            p, size = _step_p(versions, noise, bounds[i], split, bounds[i + 2])
+            # The partitioning chose the split among every place a step may start.
+            p = min(1.0, p * _places(count))
+            weak = (
+                p >= p_value
+                or size < MIN_EFFECT
+                or _line_like(versions, bounds[i], split, bounds[i + 2])
+                or _disagree(versions, noise, split, bounds[i + 2])
+            )
+            judged.append((weak, p, i))
+        weak, _p, worst = max(judged)
+        if not weak:
+            return [(split, p) for split, (_w, p, _i) in zip(splits, judged, strict=True)]
+        del splits[worst]
+    return []
+
+
+def newest_complete(replicates: list[list[float]]) -> bool:
+    """Whether the newest version holds as many runs as most versions before it: a version whose runs
+    arrive one file at a time is judged once they are all there, so that its first run alone neither
+    raises nor withdraws what the whole version would not."""
+    if len(replicates) < 2:
+        return True
+    return len(replicates[-1]) >= median_low(len(values) for values in replicates[:-1])
+
+
+def changes(replicates: list[list[float]], *, p_value: float = P_VALUE) -> list[Change]:
+    """The changes of a history as it stands: ``replicates[i]`` holds the values measured at the i-th
+    version, in version order (empty versions are not allowed). Steps (each with the runs' mean on either
+    side, up to the neighbouring change) and drifts, in version order."""
+    if any(not values for values in replicates):
+        raise ValueError("every version of a history needs at least one value")
+    noise = series_noise(replicates)
+    if noise is None or len(replicates) < 3:
+        return []
+    level = fmean(fmean(values) for values in replicates)
+    # Identical runs have no noise: only a difference beyond rounding is a change.
+    noise = Noise(max(noise.sd, 1e-9 * abs(level), 1e-300), noise.df)
+    versions = _Versions.of(replicates, noise, level)
+    count = len(replicates)
+    steps = _kept_steps(versions, noise, _partition(versions), p_value)
+    bounds = [0, *(split for split, _p in steps), count]
+    found = [
+        Change(
+            split,
+            fmean(_pooled(replicates, bounds[i], split)),
+            fmean(_pooled(replicates, split, bounds[i + 2])),
+            p,
+            count - split,
+        )
+        for i, (split, p) in enumerate(steps)
+    ]
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        drift = _drift(versions, noise, start, end, level, p_value)
+        if drift is not None:
+            found.append(drift)
+    return sorted(found, key=lambda change: change.index)
 
 
 def _pooled(replicates: list[list[float]], start: int, end: int) -> list[float]:
     return [value for values in replicates[start:end] for value in values]
 
 
-def _significance(replicates: list[list[float]], start: int, split: int, end: int) -> float:
-    return student_t_p(_pooled(replicates, start, split), _pooled(replicates, split, end))
-
-
-def _split(replicates, means, start, end, found, p_value):
-    """Binary segmentation of ``[start, end)`` within windows: every significant split, recursively."""
-    for window_start in range(start, max(start + 1, end - WINDOW + 1), WINDOW // 2):
-        window_end = min(end, window_start + WINDOW)
-        split, _q = _divergence(means, window_start, window_end)
-        if split < 0 or split in found:
-            continue
-        if _significance(replicates, window_start, split, window_end) < p_value:
-            found.add(split)
-            _split(replicates, means, window_start, split, found, p_value)
-            _split(replicates, means, split, window_end, found, p_value)
-
-
-def _merge(replicates, splits, end, p_value):
-    """Drop the least significant change while one is not significant between its neighbours."""
-    splits = sorted(splits)
-    while splits:
-        bounds = [0, *splits, end]
-        p_values = [_significance(replicates, bounds[i], bounds[i + 1], bounds[i + 2]) for i in range(len(splits))]
-        worst = max(range(len(splits)), key=p_values.__getitem__)
-        if p_values[worst] < p_value:
-            return [(split, p) for split, p in zip(splits, p_values, strict=True)]
-        del splits[worst]
-    return []
-
-
-def changes(replicates: list[list[float]], *, p_value: float = P_VALUE) -> list[Change]:
-    """The changes of a history: ``replicates[i]`` holds the values measured at the i-th version, in
-    version order (empty versions are not allowed). Confirmed changes, then the newest version's
-    tentative one when its replicates differ from the segment before it (Welch's t-test)."""
-    if any(not values for values in replicates):
-        raise ValueError("every version of a history needs at least one value")
-    means = [fmean(values) for values in replicates]
-    end = len(means)
-    found: set[int] = set()
-    _split(replicates, means, 0, end, found, p_value)
-    confirmed = _merge(replicates, found, end, p_value)
-    bounds = [0, *(split for split, _p in confirmed), end]
-    result = [
-        Change(
-            split,
-            fmean(_pooled(replicates, bounds[i], split)),
-            fmean(_pooled(replicates, split, bounds[i + 2])),
-            p,
-            False,
-        )
-        for i, (split, p) in enumerate(confirmed)
-    ]
-    newest = _tentative(replicates, bounds[-2], p_value)
-    return result + ([newest] if newest is not None else [])
-
-
-def _tentative(replicates, segment_start, p_value):
-    """The newest version against the segment before it, when that segment holds other versions."""
-    newest = len(replicates) - 1
-    if newest - segment_start < 1:
+def _drift(versions: _Versions, noise: Noise, start: int, end: int, level: float, p_value: float) -> Change | None:
+    """The trend over versions [start, end) when it is significant and its whole size is at least the
+    minimum effect."""
+    if end - start < DRIFT_MIN_VERSIONS:
         return None
-    before, after = _pooled(replicates, segment_start, newest), replicates[newest]
-    p = welch_t_p(before, after)
-    if p >= p_value:
+    slope, error, _left = versions.line(start, end)
+    p = student_t_two_sided_p(slope / error, noise.df)
+    if p >= p_value or abs(slope) * (end - 1 - start) < MIN_EFFECT:
         return None
-    return Change(newest, fmean(before), fmean(after), p, True)
+    centre, w = versions.mean(start, end)
+    x_mean = sum(wi * x for wi, x in zip(versions.weights[start:end], range(start, end), strict=True)) / w
+    first = level + noise.sd * (centre + slope * (start - x_mean))
+    last = level + noise.sd * (centre + slope * (end - 1 - x_mean))
+    return Change(start, first, last, p, 0, DRIFT, end - 1)

@@ -54,7 +54,8 @@ class AlertSerializer(serializers.ModelSerializer):
         model = Alert
         fields = [
             "id", "system", "configuration", "workload_name", "figure", "unit", "version", "previous_version",
-            "before_mean", "after_mean", "change_pct", "change", "p_value", "tentative", "status", "note",
+            "before_mean", "after_mean", "change_pct", "change", "p_value", "tentative", "kind", "end_version",
+            "slope_pct", "state", "status", "note",
             "status_by", "status_at", "created_at",
         ]  # fmt: skip
         read_only_fields = [name for name in fields if name not in ("status", "note")]

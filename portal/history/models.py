@@ -43,6 +43,21 @@ class AlertStatus(models.TextChoices):
     FIXED = "fixed"
 
 
+class AlertKind(models.TextChoices):
+    STEP = "step"
+    DRIFT = "drift"
+
+
+class AlertState(models.TextChoices):
+    """What detection last said of an alert (its status is what people said)."""
+
+    NEW = "new", "new"
+    UPDATED = "updated", "updated"
+    CONFIRMED = "confirmed", "confirmed"
+    # Later versions do not show it.
+    WITHDRAWN = "withdrawn", "withdrawn"
+
+
 class Alert(models.Model):
     """A change in one series (configuration x workload x figure) starting at one version."""
 
@@ -72,8 +87,14 @@ class Alert(models.Model):
     after_mean = models.FloatField()
     change_pct = models.FloatField()
     p_value = models.FloatField()
-    # Found by the newest version alone; confirmed once later versions show the same change.
+    kind = models.CharField(max_length=8, choices=AlertKind.choices, default=AlertKind.STEP)
+    # A drift's last version, and its change per version (% of its value at its first version).
+    end_version = models.CharField(max_length=100, blank=True)
+    slope_pct = models.FloatField(null=True, blank=True)
+    # A step with fewer than three versions after it, until later versions confirm it.
     tentative = models.BooleanField(default=False)
+    state = models.CharField(max_length=10, choices=AlertState.choices, default=AlertState.NEW)
+    state_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=AlertStatus.choices, default=AlertStatus.UNTRIAGED)
     note = models.TextField(blank=True)
     status_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
@@ -84,8 +105,13 @@ class Alert(models.Model):
         app_label = "portal"
         ordering = ["-created_at", "-id"]
         constraints = [
-            # Also the index for "the alerts of a series" (detection, history page).
-            models.UniqueConstraint(fields=["config", "series", "figure", "version"], name="alert_series_version"),
+            # One open alert of a kind per version of a series (withdrawn ones stay beside it); also the index
+            # for "the alerts of a series" (detection, history page).
+            models.UniqueConstraint(
+                fields=["config", "series", "figure", "kind", "version"],
+                condition=~models.Q(state="withdrawn"),
+                name="alert_series_version",
+            ),
         ]
         indexes = [
             # A system's alerts by status (alerts page, system page counts).
@@ -96,6 +122,30 @@ class Alert(models.Model):
 
     def __str__(self) -> str:
         return f"{self.workload_name}: {self.change_pct:+.1f} % from {self.version}"
+
+
+class AlertRevision(models.Model):
+    """An alert's figures each time detection changed them or its state, as they were told."""
+
+    alert = models.ForeignKey(Alert, on_delete=models.CASCADE, related_name="revisions")
+    state = models.CharField(max_length=10, choices=AlertState.choices)
+    version = models.CharField(max_length=100)
+    end_version = models.CharField(max_length=100, blank=True)
+    before_mean = models.FloatField()
+    after_mean = models.FloatField()
+    change_pct = models.FloatField()
+    slope_pct = models.FloatField(null=True, blank=True)
+    p_value = models.FloatField()
+    # The newest version of the history when detection said so.
+    newest_version = models.CharField(max_length=100)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "portal"
+        ordering = ["alert", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.state}: {self.change_pct:+.1f} % from {self.version}"
 
 
 class AlertTriage(models.Model):

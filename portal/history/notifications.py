@@ -61,8 +61,8 @@ def _send(task: str, object_id: int) -> None:
 
 def figures_digest(alert: Alert) -> str:
     """What identifies the alert's figures: the same change with the same figures is told once."""
-    figures = [alert.version, alert.previous_version, alert.before_mean, alert.after_mean, alert.change_pct,
-               alert.p_value, alert.tentative]  # fmt: skip
+    figures = [alert.kind, alert.version, alert.previous_version, alert.end_version, alert.before_mean,
+               alert.after_mean, alert.change_pct, alert.slope_pct, alert.p_value, alert.tentative]  # fmt: skip
     return hashlib.sha256(json.dumps(figures).encode()).hexdigest()
 
 

@@ -8,7 +8,7 @@ from django.db.models.functions import Coalesce, TruncDate
 
 from portal import formatting
 from portal.analysis.versions import version_key
-from portal.models import Alert, AlertStatus, Config, Point, Run, Team
+from portal.models import Alert, AlertKind, AlertState, AlertStatus, Config, Point, Run, Team
 from portal.teams.selectors import Viewer, visible
 
 FIGURE = Alert.Figure.THROUGHPUT
@@ -209,9 +209,11 @@ def team_alerts(
 
 
 def alert_counts(*, system_id: int) -> dict[str, int]:
-    """A system's alerts by status (system page)."""
+    """A system's alerts by status, withdrawn ones left out (system page)."""
     counts = dict.fromkeys(AlertStatus.values, 0)
-    for status in Alert.objects.filter(system_id=system_id).values_list("status", flat=True):
+    # A withdrawn alert needs nobody's triage.
+    alerts = Alert.objects.filter(system_id=system_id).exclude(state=AlertState.WITHDRAWN)
+    for status in alerts.values_list("status", flat=True):
         counts[status] += 1
     return counts
 
@@ -222,23 +224,34 @@ class HistoryRow:
 
     version: Version
     segment_mean: float
+    # The open step starting at this version, and the other alerts starting there (drifts, withdrawn ones).
     alert: Alert | None
+    others: list[Alert] = field(default_factory=list)
 
 
 def series_history(*, config: Config, series: str, figure: str = FIGURE) -> tuple[Series | None, list[HistoryRow]]:
     """The series and its versions with the mean of the segment each belongs to (segments between the
-    changes found now, from the latest expected change on) and the alert starting there, if any."""
+    open steps) and the alerts starting there, each with its revisions."""
     loaded = series_load(config=config, series=series, figure=figure)
     if loaded is None:
         return None, []
-    alerts = {alert.version: alert for alert in Alert.objects.filter(config=config, series=series, figure=figure)}
+    every = Alert.objects.filter(config=config, series=series, figure=figure).prefetch_related("revisions")
+    alerts: dict[str, Alert] = {}
+    others: dict[str, list[Alert]] = {}
+    for alert in every.order_by("id"):
+        if alert.kind == AlertKind.STEP and alert.state != AlertState.WITHDRAWN:
+            alerts[alert.version] = alert
+        else:
+            others.setdefault(alert.version, []).append(alert)
     starts = sorted({0, *(i for i, v in enumerate(loaded.versions) if v.version in alerts)})
     bounds = [*starts, len(loaded.versions)]
     rows: list[HistoryRow] = []
     for start, end in zip(bounds, bounds[1:], strict=False):
         values = [value for version in loaded.versions[start:end] for value in version.values]
         mean = sum(values) / len(values)
-        rows.extend(HistoryRow(v, mean, alerts.get(v.version)) for v in loaded.versions[start:end])
+        rows.extend(
+            HistoryRow(v, mean, alerts.get(v.version), others.get(v.version, [])) for v in loaded.versions[start:end]
+        )
     return loaded, rows
 
 

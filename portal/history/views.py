@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from portal import formatting
 from portal.charts import Chart, Series
 from portal.errors import ApplicationError, NotFoundError, answers_errors, form_error
-from portal.models import Alert, Config, Role, System, Team, TeamWebhook
+from portal.models import Alert, AlertRevision, AlertState, Config, Role, System, Team, TeamWebhook
 from portal.pages.common import chart_data, system_for
 from portal.teams import selectors as teams
 from portal.teams.selectors import SignedInRequest, Viewer
@@ -109,9 +109,10 @@ def history_chart(*, system: System, config: Config, loaded: HistorySeries, rows
     means = Series("Mean of the version", list(positions), [row.version.mean for row in rows], style=1)
     segments = Series("Mean of the segment", list(positions), [row.segment_mean for row in rows], mode="lines", style=2)
     callouts = [
-        (i, row.version.mean, change_words(row.alert))
+        (i, row.version.mean, change_words(alert))
         for i, row in zip(positions, rows, strict=True)
-        if row.alert is not None
+        for alert in ([row.alert] if row.alert else []) + row.others
+        if alert.state != AlertState.WITHDRAWN
     ]  # fmt: skip
     title = f"{system.name}, {formatting.configuration(config)}: {loaded.workload_name} across firmware versions"
     words = loaded.figure_words
@@ -126,10 +127,17 @@ def _hover(row: HistoryRow, value: float, metric: str) -> str:
     return f"{row.version.version}: {formatting.figure(value, metric)}"
 
 
-def change_words(alert: Alert) -> str:
-    """A change as the pages write it: "-20.0 % from 07.30.12.00 (p < 0.0001, tentative)"."""
-    how = ", tentative" if alert.tentative else ""
-    return f"{formatting.improvement(alert.change_pct)} from {alert.version} ({formatting.p_value(alert.p_value)}{how})"
+def change_words(alert: Alert | AlertRevision) -> str:
+    """A change as the pages write it: a step "-20.0 % from 07.30.12.00 (p < 0.0001, tentative)", a drift
+    "-0.2 % a version from 3.1 to 4.7 (p < 0.0001)"; an alert "withdrawn" when later versions do not show
+    it (a revision says its state before these words)."""
+    how = ", tentative" if isinstance(alert, Alert) and alert.tentative else ""
+    how += ", withdrawn" if isinstance(alert, Alert) and alert.state == AlertState.WITHDRAWN else ""
+    p = formatting.p_value(alert.p_value)
+    if alert.end_version and alert.slope_pct is not None:
+        slope = formatting.improvement(alert.slope_pct)
+        return f"{slope} a version from {alert.version} to {alert.end_version} ({p}{how})"
+    return f"{formatting.improvement(alert.change_pct)} from {alert.version} ({p}{how})"
 
 
 def _figure_words(figure: str) -> str:

@@ -6,7 +6,10 @@ Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes
 from portal.curation.models import RunStatement, WorkloadAlias
 from portal.history.models import (
     Alert,
+    AlertKind,
     AlertNotice,
+    AlertRevision,
+    AlertState,
     AlertStatus,
     AlertSummary,
     AlertTriage,
@@ -27,6 +30,9 @@ __all__ = [
     "AlertNotice",
     "AlertStatus",
     "AlertSummary",
+    "AlertKind",
+    "AlertRevision",
+    "AlertState",
     "AlertTriage",
     "ApiToken",
     "AuditEvent",

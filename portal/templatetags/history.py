@@ -14,6 +14,14 @@ register.filter("configuration", formatting.configuration)
 
 
 @register.filter
+def change_words(alert: object) -> str:
+    """An alert (or one of its revisions) as the pages write it: "-20.0 % from 07.30.12.00 (p < 0.0001)"."""
+    from portal.history.views import change_words as words
+
+    return words(alert)  # type: ignore[arg-type]
+
+
+@register.filter
 def history_url(run: Run) -> str:
     """The history page of a run's configuration and workload."""
     from django.urls import reverse

@@ -5,7 +5,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from portal.analysis.changepoints import changes, student_t_p, welch_t_p
+from portal.analysis.changepoints import changes, newest_complete, series_noise, student_t_p, welch_t_p
 from portal.analysis.versions import version_key
 
 
@@ -44,9 +44,43 @@ def test_the_newest_version_alone_is_a_tentative_change():
     assert (change.index, change.tentative, round(change.change_pct)) == (2, True, -20)
 
 
-def test_a_tentative_change_is_not_raised_again_by_the_version_after_it():
+def test_a_step_after_two_versions_stays_at_its_version_once_the_next_one_is_stored():
     history = [[1000, 1010, 990], [1000, 995, 1005], [800, 805, 795], [801, 799, 800]]
+    (change,) = changes(history)
+    assert (change.index, change.kind, change.versions_after, round(change.change_pct)) == (2, "step", 2, -20)
+    assert change.tentative
+    (change,) = changes([*history, [802, 798, 800]])
+    assert (change.index, change.tentative) == (2, False)
+
+
+def test_a_newest_version_whose_runs_happen_to_agree_is_judged_by_the_noise_of_the_whole_history():
+    # Nine versions with 3 % noise, then one at +2.5 % whose three runs lie close: Welch's test on its own
+    # runs gave p = 0.00031; against the pooled noise (30 IOPS) it is 1.4 standard errors.
+    assert changes([[970.0, 1000.0, 1030.0]] * 9 + [[1020.0, 1025.0, 1030.0]]) == []
+    noise = series_noise([[970.0, 1000.0, 1030.0]] * 9 + [[1020.0, 1025.0, 1030.0]])
+    assert noise is not None and 28 < noise.sd < 30
+
+
+def test_one_slow_run_neither_hides_the_noise_nor_raises_a_change():
+    history = [[970.0, 1000.0, 1030.0]] * 9 + [[1000.0, 1030.0, 700.0]]
     assert changes(history) == []
+    # Left out of the pooled noise: the sample standard deviation of 970, 1000, 1030 is 30.
+    noise = series_noise(history)
+    assert noise is not None and round(noise.sd) == 30
+
+
+def test_a_slow_drift_is_a_trend_over_its_versions_not_a_step():
+    # -0.5 % a version over 20 versions, 3 runs each with +-0.5 % around the trend.
+    history = [[1000 * (1 - 0.005 * v) * f for f in (0.995, 1.0, 1.005)] for v in range(20)]
+    (drift,) = changes(history)
+    assert (drift.kind, drift.index, drift.end_index) == ("drift", 0, 19)
+    assert round(drift.slope_pct, 2) == -0.5  # -5 IOPS a version, 0.5 % of the 1,000 at its first version
+    assert round(drift.before_mean) == 1000 and round(drift.after_mean) == 905
+
+
+def test_a_step_in_a_flat_history_is_not_taken_for_a_drift():
+    history = _history(3, [1000] * 10 + [950] * 10, noise=0.01)
+    assert [(c.kind, c.index) for c in changes(history)] == [("step", 10)]
 
 
 @settings(max_examples=60, deadline=None)
@@ -93,3 +127,12 @@ def test_the_published_implementations_significance_checks():
     assert 0.99 < student_t_p(same[:5], same[5:]) < 1.01
     step = [1.00, 1.02, 1.05, 0.95, 0.98, 0.80, 0.82, 0.85, 0.79, 0.77]
     assert 0.0 < student_t_p(step[:5], step[5:]) < 0.001
+
+
+def test_the_newest_version_is_judged_once_it_holds_as_many_runs_as_most_versions_before_it():
+    assert not newest_complete([[1000, 1010, 990], [1000, 995, 1005], [800]])
+    assert not newest_complete([[1000, 1010, 990], [1000, 995, 1005], [800, 808]])
+    assert newest_complete([[1000, 1010, 990], [1000, 995, 1005], [800, 808, 792]])
+    # One version of two runs among versions of three: the newest with two is not complete.
+    assert not newest_complete([[1000, 1010, 990], [1000, 995], [1000, 995, 1005], [800, 808]])
+    assert newest_complete([[1000], [1000, 995], [800, 808]])

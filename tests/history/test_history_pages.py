@@ -122,3 +122,15 @@ def test_the_teams_admin_sets_the_webhook_and_others_may_not(history, engineer, 
     client.post("/teams/engineering-lab/webhook", {"url": "https://chat.example.com/hook"})
     assert TeamWebhook.objects.get(team=lab).url == "https://chat.example.com/hook"
     assert "https://chat.example.com/hook" in client.get("/teams/engineering-lab/alerts/").content.decode()
+
+
+def test_a_drift_and_a_withdrawn_step_are_written_as_such():
+    from portal.history.views import change_words
+
+    # A drift from 1,000 to 970 IOPS over versions 3.1 to 4.7 (15 versions apart): -3 % in 15 versions.
+    drift = Alert(kind="drift", version="3.1", end_version="4.7", before_mean=1000, after_mean=970,
+                  change_pct=-3.0, slope_pct=-0.2, p_value=0.00002, state="new")  # fmt: skip
+    assert change_words(drift) == "-0.2 % a version from 3.1 to 4.7 (p < 0.0001)"
+    blip = Alert(kind="step", version="3.3", before_mean=1000, after_mean=800, change_pct=-20.0, p_value=0.0004,
+                 tentative=True, state="withdrawn")  # fmt: skip
+    assert change_words(blip) == "-20.0 % from 3.3 (p = 0.0004, tentative, withdrawn)"
