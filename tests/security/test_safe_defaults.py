@@ -131,3 +131,16 @@ def test_publishing_shows_what_becomes_public_and_asks_for_confirmation(acme):
     system.refresh_from_db()
     assert system.published is True
     assert Client().get(f"/systems/{system.id}/").status_code == 200
+
+
+def test_the_database_down_page_renders_without_the_database(rf, django_assert_num_queries):
+    from django.db import OperationalError
+
+    from portal.unavailable import DatabaseUnavailableMiddleware
+
+    request = rf.get("/uploads/", HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8")
+    with django_assert_num_queries(0):
+        response = DatabaseUnavailableMiddleware(lambda r: None).process_exception(request, OperationalError("down"))
+    assert response is not None and (response.status_code, response["Retry-After"]) == (503, "5")
+    page = response.content.decode()
+    assert "<h1>The database does not answer</h1>" in page and "Nothing stored is lost" in page
