@@ -12,7 +12,7 @@ from django.db import InterfaceError, OperationalError, close_old_connections, c
 
 from .results.figures import run_summary_recompute
 from .uploads import jobs
-from .uploads.services import INGEST_JOB_TASK
+from .uploads.services import INGEST_JOB_TASK, job_queue_answers
 
 logger = logging.getLogger(__name__)
 
@@ -47,9 +47,14 @@ def ingest_job_task(self: Any, job_id: int) -> str:
     return job.status if job is not None else "skipped"
 
 
+# While the job queue (Redis) does not answer, recovery asks it again this often.
+QUEUE_DOWN_RECHECK_SECONDS = 1.0
+
+
 class Recovery:
     """Every worker process looks for jobs a killed worker left behind, every INGEST_RECOVER_SECONDS,
-    in a thread of its main process: no scheduler is needed wherever workers run."""
+    in a thread of its main process: no scheduler is needed wherever workers run. While the job queue does
+    not answer it asks again every second, and sends the jobs kept meanwhile as soon as it answers."""
 
     def __init__(self) -> None:
         self._stop = threading.Event()
@@ -64,12 +69,17 @@ class Recovery:
 
     def _loop(self):
         while True:
+            wait = settings.INGEST_RECOVER_SECONDS
             try:
-                jobs.jobs_recover()
+                if job_queue_answers():
+                    jobs.jobs_recover()
+                else:
+                    # Jobs kept while the queue is down are sent on the first round it answers again.
+                    wait = min(wait, QUEUE_DOWN_RECHECK_SECONDS)
             except Exception:  # the database or broker may be down for a while; try again next round
                 logger.exception("recovering ingest jobs failed")
                 connection.close()
-            if self._stop.wait(settings.INGEST_RECOVER_SECONDS):
+            if self._stop.wait(wait):
                 break
         connection.close()
 
