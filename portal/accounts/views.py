@@ -1,4 +1,4 @@
-"""Sign-up (when open) with a confirmed address, and following a team's invitation."""
+"""Sign-up (when open) by a confirmed address, and following a team's invitation (by its address only)."""
 
 from typing import cast
 
@@ -58,7 +58,8 @@ def signup_complete(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
-    """Join the invitation's team: signed in, with one click; otherwise by creating an account here."""
+    """Join the invitation's team: the account of the invited address with one click (signed in), a newcomer
+    by creating that address's account here; an account of another address is refused, in the audit log."""
     invited = services.invitation_for(token)
     problem = services.invitation_problem(invited)
     if problem is not None or invited is None:
