@@ -42,8 +42,19 @@ def _flag(name, default):
     return os.environ.get(name, default).strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = _flag("DEBUG", "true")
+# Debug pages (URL patterns, settings) are for development only: DEBUG=true opts in.
+DEBUG = _flag("DEBUG", "false")
 TESTING = _flag("ARRAYBENCH_TESTING", "false")
+
+
+def _loopback(host):
+    return host in {"127.0.0.1", "::1", "localhost"} or host.startswith("127.")
+
+
+# Whether browsers reach the portal over HTTPS (a proxy terminating TLS in front of it): secure cookies,
+# HSTS and the redirect to https then. By default on when DEBUG is off and `make run` listens on a public
+# interface (HOST), off on the loopback address, where a browser on the same machine talks plain HTTP.
+HTTPS = _flag("HTTPS", "false" if DEBUG or _loopback(os.environ.get("HOST", "127.0.0.1")) else "true")
 
 
 # Sessions and password-reset links are signed with the key, so production refuses one that can be
@@ -63,6 +74,8 @@ def _weak_secret_key(key):
 
 
 def _secret_key():
+    """SECRET_KEY, else a key generated once into the data dir (readable by its owner only) and kept there:
+    every process of the portal (web, workers, commands) reads the same one."""
     key = os.environ.get("SECRET_KEY", "")
     if key and not DEBUG and (weakness := _weak_secret_key(key)):
         raise RuntimeError(
@@ -71,12 +84,19 @@ def _secret_key():
         )
     if key:
         return key
-    if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
     key_file = DATA_DIR / "secret_key"
     if not key_file.exists():
-        key_file.write_text(secrets.token_urlsafe(50))
-        key_file.chmod(0o600)
+        # Written aside, then linked into place: a process starting at the same moment never reads half a
+        # key, and the first one linked is the one every process keeps.
+        draft = DATA_DIR / f".secret_key.{os.getpid()}"
+        draft.write_text(secrets.token_urlsafe(50))
+        draft.chmod(0o600)
+        try:
+            os.link(draft, key_file)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
     return key_file.read_text().strip()
 
 
@@ -168,13 +188,11 @@ SIGNUP_OPEN = _flag("SIGNUP_OPEN", "false")
 INVITATION_DAYS = int(os.environ.get("INVITATION_DAYS", "7"))
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 60 * 60
 
-# Email (verification, password reset, invitations): SMTP when EMAIL_HOST is set, the console in
-# development, or any backend named in EMAIL_BACKEND (the file backend writes to EMAIL_FILE_PATH).
+# Email (sign-up, password reset, invitations): SMTP when EMAIL_HOST is set, else the console (printed
+# by `make run`), or any backend named in EMAIL_BACKEND (the file backend writes to EMAIL_FILE_PATH).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
-    "django.core.mail.backends.smtp.EmailBackend"
-    if EMAIL_HOST or not DEBUG
-    else "django.core.mail.backends.console.EmailBackend"
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
 )
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
@@ -341,16 +359,18 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-if not DEBUG:
+SECURE_CONTENT_TYPE_NOSNIFF = True
+CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+if HTTPS:
     SECURE_SSL_REDIRECT = _flag("SECURE_SSL_REDIRECT", "true")
+    # A load balancer's health probe may come in plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_CONTENT_TYPE_NOSNIFF = True
-    CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 LOGGING = {
     "version": 1,

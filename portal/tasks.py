@@ -13,7 +13,7 @@ from django.db import InterfaceError, OperationalError, close_old_connections, c
 from .history import notifications
 from .results.figures import run_summary_recompute
 from .uploads import jobs
-from .uploads.services import INGEST_JOB_TASK
+from .uploads.services import INGEST_JOB_TASK, job_queue_answers
 
 logger = logging.getLogger(__name__)
 
@@ -68,9 +68,15 @@ def webhook_deliver_task(self: Any, delivery_id: int) -> None:
         raise self.retry(countdown=pause_s, queue=settings.WEBHOOK_QUEUE)
 
 
+# While the job queue (Redis) does not answer, recovery asks it again this often.
+QUEUE_DOWN_RECHECK_SECONDS = 1.0
+
+
 class Recovery:
     """Every worker process looks for jobs (and webhook deliveries) a killed worker left behind, every
-    INGEST_RECOVER_SECONDS, in a thread of its main process: no scheduler is needed wherever workers run."""
+    INGEST_RECOVER_SECONDS, in a thread of its main process: no scheduler is needed wherever workers run. While
+    the job queue does not answer it asks again every second, and sends the jobs kept meanwhile as soon as it
+    answers."""
 
     def __init__(self) -> None:
         self._stop = threading.Event()
@@ -85,13 +91,18 @@ class Recovery:
 
     def _loop(self):
         while True:
+            wait = settings.INGEST_RECOVER_SECONDS
             try:
-                jobs.jobs_recover()
-                notifications.deliveries_recover()
+                if job_queue_answers():
+                    jobs.jobs_recover()
+                    notifications.deliveries_recover()
+                else:
+                    # Jobs kept while the queue is down are sent on the first round it answers again.
+                    wait = min(wait, QUEUE_DOWN_RECHECK_SECONDS)
             except Exception:  # the database or broker may be down for a while; try again next round
                 logger.exception("recovering ingest jobs failed")
                 connection.close()
-            if self._stop.wait(settings.INGEST_RECOVER_SECONDS):
+            if self._stop.wait(wait):
                 break
         connection.close()
 

@@ -1,10 +1,12 @@
 """Requests met while the database does not answer (restarting, failing over) are answered 503 with
-``Retry-After``, in the form they ask for (the API's JSON error shape), never a 500 or a debug page."""
+``Retry-After``, in the form they ask for (a page for a browser, the API's JSON error shape, plain text),
+never a 500 or a debug page."""
 
 import logging
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 
 from portal.errors import ApplicationError, Kind, asked_kind, error_response
 
@@ -28,9 +30,13 @@ class DatabaseUnavailableMiddleware:
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
         logger.warning("%s %s answered 503: the database does not answer: %s", request.method, request.path, exception)
-        default: Kind = "json" if request.path.startswith("/api/") else "text"
-        # No error page: its template would read the session, from the database that is down.
-        kind: Kind = "json" if asked_kind(request, default=default) == "json" else "text"
-        response = error_response(request, ApplicationError(DATABASE_DOWN_MESSAGE, status=503), kind=kind)
+        default: Kind = "json" if request.path.startswith("/api/") else "html"
+        kind = asked_kind(request, default=default)
+        if kind == "html":
+            # Rendered without the request: no context processor reads the session, from the database that is down.
+            page = render_to_string("unavailable.html", {"retry_after": DATABASE_RETRY_AFTER_SECONDS})
+            response = HttpResponse(page, status=503)
+        else:
+            response = error_response(request, ApplicationError(DATABASE_DOWN_MESSAGE, status=503), kind=kind)
         response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
         return response

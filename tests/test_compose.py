@@ -28,6 +28,7 @@ def test_app_services_point_at_the_db_and_redis_services():
         assert env["DATABASE_URL"] == expected_db + db_env["POSTGRES_DB"]
         assert env["REDIS_URL"] == "redis://redis:6379/0"
         assert env["DEBUG"] == "false"
+        assert env["HTTPS"] == "${HTTPS:-true}"
         assert env["SECRET_KEY"].startswith("${SECRET_KEY")
         depends = compose["services"][name]["depends_on"]
         assert depends == {"db": {"condition": "service_healthy"}, "redis": {"condition": "service_healthy"}}

@@ -5,29 +5,26 @@ from django.contrib.auth.forms import UserCreationForm
 from portal.teams.models import Role
 
 
-class SignUpForm(UserCreationForm):
-    """A user name, an email address (confirmed by a link before the account works) and a password
-    that passes Django's validators."""
+class SignUpForm(forms.Form):
+    """Sign-up asks for an address only: the user name and password are chosen after the emailed link
+    has shown the address is theirs, so the answer here says nothing about which accounts exist."""
 
-    email = forms.EmailField(help_text="A link to confirm it is sent here; it is also where a password reset goes.")
-
-    class Meta(UserCreationForm.Meta):
-        model = get_user_model()
-        fields = ("username", "email")
-
-    def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip()
-        if get_user_model().objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account uses this address already: sign in, or reset its password.")
-        return email
+    email = forms.EmailField(
+        label="Email address", help_text="A link is sent here; it is also where a password reset goes."
+    )
 
 
-class InvitedSignUpForm(UserCreationForm):
-    """An account for an invited address: the invitation link has shown the address is theirs."""
+class NewAccountForm(UserCreationForm):
+    """The account of an address its mailbox has confirmed (the sign-up or the invitation link)."""
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username",)
+
+    def __init__(self, *args, email: str, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Before validation: the password may not resemble the address either.
+        self.instance.email = email
 
 
 class InviteForm(forms.Form):

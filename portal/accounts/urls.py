@@ -7,6 +7,6 @@ from . import views
 app_name = "accounts"
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("verify/<uidb64>/<token>/", views.verify, name="verify"),
+    path("signup/<token>/", views.signup_complete, name="signup_complete"),
     path("invitations/<token>/", views.invitation, name="invitation"),
 ]

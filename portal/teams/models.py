@@ -69,6 +69,7 @@ class AuditEvent(models.Model):
         MEMBER_REMOVE = "member_remove", "member removed"
         INVITE = "invite", "invitation sent"
         INVITE_ACCEPT = "invite_accept", "invitation accepted"
+        INVITE_REFUSE = "invite_refuse", "invitation refused to another account"
         EXCLUDE = "exclude", "excluded from comparisons"
         INCLUDE = "include", "compared again"
         ALIAS = "alias", "workload named"

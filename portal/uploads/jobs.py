@@ -13,11 +13,13 @@ import logging
 import threading
 import uuid
 
+import redis
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F, Q
 from django.db.models.functions import Now
 from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 import ingest
 from ingest import ParseError
@@ -239,10 +241,22 @@ def jobs_recover() -> list[int]:
             job_mark_failed(job=job, message=_exhausted_message(job))
         resend = [job.id for job in jobs if job not in exhausted]
         IngestJob.objects.filter(id__in=resend).update(sent_at=Now(), resends=F("resends") + 1)
-        transaction.on_commit(lambda: jobs_send(job_ids=resend), robust=True)
+        transaction.on_commit(lambda: _send_or_keep_unsent(resend))
     if resend:
         logger.warning("ingest jobs %s lost their worker or message; sent again", resend)
     return resend
+
+
+def _send_or_keep_unsent(job_ids: list[int]) -> None:
+    """Send the jobs; when the job queue stops answering meanwhile they are marked unsent again, so the first
+    round that finds it answering sends them (not INGEST_LOST_SECONDS after this try)."""
+    if not job_ids:
+        return
+    try:
+        jobs_send(job_ids=job_ids)
+    except (KombuOperationalError, redis.RedisError, OSError):
+        logger.warning("ingest jobs %s not sent: the job queue does not answer; sent once it does", job_ids)
+        IngestJob.objects.filter(id__in=job_ids).update(sent_at=None)
 
 
 def _backoff(job: IngestJob):

@@ -36,6 +36,7 @@ FILES = [
     sample("orion", "cnblogs-hftian_mytest_20190329_1057_iops.csv"),
     sample("fio", "pkb_fio-2.17_multijob_group_reporting.json"),
 ]
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 MAKE_TOKEN = """
 from django.contrib.auth import get_user_model
 from portal.api.auth import token_create
@@ -162,11 +163,22 @@ def test_reads_answer_a_json_503_while_the_database_is_down_and_work_again(porta
             "with the earlier upload of the same bytes if this one was stored."
         )
     assert _is_json_503(portal.upload(FILES[0]))
-    page = urllib.request.Request(portal.url + "/", headers={"Accept": "text/html"})
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(page, timeout=60)
-    assert (refused.value.code, refused.value.headers["Content-Type"]) == (503, "text/plain; charset=utf-8")
-    assert refused.value.read().decode().startswith("The database does not answer (restarting?)")
+    # A browser's page (the upload page included) says what is down and that nothing is lost; text on asking.
+    page = urllib.request.Request(portal.url + "/", headers={"Accept": BROWSER_ACCEPT})
+    for path, accept in (("/", BROWSER_ACCEPT), ("/uploads/", BROWSER_ACCEPT), ("/uploads/", "text/plain")):
+        asked = urllib.request.Request(portal.url + path, headers={"Accept": accept})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(asked, timeout=60)
+        body = refused.value.read().decode()
+        assert (refused.value.code, refused.value.headers["Retry-After"]) == (503, "5"), path
+        if accept == "text/plain":
+            assert refused.value.headers["Content-Type"] == "text/plain; charset=utf-8"
+            assert body.startswith("The database does not answer (restarting?)")
+            continue
+        assert refused.value.headers["Content-Type"] == "text/html; charset=utf-8"
+        assert "<h1>The database does not answer</h1>" in body
+        assert "PostgreSQL, where the portal keeps its results, does not answer (restarting?)" in body
+        assert "Nothing stored is lost: results, uploads and their files stay as they were." in body
     portal.start_database()
     for path in ("/api/v1/systems/", "/api/v1/runs/", "/api/v1/uploads/"):
         assert wait_until(lambda path=path: portal.request("GET", path).status == 200, seconds=30), path

@@ -131,3 +131,29 @@ def test_publishing_shows_what_becomes_public_and_asks_for_confirmation(acme):
     system.refresh_from_db()
     assert system.published is True
     assert Client().get(f"/systems/{system.id}/").status_code == 200
+
+
+def test_the_database_down_page_renders_without_the_database(rf, django_assert_num_queries):
+    from django.db import OperationalError
+
+    from portal.unavailable import DatabaseUnavailableMiddleware
+
+    request = rf.get("/uploads/", HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8")
+    with django_assert_num_queries(0):
+        response = DatabaseUnavailableMiddleware(lambda r: None).process_exception(request, OperationalError("down"))
+    assert response is not None and (response.status_code, response["Retry-After"]) == (503, "5")
+    page = response.content.decode()
+    assert "<h1>The database does not answer</h1>" in page and "Nothing stored is lost" in page
+
+
+@pytest.mark.urls("tests.security.error_urls")
+def test_a_server_error_and_an_unknown_address_answer_with_the_portals_own_pages():
+    failed = Client(raise_request_exception=False).get("/fails")
+    assert failed.status_code == 500
+    page = failed.content.decode()
+    assert "<h1>Server error</h1>" in page and "the error is written to its log" in page
+    assert "RuntimeError" not in page and "SECRET_KEY" not in page and "Traceback" not in page
+    missing = Client().get("/no/such/page/")
+    assert missing.status_code == 404
+    assert "<h1>Page not found</h1>" in missing.content.decode()
+    assert "There is no page at /no/such/page/, or it is not yours to read." in missing.content.decode()

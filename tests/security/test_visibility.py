@@ -240,7 +240,7 @@ NOTHING_PRIVATE = {
     "uploads:files": "receiving files: tests below check a stranger cannot add to the private system",
     "teams:create": "creating a team",
     "accounts:signup": "creating an account",
-    "accounts:verify": "confirming an account's address",
+    "accounts:signup_complete": "choosing the user name and password of a confirmed address",
     "accounts:invitation": "following an invitation: tests/security/test_accounts.py",
     "tokens:list": "the signed-in user's own tokens",
     "pages:compare_defaults": "the reader's own default threshold, or a team's they administer (tests/pages)",

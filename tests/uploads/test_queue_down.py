@@ -4,6 +4,7 @@ test's own, started and stopped by the test (never the machine's)."""
 
 import base64
 import json
+import time
 import uuid
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from portal.models import IngestJob, Upload
 from portal.uploads.jobs import jobs_recover
 from tests.conftest import wait_until
 from tests.samples import sample
+from tests.uploads.conftest import post_files, wait_finished
 from tests.uploads.test_browser import sign_in
 
 FIO = sample("fio", "fioplot_fio-3.34_randread-1-1.json")
@@ -99,6 +101,27 @@ def test_the_form_without_its_script_says_the_files_are_kept_and_recovery_sends_
     assert broker.sent_job_ids() == [job.id]
 
 
+@pytest.mark.django_db
+def test_a_recovery_round_that_meets_the_queue_down_leaves_the_job_unsent(
+    signed_in, data_dir, broker, lab, django_capture_on_commit_callbacks
+):
+    """Not marked sent by a try that failed: the next round that finds Redis answering sends it at once."""
+    broker.stop()
+    with open(FIO, "rb") as file:
+        signed_in.post("/uploads/files", {"files": [file], "team": lab.id, "measurement": "end_to_end"})
+    _, job = _kept_and_unsent(FIO.name)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert jobs_recover() == [job.id]
+    _kept_and_unsent(FIO.name)
+
+    broker.start()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert jobs_recover() == [job.id]
+    assert broker.sent_job_ids() == [job.id]
+    job.refresh_from_db()
+    assert job.sent_at is not None
+
+
 @pytest.mark.browser
 def test_the_upload_page_says_the_files_are_kept_while_redis_is_down(
     transactional_db, live_server, engineer, data_dir, broker, browser_page
@@ -123,3 +146,29 @@ def test_the_upload_page_says_the_files_are_kept_while_redis_is_down(
     broker.start()
     assert jobs_recover() == [job.id]
     assert broker.sent_job_ids() == [job.id]
+
+
+@pytest.mark.worker
+def test_files_kept_while_redis_was_down_are_read_seconds_after_it_is_back(
+    data_dir, broker, celery_workers, signed_in, lab
+):
+    """A real worker on the test's broker: the upload is kept while Redis is down, recovery rounds meet the
+    queue down meanwhile, and the file is read within seconds of Redis answering again, not after the
+    lost-message wait (INGEST_LOST_SECONDS, 120 s)."""
+    celery_workers.start(REDIS_URL=broker.url)
+    broker.stop()
+    response = post_files(signed_in, [FIO], team=lab.id, new_system_name="Kept K1")
+    assert response.status_code == 503
+    upload, _ = _kept_and_unsent(FIO.name)
+    # Long enough for the worker's recovery (every INGEST_RECOVER_SECONDS, 10 s) to meet the queue down.
+    time.sleep(15)
+    assert Upload.objects.get(id=upload.id).status == Upload.Status.QUEUED
+
+    broker.start()
+    back = time.monotonic()
+    wait_finished([upload.id], seconds=60)
+    delay = time.monotonic() - back
+    upload.refresh_from_db()
+    assert (upload.status, upload.error) == (Upload.Status.DONE, ""), upload.error
+    # Measured: 5.2 s in one run on the 2-core test machine.
+    assert delay < 15, f"read {delay:.1f} s after Redis answered again"

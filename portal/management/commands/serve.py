@@ -32,7 +32,8 @@ class Command(BaseCommand):
             call_command("loaddemo")
         # With DEBUG on too: the static files are served compressed and cacheable in every mode.
         call_command("collectstatic", interactive=False, verbosity=0)
-        env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL, "REDIS_URL": settings.REDIS_URL}
+        # HOST: the web server's settings choose HTTPS by the interface it listens on (portal.settings).
+        env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL, "REDIS_URL": settings.REDIS_URL, "HOST": host}
         python = sys.executable
         commands = {
             # Workers recover jobs a killed worker left behind themselves: no beat scheduler is needed.
@@ -51,6 +52,8 @@ class Command(BaseCommand):
         )
         children = {name: Child(name, command, env) for name, command in commands.items()}
         self.stdout.write(f"ArrayBench is running at http://{host}:{port}/  (Ctrl-C stops everything)")
+        if not settings.DEBUG and not os.environ.get("HTTPS") and host not in {"127.0.0.1", "localhost", "::1"}:
+            self.stdout.write("On a public interface it expects HTTPS from a proxy in front (HTTPS=false: plain HTTP)")
         self.stdout.write("Create the first account with:  .venv/bin/python manage.py createsuperuser")
         self._wait_then_stop(children)
 
