@@ -9,6 +9,7 @@ from portal import formatting
 from portal.analysis.tables import IOPS, MBPS, Column, ColumnGroup, NumberFormat, Row, Table
 from portal.models import Config, System
 from portal.results.selectors import cache_setting
+from portal.results.workloads import run_group_labels
 
 from .presets import (
     BINARY_MBPS_NOTE,
@@ -18,6 +19,7 @@ from .presets import (
     mean_cells,
     selected_runs,
     threshold_value,
+    workload_columns,
 )
 
 # Configuration attributes a pivot table can use as rows: label and how a value prints.
@@ -48,15 +50,17 @@ def pivot(
     unknown = [name for name in rows if name not in ROW_ATTRIBUTES]
     if len(rows) != 2 or unknown:
         raise PresetError(f"rows must be two of {', '.join(ROW_ATTRIBUTES)}; got {', '.join(rows)}")
-    runs = selected_runs(system, selection or Selection())
+    selection = selection or Selection()
+    runs = selected_runs(system, selection)
+    workload_of = run_group_labels(runs=runs)
     values: defaultdict[tuple[tuple[Any, ...], str, str], list[float | None]] = defaultdict(list)
     for run in runs:
         position = tuple(_attribute(run.config, name) for name in rows)
         for metric in metrics:
-            key = (position, run.workload_name, metric)
+            key = (position, workload_of[run.id], metric)
             values[key].append(threshold_value(run, metric, threshold_ms=threshold_ms, binary_mbps=True))
     cells, averaged = mean_cells(values)
-    workloads = tuple(dict.fromkeys(run.workload_name for run in runs))
+    workloads = workload_columns(runs, workload_of, asked=selection.workloads)
     positions = sorted({key[0] for key in cells}, key=lambda p: tuple((v is None, v) for v in p))
     formats = {IOPS: NumberFormat(decimals=0), MBPS: NumberFormat(decimals=1)}
     groups = tuple(

@@ -65,7 +65,7 @@ def _alert_store(series: Series, versions: list[Version], change: Change) -> Ale
         with transaction.atomic():
             return Alert.objects.create(
                 **key, **numbers, summary=summary, system_id=series.config.system_id, workload_id=series.workload_id,
-                workload_name=series.workload_name, metric=series.metric, tentative=change.tentative,
+                workload_name=series.label, metric=series.metric, tentative=change.tentative,
             )  # fmt: skip
     except IntegrityError:  # stored a moment ago by another worker
         return None

@@ -113,7 +113,7 @@ def history_chart(*, system: System, config: Config, loaded: HistorySeries, rows
         for i, row in zip(positions, rows, strict=True)
         if row.alert is not None
     ]  # fmt: skip
-    title = f"{system.name}, {formatting.configuration(config)}: {loaded.workload_name} across firmware versions"
+    title = f"{system.name}, {formatting.configuration(config)}: {loaded.label} across firmware versions"
     words = loaded.figure_words
     return Chart(
         title, "Firmware version (or measured date)", f"{words[:1].upper()}{words[1:]}, {unit}",

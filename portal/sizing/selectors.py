@@ -23,6 +23,7 @@ from portal.analysis.drive_scaling import (
 )
 from portal.models import Run, System
 from portal.results.selectors import COMPARABLE, Figure, threshold_figures
+from portal.results.workloads import run_group_labels
 
 from .answers import Estimate, Sizing, SweepSizing
 from .forms import SizingQuestionForm
@@ -42,21 +43,23 @@ def sizing(
     figures = threshold_figures(
         system=system, threshold_ms=threshold_ms, workload=workload, raid_level=raid_level, cache=cache
     )
-    families: dict[tuple[str, str], list[Figure]] = defaultdict(list)
+    # One workload a sweep: runs stored under the name asked for may be of several (fio-plot's "random-read").
+    groups = run_group_labels(runs=[figure.run for figure in figures])
+    families: dict[tuple[str, str, str], list[Figure]] = defaultdict(list)
     for figure in figures:
         if figure.value is None or figure.value <= 0 or not figure.config.drive_count or not _usable(figure):
             continue
         others = {k: v for k, v in figure.config.properties().items() if k != "drive_count"}
-        families[(figure.metric, json.dumps(others, sort_keys=True, default=str))].append(figure)
+        families[(groups[figure.run.id], figure.metric, json.dumps(others, sort_keys=True, default=str))].append(figure)
     sweeps = []
-    for (metric, _), members in sorted(families.items()):
+    for (workload, metric, _), members in sorted(families.items()):
         by_count: dict[int, list[float]] = defaultdict(list)
         for figure in members:
             by_count[figure.config.drive_count].append(float(figure.value or 0))
         if len(by_count) < 2:
             continue
         measured = [DriveCountFigure(n, statistics.mean(values)) for n, values in sorted(by_count.items())]
-        sweeps.append(_sweep_sizing(members[0], metric, measured, threshold_ms, target, drives))
+        sweeps.append(_sweep_sizing(members[0], workload, metric, measured, threshold_ms, target, drives))
     estimate = None
     if not sweeps and target is not None:
         # Any RAID level's runs give the drives' back-end figure; the penalty is the one asked for.
@@ -73,6 +76,7 @@ def _usable(figure: Figure) -> bool:
 
 def _sweep_sizing(
     first: Figure,
+    workload: str,
     metric: str,
     measured: list[DriveCountFigure],
     threshold_ms: float,
@@ -85,7 +89,7 @@ def _sweep_sizing(
     if target is not None:
         needed = drives_needed(scaling, target=target, raid_level=config.raid_level)
     return SweepSizing(
-        workload=first.run.workload_name,
+        workload=workload,
         raid_level=config.raid_level,
         cache_setting=first.cache_setting,
         metric=metric,
