@@ -22,7 +22,7 @@ raises are here.
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from statistics import fmean
 from typing import TypeVar
@@ -40,7 +40,7 @@ from portal.analysis.tables import (
 )
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.errors import ApplicationError
-from portal.models import Run, System
+from portal.models import Config, Run, System
 from portal.results.selectors import (
     cache_setting,
     run_citation_tables,
@@ -136,6 +136,33 @@ def workload_columns(runs: list[Run], groups: dict[int, str], *, asked: tuple[st
     return tuple(dict.fromkeys(groups[run.id] for run in sorted(runs, key=position)))
 
 
+def config_differences(runs: list[Run], *, position: Callable[[Run], Hashable]) -> dict[int, str]:
+    """What tells each run's configuration apart from the others that share its row (``position``), in
+    words ("RAID level RAID-1", "gateway cache off"), by run id; "" where its row holds one configuration.
+    A row's cell is then a mean of replicates of one configuration, never of two (RAID-1 and RAID-5 runs of
+    one drive count are two rows, not their mean)."""
+    at: defaultdict[Hashable, dict[int, Config]] = defaultdict(dict)
+    for run in runs:
+        at[position(run)][run.config_id] = run.config
+    words: dict[int, str] = {}
+    for configs in at.values():
+        if len(configs) < 2:
+            continue
+        stated = {config_id: _stated(config) for config_id, config in configs.items()}
+        names = sorted({name for properties in stated.values() for name in properties})
+        differing = [name for name in names if len({repr(p.get(name)) for p in stated.values()}) > 1]
+        for config_id, properties in stated.items():
+            words[config_id] = formatting.labels({name: properties.get(name, "not stated") for name in differing})
+    return {run.id: words.get(run.config_id, "") for run in runs}
+
+
+def _stated(config: Config) -> dict[str, object]:
+    """A configuration's stated properties, its free-form ones (``extra``) among them."""
+    properties = {name: value for name, value in config.properties().items() if name != "extra"}
+    properties |= config.extra or {}
+    return {name: value for name, value in properties.items() if value not in (None, "", [], {})}
+
+
 def threshold_value(run: Run, metric: str, *, threshold_ms: float, binary_mbps: bool) -> float | None:
     """A run's IOPS or MB/s at the threshold; MB/s in 2^20 bytes/s when ``binary_mbps``."""
     _, answer = run_threshold(run=run, threshold_ms=threshold_ms, metric=METRIC_FIELDS[metric])
@@ -182,6 +209,9 @@ def whitepaper(
     runs = selected_runs(system, selection)
     groups = run_group_labels(runs=runs)
     skipped = [run for run in runs if run.config.drive_count is None]
+    shown = [run for run in runs if run.config.drive_count is not None]
+    cache_of = {run.id: cache_setting(config=run.config) or "Cache not stated" for run in shown}
+    differences = config_differences(shown, position=lambda run: (run.config.drive_count, cache_of[run.id]))
     values: defaultdict[tuple[int, str, str, str], list[float | None]] = defaultdict(list)
     for run in runs:
         if run.config.drive_count is None:
@@ -189,7 +219,7 @@ def whitepaper(
         for metric in metrics:
             key = (
                 run.config.drive_count,
-                cache_setting(config=run.config) or "Cache not stated",
+                "; ".join(words for words in (cache_of[run.id], differences[run.id]) if words),
                 groups[run.id],
                 metric,
             )
