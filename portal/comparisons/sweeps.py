@@ -9,6 +9,7 @@ from django.utils.text import slugify
 
 from portal.analysis.stroke import StrokeRun, stroke_multipliers
 from portal.models import Run, System, document_title
+from portal.results.configurations import config_differences
 from portal.results.selectors import Figure, threshold_figures
 from portal.results.workloads import run_group_labels
 from portal.systems.selectors import published_stroke_multipliers
@@ -80,13 +81,17 @@ def sweep(
         cache=cache,
         latency=latency,
     )
-    groups = run_group_labels(runs=[figure.run for figure in figures])
+    runs = [figure.run for figure in figures]
+    groups = run_group_labels(runs=runs)
+    labels = {figure.run.id: _sweep_series_label(figure, parameter, groups[figure.run.id]) for figure in figures}
+    # Configurations a line would join (two hosts, two drive types) are lines of their own.
+    differences = config_differences(runs, position=lambda run: labels[run.id], ignored=(parameter,))
     series: dict = defaultdict(lambda: defaultdict(list))
     for figure in figures:
         x = _sweep_x(figure, parameter)
         if x is None or figure.value is None:
             continue
-        label = _sweep_series_label(figure, parameter, groups[figure.run.id])
+        label = ", ".join(words for words in (labels[figure.run.id], differences[figure.run.id]) if words)
         series[figure.metric][label].append((x, figure.value, figure.run.id))
     return {metric: _lines_drawn(lines) for metric, lines in sorted(series.items())}
 

@@ -8,6 +8,7 @@ from typing import Any
 from portal import formatting
 from portal.analysis.tables import IOPS, MBPS, Column, ColumnGroup, NumberFormat, Row, Table
 from portal.models import Config, System
+from portal.results.configurations import config_differences
 from portal.results.selectors import cache_setting
 from portal.results.workloads import run_group_labels
 
@@ -16,7 +17,6 @@ from .presets import (
     PAPER_METRIC_LABELS,
     PresetError,
     Selection,
-    config_differences,
     mean_cells,
     selected_runs,
     threshold_value,

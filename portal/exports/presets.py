@@ -22,7 +22,7 @@ raises are here.
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from statistics import fmean
 from typing import TypeVar
@@ -40,7 +40,8 @@ from portal.analysis.tables import (
 )
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.errors import ApplicationError
-from portal.models import Config, Run, System
+from portal.models import Run, System
+from portal.results.configurations import config_differences
 from portal.results.selectors import (
     cache_setting,
     run_citation_tables,
@@ -134,33 +135,6 @@ def workload_columns(runs: list[Run], groups: dict[int, str], *, asked: tuple[st
         return min((order.index(name) for name in names if name in order), default=len(order))
 
     return tuple(dict.fromkeys(groups[run.id] for run in sorted(runs, key=position)))
-
-
-def config_differences(runs: list[Run], *, position: Callable[[Run], Hashable]) -> dict[int, str]:
-    """What tells each run's configuration apart from the others that share its row (``position``), in
-    words ("RAID level RAID-1", "gateway cache off"), by run id; "" where its row holds one configuration.
-    A row's cell is then a mean of replicates of one configuration, never of two (RAID-1 and RAID-5 runs of
-    one drive count are two rows, not their mean)."""
-    at: defaultdict[Hashable, dict[int, Config]] = defaultdict(dict)
-    for run in runs:
-        at[position(run)][run.config_id] = run.config
-    words: dict[int, str] = {}
-    for configs in at.values():
-        if len(configs) < 2:
-            continue
-        stated = {config_id: _stated(config) for config_id, config in configs.items()}
-        names = sorted({name for properties in stated.values() for name in properties})
-        differing = [name for name in names if len({repr(p.get(name)) for p in stated.values()}) > 1]
-        for config_id, properties in stated.items():
-            words[config_id] = formatting.labels({name: properties.get(name, "not stated") for name in differing})
-    return {run.id: words.get(run.config_id, "") for run in runs}
-
-
-def _stated(config: Config) -> dict[str, object]:
-    """A configuration's stated properties, its free-form ones (``extra``) among them."""
-    properties = {name: value for name, value in config.properties().items() if name != "extra"}
-    properties |= config.extra or {}
-    return {name: value for name, value in properties.items() if value not in (None, "", [], {})}
 
 
 def threshold_value(run: Run, metric: str, *, threshold_ms: float, binary_mbps: bool) -> float | None:

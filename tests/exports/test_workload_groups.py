@@ -25,6 +25,7 @@ from portal.comparisons.sweeps import sweep
 from portal.history import selectors as history
 from portal.models import Run, SweepCell, System
 from portal.sizing.selectors import sizing
+from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 from tests.samples import sample
 
 SYSTEM = "HP DL380G8 Crucial MX200"
@@ -206,3 +207,20 @@ def test_configurations_sharing_a_row_are_rows_of_their_own_not_a_mean(db, clien
     )
     column = pivot[1].index("EVA Random Writes")
     assert sorted(row[column] for row in pivot[3:] if len(row) > column and row[column] != "N/A") == ["4000", "7300"]
+
+
+def test_a_drive_count_sweep_joins_only_one_configuration_family(db):
+    """HDDs and SSDs at 8 and 16 drives, one workload: two lines of two points each, not one line of four."""
+    system = SystemFactory(name="Two drive types")
+    figures = {("HDD", 8): 2_000.0, ("HDD", 16): 4_000.0, ("SSD", 8): 50_000.0, ("SSD", 16): 90_000.0}
+    for (drive_type, drives), iops in figures.items():
+        config = ConfigFactory(system=system, raid_level="RAID-5", drive_count=drives, drive_type=drive_type)
+        run = RunFactory(config=config, workload_name="OLTP 8K")
+        # Measured at 10 ms and 30 ms: the figure at 20 ms is their midpoint, ``iops``.
+        for seq, (factor, response_ms) in enumerate(((0.5, 10.0), (1.5, 30.0))):
+            PointFactory(run=run, seq=seq, outstanding_io=seq + 1, iops=iops * factor, avg_response_ms=response_ms)
+    lines = sweep(system=system, parameter="drive_count", threshold_ms=20, workload="OLTP 8K")["iops"]
+    assert {label: [(x, value) for x, value, _ in points] for label, points in lines.items()} == {
+        "OLTP 8K, RAID-5, drive type HDD": [(8, 2_000.0), (16, 4_000.0)],
+        "OLTP 8K, RAID-5, drive type SSD": [(8, 50_000.0), (16, 90_000.0)],
+    }
