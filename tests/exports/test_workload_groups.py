@@ -224,3 +224,20 @@ def test_a_drive_count_sweep_joins_only_one_configuration_family(db):
         "OLTP 8K, RAID-5, drive type HDD": [(8, 2_000.0), (16, 4_000.0)],
         "OLTP 8K, RAID-5, drive type SSD": [(8, 50_000.0), (16, 90_000.0)],
     }
+
+
+def test_without_a_sweep_the_estimate_names_the_one_workload_whose_read_share_it_reads(db):
+    """Three drives only (RAID-0 stated): no sweep, so the back-end formula answers, for one workload, named."""
+    call_command(
+        "ingest", str(sample("fio-grids", THREE_DRIVES)), "--system", "MX200 x3",
+        "--config", "drive_count=3", "--config", "drive_type=SSD", "--config", "raid_level=RAID 0",
+        stdout=io.StringIO(),
+    )  # fmt: skip
+    system = System.objects.get(name="MX200 x3")
+    found = sizing(system=system, workload="random-read", threshold_ms=20, target=100_000, raid_level="RAID-0")
+    assert found.sweeps == ()
+    assert found.estimate.workload == READ
+    # RAID-0 has no write penalty: back-end IOPS is the target, 100,000, whatever the read share.
+    assert found.estimate.backend.backend_iops == pytest.approx(100_000)
+    # Per drive: the read run's 141,142 IOPS at 20 ms over its 3 drives (the write run's 20,882 is not pooled).
+    assert found.estimate.backend.per_drive_iops == pytest.approx(THREE_READ / 3)
