@@ -9,7 +9,9 @@ from django.utils.text import slugify
 
 from portal.analysis.stroke import StrokeRun, stroke_multipliers
 from portal.models import Run, System, document_title
+from portal.results.configurations import config_differences
 from portal.results.selectors import Figure, threshold_figures
+from portal.results.workloads import run_group_labels
 from portal.systems.selectors import published_stroke_multipliers
 
 SWEEP_PARAMETERS = {
@@ -34,8 +36,9 @@ def _sweep_x(figure: Figure, parameter: str) -> object:
     return getattr(figure.config, parameter)
 
 
-def _sweep_series_label(figure: Figure, parameter: str) -> str:
-    """What stays fixed along one sweep line: everything but the swept parameter."""
+def _sweep_series_label(figure: Figure, parameter: str, workload: str) -> str:
+    """What stays fixed along one sweep line: everything but the swept parameter (``workload``: the run's
+    workload group, :func:`~portal.results.workloads.run_group_labels`)."""
     run, config = figure.run, figure.config
     if parameter in ("transfer_bytes", "read_pct"):
         threads = (run.params or {}).get("threads")
@@ -43,7 +46,7 @@ def _sweep_series_label(figure: Figure, parameter: str) -> str:
         random = f"{run.random_pct:g} % random" if run.random_pct is not None else ""
         parts = [mix, random, f"{threads} threads" if threads else ""]
     else:
-        parts = [run.workload_name]
+        parts = [workload]
     parts += [config.raid_level, figure.cache_setting]
     if parameter != "drive_count" and config.drive_count:
         parts.append(f"{config.drive_count} drives")
@@ -78,16 +81,27 @@ def sweep(
         cache=cache,
         latency=latency,
     )
+    runs = [figure.run for figure in figures]
+    groups = run_group_labels(runs=runs)
+    labels = {figure.run.id: _sweep_series_label(figure, parameter, groups[figure.run.id]) for figure in figures}
+    # Configurations a line would join (two hosts, two drive types) are lines of their own.
+    differences = config_differences(runs, position=lambda run: labels[run.id], ignored=(parameter,))
     series: dict = defaultdict(lambda: defaultdict(list))
     for figure in figures:
         x = _sweep_x(figure, parameter)
         if x is None or figure.value is None:
             continue
-        series[figure.metric][_sweep_series_label(figure, parameter)].append((x, figure.value, figure.run.id))
-    return {
-        metric: {label: sorted(points) for label, points in sorted(lines.items()) if len(points) > 1 or len(lines) == 1}
-        for metric, lines in sorted(series.items())
-    }
+        label = ", ".join(words for words in (labels[figure.run.id], differences[figure.run.id]) if words)
+        series[figure.metric][label].append((x, figure.value, figure.run.id))
+    return {metric: _lines_drawn(lines) for metric, lines in sorted(series.items())}
+
+
+def _lines_drawn(lines: dict[str, list]) -> dict[str, list]:
+    """The lines of a sweep, in label order: those of more than one point, or every one when none has more
+    (one configuration's workloads: a point each, never joined into one line)."""
+    drawn = {label: sorted(points) for label, points in sorted(lines.items())}
+    joined = {label: points for label, points in drawn.items() if len(points) > 1}
+    return joined or drawn
 
 
 @dataclass
@@ -111,12 +125,14 @@ class StrokeTable:
 def stroke_tables(*, system: System, threshold_ms: float, baseline_pct: float = 8.0) -> list[StrokeTable]:
     """Measured tables (runs differing only in stroke %) followed by the published ones."""
     by_config: dict = defaultdict(lambda: defaultdict(list))
-    for figure in threshold_figures(system=system, threshold_ms=threshold_ms):
+    figures = threshold_figures(system=system, threshold_ms=threshold_ms)
+    groups = run_group_labels(runs=[figure.run for figure in figures])
+    for figure in figures:
         config = figure.config
         if config.stroke_pct is None or figure.value is None:
             continue
         others = {k: v for k, v in config.properties().items() if k != "stroke_pct"}
-        key = (config.raid_level, figure.run.workload_name, _json_key(others))
+        key = (config.raid_level, groups[figure.run.id], _json_key(others))
         by_config[key][config.stroke_pct].append(figure.value)
     tables = []
     for (raid_level, workload, _), by_stroke in sorted(by_config.items()):

@@ -8,7 +8,9 @@ from typing import Any
 from portal import formatting
 from portal.analysis.tables import IOPS, MBPS, Column, ColumnGroup, NumberFormat, Row, Table
 from portal.models import Config, System
+from portal.results.configurations import config_differences
 from portal.results.selectors import cache_setting
+from portal.results.workloads import run_group_labels
 
 from .presets import (
     BINARY_MBPS_NOTE,
@@ -18,6 +20,7 @@ from .presets import (
     mean_cells,
     selected_runs,
     threshold_value,
+    workload_columns,
 )
 
 # Configuration attributes a pivot table can use as rows: label and how a value prints.
@@ -48,15 +51,19 @@ def pivot(
     unknown = [name for name in rows if name not in ROW_ATTRIBUTES]
     if len(rows) != 2 or unknown:
         raise PresetError(f"rows must be two of {', '.join(ROW_ATTRIBUTES)}; got {', '.join(rows)}")
-    runs = selected_runs(system, selection or Selection())
+    selection = selection or Selection()
+    runs = selected_runs(system, selection)
+    workload_of = run_group_labels(runs=runs)
+    differences = config_differences(runs, position=lambda run: _position(run.config, rows))
     values: defaultdict[tuple[tuple[Any, ...], str, str], list[float | None]] = defaultdict(list)
     for run in runs:
-        position = tuple(_attribute(run.config, name) for name in rows)
+        # Configurations that share the two attributes are rows of their own, told apart in the last header.
+        position = (*_position(run.config, rows), differences[run.id])
         for metric in metrics:
-            key = (position, run.workload_name, metric)
+            key = (position, workload_of[run.id], metric)
             values[key].append(threshold_value(run, metric, threshold_ms=threshold_ms, binary_mbps=True))
     cells, averaged = mean_cells(values)
-    workloads = tuple(dict.fromkeys(run.workload_name for run in runs))
+    workloads = workload_columns(runs, workload_of, asked=selection.workloads)
     positions = sorted({key[0] for key in cells}, key=lambda p: tuple((v is None, v) for v in p))
     formats = {IOPS: NumberFormat(decimals=0), MBPS: NumberFormat(decimals=1)}
     groups = tuple(
@@ -64,16 +71,28 @@ def pivot(
     )
     body = tuple(
         Row(
-            headers=tuple(_attribute_text(name, value) for name, value in zip(rows, position, strict=True)),
+            headers=_headers(rows, position),
             cells=tuple(cells.get((position, w, m)) for w in workloads for m in metrics),
         )
         for position in positions
     )
     labels = tuple(ROW_ATTRIBUTES[name][0] for name in rows)
     footnotes = (f"*Results correspond to an average response time of {threshold_ms:g} ms.", BINARY_MBPS_NOTE)
-    notes = tuple(f"Mean of {n} runs: {', '.join(map(str, p))}, {w} {m}." for (p, w, m), n in averaged)
+    notes = tuple(f"Mean of {n} runs: {', '.join(_headers(rows, p))}, {w} {m}." for (p, w, m), n in averaged)
     title = f"{system.name} results by {labels[0].lower()} and {labels[1].lower()}"
     return Table(title, (("Workload", ""), labels), groups, body, footnotes + notes)
+
+
+def _position(config: Config, rows: tuple[str, ...]) -> tuple[Any, ...]:
+    return tuple(_attribute(config, name) for name in rows)
+
+
+def _headers(rows: tuple[str, ...], position: tuple[Any, ...]) -> tuple[str, ...]:
+    """A row's headers: its two attributes, the last with what tells its configuration apart, if anything."""
+    *values, differences = position
+    headers = [_attribute_text(name, value) for name, value in zip(rows, values, strict=True)]
+    headers[-1] = "; ".join(words for words in (headers[-1], differences) if words)
+    return tuple(headers)
 
 
 def _attribute(config: Config, name: str) -> Any:

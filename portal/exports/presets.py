@@ -41,6 +41,7 @@ from portal.analysis.tables import (
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.errors import ApplicationError
 from portal.models import Run, System
+from portal.results.configurations import config_differences
 from portal.results.selectors import (
     cache_setting,
     run_citation_tables,
@@ -49,6 +50,7 @@ from portal.results.selectors import (
     runs_filtered,
     runs_with_points,
 )
+from portal.results.workloads import run_group_labels
 
 METRIC_FIELDS = {IOPS: "iops", MBPS: "mbps"}
 PAPER_METRIC_LABELS = {IOPS: "I/Os", MBPS: "MBps"}
@@ -123,6 +125,18 @@ def workload_order(run: Run) -> tuple[str, int, list[int | str]]:
     return (family, sizes[0] if len(sizes) == 1 else 0, natural_key(run.workload_name))
 
 
+def workload_columns(runs: list[Run], groups: dict[int, str], *, asked: tuple[str, ...] | None) -> tuple[str, ...]:
+    """A table's workload columns: one per workload its runs measured (``groups``: each run's, by id), in the
+    order ``asked`` names them (a name any of a workload's names), else the runs' order."""
+    order = list(asked or ())
+
+    def position(run: Run) -> int:
+        names = {run.workload_name, *(run.workload.names if run.workload else ())}
+        return min((order.index(name) for name in names if name in order), default=len(order))
+
+    return tuple(dict.fromkeys(groups[run.id] for run in sorted(runs, key=position)))
+
+
 def threshold_value(run: Run, metric: str, *, threshold_ms: float, binary_mbps: bool) -> float | None:
     """A run's IOPS or MB/s at the threshold; MB/s in 2^20 bytes/s when ``binary_mbps``."""
     _, answer = run_threshold(run=run, threshold_ms=threshold_ms, metric=METRIC_FIELDS[metric])
@@ -146,7 +160,7 @@ def mean_cells(
 
 
 def selected_runs(system: System, selection: Selection) -> list[Run]:
-    runs = list(runs_with_points(runs=_runs(system, selection)))
+    runs = list(runs_with_points(runs=_runs(system, selection).select_related("workload")))
     if not runs:
         raise PresetError(f"{system.name} has no runs for {_describe(selection)}")
     return sorted(runs, key=workload_order)
@@ -167,7 +181,11 @@ def whitepaper(
     """Seed 000 Table 1's layout for ``system`` (``selection`` from :func:`default_selection`)."""
     selection = selection or default_selection(system)
     runs = selected_runs(system, selection)
+    groups = run_group_labels(runs=runs)
     skipped = [run for run in runs if run.config.drive_count is None]
+    shown = [run for run in runs if run.config.drive_count is not None]
+    cache_of = {run.id: cache_setting(config=run.config) or "Cache not stated" for run in shown}
+    differences = config_differences(shown, position=lambda run: (run.config.drive_count, cache_of[run.id]))
     values: defaultdict[tuple[int, str, str, str], list[float | None]] = defaultdict(list)
     for run in runs:
         if run.config.drive_count is None:
@@ -175,14 +193,14 @@ def whitepaper(
         for metric in metrics:
             key = (
                 run.config.drive_count,
-                cache_setting(config=run.config) or "Cache not stated",
-                run.workload_name,
+                "; ".join(words for words in (cache_of[run.id], differences[run.id]) if words),
+                groups[run.id],
                 metric,
             )
             values[key].append(threshold_value(run, metric, threshold_ms=threshold_ms, binary_mbps=True))
     cells, averaged = mean_cells(values)
     records = [ResultRecord(*key, value) for key, value in cells.items()]
-    workloads = selection.workloads or tuple(dict.fromkeys(run.workload_name for run in runs))
+    workloads = workload_columns(runs, groups, asked=selection.workloads)
     drive_types = {run.config.drive_type for run in runs if run.config.drive_count is not None}
     drive_type = drive_types.pop() if len(drive_types) == 1 else ""
     table = whitepaper_table(

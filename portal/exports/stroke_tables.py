@@ -9,6 +9,7 @@ from portal.analysis.tables import Table, stroke_table
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.models import PublishedStrokeMultipliers, System
 from portal.results.selectors import cache_setting, run_metric, run_threshold, runs_filtered, runs_with_points
+from portal.results.workloads import run_group_labels
 from portal.systems.selectors import published_stroke_multipliers
 
 from .presets import PresetError, natural_key
@@ -84,11 +85,13 @@ def _measured_stroke_rows(
     groups: defaultdict[tuple[str, str, str, str], defaultdict[float, list[tuple[float, int | None]]]] = defaultdict(
         lambda: defaultdict(list)
     )
-    for run in runs_with_points(runs=runs):
+    stroked = list(runs_with_points(runs=runs.select_related("workload")))
+    workloads = run_group_labels(runs=stroked)
+    for run in stroked:
         properties = {k: v for k, v in run.config.properties().items() if k != "stroke_pct"}
         key = (
             run.config.raid_level,
-            run.workload_name,
+            workloads[run.id],
             repr(sorted(properties.items())),
             cache_setting(config=run.config),
         )

@@ -8,7 +8,9 @@ from django.db.models.functions import Coalesce, TruncDate
 
 from portal import formatting
 from portal.analysis.versions import version_key
-from portal.models import Alert, AlertKind, AlertState, AlertStatus, Config, Point, Run, Team
+from portal.analysis.workload_groups import GroupedRun, group_labels
+from portal.analysis.workloads import describe
+from portal.models import Alert, AlertKind, AlertState, AlertStatus, Config, Point, Run, Team, Workload
 from portal.teams.selectors import Viewer, visible
 
 FIGURE = Alert.Figure.THROUGHPUT
@@ -53,6 +55,8 @@ class Series:
     figure: str = FIGURE
     # The load the response time is read at: (outstanding I/Os or threads, "outstanding" or "threads").
     load: tuple[float, str] | None = None
+    # The workload in words, told apart from the configuration's other series stored under its name.
+    label: str = ""
 
     @property
     def figure_words(self) -> str:
@@ -66,6 +70,25 @@ class Series:
 def series_key(*, workload_id: int | None, workload_name: str) -> str:
     """A series' key: the workload when the runs said what they do, else the name they were stored under."""
     return f"workload:{workload_id}" if workload_id is not None else f"name:{workload_name}"
+
+
+def series_labels(*, runs: QuerySet[Run]) -> dict[tuple[int, str], str]:
+    """The workload of each (configuration id, series) of ``runs`` in words: the name its runs were stored
+    under, with what it does where another series of the configuration was stored under the same name
+    (:mod:`portal.analysis.workload_groups`). Two queries."""
+    rows = list(runs.values_list("config_id", "workload_id", "workload_name").order_by().distinct())
+    workloads = Workload.objects.in_bulk({workload_id for _, workload_id, _ in rows if workload_id is not None})
+    by_config: dict[int, list[GroupedRun]] = {}
+    for config_id, workload_id, name in rows:
+        workload = workloads.get(workload_id) if workload_id is not None else None
+        title, described = (workload.name, describe(workload.signature())) if workload else ("", "")
+        by_config.setdefault(config_id, []).append(GroupedRun(workload_id, name, title, described))
+    labels: dict[tuple[int, str], str] = {}
+    for config_id, grouped in by_config.items():
+        for (kind, value), label in group_labels(grouped).items():
+            series = f"workload:{value}" if kind == "workload" else f"name:{value}"
+            labels[(config_id, series)] = label
+    return labels
 
 
 def _series_q(series: str) -> Q:
@@ -136,7 +159,8 @@ def series_load(*, config: Config, series: str, figure: str = FIGURE) -> Series 
         version.measured = min(version.measured, measured)
         version.run_ids.append(run_id)
         version.values.append(value)
-    return Series(config, series, rows[0][1], rows[0][2], metric, _in_order(versions))
+    label = series_labels(runs=_compared_runs().filter(config=config))[(config.id, series)]
+    return Series(config, series, rows[0][1], rows[0][2], metric, _in_order(versions), label=label)
 
 
 def _in_order(versions: dict[str, Version]) -> list[Version]:
@@ -174,7 +198,10 @@ def _response_series(config: Config, series: str, figure: Alert.Figure) -> Serie
         version.measured = min(version.measured, measured)
         version.run_ids.append(run_id)
         version.values.append(at_load[run_id][load])
-    return Series(config, series, runs[0][1], runs[0][2], "ms", _in_order(versions), figure=figure, load=load)
+    label = series_labels(runs=_compared_runs().filter(config=config))[(config.id, series)]
+    return Series(
+        config, series, runs[0][1], runs[0][2], "ms", _in_order(versions), figure=figure, load=load, label=label
+    )
 
 
 def series_baseline(*, config_id: int, series: str, figure: str = FIGURE) -> str | None:
@@ -259,6 +286,7 @@ def series_history(*, config: Config, series: str, figure: str = FIGURE) -> tupl
 class SeriesEntry:
     config: Config
     series: str
+    # The series' workload in words (:func:`series_labels`).
     workload_name: str
     versions: int
     alerts: int
@@ -279,12 +307,15 @@ def system_series(*, system_id: int) -> list[SeriesEntry]:
         key = (config_id, series_key(workload_id=workload_id, workload_name=name))
         found.setdefault(key, (name, set()))[1].add(firmware or day)
     configs = Config.objects.in_bulk({config_id for config_id, _ in found})
+    labels = series_labels(runs=_compared_runs().filter(config__system_id=system_id))
     counts: dict[tuple[int, str], int] = {}
     for config_id, series in Alert.objects.filter(system_id=system_id).values_list("config_id", "series"):
         counts[(config_id, series)] = counts.get((config_id, series), 0) + 1
     return [
-        SeriesEntry(configs[config_id], series, name, len(versions), counts.get((config_id, series), 0))
-        for (config_id, series), (name, versions) in sorted(found.items())
+        SeriesEntry(
+            configs[config_id], series, labels[(config_id, series)], len(versions), counts.get((config_id, series), 0)
+        )
+        for (config_id, series), (_name, versions) in sorted(found.items())
     ]
 
 

@@ -108,7 +108,7 @@ def _alert_move(series: Series, versions: list[Version], stored: dict[int, Alert
     if move.key is None:
         alert = Alert.objects.create(
             config=series.config, series=series.series, figure=series.figure, system_id=series.config.system_id,
-            workload_id=series.workload_id, workload_name=series.workload_name, metric=series.metric,
+            workload_id=series.workload_id, workload_name=series.label, metric=series.metric,
             **numbers, **state,
         )  # fmt: skip
     else:

@@ -114,7 +114,7 @@ def history_chart(*, system: System, config: Config, loaded: HistorySeries, rows
         for alert in ([row.alert] if row.alert else []) + row.others
         if alert.state != AlertState.WITHDRAWN
     ]  # fmt: skip
-    title = f"{system.name}, {formatting.configuration(config)}: {loaded.workload_name} across firmware versions"
+    title = f"{system.name}, {formatting.configuration(config)}: {loaded.label} across firmware versions"
     words = loaded.figure_words
     return Chart(
         title, "Firmware version (or measured date)", f"{words[:1].upper()}{words[1:]}, {unit}",

@@ -120,6 +120,8 @@ def _system_runs(request: HttpRequest, form, *, system, by_name):
     found = run_lists.named_workloads(workload_ids=by_name.workload_ids, names=names)
     titles = system_runs.workload_titles(names=names, found=found)
     names_shown = role_of(request.user, system.team) is not None
+    # Names stored for runs of several workloads: each row says which.
+    several = {name: system_runs.section_workloads(name=name, found=found) for name in names}
     aliases = system_workload_aliases(
         pairs=[(named.name, named.workload_id) for named in found], workload_names=names, viewer=request.user
     )
@@ -130,8 +132,9 @@ def _system_runs(request: HttpRequest, form, *, system, by_name):
                 name,
                 aliases.get(name, titles[name]),
                 count,
-                system_runs.run_rows(shown, names_shown=names_shown),
+                system_runs.run_rows(shown, names_shown=names_shown, workloads=several[name]),
                 link(runs=name),
+                several[name] is not None,
             )
             for name, count, shown in sections
         ],

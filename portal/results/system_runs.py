@@ -60,6 +60,7 @@ _ROW_COLUMNS = (
     "id",
     "config_id",
     "workload_name",
+    "workload_id",
     "tool",
     "origin",
     "phase",
@@ -130,6 +131,8 @@ class ShownRun(NamedTuple):
     id: int
     config: Config
     workload_name: str
+    # None for a run whose file did not say what it does.
+    workload_id: int | None
     tool: str
     origin: str
     phase: str

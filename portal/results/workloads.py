@@ -1,8 +1,11 @@
 """Workloads and configurations of results: found by identity or created race-free, in bulk."""
 
+from collections.abc import Iterable
+
 from django.db import connection
 
 from portal.analysis.vocabulary import raid_level_canonical
+from portal.analysis.workload_groups import GroupedRun, group_key, group_labels
 from portal.analysis.workloads import Signature, describe, signature
 from portal.models import Config, Run, System, Workload
 from portal.systems.services import CONFIG_LABELS
@@ -129,3 +132,22 @@ def _workload_names_add(pairs: set[tuple[int, str]], stored: dict) -> None:
         added = [(workload_id, name) for workload_id, name in added if name not in current[workload_id]]
         if added:
             cursor.execute(_NAMES_ADD_SQL, [[pair[0] for pair in added], [pair[1] for pair in added]])
+
+
+def run_group_labels(*, runs: Iterable[Run]) -> dict[int, str]:
+    """Each run's workload group by run id, as its name (:mod:`portal.analysis.workload_groups`): runs of one
+    workload share it, runs of two never do, whatever they were stored under. Reads ``run.workload``: select
+    it with the runs."""
+    grouped = {run.id: _grouped(run) for run in runs}
+    labels = group_labels(grouped.values())
+    return {
+        run_id: labels[group_key(workload_id=run.workload_id, stored_name=run.stored_name)]
+        for run_id, run in grouped.items()
+    }
+
+
+def _grouped(run: Run) -> GroupedRun:
+    workload = run.workload
+    if workload is None:
+        return GroupedRun(None, run.workload_name, "", "")
+    return GroupedRun(workload.id, run.workload_name, workload.name, describe(workload.signature()))

@@ -23,6 +23,7 @@ from portal.analysis.drive_scaling import (
 )
 from portal.models import Run, System
 from portal.results.selectors import COMPARABLE, Figure, threshold_figures
+from portal.results.workloads import run_group_labels
 
 from .answers import Estimate, Sizing, SweepSizing
 from .forms import SizingQuestionForm
@@ -42,27 +43,34 @@ def sizing(
     figures = threshold_figures(
         system=system, threshold_ms=threshold_ms, workload=workload, raid_level=raid_level, cache=cache
     )
-    families: dict[tuple[str, str], list[Figure]] = defaultdict(list)
+    # One workload a sweep: runs stored under the name asked for may be of several (fio-plot's "random-read").
+    groups = run_group_labels(runs=[figure.run for figure in figures])
+    families: dict[tuple[str, str, str], list[Figure]] = defaultdict(list)
     for figure in figures:
         if figure.value is None or figure.value <= 0 or not figure.config.drive_count or not _usable(figure):
             continue
         others = {k: v for k, v in figure.config.properties().items() if k != "drive_count"}
-        families[(figure.metric, json.dumps(others, sort_keys=True, default=str))].append(figure)
+        families[(groups[figure.run.id], figure.metric, json.dumps(others, sort_keys=True, default=str))].append(figure)
     sweeps = []
-    for (metric, _), members in sorted(families.items()):
+    for (group, metric, _), members in sorted(families.items()):
         by_count: dict[int, list[float]] = defaultdict(list)
         for figure in members:
             by_count[figure.config.drive_count].append(float(figure.value or 0))
         if len(by_count) < 2:
             continue
         measured = [DriveCountFigure(n, statistics.mean(values)) for n, values in sorted(by_count.items())]
-        sweeps.append(_sweep_sizing(members[0], metric, measured, threshold_ms, target, drives))
+        sweeps.append(_sweep_sizing(members[0], group, metric, measured, threshold_ms, target, drives))
     estimate = None
     if not sweeps and target is not None:
         # Any RAID level's runs give the drives' back-end figure; the penalty is the one asked for.
         any_level = threshold_figures(system=system, threshold_ms=threshold_ms, workload=workload, cache=cache)
         usable = [figure for figure in any_level if _usable(figure)]
-        estimate = _estimate(usable, target=target, raid_level=raid_level) if usable else None
+        # The first workload stored under the name asked for, by its group's name: its read share is the one
+        # the formula reads, and the answer says which workload it is.
+        of = run_group_labels(runs=[figure.run for figure in usable])
+        chosen = of[usable[0].run.id] if usable else ""
+        usable = [figure for figure in usable if of[figure.run.id] == chosen]
+        estimate = _estimate(usable, workload=chosen, target=target, raid_level=raid_level) if usable else None
     return Sizing(tuple(sweeps), estimate)
 
 
@@ -73,6 +81,7 @@ def _usable(figure: Figure) -> bool:
 
 def _sweep_sizing(
     first: Figure,
+    workload: str,
     metric: str,
     measured: list[DriveCountFigure],
     threshold_ms: float,
@@ -85,7 +94,7 @@ def _sweep_sizing(
     if target is not None:
         needed = drives_needed(scaling, target=target, raid_level=config.raid_level)
     return SweepSizing(
-        workload=first.run.workload_name,
+        workload=workload,
         raid_level=config.raid_level,
         cache_setting=first.cache_setting,
         metric=metric,
@@ -98,7 +107,7 @@ def _sweep_sizing(
     )
 
 
-def _estimate(figures: list[Figure], *, target: float, raid_level: str | None) -> Estimate | None:
+def _estimate(figures: list[Figure], *, workload: str, target: float, raid_level: str | None) -> Estimate | None:
     """The back-end formula at the workload's read share; the per-drive back-end figure from the system's
     runs at the threshold, else from the rule of thumb for the drives' rotation speed."""
     run, config = figures[0].run, figures[0].config
@@ -124,7 +133,7 @@ def _estimate(figures: list[Figure], *, target: float, raid_level: str | None) -
         per_drive = rule_of_thumb_iops(drive_type=config.drive_type, drive_rpm=config.drive_rpm)
         source = f"the rule of thumb for {formatting.whole(config.drive_rpm)} rpm drives"
     result = backend(frontend_iops=target, read_pct=run.read_pct, raid_level=level, per_drive_iops=per_drive)
-    return Estimate(workload=run.workload_name, backend=result, per_drive_source=source)
+    return Estimate(workload=workload, backend=result, per_drive_source=source)
 
 
 def sweep_workloads(*, system: System) -> list[str]:

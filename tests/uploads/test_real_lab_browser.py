@@ -10,10 +10,17 @@ Files (``../shared/samples``, MANIFEST there):
 - diskspd/basilkisel_diskspd-text_goodsql2016...txt: one run, 403.66 IOPS at 158.382 ms ("Total IO");
 - vdbench/jiaoben_fsd_summary.html: ``format_for_rd1`` (vdbench's format step) then ``rd1``.
 The other system holds fio-grids/fioplot_SERVER-HIGHPOINT-RAID5_RW/randrw-1-1.json (randrw, bs=4k).
+
+Then the lab's grid of three Crucial MX200 SSDs (fio-grids/fioplot_HPDL380G8-H420i-Crucial-MX200x3_RAID0, 98
+files), whose randread and randwrite jobs fio-plot names both "random-read": its system page and white-paper table
+show random read and random write apart, each with its own figure at 20 ms, never their mean.
 """
 
+import csv
+import io
 import json
 import re
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
@@ -22,6 +29,7 @@ from playwright.sync_api import expect
 
 from portal.models import Role, Run, System
 from tests.conftest import team_member
+from tests.exports.test_workload_groups import READ, THREE_DRIVES, THREE_READ, THREE_WRITE, WRITE
 from tests.factories import SystemFactory
 from tests.ingesting import store_file
 from tests.pages.test_page_text import hits, visible_text
@@ -32,7 +40,9 @@ SWEEP = sorted((SAMPLES_DIR / "fio-sweeps" / "fioplot_intel-d3-s4610_randread").
 DISKSPD = sample("diskspd", "basilkisel_diskspd-text_goodsql2016.westeurope.cloudapp.azure.com.txt")
 VDBENCH = sample("vdbench", "jiaoben_fsd_summary.html")
 OTHER = sample("fio-grids", "fioplot_SERVER-HIGHPOINT-RAID5_RW", "randrw-1-1.json")
+GRID = sorted((SAMPLES_DIR / "fio-grids" / THREE_DRIVES).glob("*.json"))
 NEW_SYSTEM = "md RAID-0 of 3 SSDs"
+GRID_SYSTEM = "HP DL380G8 Crucial MX200 x3"
 MIXED_4K = "4 KiB random, 50 % read"
 
 
@@ -149,6 +159,42 @@ def test_a_labs_real_files_give_answers_an_engineer_accepts(worker, live_server,
     row = compared["rows"][0]
     assert page_cells == [written(row["a"]["value"]), written(row["b"]["value"])]
     assert client.get("/api/v1/compare/", {**query, "latency": "bogus"}).status_code == 400
+
+    grid_shows_read_and_write_apart(page, live_server)
+    assert browser_page.problems == []
+
+
+def grid_shows_read_and_write_apart(page, live_server):
+    """The MX200 grid uploaded as a new system of three SSDs: its page says which workload each "random-read" run
+    measured, and its white-paper table (the page's link) has a column of each with its own figures."""
+    page.goto(f"{live_server.url}/uploads/")
+    page.get_by_label("Name", exact=True).fill(GRID_SYSTEM)
+    page.get_by_label("Drives", exact=True).fill("3")
+    page.get_by_label("Drive type").select_option(label="SSD")
+    page.get_by_label("Choose result files").set_input_files([str(path) for path in GRID])
+    page.get_by_role("button", name="Upload", exact=True).click()
+    # The grid is read as one sweep: the upload holding its runs names the system.
+    stored = page.locator("#upload-table tbody td.status", has_text=f"done {GRID_SYSTEM}")
+    expect(stored).to_have_count(1, timeout=120_000)
+
+    page.goto(f"{live_server.url}/systems/{System.objects.get(name=GRID_SYSTEM).id}/")
+    section = page.locator("table", has=page.get_by_role("columnheader", name="Workload"))
+    rows = {
+        cells[1]: cells[5]
+        for cells in (row.locator("td").all_inner_texts() for row in section.locator("tbody tr").all())
+    }
+    assert rows == {
+        "4 KiB random read": f"{written(THREE_READ)} IOPS",
+        "4 KiB random write": f"{written(THREE_WRITE)} IOPS",
+    }
+
+    with page.expect_download() as started:
+        page.get_by_role("link", name="White-paper table (CSV)").click()
+    table = list(csv.reader(io.StringIO(Path(started.value.path()).read_text(encoding="utf-8-sig"))))
+    assert table[1] == ["Workload", "", READ, "", WRITE, ""]
+    (three,) = [row for row in table if row[:1] == ["3 SSDs"]]
+    assert [three[2], three[4]] == [str(round(THREE_READ)), str(round(THREE_WRITE))]
+    assert not any("Mean of" in cell for row in table for cell in row)
 
 
 def job_iops(path):
