@@ -63,7 +63,7 @@ def sizing(
         any_level = threshold_figures(system=system, threshold_ms=threshold_ms, workload=workload, cache=cache)
         usable = [figure for figure in any_level if _usable(figure)]
         estimate = _estimate(usable, target=target, raid_level=raid_level) if usable else None
-    return Sizing(tuple(sweeps), estimate)
+    return Sizing(tuple(sweeps), estimate, runs_read=len({figure.run.id for figure in figures}))
 
 
 def _usable(figure: Figure) -> bool:

@@ -61,8 +61,8 @@ def test_the_ds4500_needs_fewer_drives_than_the_lab_array_for_12000_iops(lab_arr
     assert ds4500["how"] == lab["how"] == "modelled from the measured sweep"
     fewer = 120 - ds4500["drives"]
     assert body["fewer"] == (
-        f"IBM DS4500 needs fewer drives for 12,000 IOPS of OLTP 8K at 20 ms: {ds4500['drives']} drives,"
-        f" {fewer} fewer than Lab array (120 drives)."
+        f"IBM DS4500 needs fewer drives for 12,000 IOPS of OLTP 8K at 20 ms: {ds4500['drives']} drives"
+        f" (RAID-5, All Caches Disabled, OLTP 8K), {fewer} fewer than Lab array (120 drives: RAID-5, OLTP 8K)."
     )
 
     printed = command(12000, "IBM DS4500", "Lab array")
@@ -85,8 +85,10 @@ def test_only_the_system_that_reaches_the_target_is_named(lab_array, api):
     assert 14_300 <= ds4500["levels_off_at"] <= 15_100
     assert lab["drives"] == 200
     assert body["fewer"] == (
-        "Only Lab array reaches 20,000 IOPS of OLTP 8K at 20 ms: 200 drives;"
-        " IBM DS4500 does not, from what was measured."
+        "Only Lab array reaches 20,000 IOPS of OLTP 8K at 20 ms: 200 drives (RAID-5, OLTP 8K)."
+        " IBM DS4500 does not reach 20,000 IOPS of OLTP 8K at 20 ms in what was measured:"
+        " IBM DS4500, RAID-5, All Caches Disabled, OLTP 8K: not reachable (levels off at about"
+        f" {round(ds4500['levels_off_at']):,} IOPS)."
     )
     assert "not reachable (levels off at about 14," in ds4500["text"]
     page = Client().get("/compare/sizing/", {"system": ["IBM DS4500", "Lab array"], **QUESTION, "target": 20000})
