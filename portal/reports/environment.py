@@ -88,7 +88,7 @@ def environment_section(
                 "Segment sizes",
                 joined(f"{formatting.significant(c.segment_kb)} KB" for c in configs.values() if c.segment_kb),
             ),
-            ("Cache settings", joined(cache for _, _, cache in measured)),
+            ("Cache settings", _cache_settings(measured)),
             ("Host", joined(_host(config) for config in configs.values())),
             ("Measurement", joined(run.get_measurement_display() for run in own)),
         ]
@@ -168,6 +168,14 @@ def measured_configurations(reported: list[Reported], system: System) -> set[Con
                 )
                 keys.update(workload.only_b)
     return keys
+
+
+def _cache_settings(keys: set[ConfigKey]) -> str:
+    """Every cache setting measured, and that some configurations state none where they do not."""
+    stated = joined(cache for _, _, cache in keys)
+    if stated and any(not cache for _, _, cache in keys):
+        return f"{stated}; not stated for the others"
+    return stated
 
 
 def _raid_and_drives(keys: Iterable[ConfigKey]) -> str:

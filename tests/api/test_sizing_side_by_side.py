@@ -129,3 +129,33 @@ def test_a_private_system_is_not_sized_side_by_side_outside_its_team(demo, api, 
         "/api/v1/sizing/side-by-side/", {"system": ["IBM DS4500", "Team array"], **QUESTION, "target": 1}
     )
     assert anonymous.status_code == 404
+
+
+def test_a_system_with_no_run_of_the_workload_is_said_to_have_no_data(demo, api):
+    # Seed 000 gives OLTP 8K (Tables 1 and 5) for the DS4500 only: the DS4400 has no run of it at all.
+    body = side_by_side_api(api, 12000, "IBM DS4500", "IBM DS4400")
+    ds4500, *others = body["systems"]
+    assert others == [] and body["no_data"] == ["IBM DS4400"]
+    assert body["fewer"] == (
+        f"Only IBM DS4500 reaches 12,000 IOPS of OLTP 8K at 20 ms: {ds4500['drives']} drives (RAID-5, All Caches"
+        " Disabled, OLTP 8K). No data: IBM DS4400 has no run of OLTP 8K (RAID level RAID-5, cache All Caches"
+        " Disabled)."
+    )
+    assert "does not" not in body["fewer"]
+
+
+def test_the_sweep_a_system_is_sized_from_is_stated(lab_array, api):
+    """Without a cache setting the DS4500 has two RAID-5 OLTP 8K sweeps (seed 000 Table 1: All Caches Disabled
+    and Write Cache Enabled): its figure is the one needing fewer drives, and the verdict says so."""
+    question = {"workload": "OLTP 8K", "raid_level": "RAID-5", "target": 12000}
+    body = api.get("/api/v1/sizing/side-by-side/", {"system": ["IBM DS4500", "Lab array"], **question}).json()
+    sweeps = {row["sweep"]: row["drives"] for row in body["systems"] if row["system"] == "IBM DS4500"}
+    assert set(sweeps) == {"RAID-5, All Caches Disabled, OLTP 8K", "RAID-5, Write Cache Enabled, OLTP 8K"}
+    chosen, other = sorted(sweeps, key=sweeps.get)
+    assert (
+        f"IBM DS4500's figure is that of its sweep needing the fewest drives ({chosen}) of 2 ({other}:"
+        f" {sweeps[other]} drives); choose a RAID level and cache setting to size one."
+    ) in body["fewer"]
+    assert body["fewer"].startswith(
+        f"IBM DS4500 needs fewer drives for 12,000 IOPS of OLTP 8K at 20 ms: {sweeps[chosen]}"
+    )

@@ -120,6 +120,32 @@ def test_the_environment_and_table_1_come_from_the_paper(built):
         assert [cell for cell in seed_row if cell] in printed
 
 
+def _environment_of(document, name):
+    (table,) = [table for table in document.tables if table.rows[0].cells[-1].text == name]
+    return {row.cells[0].text: row.cells[1].text for row in table.rows[1:]}
+
+
+def test_the_environment_lists_what_was_measured_and_each_firmware(built):
+    document = Document(io.BytesIO(built.files["docx"]))
+    ds4500, ds4400 = _environment_of(document, "IBM DS4500"), _environment_of(document, "IBM DS4400")
+    # Seed 000 lines 195, 205, 353, 363: the DS4400's streaming runs used "version 5.0 firmware"; lines 295
+    # and 446 (Random Reads 8K) say nothing of its firmware.
+    assert all("version 5.0 firmware" in seed_line(n) for n in (195, 205, 353, 363))
+    assert ds4400["Firmware"] == "not stated (Random Reads 8K); 5.0 (Streaming Reads 64K, Streaming Writes 64K)"
+    # One description per drive: the streaming runs' 10K rpm HDDs (line 195), not also "HDD" for the runs
+    # that state only the drive type.
+    assert ds4400["Drives"] == "HDD, 10,000 rpm"
+    # Every drive count measured in the reported workloads, paired or not: Table 1 (lines 139-150) 20 to
+    # 180 HDDs; the DS4400's 58 (lines 205, 363), 96 (353), 108 (195) and 140 (295, 446).
+    assert ds4500["RAID levels and drive counts tested"] == (
+        "RAID-10: 20, 60, 100, 140, 180 drives; RAID-5: 20, 60, 100, 140, 180 drives"
+    )
+    assert ds4400["RAID levels and drive counts tested"] == "RAID-10: 58, 96, 140 drives; RAID-5: 58, 108, 140 drives"
+    # Every cache setting compared: the DS4400's streaming writes with write cache enabled (lines 205, 363).
+    assert ds4400["Cache settings"] == "Write Cache Enabled; not stated for the others"
+    assert ds4500["Cache settings"] == "All Caches Disabled; not stated for the others"
+
+
 def test_the_summary_states_the_range_of_improvement(built):
     document = Document(io.BytesIO(built.files["docx"]))
     summary = "\n".join(texts(document))
