@@ -253,32 +253,45 @@ def _cases(result: Comparison, workloads: list[WorkloadComparison]) -> list[str]
 
 def _overall_sentence(result: Comparison, workloads: list[WorkloadComparison]) -> str:
     """What the abstract says of a comparison: its best and worst case among the rows both of whose figures
-    were read at the threshold, and how many rows are no finding (no range over different workloads)."""
+    were read at the threshold (no range over different workloads); with none, what is known of the first
+    rows (lower bounds, figures published at another threshold) in the summary's words."""
     rows = [row for workload in workloads for row in workload.rows]
     if not rows:
         return "No configuration of the two systems could be compared."
     said = _cases(result, workloads)
     rest = len(rows) - len(_findings(result, workloads))
-    if rest:
-        at = formatting.threshold(result.threshold_ms)
+    if said and rest:
         said.append(
             f"{formatting.count(rest, 'configuration')} compared {'has' if rest == 1 else 'have'} a figure not read"
-            f" at {at} (a lower bound or a figure published at another threshold): the summary says what is known"
-            " of them, no difference."
+            f" at {formatting.threshold(result.threshold_ms)}: the summary says what is known of them."
         )
+    elif not said:
+        known = _group_sentences(result, workloads)
+        said += [f"{sentence}." for sentence in known[:ABSTRACT_SENTENCES]]
+        if len(known) > ABSTRACT_SENTENCES:
+            said.append(f"The summary says what is known of {len(known) - ABSTRACT_SENTENCES} more.")
     return " ".join(said)
 
 
-def _summary_of(result: Comparison, workloads: list[WorkloadComparison]) -> list[Block]:
-    """What each workload and RAID level shows, in the papers' words, then the best and worst cases."""
+# How many sentences of what is known an abstract repeats where no row is a finding.
+ABSTRACT_SENTENCES = 3
+
+
+def _group_sentences(result: Comparison, workloads: list[WorkloadComparison]) -> list[str]:
+    """Each workload and RAID level's sentences, as the compare page words them."""
     names = (side_a(result), side_b(result))
     said = []
     for workload in workloads:
         for raid in sorted({row.raid_level for row in workload.rows}):
             rows = [row for row in workload.rows if row.raid_level == raid]
             subject = sentences.subject(workload.workload, raid)
-            said += [f"{sentence}." for sentence in sentences.group_sentences(rows, names=names, subject=subject,
-                                                                              options=_options(result))]  # fmt: skip
+            said += sentences.group_sentences(rows, names=names, subject=subject, options=_options(result))
+    return said
+
+
+def _summary_of(result: Comparison, workloads: list[WorkloadComparison]) -> list[Block]:
+    """What each workload and RAID level shows, in the papers' words, then the best and worst cases."""
+    said = [f"{sentence}." for sentence in _group_sentences(result, workloads)]
     said += _cases(result, workloads)
     for side, only in ((side_a(result), result.only_a_workloads), (side_b(result), result.only_b_workloads)):
         if only:

@@ -27,6 +27,7 @@ it does not reach is one with rows, and a system with no run of the workload is 
 
 import io
 import itertools
+import json
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -355,3 +356,29 @@ def test_sizing_side_by_side_holds_to_its_rows(db):
         broken += _audit_side_by_side(found, systems)
     assert len(workloads) >= 2
     assert broken == []
+
+
+def _best_iops(folder):
+    """The highest IOPS of a fio-plot sweep's files (each file's jobs[0].read.iops): its best point."""
+    return max(
+        json.loads(path.read_text())["jobs"][0]["read"]["iops"] for path in sample("fio-sweeps", folder).glob("*.json")
+    )
+
+
+def test_the_report_of_the_two_ssds_at_1_ms_says_neither_reaches_it(db, data_dir):
+    """Neither sweep reaches a 1 ms average (their slowest points are under 1 ms): the abstract and the
+    summary say what is known, each SSD's best point as a lower bound, and no difference."""
+    for name, folder in SWEEPS.items():
+        call_command("ingest", str(sample("fio-sweeps", folder)), "--system", name, stdout=io.StringIO())
+    a, b = System.objects.get(name="Intel D3-S4610"), System.objects.get(name="Samsung PM883")
+    report = report_content([comparison(a=a, b=b, threshold_ms=1.0)], options=ReportOptions(), draw=False)
+    (summary,) = [block for block in report.blocks if isinstance(block, Box) and block.title == "Lessons learned"]
+    intel, samsung = (_best_iops(folder) for folder in SWEEPS.values())
+    known = (
+        f"Neither Intel D3-S4610 nor Samsung PM883 reaches 1 ms on average for 4 KiB random read (RAID level not"
+        f" stated): Intel D3-S4610 at least {intel:,.0f} IOPS, Samsung PM883 at least {samsung:,.0f} IOPS; no"
+        " difference is stated."
+    )
+    assert known in report.abstract
+    assert known in summary.lines
+    assert "% better" not in report.abstract + " ".join(summary.lines)
