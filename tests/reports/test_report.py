@@ -18,7 +18,8 @@ from docx import Document
 from portal.comparisons.selectors import comparison
 from portal.models import System
 from portal.reports.build import build_report, report_archive
-from portal.reports.content import ReportOptions
+from portal.reports.content import ReportOptions, report_content
+from portal.reports.document import TableBlock
 from tests.samples import SEEDS_DIR
 
 DS4500_PAPER = (SEEDS_DIR / "000_f52f16ce4c762121.txt").read_text(encoding="utf-8").splitlines()
@@ -186,3 +187,17 @@ def test_the_pdf_compiles_and_every_format_has_the_figure(built):
     assert "30,020" in html and "30,020" in built.files["md"].decode()
     archive = zipfile.ZipFile(io.BytesIO(report_archive(built, stem="report")))
     assert {"report.docx", "report.pdf", "report.html", "chart-1.pdf", "chart-3.png"} <= set(archive.namelist())
+
+
+def test_the_file_server_runs_of_the_ds4400_ran_the_ds4500s_firmware(db):
+    # Seed 000 lines 244 and 400: "The DS4400 was measured using the same hardware and software as the DS4500
+    # for this comparison"; line 108: the DS4500's controllers ran Appware 05.40.06.00.
+    assert "same hardware and software as the DS4500" in seed_line(244) and "05.40.06.00" in seed_line(108)
+    call_command("loaddemo", stdout=io.StringIO())
+    a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
+    result = comparison(a=a, b=b, threshold_ms=20.0, workload="File Server", a_cache="All Caches Disabled")
+    report = report_content([result], options=ReportOptions(), draw=False)
+    (ds4400,) = [block for block in report.blocks if isinstance(block, TableBlock) and block.header[-1] == b.name]
+    rows = {row[0].text: row[1].text for row in ds4400.rows}
+    assert rows["Firmware"] == "05.40.06.00 (File Server)"
+    assert rows["Drives"] == "HDD, 15,000 rpm, 18.2 GB"
