@@ -10,6 +10,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
+from portal.analysis.compare import improvement_size
 from portal.analysis.digits import NO_FIGURE, rounded_half_up, significant, written
 
 if TYPE_CHECKING:  # the models and the curves format their numbers with this module
@@ -71,11 +72,7 @@ def improvement(pct: float | None) -> str:
     "+10.0 %", "-3.2 %" ('' when there is none)."""
     if pct is None or not math.isfinite(pct):
         return ""
-    return f"{'+' if pct >= 0 else '-'}{_written_fixed(abs(pct), 1)} %"
-
-
-def _written_fixed(value: float, decimals: int) -> str:
-    return f"{rounded_half_up(value, decimals):,.{decimals}f}"
+    return f"{'+' if pct >= 0 else '-'}{improvement_size(pct)} %"
 
 
 def count(number: float | None, noun: str, plural: str | None = None) -> str:

@@ -13,6 +13,7 @@ import statistics
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
+from portal.analysis.digits import rounded_half_up
 from portal.analysis.stats import student_t_quantile, student_t_two_sided_p
 
 
@@ -97,26 +98,34 @@ def improvement_range(
     )
 
 
+def improvement_size(pct: float) -> str:
+    """The size of an improvement as every table and sentence prints it: one decimal, rounded half up,
+    without its sign ("12.7", "1,234.5")."""
+    return f"{rounded_half_up(abs(pct), 1):,.1f}"
+
+
 def summary_sentence(
     a_name: str, b_name: str, subject: str, improvements: ImprovementRange, *, varying: str = "the number of drives"
 ) -> str:
-    """The papers' summary, e.g. "IBM DS4500 performs 5 % to 30 % better than IBM DS4400 for RAID-5
-    OLTP 8K depending on the number of drives"; whole percentages, "worse" when A is behind."""
+    """The papers' summary, e.g. "IBM DS4500 performs 5.0 % to 30.0 % better than IBM DS4400 for RAID-5
+    OLTP 8K depending on the number of drives"; percentages as the tables print them (one decimal), "worse"
+    when A is behind."""
     low_pct, high_pct = improvements.low_pct, improvements.high_pct
     if low_pct is None or high_pct is None:
         return f"{a_name} and {b_name} have no matching configuration for {subject}"
-    low, high = round(low_pct), round(high_pct)
+    low, high = rounded_half_up(low_pct, 1), rounded_half_up(high_pct, 1)
     if low >= 0:
-        how = _pct_span(low, high) + " better than"
+        how = _pct_span(low_pct, high_pct) + " better than"
     elif high <= 0:
-        how = _pct_span(-high, -low) + " worse than"
+        how = _pct_span(high_pct, low_pct) + " worse than"
     else:
-        how = f"between {-low} % worse and {high} % better than"
+        how = f"between {improvement_size(low_pct)} % worse and {improvement_size(high_pct)} % better than"
     tail = f" depending on {varying}" if len(improvements.matched) > 1 else ""
     return f"{a_name} performs {how} {b_name} for {subject}{tail}"
 
 
-def _pct_span(low: int, high: int) -> str:
+def _pct_span(low_pct: float, high_pct: float) -> str:
+    low, high = improvement_size(low_pct), improvement_size(high_pct)
     return f"{low} %" if low == high else f"{low} % to {high} %"
 
 

@@ -1,6 +1,7 @@
 """What a comparison of two systems is: how they are compared, each configuration pair's row, each
 workload's rows and the comparison they make up (built by :mod:`.rows`, worded by :mod:`.sentences`)."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from django.core.paginator import Page
@@ -27,6 +28,12 @@ class ComparisonOptions:
     # The firmware version each side's runs were measured under, when one was chosen: sentences name it.
     a_firmware: str = ""
     b_firmware: str = ""
+    # Each system's drive type by (system id, RAID level, drive count), where its configurations of that
+    # RAID level and drive count state one type: sentences name a difference of drive type.
+    drive_types: Mapping[tuple[int, str, int | None], str] = field(default_factory=dict, compare=False, hash=False)
+
+    def drive_type(self, system_id: int, group: ConfigGroup) -> str:
+        return self.drive_types.get((system_id, group.raid_level, group.drive_count), "")
 
     def side_names(self, a: System, b: System) -> tuple[str, str]:
         """A and B as sentences name them: "IBM DS5020 firmware 07.30.12.00" when a firmware was chosen."""
@@ -52,6 +59,9 @@ class ComparisonRow:
     b_figures: ReplicateGroup | None = field(default=None, repr=False)
     # B's RAID level when it differs from A's (configurations chosen by hand), else None.
     raid_level_b: str | None = None
+    # Each side's drive type ("SSD", "HDD"; '' where not stated).
+    drive_type_a: str = ""
+    drive_type_b: str = ""
 
     @property
     def a_label(self) -> str:

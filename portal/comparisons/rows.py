@@ -66,6 +66,8 @@ def compared_row(
         a_figures=a_found,
         b_figures=b_found,
         raid_level_b=None if b_key.raid_level == a_key.raid_level else b_key.raid_level,
+        drive_type_a=options.drive_type(a.id, a_key),
+        drive_type_b=options.drive_type(b.id, b_key),
     )
     if row.b_value * options.adjust_b > 0:
         row.pct = improvement_pct(row.a_value, row.b_value, adjust_b=options.adjust_b)

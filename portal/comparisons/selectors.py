@@ -5,6 +5,7 @@ The rows and statistics are in :mod:`~portal.comparisons.rows`, the reading of w
 :mod:`~portal.comparisons.loading` and :mod:`~portal.comparisons.figures`, the words in
 :mod:`~portal.comparisons.sentences`; the names callers use are importable from here."""
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -15,7 +16,7 @@ from django.db.models import Q, QuerySet
 from portal.analysis.curves import Status
 from portal.analysis.pairing import MATCHED_BY, WorkloadKey, match_workloads, pair_label
 from portal.analysis.thresholds import thresholds_within
-from portal.models import Run, System
+from portal.models import Config, Run, System
 from portal.results.selectors import named, raid_level_asked, runs_filtered
 
 from .comparison import Comparison, ComparisonOptions, ComparisonRow, WorkloadComparison
@@ -105,7 +106,9 @@ def comparison(
     page ``workload_page`` of them in label order (the rest stay counted in ``page``). With ``viewer``,
     ``workload`` also names a workload by the name one of their teams gave it.
     """
-    options = ComparisonOptions(threshold_ms, adjust_b, latency, best_of_sizes, a_firmware or "", b_firmware or "")
+    options = ComparisonOptions(
+        threshold_ms, adjust_b, latency, best_of_sizes, a_firmware or "", b_firmware or "", drive_types(a, b)
+    )
     shared = SideFilters(raid_level_asked(raid_level=raid_level), drive_count, cache)
     a_asked = SideFilters(raid_level_asked(raid_level=a_raid_level), a_drive_count, a_cache, a_config, a_firmware)
     b_asked = SideFilters(raid_level_asked(raid_level=b_raid_level), b_drive_count, b_cache, b_config, b_firmware)
@@ -140,6 +143,16 @@ def comparison(
     result.left_out, result.a_choices, result.b_choices = left_out, a_choices, b_choices
     result.a_firmware, result.b_firmware = a_firmware or "", b_firmware or ""
     return result
+
+
+def drive_types(*systems: System) -> dict[tuple[int, str, int | None], str]:
+    """Each system's drive type by RAID level and drive count, where its configurations of those state one
+    type only (one query)."""
+    stated: dict[tuple[int, str, int | None], set[str]] = defaultdict(set)
+    rows = Config.objects.filter(system__in=systems).values_list("system_id", "raid_level", "drive_count", "drive_type")
+    for system_id, raid_level, drive_count, drive_type in rows:
+        stated[(system_id, raid_level, drive_count)].add(drive_type or "")
+    return {key: types.pop() for key, types in stated.items() if len(types) == 1}
 
 
 def _side_filters(asked: SideFilters, shared: SideFilters) -> SideFilters:

@@ -6,10 +6,11 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from portal import formatting
-from portal.analysis.compare import improvement_range, summary_sentence
+from portal.analysis.compare import improvement_range, improvement_size, summary_sentence
 from portal.analysis.curves import Status
 from portal.analysis.pairing import config_key_label
 from portal.models import System
+from portal.results.selectors import LATENCIES
 
 from .figures import ReplicateGroup
 
@@ -26,6 +27,11 @@ def row_notes(row: "ComparisonRow", *, a_name: str, b_name: str, threshold_ms: f
         notes.append(f"no improvement: {b_name}'s figure is 0")
     if row.drive_count_a != row.drive_count_b:
         notes.append(f"different drive counts: {row.drive_count_a} vs {row.drive_count_b}")
+        if row.drive_count_a and row.drive_count_b:
+            metric = row.a_figures.metric if row.a_figures is not None else "iops"
+            a_each = formatting.throughput(row.a_value / row.drive_count_a, metric)
+            b_each = formatting.throughput(row.b_value / row.drive_count_b, metric)
+            notes.append(f"per drive: {a_name} {a_each}, {b_name} {b_each}")
     sides = [(name, found) for name, found in ((a_name, row.a_figures), (b_name, row.b_figures)) if found is not None]
     # A published MB/s figure as the paper printed it, when that was binary.
     notes += [
@@ -57,38 +63,129 @@ def not_reached_notes(name: str, statuses: list[str]) -> list[str]:
 def raid_level_summaries(
     rows: list["ComparisonRow"], *, a_name: str, b_name: str, label: str, options: "ComparisonOptions"
 ) -> list[str]:
-    """The papers' summary of a workload per RAID level ("A performs 5 % to 30 % better than B for RAID-5
-    OLTP 8K depending on the number of drives"), and when a side did not reach the threshold, that the
-    range is between lower bounds."""
+    """The papers' summary of a workload per RAID level ("A performs 5.0 % to 30.0 % better than B for
+    RAID-5 OLTP 8K depending on the number of drives"), by :func:`group_sentences`."""
     summaries = []
     for raid in sorted({r.raid_level for r in rows}):
-        # A row with no improvement (B's figure is 0) has nothing to say in the range.
-        improving = [r for r in rows if r.raid_level == raid and r.pct is not None]
-        matched: dict[Hashable, float | None] = {r.label: r.a_value for r in improving}
-        against: dict[Hashable, float | None] = {r.label: r.b_value for r in improving}
-        improvements = improvement_range(matched, against, adjust_b=options.adjust_b)
-        subject = f"{raid + ' ' if raid else ''}{label}"
-        sentence = summary_sentence(a_name, b_name, subject, improvements)
         of_raid = [r for r in rows if r.raid_level == raid]
-        bounded = [
-            name
-            for name, side in ((a_name, "a_figures"), (b_name, "b_figures"))
-            if any(getattr(r, side) is not None and getattr(r, side).not_reached for r in of_raid)
-        ]
-        if bounded and improvements.low_pct is not None:
-            sentence += _lower_bounds(bounded, options.threshold_ms)
-        summaries.append(sentence)
+        summaries += group_sentences(of_raid, names=(a_name, b_name), subject=subject(label, raid), options=options)
     return summaries
 
 
-def _lower_bounds(bounded: list[str], threshold_ms: float) -> str:
-    # A lower bound says how much at least: a difference between bounds is no finding at the threshold.
-    whose = " and ".join(bounded)
+def subject(workload: str, raid_level: str) -> str:
+    """What a summary is about: "RAID-5 OLTP 8K", or the workload alone when no RAID level is stated."""
+    return f"{raid_level} {workload}" if raid_level else workload
+
+
+def read_at_threshold(found: ReplicateGroup | None, threshold_ms: float) -> bool:
+    """Whether a side's figure of a row was read at the threshold: none of its replicates a lower bound
+    (threshold not reached), none published at another threshold."""
     return (
-        f"; not a finding at {formatting.threshold(threshold_ms)}: {whose} did not reach it, so "
-        f"{'their figures are' if len(bounded) > 1 else 'its figure is a'} lower bound"
-        f"{'s' if len(bounded) > 1 else ''}"
+        found is not None
+        and found.summary is not None
+        and not found.not_reached
+        and all(stated == threshold_ms for stated in found.stated_ms)
     )
+
+
+def is_finding(row: "ComparisonRow", threshold_ms: float) -> bool:
+    """A row whose improvement may be stated as "X % better": both figures read at the threshold."""
+    return (
+        row.pct is not None
+        and read_at_threshold(row.a_figures, threshold_ms)
+        and read_at_threshold(row.b_figures, threshold_ms)
+    )
+
+
+def configuration_words(row: "ComparisonRow") -> str:
+    """What differs between the two configurations of a row, A's against B's ("3 against 1 drive; RAID-0
+    against RAID level not stated"), '' when nothing does."""
+    raid_b = row.raid_level if row.raid_level_b is None else row.raid_level_b
+    differing = []
+    if row.drive_count_a != row.drive_count_b:
+        a, b = (formatting.whole(n) if n else "unstated" for n in (row.drive_count_a, row.drive_count_b))
+        differing.append(f"{a} against {b} drive{'' if row.drive_count_b == 1 else 's'}")
+    for a, b, unstated in (
+        (row.raid_level, raid_b, "RAID level not stated"),
+        (row.cache_a, row.cache_b, "cache setting not stated"),
+        (row.drive_type_a, row.drive_type_b, "drive type not stated"),
+    ):
+        if a != b:
+            differing.append(f"{a or unstated} against {b or unstated}")
+    return "; ".join(differing)
+
+
+def group_sentences(
+    rows: list["ComparisonRow"], *, names: tuple[str, str], subject: str, options: "ComparisonOptions"
+) -> list[str]:
+    """What the rows of one workload and RAID level show, in sentences: the range of improvement over the
+    rows both of whose figures were read at the threshold, naming the configurations where they differ;
+    then what is known of the others (lower bounds, figures published at another threshold), never as a
+    difference."""
+    a_name, b_name = names
+    found = [row for row in rows if is_finding(row, options.threshold_ms)]
+    said = []
+    if found:
+        matched: dict[Hashable, float | None] = {row.label: row.a_value for row in found}
+        against: dict[Hashable, float | None] = {row.label: row.b_value for row in found}
+        improvements = improvement_range(matched, against, adjust_b=options.adjust_b)
+        varying = "the number of drives" if len({row.drive_count_a for row in found}) > 1 else "the configuration"
+        sentence = summary_sentence(a_name, b_name, subject, improvements, varying=varying)
+        differing = list(dict.fromkeys(words for words in map(configuration_words, found) if words))
+        if differing:
+            sentence += f" ({'; '.join(differing)})"
+        said.append(sentence)
+    said += [_bounded_sentence(row, names, subject, options) for row in rows if row not in found]
+    return said
+
+
+def _side_words(name: str, found: ReplicateGroup | None, value: float, options: "ComparisonOptions") -> str:
+    metric = found.metric if found is not None else "iops"
+    figure = formatting.throughput(value, metric)
+    if found is None or found.summary is None:
+        return f"{name} has no figure"
+    if found.not_reached:
+        return f"{name} at least {figure} (does not reach {_at(options)})"
+    stated = [ms for ms in found.stated_ms if ms != options.threshold_ms]
+    if stated:
+        return f"{name} {figure} as published at {formatting.threshold(stated[0])}"
+    return f"{name} {figure} at {_at(options)}"
+
+
+def _at(options: "ComparisonOptions") -> str:
+    at = formatting.threshold(options.threshold_ms)
+    return f"{at} on average" if options.latency == "avg" else f"{at} at the {LATENCIES[options.latency]}"
+
+
+def _bounded_sentence(row: "ComparisonRow", names: tuple[str, str], subject: str, options: "ComparisonOptions") -> str:
+    """What is known of a row that is no finding: at least or at most a difference where one side was read
+    at the threshold and the other did not reach it, else each side's figure as it was read."""
+    a_name, b_name = names
+    where = f"for {subject} ({configuration_words(row) or row.label})"
+    a_at = read_at_threshold(row.a_figures, options.threshold_ms)
+    b_at = read_at_threshold(row.b_figures, options.threshold_ms)
+    a_bound = row.a_figures is not None and bool(row.a_figures.not_reached)
+    b_bound = row.b_figures is not None and bool(row.b_figures.not_reached)
+    if row.pct is not None and ((a_at and b_bound) or (a_bound and b_at)):
+        # A lower bound on B caps A's improvement; one on A is the least A does.
+        better = row.pct >= 0
+        bound = "at most" if b_bound == better else "at least"
+        how = f"{bound} {improvement_size(row.pct)} % {'better' if better else 'worse'}"
+        known = _side_words(b_name if b_bound else a_name, row.b_figures if b_bound else row.a_figures,
+                            row.b_value if b_bound else row.a_value, options)  # fmt: skip
+        return f"{a_name} performs {how} than {b_name} {where}: {known}"
+    if a_bound and b_bound:
+        metric = row.a_figures.metric if row.a_figures is not None else "iops"
+        a_least, b_least = (formatting.throughput(value, metric) for value in (row.a_value, row.b_value))
+        return (
+            f"Neither {a_name} nor {b_name} reaches {_at(options)} {where}: {a_name} at least {a_least},"
+            f" {b_name} at least {b_least}; no difference is stated"
+        )
+    sides = (
+        _side_words(a_name, row.a_figures, row.a_value, options),
+        _side_words(b_name, row.b_figures, row.b_value, options),
+    )
+    return f"No difference is stated at {_at(options)} {where}: {sides[0]}, {sides[1]}"
 
 
 def why_empty(

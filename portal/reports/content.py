@@ -8,13 +8,13 @@ counts (:mod:`.sizing`), the summary of the ranges of improvement, and the prove
 :data:`SECTIONS` lists them in order: a new section is one more entry.
 """
 
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
 from portal import formatting
-from portal.analysis.compare import improvement_range, summary_sentence
+from portal.comparisons import sentences
+from portal.comparisons.comparison import ComparisonOptions
 from portal.comparisons.selectors import Comparison, ComparisonRow, WorkloadComparison
 from portal.exports.comparison_tables import basis
 from portal.models import Run, System
@@ -217,45 +217,86 @@ def _system_words(system: System, firmware: str) -> str:
     return f"{system.name}, firmware {version}" if version else system.name
 
 
-def _valued(rows: Iterable[tuple[object, ComparisonRow]], adjust_b: float) -> tuple[dict, dict]:
-    pairs = [(key, row) for key, row in rows if row.pct is not None]
-    return {key: row.a_value for key, row in pairs}, {key: row.b_value * adjust_b for key, row in pairs}
+def _options(result: Comparison) -> ComparisonOptions:
+    return ComparisonOptions(threshold_ms=result.threshold_ms, adjust_b=result.adjust_b, latency=result.latency)
+
+
+def _findings(
+    result: Comparison, workloads: list[WorkloadComparison]
+) -> list[tuple[WorkloadComparison, ComparisonRow]]:
+    """The rows whose improvement is a finding: both figures read at the threshold."""
+    return [
+        (workload, row)
+        for workload in workloads
+        for row in workload.rows
+        if sentences.is_finding(row, result.threshold_ms)
+    ]
+
+
+def _cases(result: Comparison, workloads: list[WorkloadComparison]) -> list[str]:
+    """The best and the worst case among the findings, each with its configurations where they differ."""
+    found = _findings(result, workloads)
+    if not found:
+        return []
+    cases = []
+    for words, (workload, row) in (
+        ("Best case", max(found, key=lambda pair: pair[1].pct or 0.0)),
+        ("Worst case", min(found, key=lambda pair: pair[1].pct or 0.0)),
+    ):
+        differing = sentences.configuration_words(row)
+        where = f"{workload.workload}, {row.label}" + (f" ({differing})" if differing else "")
+        cases.append(
+            f"{words} of {side_a(result)} against {side_b(result)}: {where}: {formatting.improvement(row.pct)}."
+        )
+    return cases
 
 
 def _overall_sentence(result: Comparison, workloads: list[WorkloadComparison]) -> str:
-    rows = {(workload.workload, row.label): row for workload in workloads for row in workload.rows}
+    """What the abstract says of a comparison: its best and worst case among the rows both of whose figures
+    were read at the threshold (no range over different workloads); with none, what is known of the first
+    rows (lower bounds, figures published at another threshold) in the summary's words."""
+    rows = [row for workload in workloads for row in workload.rows]
     if not rows:
         return "No configuration of the two systems could be compared."
-    found = improvement_range(*_valued(rows.items(), result.adjust_b))
-    return (
-        summary_sentence(side_a(result), side_b(result), "the workloads compared", found, varying="the workload") + "."
-    )
+    said = _cases(result, workloads)
+    rest = len(rows) - len(_findings(result, workloads))
+    if said and rest:
+        said.append(
+            f"{formatting.count(rest, 'configuration')} compared {'has' if rest == 1 else 'have'} a figure not read"
+            f" at {formatting.threshold(result.threshold_ms)}: the summary says what is known of them."
+        )
+    elif not said:
+        known = _group_sentences(result, workloads)
+        said += [f"{sentence}." for sentence in known[:ABSTRACT_SENTENCES]]
+        if len(known) > ABSTRACT_SENTENCES:
+            said.append(f"The summary says what is known of {len(known) - ABSTRACT_SENTENCES} more.")
+    return " ".join(said)
+
+
+# How many sentences of what is known an abstract repeats where no row is a finding.
+ABSTRACT_SENTENCES = 3
+
+
+def _group_sentences(result: Comparison, workloads: list[WorkloadComparison]) -> list[str]:
+    """Each workload and RAID level's sentences, as the compare page words them."""
+    names = (side_a(result), side_b(result))
+    said = []
+    for workload in workloads:
+        for raid in sorted({row.raid_level for row in workload.rows}):
+            rows = [row for row in workload.rows if row.raid_level == raid]
+            subject = sentences.subject(workload.workload, raid)
+            said += sentences.group_sentences(rows, names=names, subject=subject, options=_options(result))
+    return said
 
 
 def _summary_of(result: Comparison, workloads: list[WorkloadComparison]) -> list[Block]:
-    """Ranges of improvement per workload family and RAID level, in the papers' words, then best and worst."""
-    blocks: list[Block] = []
-    groups: dict[tuple[str, str], dict[str, ComparisonRow]] = defaultdict(dict)
-    for workload in workloads:
-        for row in workload.rows:
-            groups[(workload.workload, row.raid_level or "RAID level not stated")][row.label] = row
-    sentences = []
-    for (name, raid), rows in groups.items():
-        found = improvement_range(*_valued(rows.items(), result.adjust_b))
-        sentences.append(summary_sentence(side_a(result), side_b(result), f"{raid} {name}", found) + ".")
-    valued = [(workload, row) for workload in workloads for row in workload.rows if row.pct is not None]
-    if valued:
-        blocks.append(Paragraph(_overall_sentence(result, workloads)))
-        for words, (workload, row) in (
-            ("Best case", max(valued, key=lambda pair: pair[1].pct or 0.0)),
-            ("Worst case", min(valued, key=lambda pair: pair[1].pct or 0.0)),
-        ):
-            sentences.append(f"{words}: {workload.workload}, {row.label}: {formatting.improvement(row.pct)}.")
-    for side, names in ((side_a(result), result.only_a_workloads), (side_b(result), result.only_b_workloads)):
-        if names:
-            sentences.append(f"Only {side} was measured with {', '.join(names)}; they are not compared.")
-    blocks.append(Box("Lessons learned", tuple(sentences) or ("No configuration could be compared.",)))
-    return blocks
+    """What each workload and RAID level shows, in the papers' words, then the best and worst cases."""
+    said = [f"{sentence}." for sentence in _group_sentences(result, workloads)]
+    said += _cases(result, workloads)
+    for side, only in ((side_a(result), result.only_a_workloads), (side_b(result), result.only_b_workloads)):
+        if only:
+            said.append(f"Only {side} was measured with {', '.join(only)}; they are not compared.")
+    return [Box("Lessons learned", tuple(said) or ("No configuration could be compared.",))]
 
 
 def _source(run: Run) -> str:

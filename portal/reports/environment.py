@@ -5,6 +5,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from portal import formatting
+from portal.analysis.pairing import ConfigKey
 from portal.analysis.workloads import describe, describe_family
 from portal.comparisons.selectors import Comparison, WorkloadComparison
 from portal.models import Config, Run, System
@@ -73,6 +74,7 @@ def environment_section(
     for system in systems:
         own = [run for run in runs.values() if run.config.system_id == system.id]
         configs = {run.config.id: run.config for run in own}
+        measured = measured_configurations(reported, system)
         rows = [
             ("Vendor", system.vendor),
             ("Model", system.model),
@@ -80,13 +82,13 @@ def environment_section(
             ("Controllers", formatting.count(system.controllers, "controller") if system.controllers else ""),
             ("Cache per controller", _cache_mb(system.cache_mb_per_controller)),
             ("Host interfaces", system.host_interfaces),
-            ("Drives", joined(_drive_words(config) for config in configs.values())),
-            ("RAID levels and drive counts tested", _raid_and_drives(configs.values())),
+            ("Drives", drive_descriptions(configs.values())),
+            ("RAID levels and drive counts tested", _raid_and_drives(measured)),
             (
                 "Segment sizes",
                 joined(f"{formatting.significant(c.segment_kb)} KB" for c in configs.values() if c.segment_kb),
             ),
-            ("Cache settings", joined(formatting.cache_setting(config) for config in configs.values())),
+            ("Cache settings", _cache_settings(measured)),
             ("Host", joined(_host(config) for config in configs.values())),
             ("Measurement", joined(run.get_measurement_display() for run in own)),
         ]
@@ -108,28 +110,78 @@ def _firmware(system: System, reported: list[Reported], runs: list[Run]) -> str:
         if firmware_versions(pair.result) and pair.result.a.id == system.id:
             b = pair.result.b_firmware or "every other version"
             return f"{pair.result.a_firmware} (A); {b} (B)"
-    return system.firmware or joined(run.firmware for run in runs)
+    if system.firmware:
+        return system.firmware
+    by_firmware: dict[str, set[str]] = defaultdict(set)
+    for run in runs:
+        by_firmware[run.firmware or str((run.config.extra or {}).get("firmware") or "")].add(run.workload_name)
+    if set(by_firmware) == {""}:
+        return ""
+    # Which firmware each array ran, where the papers say it per measurement.
+    return "; ".join(
+        f"{firmware or 'not stated'} ({', '.join(sorted(names))})" for firmware, names in sorted(by_firmware.items())
+    )
 
 
 def _cache_mb(value: float | None) -> str:
     return "" if value is None else f"{formatting.significant(value)} MB"
 
 
-def _drive_words(config: Config) -> str:
-    parts = [config.drive_type or "drives"]
-    if config.drive_model:
-        parts.append(config.drive_model)
-    if config.drive_rpm:
-        parts.append(f"{formatting.whole(config.drive_rpm)} rpm")
-    if config.drive_capacity_gb:
-        parts.append(f"{formatting.significant(config.drive_capacity_gb)} GB")
-    return ", ".join(parts)
+def _drive_parts(config: Config) -> tuple[str | None, ...]:
+    """A configuration's drive as (type, model, rpm, capacity), None where not stated."""
+    return (
+        config.drive_type or None,
+        config.drive_model or None,
+        f"{formatting.whole(config.drive_rpm)} rpm" if config.drive_rpm else None,
+        f"{formatting.significant(config.drive_capacity_gb)} GB" if config.drive_capacity_gb else None,
+    )
 
 
-def _raid_and_drives(configs: Iterable[Config]) -> str:
+def drive_descriptions(configs: Iterable[Config]) -> str:
+    """One description per distinct drive ("HDD, 10,000 rpm; HDD, 15,000 rpm, 18.2 GB"): a description that
+    states less of a drive another states more of ("HDD" beside "HDD, 10,000 rpm") is that drive."""
+    drives = {_drive_parts(config) for config in configs}
+    distinct = [
+        parts
+        for parts in drives
+        if not any(
+            other != parts and all(mine is None or mine == theirs for mine, theirs in zip(parts, other, strict=True))
+            for other in drives
+        )
+    ]
+    return joined(", ".join(part for part in parts if part) or "drives" for parts in distinct)
+
+
+def measured_configurations(reported: list[Reported], system: System) -> set[ConfigKey]:
+    """The configurations (RAID level, drive count, cache setting) of ``system`` measured in the reported
+    workloads: those compared and those left unpaired."""
+    keys: set[ConfigKey] = set()
+    for pair in reported:
+        for workload in pair.workloads:
+            if pair.result.a.id == system.id:
+                keys.update((row.raid_level, row.drive_count_a, row.cache_a) for row in workload.rows)
+                keys.update(workload.only_a)
+            if pair.result.b.id == system.id:
+                keys.update(
+                    (row.raid_level if row.raid_level_b is None else row.raid_level_b, row.drive_count_b, row.cache_b)
+                    for row in workload.rows
+                )
+                keys.update(workload.only_b)
+    return keys
+
+
+def _cache_settings(keys: set[ConfigKey]) -> str:
+    """Every cache setting measured, and that some configurations state none where they do not."""
+    stated = joined(cache for _, _, cache in keys)
+    if stated and any(not cache for _, _, cache in keys):
+        return f"{stated}; not stated for the others"
+    return stated
+
+
+def _raid_and_drives(keys: Iterable[ConfigKey]) -> str:
     counts: dict[str, set[int]] = defaultdict(set)
-    for config in configs:
-        counts[config.raid_level or "RAID level not stated"].update([config.drive_count] if config.drive_count else [])
+    for raid_level, drive_count, _ in keys:
+        counts[raid_level or "RAID level not stated"].update([drive_count] if drive_count else [])
     return "; ".join(
         f"{raid}: {', '.join(str(n) for n in sorted(drives))} drives" if drives else raid
         for raid, drives in sorted(counts.items())

@@ -157,3 +157,5 @@ class Estimate:
 class Sizing:
     sweeps: tuple[SweepSizing, ...]
     estimate: Estimate | None
+    # How many runs of the workload (with the filters asked) the answer was read from: 0 is no data at all.
+    runs_read: int = 0

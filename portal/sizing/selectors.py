@@ -71,7 +71,7 @@ def sizing(
         chosen = of[usable[0].run.id] if usable else ""
         usable = [figure for figure in usable if of[figure.run.id] == chosen]
         estimate = _estimate(usable, workload=chosen, target=target, raid_level=raid_level) if usable else None
-    return Sizing(tuple(sweeps), estimate)
+    return Sizing(tuple(sweeps), estimate, runs_read=len({figure.run.id for figure in figures}))
 
 
 def _usable(figure: Figure) -> bool:

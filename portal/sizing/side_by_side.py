@@ -59,6 +59,10 @@ class SideBySide:
     threshold_ms: float
     systems: tuple[str, ...]
     rows: tuple[SizedRow, ...]
+    # The systems with no run of the workload at all (with the RAID level and cache asked for).
+    no_data: tuple[str, ...] = ()
+    # The RAID level and cache setting asked for, in words.
+    filters: tuple[str, ...] = ()
 
     @property
     def wanted(self) -> str:
@@ -76,26 +80,65 @@ class SideBySide:
         return fewest
 
     def verdict(self) -> str:
-        """The sentence naming the system that needs fewer drives, and by how many."""
+        """The sentence naming the system that needs fewer drives, and by how many, with the sweep each
+        system's figure comes from; then what is known of the others: does not reach the target in what
+        was measured, no sweep to size from, or no data at all."""
         fewest = sorted(self.fewest_by_system().values(), key=lambda row: (row.drives or 0, row.system))
-        missing = [name for name in self.systems if name not in {row.system for row in fewest}]
-        if not fewest:
-            return f"None of {_names(self.systems)} reaches {self.wanted} from what was measured."
+        said = [self._headline(fewest)] if fewest else []
+        said += self._choices(fewest)
+        unsized = [name for name in self.systems if name not in {row.system for row in fewest}]
+        reached_none = [name for name in unsized if name not in self.no_data]
+        if reached_none:
+            said.append(
+                f"{_names(reached_none)} {'does' if len(reached_none) == 1 else 'do'} not reach {self.wanted}"
+                f" in what was measured: {self._why_not(reached_none)}."
+            )
+        if self.no_data:
+            said.append(f"No data: {_names(self.no_data)} {'has' if len(self.no_data) == 1 else 'have'} no run of"
+                        f" {self.workload}{self.filtered}.")  # fmt: skip
+        return " ".join(said)
+
+    @property
+    def filtered(self) -> str:
+        return f" ({', '.join(self.filters)})" if self.filters else ""
+
+    def _headline(self, fewest: list[SizedRow]) -> str:
         best = fewest[0]
         if len(fewest) == 1:
-            return (
-                f"Only {best.system} reaches {self.wanted}: {formatting.drives(best.drives)};"
-                f" {_names(missing)} {'does' if len(missing) == 1 else 'do'} not, from what was measured."
-            )
+            return f"Only {best.system} reaches {self.wanted}: {_drives(best)}."
         runner_up = fewest[1]
         if runner_up.drives == best.drives:
-            both = f"{best.system} and {runner_up.system}"
+            both = f"{best.system} ({best.label}) and {runner_up.system} ({runner_up.label})"
             return f"{both} need the same number of drives for {self.wanted}: {formatting.drives(best.drives)}."
         fewer = (runner_up.drives or 0) - (best.drives or 0)
         return (
-            f"{best.system} needs fewer drives for {self.wanted}: {formatting.drives(best.drives)},"
-            f" {formatting.whole(fewer)} fewer than {runner_up.system} ({formatting.drives(runner_up.drives)})."
+            f"{best.system} needs fewer drives for {self.wanted}: {_drives(best)},"
+            f" {formatting.whole(fewer)} fewer than {runner_up.system}"
+            f" ({formatting.drives(runner_up.drives)}: {runner_up.label})."
         )
+
+    def _choices(self, fewest: list[SizedRow]) -> list[str]:
+        """Which of a system's several sweeps its figure comes from, and why (the page's choice, stated)."""
+        said = []
+        for chosen in fewest:
+            others = [row for row in self.rows if row.system == chosen.system and row is not chosen]
+            if others:
+                listed = "; ".join(f"{row.label}: {row.drives_text}" for row in others)
+                said.append(
+                    f"{chosen.system}'s figure is that of its sweep needing the fewest drives ({chosen.label})"
+                    f" of {len(others) + 1} ({listed}); choose a RAID level and cache setting to size one."
+                )
+        return said
+
+    def _why_not(self, names: list[str]) -> str:
+        rows = [row for row in self.rows if row.system in names]
+        if not rows:
+            return "no sweep of two or more drive counts and no estimate"
+        return "; ".join(f"{row.system}, {row.label}: {row.drives_text}" for row in rows)
+
+
+def _drives(row: SizedRow) -> str:
+    return f"{formatting.drives(row.drives)} ({row.label})"
 
 
 def _names(names: list[str] | tuple[str, ...]) -> str:
@@ -113,6 +156,7 @@ def side_by_side(
 ) -> SideBySide:
     """Each system sized for ``target`` by the sizing page's selector (one query set per system)."""
     rows: list[SizedRow] = []
+    no_data: list[str] = []
     for system in systems:
         answer = sizing(
             system=system,
@@ -123,8 +167,12 @@ def side_by_side(
             target=target,
         )
         rows += _rows(system, answer)
+        if not answer.runs_read:
+            no_data.append(system.name)
     names = tuple(system.name for system in systems)
-    return SideBySide(workload=workload, target=target, threshold_ms=threshold_ms, systems=names, rows=tuple(rows))
+    filters = tuple(f"{what} {value}" for what, value in (("RAID level", raid_level), ("cache", cache)) if value)
+    return SideBySide(workload=workload, target=target, threshold_ms=threshold_ms, systems=names, rows=tuple(rows),
+                      no_data=tuple(no_data), filters=filters)  # fmt: skip
 
 
 def _rows(system: System, answer: Sizing) -> list[SizedRow]:
@@ -197,5 +245,6 @@ def side_by_side_data(found: SideBySide) -> dict[str, Any]:
             }
             for row in found.rows
         ],
+        "no_data": list(found.no_data),
         "fewer": found.verdict(),
     }

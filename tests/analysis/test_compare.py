@@ -115,7 +115,8 @@ def test_nothing_matched_has_no_range():
 def test_summary_sentence_as_the_paper_words_it():
     result = improvement_range({20: 105, 60: 130, 100: 115}, {20: 100, 60: 100, 100: 100})
     assert summary_sentence("IBM DS4500", "IBM DS4400", "RAID-5 OLTP 8K", result) == (
-        "IBM DS4500 performs 5 % to 30 % better than IBM DS4400 for RAID-5 OLTP 8K depending on the number of drives"
+        "IBM DS4500 performs 5.0 % to 30.0 % better than IBM DS4400 for RAID-5 OLTP 8K depending on the number"
+        " of drives"
     )
 
 
@@ -123,16 +124,17 @@ def test_summary_sentence_for_one_match_and_for_worse_and_mixed_results():
     one = improvement_range({140: 30_020}, {140: 26_640})
     assert (
         summary_sentence("A", "B", "RAID-5 Random Reads 8K", one)
-        == "A performs 13 % better than B for RAID-5 Random Reads 8K"
+        == "A performs 12.7 % better than B for RAID-5 Random Reads 8K"
     )
+    # One decimal, rounded half up as the tables print it: 30,020 against 26,640 is +12.687... %.
     worse = improvement_range({1: 90, 2: 80}, {1: 100, 2: 100})
     assert (
         summary_sentence("A", "B", "X", worse)
-        == "A performs 10 % to 20 % worse than B for X depending on the number of drives"
+        == "A performs 10.0 % to 20.0 % worse than B for X depending on the number of drives"
     )
     mixed = improvement_range({1: 90, 2: 120}, {1: 100, 2: 100})
     assert summary_sentence("A", "B", "X", mixed, varying="the transfer size") == (
-        "A performs between 10 % worse and 20 % better than B for X depending on the transfer size"
+        "A performs between 10.0 % worse and 20.0 % better than B for X depending on the transfer size"
     )
 
 

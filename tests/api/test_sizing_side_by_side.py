@@ -61,8 +61,8 @@ def test_the_ds4500_needs_fewer_drives_than_the_lab_array_for_12000_iops(lab_arr
     assert ds4500["how"] == lab["how"] == "modelled from the measured sweep"
     fewer = 120 - ds4500["drives"]
     assert body["fewer"] == (
-        f"IBM DS4500 needs fewer drives for 12,000 IOPS of OLTP 8K at 20 ms: {ds4500['drives']} drives,"
-        f" {fewer} fewer than Lab array (120 drives)."
+        f"IBM DS4500 needs fewer drives for 12,000 IOPS of OLTP 8K at 20 ms: {ds4500['drives']} drives"
+        f" (RAID-5, All Caches Disabled, OLTP 8K), {fewer} fewer than Lab array (120 drives: RAID-5, OLTP 8K)."
     )
 
     printed = command(12000, "IBM DS4500", "Lab array")
@@ -85,8 +85,10 @@ def test_only_the_system_that_reaches_the_target_is_named(lab_array, api):
     assert 14_300 <= ds4500["levels_off_at"] <= 15_100
     assert lab["drives"] == 200
     assert body["fewer"] == (
-        "Only Lab array reaches 20,000 IOPS of OLTP 8K at 20 ms: 200 drives;"
-        " IBM DS4500 does not, from what was measured."
+        "Only Lab array reaches 20,000 IOPS of OLTP 8K at 20 ms: 200 drives (RAID-5, OLTP 8K)."
+        " IBM DS4500 does not reach 20,000 IOPS of OLTP 8K at 20 ms in what was measured:"
+        " IBM DS4500, RAID-5, All Caches Disabled, OLTP 8K: not reachable (levels off at about"
+        f" {round(ds4500['levels_off_at']):,} IOPS)."
     )
     assert "not reachable (levels off at about 14," in ds4500["text"]
     page = Client().get("/compare/sizing/", {"system": ["IBM DS4500", "Lab array"], **QUESTION, "target": 20000})
@@ -127,3 +129,33 @@ def test_a_private_system_is_not_sized_side_by_side_outside_its_team(demo, api, 
         "/api/v1/sizing/side-by-side/", {"system": ["IBM DS4500", "Team array"], **QUESTION, "target": 1}
     )
     assert anonymous.status_code == 404
+
+
+def test_a_system_with_no_run_of_the_workload_is_said_to_have_no_data(demo, api):
+    # Seed 000 gives OLTP 8K (Tables 1 and 5) for the DS4500 only: the DS4400 has no run of it at all.
+    body = side_by_side_api(api, 12000, "IBM DS4500", "IBM DS4400")
+    ds4500, *others = body["systems"]
+    assert others == [] and body["no_data"] == ["IBM DS4400"]
+    assert body["fewer"] == (
+        f"Only IBM DS4500 reaches 12,000 IOPS of OLTP 8K at 20 ms: {ds4500['drives']} drives (RAID-5, All Caches"
+        " Disabled, OLTP 8K). No data: IBM DS4400 has no run of OLTP 8K (RAID level RAID-5, cache All Caches"
+        " Disabled)."
+    )
+    assert "does not" not in body["fewer"]
+
+
+def test_the_sweep_a_system_is_sized_from_is_stated(lab_array, api):
+    """Without a cache setting the DS4500 has two RAID-5 OLTP 8K sweeps (seed 000 Table 1: All Caches Disabled
+    and Write Cache Enabled): its figure is the one needing fewer drives, and the verdict says so."""
+    question = {"workload": "OLTP 8K", "raid_level": "RAID-5", "target": 12000}
+    body = api.get("/api/v1/sizing/side-by-side/", {"system": ["IBM DS4500", "Lab array"], **question}).json()
+    sweeps = {row["sweep"]: row["drives"] for row in body["systems"] if row["system"] == "IBM DS4500"}
+    assert set(sweeps) == {"RAID-5, All Caches Disabled, OLTP 8K", "RAID-5, Write Cache Enabled, OLTP 8K"}
+    chosen, other = sorted(sweeps, key=sweeps.get)
+    assert (
+        f"IBM DS4500's figure is that of its sweep needing the fewest drives ({chosen}) of 2 ({other}:"
+        f" {sweeps[other]} drives); choose a RAID level and cache setting to size one."
+    ) in body["fewer"]
+    assert body["fewer"].startswith(
+        f"IBM DS4500 needs fewer drives for 12,000 IOPS of OLTP 8K at 20 ms: {sweeps[chosen]}"
+    )

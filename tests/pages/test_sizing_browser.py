@@ -78,7 +78,12 @@ def test_which_needs_fewer_drives_from_the_compare_page(transactional_db, live_s
     assert ds4400.nth(2).inner_text() == "estimate from the back-end formula"
     assert ds4400.nth(4).inner_text() == "an estimate: no error measured"
     ds4400_drives = int(ds4400.nth(1).inner_text().split()[0])
-    assert f"{ds4500_drives} drives, {ds4400_drives - ds4500_drives} fewer than IBM DS4400" in verdict
+    # The verdict names the sweep (or estimate) each figure comes from, as the table's second column does.
+    fewer = ds4400_drives - ds4500_drives
+    assert (
+        f"{ds4500_drives} drives ({ds4500.nth(0).inner_text()}), {fewer} fewer than IBM DS4400"
+        f" ({ds4400_drives} drives: {ds4400.nth(0).inner_text()})" in verdict
+    )
     assert problems == []
 
 

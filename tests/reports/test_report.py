@@ -18,7 +18,8 @@ from docx import Document
 from portal.comparisons.selectors import comparison
 from portal.models import System
 from portal.reports.build import build_report, report_archive
-from portal.reports.content import ReportOptions
+from portal.reports.content import ReportOptions, report_content
+from portal.reports.document import TableBlock
 from tests.samples import SEEDS_DIR
 
 DS4500_PAPER = (SEEDS_DIR / "000_f52f16ce4c762121.txt").read_text(encoding="utf-8").splitlines()
@@ -120,13 +121,49 @@ def test_the_environment_and_table_1_come_from_the_paper(built):
         assert [cell for cell in seed_row if cell] in printed
 
 
+def _environment_of(document, name):
+    (table,) = [table for table in document.tables if table.rows[0].cells[-1].text == name]
+    return {row.cells[0].text: row.cells[1].text for row in table.rows[1:]}
+
+
+def test_the_environment_lists_what_was_measured_and_each_firmware(built):
+    document = Document(io.BytesIO(built.files["docx"]))
+    ds4500, ds4400 = _environment_of(document, "IBM DS4500"), _environment_of(document, "IBM DS4400")
+    # Seed 000 lines 195, 205, 353, 363: the DS4400's streaming runs used "version 5.0 firmware"; lines 295
+    # and 446 (Random Reads 8K) say nothing of its firmware.
+    assert all("version 5.0 firmware" in seed_line(n) for n in (195, 205, 353, 363))
+    assert ds4400["Firmware"] == "not stated (Random Reads 8K); 5.0 (Streaming Reads 64K, Streaming Writes 64K)"
+    # One description per drive: the streaming runs' 10K rpm HDDs (line 195), not also "HDD" for the runs
+    # that state only the drive type.
+    assert ds4400["Drives"] == "HDD, 10,000 rpm"
+    # Every drive count measured in the reported workloads, paired or not: Table 1 (lines 139-150) 20 to
+    # 180 HDDs; the DS4400's 58 (lines 205, 363), 96 (353), 108 (195) and 140 (295, 446).
+    assert ds4500["RAID levels and drive counts tested"] == (
+        "RAID-10: 20, 60, 100, 140, 180 drives; RAID-5: 20, 60, 100, 140, 180 drives"
+    )
+    assert ds4400["RAID levels and drive counts tested"] == "RAID-10: 58, 96, 140 drives; RAID-5: 58, 108, 140 drives"
+    # Every cache setting compared: the DS4400's streaming writes with write cache enabled (lines 205, 363).
+    assert ds4400["Cache settings"] == "Write Cache Enabled; not stated for the others"
+    assert ds4500["Cache settings"] == "All Caches Disabled; not stated for the others"
+
+
 def test_the_summary_states_the_range_of_improvement(built):
     document = Document(io.BytesIO(built.files["docx"]))
     summary = "\n".join(texts(document))
-    # 12.7 % (Random Reads 8K) to 250 % (RAID-10 Streaming Writes 64K, seed 000 Chart 6's 518 vs 148 MBps)
-    assert "IBM DS4500 performs 13 % to 250 % better than IBM DS4400 for the workloads compared" in summary
-    assert "IBM DS4500 performs 13 % better than IBM DS4400 for RAID-5 Random Reads 8K." in summary
-    assert "Best case: Streaming Writes 64K, RAID-10, 60 vs 58 drives, Write Cache Enabled: +250.0 %." in summary
+    # A range per workload and RAID level, never one over every workload: seed 000 line 295, 30,020 against
+    # 26,640 IOPS (+12.7 %, the table's one decimal), the DS4500's 140 drives with All Caches Disabled
+    # against the DS4400's, whose cache setting the paper does not state.
+    assert "for the workloads compared" not in summary
+    assert (
+        "IBM DS4500 performs 12.7 % better than IBM DS4400 for RAID-5 Random Reads 8K"
+        " (All Caches Disabled against cache setting not stated)." in summary
+    )
+    # Seed 000 line 371, RAID-10 Streaming Writes 64K: 518 against 148 MBps, 60 drives against the DS4400's 58
+    # with write cache enabled.
+    assert (
+        "Best case of IBM DS4500 against IBM DS4400: Streaming Writes 64K, RAID-10, 60 vs 58 drives, Write Cache"
+        " Enabled (60 against 58 drives; cache setting not stated against Write Cache Enabled): +250.0 %." in summary
+    )
 
 
 def test_the_latex_fits_the_page(built, tmp_path):
@@ -150,3 +187,17 @@ def test_the_pdf_compiles_and_every_format_has_the_figure(built):
     assert "30,020" in html and "30,020" in built.files["md"].decode()
     archive = zipfile.ZipFile(io.BytesIO(report_archive(built, stem="report")))
     assert {"report.docx", "report.pdf", "report.html", "chart-1.pdf", "chart-3.png"} <= set(archive.namelist())
+
+
+def test_the_file_server_runs_of_the_ds4400_ran_the_ds4500s_firmware(db):
+    # Seed 000 lines 244 and 400: "The DS4400 was measured using the same hardware and software as the DS4500
+    # for this comparison"; line 108: the DS4500's controllers ran Appware 05.40.06.00.
+    assert "same hardware and software as the DS4500" in seed_line(244) and "05.40.06.00" in seed_line(108)
+    call_command("loaddemo", stdout=io.StringIO())
+    a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
+    result = comparison(a=a, b=b, threshold_ms=20.0, workload="File Server", a_cache="All Caches Disabled")
+    report = report_content([result], options=ReportOptions(), draw=False)
+    (ds4400,) = [block for block in report.blocks if isinstance(block, TableBlock) and block.header[-1] == b.name]
+    rows = {row[0].text: row[1].text for row in ds4400.rows}
+    assert rows["Firmware"] == "05.40.06.00 (File Server)"
+    assert rows["Drives"] == "HDD, 15,000 rpm, 18.2 GB"
