@@ -38,7 +38,8 @@ def results_section(
                     blocks.append(Heading(f"{side_a(pair.result)} against {side_b(pair.result)}", 3))
                 blocks += _workload_results(pair.result, workload, runs, options, draw=draw)
     if options.tables:
-        blocks += _system_tables(systems, threshold_ms=reported[0].result.threshold_ms, options=options)
+        first = reported[0].result
+        blocks += _system_tables(systems, threshold_ms=first.threshold_ms, latency=first.latency, options=options)
     return blocks
 
 
@@ -177,13 +178,16 @@ def _config_words(key: tuple[str | None, int | None, str]) -> str:
     )
 
 
-def _system_tables(systems: list[System], *, threshold_ms: float, options: ReportOptions) -> list[Block]:
-    """Each system's white-paper table (seed 000 Table 1's layout), as the table export prints it."""
+def _system_tables(systems: list[System], *, threshold_ms: float, latency: str, options: ReportOptions) -> list[Block]:
+    """Each system's white-paper table (seed 000 Table 1's layout), as the table export prints it, at the
+    comparison's threshold and latency and in the report's MB/s."""
     blocks: list[Block] = []
     for system in systems:
         try:
             selection = presets.default_selection(system)
-            table = presets.whitepaper(system, threshold_ms=threshold_ms, selection=selection)
+            table = presets.whitepaper(
+                system, threshold_ms=threshold_ms, latency=latency, mbps_unit=options.mbps_unit, selection=selection
+            )
         except presets.PresetError:
             continue  # a system without drive counts has no white-paper table; the comparison stands
         blocks.append(_from_table(table, key=f"{system.name} figures table", options=options))
