@@ -3,12 +3,12 @@ chose (IOPS, MB/s or MiB/s), the page's sentences and what was not compared; the
 white-paper table."""
 
 from portal import formatting
-from portal.analysis.tables import Table, round_half_up
+from portal.analysis.tables import LOWER_BOUND, Table, round_half_up
 from portal.comparisons.charts import ChartUnit
 from portal.comparisons.selectors import Comparison, ComparisonRow, WorkloadComparison
 from portal.exports import presets
 from portal.exports.charts import comparison_figure
-from portal.exports.comparison_tables import basis
+from portal.exports.comparison_tables import basis, is_lower_bound
 from portal.models import Run, System
 
 from .document import Block, Box, Cell, Figure, Heading, Paragraph, TableBlock, table_cells
@@ -90,8 +90,10 @@ def figure_in(value: float, *, metric: str, unit: str, size_bytes: int | None) -
     return mb_per_s / MIB if unit == "MiB/s" else mb_per_s
 
 
-def _figure_cell(value: float, unit: str) -> Cell:
-    return Cell(formatting.iops(value) if unit == "IOPS" else formatting.mbps(value), value)
+def _figure_cell(value: float, unit: str, *, lower_bound: bool = False) -> Cell:
+    """A figure as the page writes it, "≥" before a lower bound (the threshold not reached: its best point)."""
+    text = formatting.iops(value) if unit == "IOPS" else formatting.mbps(value)
+    return Cell(LOWER_BOUND + text if lower_bound else text, value)
 
 
 def _workload_table(
@@ -109,8 +111,8 @@ def _workload_table(
         rows.append(
             (
                 Cell(row.label),
-                _figure_cell(a_value, unit),
-                _figure_cell(b_value, unit),
+                _figure_cell(a_value, unit, lower_bound=is_lower_bound(row.a_figures)),
+                _figure_cell(b_value, unit, lower_bound=is_lower_bound(row.b_figures)),
                 _improvement_cell(row.pct, options.pct_decimals),
                 Cell(_confidence(row)),
                 Cell(how),

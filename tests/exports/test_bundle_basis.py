@@ -20,8 +20,11 @@ from django.core.management import call_command
 from docx import Document
 from openpyxl import load_workbook
 
+from portal.comparisons.selectors import comparison
 from portal.exports.bundle import comparison_bundle
 from portal.models import System
+from portal.reports.content import ReportOptions, report_content
+from portal.reports.document import TableBlock
 from tests.samples import sample
 
 DEVICES = {"Intel D3-S4610": "fioplot_intel-d3-s4610_randread", "Samsung PM883": "fioplot_samsung-pm883_randread"}
@@ -189,3 +192,19 @@ def test_a_parameter_a_download_does_not_take_is_refused_by_name(ssds, client, u
     message = response.content.decode()
     assert re.search(rf"'{re.escape(named)}'", message), message
     assert "takes" in message or "give it once" in message
+
+
+def test_the_reports_tables_follow_the_comparison_and_mark_lower_bounds(ssds):
+    result = comparison(a=ssds[INTEL], b=ssds["Samsung PM883"], threshold_ms=2.0, latency="p99")
+    report = report_content([result], options=ReportOptions(), draw=False)
+    tables = [block for block in report.blocks if isinstance(block, TableBlock)]
+    compared = next(table for table in tables if table.key == "4 KiB random read table")
+    ((_, a, b, *_),) = compared.rows
+    assert (a.text, b.text) == ("≥ 69,656", "≥ 65,342")
+    figures = [table for table in tables if table.key.endswith("figures table")]
+    assert len(figures) == 2
+    for table in figures:
+        assert "*Results correspond to a 99th percentile response time of 2 ms." in table.notes
+        assert "MB/s = 10^6 bytes/s." in table.notes and not any("MBps" in label for label in table.header)
+    intel = next(table for table in figures if table.key.startswith(INTEL))
+    assert [cell.text for cell in intel.rows[0][2:]] == ["≥ 69,656", "≥ 285"]
