@@ -211,8 +211,11 @@ def excel_number_format(number_format: NumberFormat, value: float = 0.0, *, lowe
     found = _excel_number_format(number_format, decimals)
     if not lower_bound:
         return found
-    # A conditional format's sections each take the mark.
-    return ";".join(f'"{LOWER_BOUND}"{section}' for section in found.split(";"))
+    # A conditional format's sections each take the mark, after the section's condition ("[>=10000]").
+    return ";".join(_CONDITION.sub(rf'\1"{LOWER_BOUND}"', section, count=1) for section in found.split(";"))
+
+
+_CONDITION = re.compile(r"^((?:\[[^\]]*\])*)")
 
 
 def _excel_number_format(number_format: NumberFormat, decimals_count: int) -> str:

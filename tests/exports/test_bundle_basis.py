@@ -208,3 +208,11 @@ def test_the_reports_tables_follow_the_comparison_and_mark_lower_bounds(ssds):
         assert "MB/s = 10^6 bytes/s." in table.notes and not any("MBps" in label for label in table.header)
     intel = next(table for table in figures if table.key.startswith(INTEL))
     assert [cell.text for cell in intel.rows[0][2:]] == ["≥ 69,656", "≥ 285"]
+
+
+def test_a_lower_bound_stays_a_number_in_excel_with_its_mark_after_the_papers_condition(ssds, client):
+    query = {"system": INTEL, "preset": "whitepaper", "threshold_ms": "1", "format": "xlsx"}
+    sheet = load_workbook(io.BytesIO(client.get("/export/table/", query).content)).worksheets[0]
+    (cell,) = [cell for row in sheet.iter_rows() for cell in row if cell.value == 69656]
+    # The paper's print groups thousands from 10,000 on (a condition first in each section), then the mark.
+    assert cell.number_format == '[>=10000]"≥ "#,##0;[<=-10000]"≥ "-#,##0;"≥ "0'
