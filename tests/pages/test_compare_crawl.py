@@ -3,8 +3,8 @@ page, the page of several systems against one and ``/api/v1/compare/`` for every
 0.1, 0.5, 1, 20 and 30 ms of the average and of the 99th percentile response time. No answer is a server error;
 where two systems share no workload the page says so; a few figures are checked against the files.
 
-The corpus: three fio-plot grids (samples/fio-grids/: the Crucial MX200 alone and three of them in RAID-0, and
-an HGST 7,200 rpm HDD), the two fio-plot sweeps (samples/fio-sweeps/), PerfKitBenchmarker's DiskSpd XML, an old
+The corpus: two fio-plot grids (samples/fio-grids/: the Crucial MX200 alone and three of them in RAID-0), the
+two fio-plot sweeps (samples/fio-sweeps/), PerfKitBenchmarker's DiskSpd XML, an old
 vdbench flatfile (samples/vdbench/) and the demo's seed papers (fixtures/demo.yaml)."""
 
 import html
@@ -22,7 +22,6 @@ from tests.samples import sample
 FILES = {
     "Crucial MX200": ("fio-grids", "fioplot_HPDL380G8-H420i-Crucial-MX200"),
     "Crucial MX200 x3 RAID-0": ("fio-grids", "fioplot_HPDL380G8-H420i-Crucial-MX200x3_RAID0"),
-    "HGST 100GB7K": ("fio-grids", "fioplot_HPDL380G8-H420i-HGST_100GB7K"),
     "Intel D3-S4610": ("fio-sweeps", "fioplot_intel-d3-s4610_randread"),
     "Samsung PM883": ("fio-sweeps", "fioplot_samsung-pm883_randread"),
     "PKB Windows VM": ("diskspd", "pkb_diskspd-2.0.21a_result.xml"),
