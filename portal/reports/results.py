@@ -10,6 +10,7 @@ from portal.exports import presets
 from portal.exports.charts import comparison_figure
 from portal.exports.comparison_tables import basis, is_lower_bound
 from portal.models import Run, System
+from portal.results.selectors import LATENCIES
 
 from .document import Block, Box, Cell, Figure, Heading, Paragraph, TableBlock, table_cells
 from .options import (
@@ -121,7 +122,10 @@ def _workload_table(
     b_heading = f"B: {side_b(result)}" + (f" x {result.adjust_b:g}" if result.adjust_b != 1 else "")
     notes = [basis(result), _unit_note(unit, workload.metric, size), IMPROVEMENT_FORMULA + "."]
     notes += [f"{row.label}: {note}." for row in workload.rows for note in row.notes]
-    caption = f"{workload.workload} at {formatting.threshold(result.threshold_ms)} ({unit})"
+    at = formatting.threshold(result.threshold_ms)
+    if result.latency != "avg":
+        at += f", {LATENCIES[result.latency]}"  # "at 1 ms, 99th percentile": the table's basis in its caption
+    caption = f"{workload.workload} at {at} ({unit})"
     return TableBlock(
         caption=options.captions.get(f"{workload.workload} table") or caption,
         header=("Configuration", f"A: {side_a(result)}", b_heading, "Improvement", "Confidence", "How read"),

@@ -199,6 +199,7 @@ def test_the_reports_tables_follow_the_comparison_and_mark_lower_bounds(ssds):
     report = report_content([result], options=ReportOptions(), draw=False)
     tables = [block for block in report.blocks if isinstance(block, TableBlock)]
     compared = next(table for table in tables if table.key == "4 KiB random read table")
+    assert compared.caption == "4 KiB random read at 2 ms, 99th percentile (IOPS)"
     ((_, a, b, *_),) = compared.rows
     assert (a.text, b.text) == ("≥ 69,656", "≥ 65,342")
     figures = [table for table in tables if table.key.endswith("figures table")]
