@@ -165,8 +165,9 @@ def test_lower_bounds_are_marked_in_every_format_of_the_bundle(ssds):
         ({"latency": "p99"}, ("69,531", "a 99th percentile response time of 1 ms")),
     ],
 )
-def test_the_table_download_honours_latency(ssds, client, latency, expected):
-    query = {"system": INTEL, "preset": "whitepaper", "threshold_ms": "1", "format": "markdown", **latency}
+@pytest.mark.parametrize("preset", ["whitepaper", "pivot"])
+def test_the_table_download_honours_latency(ssds, client, latency, expected, preset):
+    query = {"system": INTEL, "preset": preset, "threshold_ms": "1", "format": "markdown", **latency}
     response = client.get("/export/table/", query)
     assert response.status_code == 200
     text = response.content.decode()
