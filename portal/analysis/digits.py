@@ -27,9 +27,17 @@ def significant(value: float | None, digits: int = 3) -> str:
         return NO_FIGURE
     if value == 0:
         return "0"
+    decimals = significant_decimals(value, digits)
+    return written(rounded_half_up(value, decimals), decimals)
+
+
+def significant_decimals(value: float, digits: int = 3) -> int:
+    """The digits after the point that keep ``digits`` significant digits of ``value`` (0 for whole digits
+    beyond them): 0.0839169 needs 4, 54.46 needs 1, 1,024 none."""
+    if value == 0 or not math.isfinite(value):
+        return 0
     decimals = max(digits - 1 - math.floor(math.log10(abs(value))), 0)
     number = rounded_half_up(value, decimals)
     if decimals and number != 0 and math.floor(math.log10(abs(number))) > math.floor(math.log10(abs(value))):
         decimals -= 1  # 0.09996 rounds up to 0.1000: one digit fewer after the point
-        number = rounded_half_up(value, decimals)
-    return written(number, decimals)
+    return decimals

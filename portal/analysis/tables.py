@@ -4,7 +4,9 @@ A table has a title, row-header columns (drive count, cache setting), data colum
 headers (workload x (IOPS, MBps)), numeric cells (``None`` is printed "N/A") and footnotes. Each
 column carries its number format, so every exporter prints the same text the paper prints:
 "11,360" but "9885" (the DS4500 paper groups thousands from five digits on), "33.5" next to
-"33" in one column, "0.80" in a multiplier table.
+"33" in one column, "0.80" in a multiplier table. A row may print a cell in a format of its own
+(a comparison's MB/s row under a column of IOPS rows) and mark a cell a lower bound ("≥ 69,656":
+the threshold was not reached, the figure is the best point measured).
 
 Exporters that keep numbers as numbers (XLSX) read ``Row.cells`` and ``Column.number_format``;
 the others read ``text_grid()``. Merged headers are described by ``column_group_spans()`` and
@@ -16,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
+from portal.analysis.digits import NO_FIGURE, significant_decimals
 from portal.analysis.stroke import StrokeMultipliers
 
 IOPS = "IOPS"
@@ -31,12 +34,29 @@ class NumberFormat:
     ``group_from``: thousands separators from this magnitude on (10,000 in the DS4500 paper,
     1,000 for separators everywhere, ``None`` for none).
     ``na_text``: printed for a missing measurement.
+    ``significant``: digits kept instead of ``decimals`` (MB/s to three, as the pages write it: 54.5,
+    0.0839, 1,024), never rounding away whole digits.
     """
 
     decimals: int = 0
     trim_zeros: bool = True
     group_from: float | None = 10_000
     na_text: str = "N/A"
+    significant: int | None = None
+
+    def decimals_of(self, value: float) -> int:
+        """The digits after the point ``value`` is printed with."""
+        return self.decimals if self.significant is None else significant_decimals(value, self.significant)
+
+
+# A figure as the pages write it (portal.formatting): whole IOPS and MB/s to three significant digits, both
+# with thousands separators, an en dash where there is no figure.
+PAGE_FORMATS = {
+    "iops": NumberFormat(decimals=0, group_from=1_000, na_text=NO_FIGURE),
+    "mbps": NumberFormat(significant=3, group_from=1_000, na_text=NO_FIGURE),
+}
+# Written before a lower bound: the threshold was not reached, the figure is the best point measured.
+LOWER_BOUND = "≥ "
 
 
 def round_half_up(value: float, decimals: int) -> Decimal:
@@ -51,7 +71,7 @@ def format_number(value: float | None, number_format: NumberFormat = NumberForma
         return number_format.na_text
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"a table cell must be a finite number or None, got {value!r}")
-    rounded = round_half_up(value, number_format.decimals)
+    rounded = round_half_up(value, number_format.decimals_of(value))
     if rounded == 0:
         rounded = abs(rounded)
     grouped = number_format.group_from is not None and abs(rounded) >= number_format.group_from
@@ -77,10 +97,14 @@ class ColumnGroup:
 
 @dataclass(frozen=True)
 class Row:
-    """Full row-header values (repeated values are blanked only when printed) and one cell per column."""
+    """Full row-header values (repeated values are blanked only when printed) and one cell per column;
+    ``formats``, when given, one per cell (None: the column's), and ``lower_bounds`` the cells that are
+    lower bounds."""
 
     headers: tuple[str, ...]
     cells: tuple[float | None, ...]
+    formats: tuple[NumberFormat | None, ...] = ()
+    lower_bounds: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -113,8 +137,18 @@ class Table:
     def row_header_width(self) -> int:
         return len(self.corner[0])
 
+    def cell_format(self, row: int, column: int) -> NumberFormat:
+        """How cell ``column`` of row ``row`` prints: the row's format for it, else its column's."""
+        formats = self.rows[row].formats
+        own = formats[column] if column < len(formats) else None
+        return own or self.columns[column].number_format
+
+    def is_lower_bound(self, row: int, column: int) -> bool:
+        return column in self.rows[row].lower_bounds and self.rows[row].cells[column] is not None
+
     def cell_text(self, row: int, column: int) -> str:
-        return format_number(self.rows[row].cells[column], self.columns[column].number_format)
+        text = format_number(self.rows[row].cells[column], self.cell_format(row, column))
+        return LOWER_BOUND + text if self.is_lower_bound(row, column) else text
 
     def row_header_text(self, row: int) -> tuple[str, ...]:
         """Row headers as printed: an outer header is blank while it repeats the row above (the
@@ -173,6 +207,8 @@ class ResultRecord:
     workload: str
     metric: str
     value: float | None
+    # The threshold was not reached: ``value`` is the best point measured, a lower bound.
+    lower_bound: bool = False
 
 
 DEFAULT_NUMBER_FORMATS = {IOPS: NumberFormat(decimals=0), MBPS: NumberFormat(decimals=1)}
@@ -191,6 +227,7 @@ def whitepaper_table(
     number_formats: Mapping[str, NumberFormat] | None = None,
     drive_label: str | Callable[[int], str] = "{} HDDs",
     threshold_ms: float | None = 20.0,
+    response_time: str | None = None,
 ) -> Table:
     """The layout of seed 000 Table 1: rows by drive count (ascending) then cache setting, columns
     by workload, each with one column per metric.
@@ -198,6 +235,8 @@ def whitepaper_table(
     ``workloads`` and ``cache_settings`` choose and order what is shown (default: every one, in the
     order first seen); records outside the selection are left out. Every drive count x cache
     setting is a row; a cell without a record prints "N/A". Two records for one cell are refused.
+    The footnote says the response time the figures are read at: ``response_time`` in words ("a 99th
+    percentile response time of 1 ms"), else an average of ``threshold_ms``; none when both are None.
     """
     records = list(records)
     workloads = tuple(workloads) if workloads is not None else _first_seen(r.workload for r in records)
@@ -205,6 +244,8 @@ def whitepaper_table(
         tuple(cache_settings) if cache_settings is not None else _first_seen(r.cache_setting for r in records)
     )
     cells = _cells_by_position(records, workloads, cache_settings, metrics)
+    bounded = {(r.drive_count, r.cache_setting, r.workload, r.metric) for r in records if r.lower_bound}
+    columns = [(w, m) for w in workloads for m in metrics]
     drive_counts = sorted({drive_count for drive_count, *_ in cells})
     labels = {**{metric: metric for metric in metrics}, **(metric_labels or {})}
     formats = {**DEFAULT_NUMBER_FORMATS, **(number_formats or {})}
@@ -215,14 +256,15 @@ def whitepaper_table(
     rows = tuple(
         Row(
             headers=(drive_label(drive_count) if callable(drive_label) else drive_label.format(drive_count), cache),
-            cells=tuple(cells.get((drive_count, cache, w, m)) for w in workloads for m in metrics),
+            cells=tuple(cells.get((drive_count, cache, w, m)) for w, m in columns),
+            lower_bounds=frozenset(i for i, (w, m) in enumerate(columns) if (drive_count, cache, w, m) in bounded),
         )
         for drive_count in drive_counts
         for cache in cache_settings
     )
-    footnotes = (
-        () if threshold_ms is None else (f"*Results correspond to an average response time of {threshold_ms:g} ms.",)
-    )
+    if response_time is None and threshold_ms is not None:
+        response_time = f"an average response time of {threshold_ms:g} ms"
+    footnotes = () if response_time is None else (f"*Results correspond to {response_time}.",)
     return Table(
         title=title, corner=((corner_label, ""), (raid_label, "")), column_groups=groups, rows=rows, footnotes=footnotes
     )

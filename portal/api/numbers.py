@@ -24,7 +24,7 @@ from portal.curation.selectors import compared_workload_aliases
 from portal.errors import form_error
 from portal.exports.comparison_tables import comparison_tables_from
 from portal.exports.multi_tables import multi_comparison_table
-from portal.exports.parameters import COMPARISON_TABLES, system_tables
+from portal.exports.parameters import COMPARISON_TABLES, SYSTEM_PRESET_PARAMETERS, system_tables
 from portal.models import System
 from portal.results.selectors import LATENCIES
 from portal.systems.selectors import system_by_name
@@ -266,18 +266,9 @@ class CompareSerializer(serializers.Serializer):
 SYSTEM_PRESETS = ("whitepaper", "pivot", "stroke", "jetstress", "orion", "sizing")
 COMPARISON_PRESETS = COMPARISON_TABLES
 
-# The parameters of each system preset (those of ``/export/table/``).
-SYSTEM_PRESET_PARAMETERS = {
-    "whitepaper": ("system", "raid_level", "workloads", "source_table", "threshold_ms"),
-    "pivot": ("system", "raid_level", "workloads", "source_table", "threshold_ms", "rows"),
-    "stroke": ("system", "raid_level", "threshold_ms"),
-    "jetstress": ("system",),
-    "orion": ("system",),
-    "sizing": ("system", "workload", "raid_level", "cache", "target", "drives", "threshold_ms"),
-}
 SYSTEM_PRESET_HINTS = {
-    "latency": "the system tables read figures at the average response time; the comparison presets "
-    f"({', '.join(COMPARISON_PRESETS)}) take latency"
+    "latency": "the jetstress, orion and sizing tables read no figure at a threshold's latency; whitepaper, "
+    f"pivot, stroke and the comparison presets ({', '.join(COMPARISON_PRESETS)}) take latency"
 }
 # Tables of two systems only: several systems against B make one table of their own.
 TWO_SYSTEM_PRESETS = ("summary", "side_by_side")

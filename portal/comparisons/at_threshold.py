@@ -4,6 +4,7 @@ its stored arrays (``RunCurve``) by ``arraybench_figure_at`` (migration 0021, th
 the number of runs; no point is read, and no curve where the threshold is outside a run's range of response
 times (kept on the run: ``Run.lowest_avg_response_ms``, ...)."""
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import QuerySet
 from django.db.models.fields.json import KT
@@ -79,7 +80,12 @@ def replicate_rows_at(runs: QuerySet[Run], *, threshold_ms: float, latency: str)
     columns = {**_RUN_COLUMNS, **{kind: f"{kind}_{response}" for kind in ("lowest", "highest", "peak_with")}}
     columns["rule"] = columns.pop("rule")
     read = runs.order_by().annotate(rule=KT("params__threshold_rule")).values(*columns.values())
-    runs_sql, runs_params = read.query.sql_with_params()
+    try:
+        runs_sql, runs_params = read.query.sql_with_params()
+    except EmptyResultSet:
+        # A condition no run can meet (two systems with no workload in common select ``pk IN ()``) has no
+        # SQL to embed: the ORM answers such a query without asking the database, and so does this.
+        return []
     sql = _GROUPS.format(
         columns=", ".join(columns),
         runs=runs_sql,

@@ -8,6 +8,7 @@ from django.core.paginator import Page
 
 from portal import formatting
 from portal.analysis.compare import ReplicateComparison
+from portal.analysis.curves import Status
 from portal.analysis.pairing import ConfigKey, config_key_label
 from portal.models import System
 
@@ -62,6 +63,15 @@ class ComparisonRow:
     # Each side's drive type ("SSD", "HDD"; '' where not stated).
     drive_type_a: str = ""
     drive_type_b: str = ""
+
+    @property
+    def a_lower_bound(self) -> bool:
+        """Whether A's figure is a lower bound: a figure of it did not reach the threshold (its best point)."""
+        return self.a_figures is not None and Status.NOT_REACHED in self.a_figures.not_reached
+
+    @property
+    def b_lower_bound(self) -> bool:
+        return self.b_figures is not None and Status.NOT_REACHED in self.b_figures.not_reached
 
     @property
     def a_label(self) -> str:

@@ -50,6 +50,8 @@ class MultiComparison:
     # Each candidate's summary sentences, and the workloads only it or only the baseline has, in sentences.
     summaries: list[str] = field(default_factory=list)
     only_one: list[str] = field(default_factory=list)
+    # What the threshold applies to: the average response time or a percentile (the pairs').
+    latency: str = "avg"
 
 
 def multi_table(
@@ -76,7 +78,8 @@ def multi_table(
             ]
     summaries = [sentence for result in pairs for workload in result.workloads for sentence in workload.summaries]
     only_one = sentences.only_one(pairs, baseline)
-    return MultiComparison(baseline, list(candidates), threshold_ms, tabled, pairs, summaries, only_one)
+    latency = pairs[0].latency if pairs else "avg"
+    return MultiComparison(baseline, list(candidates), threshold_ms, tabled, pairs, summaries, only_one, latency)
 
 
 def _multi_row(label: str, baseline: float, candidates: int) -> MultiRow:

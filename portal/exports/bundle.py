@@ -24,6 +24,8 @@ from .comparison_tables import comparison_tables_from
 from .formats import FORMATS, export
 
 SINGLE_FILE_FORMATS = ("xlsx", "docx")
+# The unit of every MB/s figure of a bundle: the comparison's (and the report's by default).
+BUNDLE_MBPS_UNIT = "MB/s"
 IMAGE_FORMATS = ("svg", "png")
 
 # Told how far a bundle has got: the share done (0 to 1) and the step in words.
@@ -64,7 +66,16 @@ def comparison_bundle(
     for system in (a, b):
         try:
             selection = presets.default_selection(system)
-            tables.append(presets.whitepaper(system, threshold_ms=threshold_ms, selection=selection))
+            # At the comparison's threshold and latency, in its MB/s: one basis and one unit in the bundle.
+            tables.append(
+                presets.whitepaper(
+                    system,
+                    threshold_ms=result.threshold_ms,
+                    latency=result.latency,
+                    mbps_unit=BUNDLE_MBPS_UNIT,
+                    selection=selection,
+                )
+            )
             runs.extend(presets.selected_runs(system, selection))
         except presets.PresetError:
             continue  # a system without drive counts or runs has no white-paper table; the comparison stands
@@ -159,10 +170,7 @@ def comparison_provenance(
         "latency": result.latency,
         "filters": {name: value for name, value in (filters or {}).items() if value not in (None, "", [], (), False)},
         "improvement": "(A - B x adjust_b) / (B x adjust_b) x 100",
-        "units": {
-            "comparison tables": "MB/s = 10^6 bytes/s",
-            "white-paper tables": "MBps = 2^20 bytes/s, as the DS4500 paper prints Iometer's MBps",
-        },
+        "units": {"tables": presets.MBPS_UNITS[BUNDLE_MBPS_UNIT].note},
         "systems": {"a": _system(result.a), "b": _system(result.b)},
         "configurations": [
             {"id": c.id, "system": c.system.name, "identity": c.identity, **c.properties()} for c in configs.values()

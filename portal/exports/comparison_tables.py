@@ -1,27 +1,30 @@
 """A comparison as tables: per workload and matched configuration, the summary sentences, and
-seed 002's side-by-side table. MB/s is decimal here."""
+seed 002's side-by-side table. MB/s is decimal here; figures are written as the compare page writes
+them (whole IOPS, MB/s to three significant digits), a lower bound marked "≥"."""
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from portal import formatting
+from portal.analysis.curves import Status
+from portal.analysis.digits import NO_FIGURE
 from portal.analysis.pairing import config_key_label
-from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
+from portal.analysis.tables import PAGE_FORMATS, Column, ColumnGroup, NumberFormat, Row, Table
+from portal.comparisons.figures import ReplicateGroup
 from portal.comparisons.selectors import Comparison, WorkloadComparison, comparison
 from portal.models import System
 from portal.results.selectors import LATENCIES
 
-from .presets import PresetError
+from .presets import PresetError, marks_notes, response_time_words
 
-COMPARISON_NUMBERS = NumberFormat(decimals=1)
-PCT_NUMBERS = NumberFormat(decimals=1, trim_zeros=False, group_from=None)
+COMPARISON_NUMBERS = PAGE_FORMATS["iops"]
+PCT_NUMBERS = NumberFormat(decimals=1, trim_zeros=False, group_from=None, na_text=NO_FIGURE)
 METRIC_UNITS = {"iops": "IOPS", "mbps": "MB/s"}
 
 
 def basis(result: Comparison) -> str:
     """The figures' basis in the compare page's words, which every export repeats: the threshold, the
     response time it applies to, and B's adjustment ("Throughput at a 99th percentile response time of 1 ms.")."""
-    latency = "an average" if result.latency == "avg" else f"a {LATENCIES[result.latency]}"
-    words = f"Throughput at {latency} response time of {formatting.threshold(result.threshold_ms)}"
+    words = f"Throughput at {response_time_words(threshold_ms=result.threshold_ms, latency=result.latency)}"
     if result.adjust_b != 1:
         words += f"; B's figures multiplied by {result.adjust_b:g}"
     return words + "."
@@ -29,8 +32,27 @@ def basis(result: Comparison) -> str:
 
 def at_threshold(result: Comparison) -> str:
     """A column group's heading: "At 20 ms", "At 1 ms (99th percentile)"."""
-    at = f"At {formatting.threshold(result.threshold_ms)}"
-    return at if result.latency == "avg" else f"{at} ({LATENCIES[result.latency]})"
+    return at_threshold_of(threshold_ms=result.threshold_ms, latency=result.latency)
+
+
+def at_threshold_of(*, threshold_ms: float, latency: str) -> str:
+    at = f"At {formatting.threshold(threshold_ms)}"
+    return at if latency == "avg" else f"{at} ({LATENCIES[latency]})"
+
+
+def is_lower_bound(found: ReplicateGroup | None) -> bool:
+    """Whether a side's figure is a lower bound: a figure of it did not reach the threshold (its best point)."""
+    return found is not None and Status.NOT_REACHED in found.not_reached
+
+
+def figure_row(
+    headers: tuple[str, ...], cells: tuple[float | None, ...], *, metric: str, bounds: Iterable[bool]
+) -> Row:
+    """A row of figures in ``metric`` as the compare page writes them, the cells that are lower bounds marked
+    (``bounds``, one per figure; the cells after the figures, an improvement, keep their column's format)."""
+    bounds = list(bounds)
+    formats = (PAGE_FORMATS[metric],) * len(bounds)
+    return Row(headers, cells, formats=formats, lower_bounds=frozenset(i for i, bound in enumerate(bounds) if bound))
 
 
 def comparison_table(result: Comparison) -> Table:
@@ -50,7 +72,10 @@ def comparison_table(result: Comparison) -> Table:
         name = f"{workload.workload} ({METRIC_UNITS[workload.metric]})"
         for row in workload.rows:
             b_cells = (row.b_value, row.b_value * result.adjust_b) if adjusted else (row.b_value,)
-            rows.append(Row((name, row.label), (row.a_value, *b_cells, row.pct)))
+            bounds = (is_lower_bound(row.a_figures), *(is_lower_bound(row.b_figures),) * len(b_cells))
+            rows.append(
+                figure_row((name, row.label), (row.a_value, *b_cells, row.pct), metric=workload.metric, bounds=bounds)
+            )
             notes.extend(f"{workload.workload}, {row.label}: {note}." for note in row.notes)
         notes.extend(_unmatched(workload, result))
     footnotes = [
@@ -62,7 +87,7 @@ def comparison_table(result: Comparison) -> Table:
         corner=(("", ""), ("Workload", "Matched configuration")),
         column_groups=groups,
         rows=tuple(rows),
-        footnotes=tuple(footnotes + notes),
+        footnotes=tuple(footnotes + marks_notes(rows) + notes),
     )
 
 
@@ -92,16 +117,19 @@ def summary_table(result: Comparison) -> Table:
         corner=(("",), ("Summary",)),
         column_groups=(),
         rows=tuple(Row((sentence,), ()) for sentence in sentences),
+        footnotes=(basis(result),),
     )
 
 
 def side_by_side_table(result: Comparison) -> Table:
     """Seed 002 Table 1: workload, RAID level ("Any" when not stated), array A, array B."""
-    numbers = NumberFormat(decimals=1, group_from=1_000)
+    numbers = PAGE_FORMATS["iops"]
     rows = [
-        Row(
+        figure_row(
             (f"{workload.workload} {METRIC_UNITS[workload.metric]}", row.raid_level or "Any"),
             (row.a_value, row.b_value),
+            metric=workload.metric,
+            bounds=(is_lower_bound(row.a_figures), is_lower_bound(row.b_figures)),
         )
         for workload in result.workloads
         for row in workload.rows
@@ -117,7 +145,7 @@ def side_by_side_table(result: Comparison) -> Table:
         corner=(("", ""), ("Workload", "RAID level")),
         column_groups=(ColumnGroup(at_threshold(result), columns),),
         rows=tuple(rows),
-        footnotes=(f"{basis(result)} MB/s = 10^6 bytes/s.",),
+        footnotes=(f"{basis(result)} MB/s = 10^6 bytes/s.", *marks_notes(rows)),
     )
 
 

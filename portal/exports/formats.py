@@ -1,6 +1,7 @@
 """Exporters: one function per format from a list of tables (:class:`portal.analysis.tables.Table`) to bytes.
 
-Every format prints the cells of ``Table.text_grid()`` (XLSX keeps the numbers as numbers) and
+Every format prints the cells of ``Table.text_grid()`` (XLSX keeps the numbers as numbers, a lower
+bound with its "≥" in the cell's number format; CSV writes a lower bound as its printed text) and
 escapes what a user typed (system names, workloads): HTML and Markdown entities, LaTeX specials,
 and in CSV and XLSX any text a spreadsheet program would run as a formula.
 """
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from django.utils.html import escape
 
-from portal.analysis.tables import NumberFormat, Table, round_half_up
+from portal.analysis.tables import LOWER_BOUND, NumberFormat, Table, round_half_up
 from portal.spreadsheets import csv_cell, spreadsheet_text, starts_formula
 
 if TYPE_CHECKING:  # openpyxl is imported when a workbook is written
@@ -51,13 +52,16 @@ def render_csv(tables: list[Table]) -> bytes:
 
 def _csv_lines(table: Table) -> list[list[object]]:
     """The printed grid, every text cell neutralised; a figure is written as a number, rounded as the
-    table prints it but without thousands separators, so a spreadsheet reads it as a number (30020, -12.5)."""
+    table prints it but without thousands separators, so a spreadsheet reads it as a number (30020, -12.5);
+    a lower bound as the table prints it ("≥ 69,656"), which no spreadsheet takes for the figure itself."""
     width = table.row_header_width
     lines: list[list[object]] = [[spreadsheet_text(cell) for cell in line] for line in table.header_rows()]
-    for row, printed in zip(table.rows, table.body_rows(), strict=True):
+    for i, (row, printed) in enumerate(zip(table.rows, table.body_rows(), strict=True)):
         numbers: list[object] = [
-            printed_value(value, column.number_format) if value is not None else spreadsheet_text(text)
-            for value, text, column in zip(row.cells, printed[width:], table.columns, strict=True)
+            printed_value(value, table.cell_format(i, j))
+            if value is not None and not table.is_lower_bound(i, j)
+            else spreadsheet_text(text)
+            for j, (value, text) in enumerate(zip(row.cells, printed[width:], strict=True))
         ]
         lines.append([*(spreadsheet_text(cell) for cell in printed[:width]), *numbers])
     return lines
@@ -115,6 +119,8 @@ LATEX_SPECIALS = {
     "^": r"\textasciicircum{}",
     "<": r"\textless{}",
     ">": r"\textgreater{}",
+    # A lower bound's mark, which no text font of LaTeX's defaults has.
+    "≥": r"\ensuremath{\geq}",
 }
 
 
@@ -189,17 +195,33 @@ def _html_table(table: Table) -> str:
 
 def printed_value(value: float, number_format: NumberFormat) -> float | int:
     """The number as the table prints it (rounded half up to the column's decimals), kept a number."""
-    rounded = round_half_up(value, number_format.decimals)
-    whole = number_format.decimals == 0 or (number_format.trim_zeros and rounded == rounded.to_integral_value())
+    decimals = number_format.decimals_of(value)
+    rounded = round_half_up(value, decimals)
+    whole = decimals == 0 or (number_format.trim_zeros and rounded == rounded.to_integral_value())
     return int(rounded) if whole else float(rounded)
 
 
-def excel_number_format(number_format: NumberFormat) -> str:
-    """Excel's format for a column: separators from ``group_from`` on (a conditional section);
-    trimmed decimals print with "General", which the rounded value makes exact."""
-    if number_format.decimals and number_format.trim_zeros:
+def excel_number_format(number_format: NumberFormat, value: float = 0.0, *, lower_bound: bool = False) -> str:
+    """Excel's format for a cell holding ``value``: separators from ``group_from`` on (a conditional
+    section); trimmed decimals print with "General", which the rounded value makes exact; a lower bound
+    with its "≥" in front, the cell still a number."""
+    decimals = number_format.decimals_of(value)
+    if number_format.significant is not None and isinstance(printed_value(value, number_format), int):
+        decimals = 0  # 20.04 to three digits is 20, printed without its zero
+    found = _excel_number_format(number_format, decimals)
+    if not lower_bound:
+        return found
+    # A conditional format's sections each take the mark, after the section's condition ("[>=10000]").
+    return ";".join(_CONDITION.sub(rf'\1"{LOWER_BOUND}"', section, count=1) for section in found.split(";"))
+
+
+_CONDITION = re.compile(r"^((?:\[[^\]]*\])*)")
+
+
+def _excel_number_format(number_format: NumberFormat, decimals_count: int) -> str:
+    if decimals_count and number_format.trim_zeros and number_format.significant is None:
         return "General"
-    decimals = "." + "0" * number_format.decimals if number_format.decimals else ""
+    decimals = "." + "0" * decimals_count if decimals_count else ""
     if number_format.group_from is None:
         return "0" + decimals
     if number_format.group_from <= 1_000:
@@ -285,14 +307,15 @@ def _xlsx_body(sheet, table: Table, *, first_row: int) -> None:
     for i, row in enumerate(table.rows):
         for level, text in enumerate(row.headers):
             xlsx_text(sheet, first_row + i, level + 1, text).font = Font(bold=level < width - 1)
-        for j, (value, column) in enumerate(zip(row.cells, table.columns, strict=True)):
+        for j, value in enumerate(row.cells):
+            number_format = table.cell_format(i, j)
             if value is None:
-                cell = xlsx_text(sheet, first_row + i, width + j + 1, column.number_format.na_text)
+                cell = xlsx_text(sheet, first_row + i, width + j + 1, number_format.na_text)
                 cell.alignment = Alignment(horizontal="right")
             else:
                 cell = sheet.cell(row=first_row + i, column=width + j + 1)
-                cell.value = printed_value(value, column.number_format)
-                cell.number_format = excel_number_format(column.number_format)
+                cell.value = printed_value(value, number_format)
+                cell.number_format = excel_number_format(number_format, value, lower_bound=table.is_lower_bound(i, j))
     for level in range(width - 1):
         for start, count, _ in table.row_header_spans(level):
             if count > 1:

@@ -17,7 +17,9 @@ from .presets import (
     PAPER_METRIC_LABELS,
     PresetError,
     Selection,
+    marks_notes,
     mean_cells,
+    response_time_words,
     selected_runs,
     threshold_value,
     workload_columns,
@@ -44,10 +46,12 @@ def pivot(
     *,
     rows: tuple[str, ...] = ("drive_count", "cache_setting"),
     threshold_ms: float = 20.0,
+    latency: str = "avg",
     selection: Selection | None = None,
     metrics: tuple[str, ...] = (IOPS, MBPS),
 ) -> Table:
-    """Workload x metric columns with any two configuration attributes as rows (MBps binary, as above)."""
+    """Workload x metric columns with any two configuration attributes as rows (MBps binary, as above), at
+    ``threshold_ms`` of ``latency``; a mean with a lower bound among its runs is one ("≥")."""
     unknown = [name for name in rows if name not in ROW_ATTRIBUTES]
     if len(rows) != 2 or unknown:
         raise PresetError(f"rows must be two of {', '.join(ROW_ATTRIBUTES)}; got {', '.join(rows)}")
@@ -56,12 +60,16 @@ def pivot(
     workload_of = run_group_labels(runs=runs)
     differences = config_differences(runs, position=lambda run: _position(run.config, rows))
     values: defaultdict[tuple[tuple[Any, ...], str, str], list[float | None]] = defaultdict(list)
+    bounded: set[tuple[tuple[Any, ...], str, str]] = set()
     for run in runs:
         # Configurations that share the two attributes are rows of their own, told apart in the last header.
         position = (*_position(run.config, rows), differences[run.id])
         for metric in metrics:
             key = (position, workload_of[run.id], metric)
-            values[key].append(threshold_value(run, metric, threshold_ms=threshold_ms, binary_mbps=True))
+            figure = threshold_value(run, metric, threshold_ms=threshold_ms, latency=latency)
+            values[key].append(figure.value)
+            if figure.lower_bound:
+                bounded.add(key)
     cells, averaged = mean_cells(values)
     workloads = workload_columns(runs, workload_of, asked=selection.workloads)
     positions = sorted({key[0] for key in cells}, key=lambda p: tuple((v is None, v) for v in p))
@@ -69,17 +77,22 @@ def pivot(
     groups = tuple(
         ColumnGroup(w, tuple(Column(PAPER_METRIC_LABELS[m], formats[m]) for m in metrics)) for w in workloads
     )
+    columns = [(w, m) for w in workloads for m in metrics]
     body = tuple(
         Row(
             headers=_headers(rows, position),
-            cells=tuple(cells.get((position, w, m)) for w in workloads for m in metrics),
+            cells=tuple(cells.get((position, w, m)) for w, m in columns),
+            lower_bounds=frozenset(i for i, (w, m) in enumerate(columns) if (position, w, m) in bounded),
         )
         for position in positions
     )
     labels = tuple(ROW_ATTRIBUTES[name][0] for name in rows)
-    footnotes = (f"*Results correspond to an average response time of {threshold_ms:g} ms.", BINARY_MBPS_NOTE)
+    at = response_time_words(threshold_ms=threshold_ms, latency=latency)
+    footnotes = (f"*Results correspond to {at}.", BINARY_MBPS_NOTE, *marks_notes(body, no_figure=formats[IOPS].na_text))
     notes = tuple(f"Mean of {n} runs: {', '.join(_headers(rows, p))}, {w} {m}." for (p, w, m), n in averaged)
     title = f"{system.name} results by {labels[0].lower()} and {labels[1].lower()}"
+    if latency != "avg":
+        title += f" at {at}"
     return Table(title, (("Workload", ""), labels), groups, body, footnotes + notes)
 
 

@@ -4,9 +4,12 @@ Each preset reads runs through the selectors and returns :class:`portal.analysis
 objects:
 
 - ``whitepaper``: seed 000 Table 1. Rows are drive count x cache setting, columns workload x
-  (I/Os, MBps) at the response-time threshold. MBps here is the paper's unit, **MBps = 2^20
-  bytes/s** (Iometer's binary MBps), converted back from the portal's decimal MB/s, so a table
-  typed in from the paper prints as the paper printed it.
+  (I/Os, MBps) at the response-time threshold of the latency asked for (the average by default).
+  MBps here is the paper's unit, **MBps = 2^20 bytes/s** (Iometer's binary MBps), converted back
+  from the portal's decimal MB/s, so a table typed in from the paper prints as the paper printed
+  it. Inside a comparison's bundle or report the table takes the comparison's threshold, latency
+  and unit (MB/s = 10^6 bytes/s unless the report says MiB/s) and writes its figures as the compare
+  page does. A figure that did not reach the threshold (the best point measured) is marked "≥".
 - ``pivot``: the same columns with any two configuration attributes as rows (``pivot_tables.py``).
 - ``stroke``: seed 000 Tables 2 and 6, from a paper's published multipliers or from runs that
   differ only in stroke percentage (``stroke_tables.py``).
@@ -22,19 +25,25 @@ raises are here.
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from statistics import fmean
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from django.db.models import QuerySet
 
 from ingest.result import MB, MIB
 from portal import formatting
+from portal.analysis.curves import Status
+from portal.analysis.digits import NO_FIGURE
 from portal.analysis.tables import (
+    DEFAULT_NUMBER_FORMATS,
     IOPS,
     MBPS,
+    PAGE_FORMATS,
+    NumberFormat,
     ResultRecord,
+    Row,
     Table,
     whitepaper_table,
 )
@@ -43,6 +52,7 @@ from portal.errors import ApplicationError
 from portal.models import Run, System
 from portal.results.configurations import config_differences
 from portal.results.selectors import (
+    LATENCIES,
     cache_setting,
     run_citation_tables,
     run_raid_levels,
@@ -55,6 +65,37 @@ from portal.results.workloads import run_group_labels
 METRIC_FIELDS = {IOPS: "iops", MBPS: "mbps"}
 PAPER_METRIC_LABELS = {IOPS: "I/Os", MBPS: "MBps"}
 BINARY_MBPS_NOTE = "MBps = 2^20 bytes/s"
+
+
+class MbpsUnit(NamedTuple):
+    """How a table writes MB/s: its column label, bytes per MB, the note saying so, and its number formats
+    (the paper's print for the paper's unit, the compare page's for the portal's)."""
+
+    label: str
+    bytes_per_mb: int
+    note: str
+    formats: dict[str, NumberFormat]
+
+
+# ``MBps``: the DS4500 paper's (Iometer's binary MBps); ``MB/s`` and ``MiB/s``: a comparison's or a report's.
+MBPS_UNITS = {
+    "MBps": MbpsUnit("MBps", MIB, BINARY_MBPS_NOTE, DEFAULT_NUMBER_FORMATS),
+    "MB/s": MbpsUnit("MB/s", MB, "MB/s = 10^6 bytes/s", {IOPS: PAGE_FORMATS["iops"], MBPS: PAGE_FORMATS["mbps"]}),
+    "MiB/s": MbpsUnit("MiB/s", MIB, "MiB/s = 2^20 bytes/s", {IOPS: PAGE_FORMATS["iops"], MBPS: PAGE_FORMATS["mbps"]}),
+}
+
+
+def response_time_words(*, threshold_ms: float, latency: str) -> str:
+    """ "an average response time of 20 ms", "a 99th percentile response time of 1 ms"."""
+    which = "an average" if latency == "avg" else f"a {LATENCIES[latency]}"
+    return f"{which} response time of {formatting.threshold(threshold_ms)}"
+
+
+class CellFigure(NamedTuple):
+    """A run's figure for a table's cell, and whether it is a lower bound (the threshold not reached)."""
+
+    value: float | None
+    lower_bound: bool
 
 
 # A cell of a results table: the configuration, workload and metric it holds a figure of.
@@ -137,12 +178,15 @@ def workload_columns(runs: list[Run], groups: dict[int, str], *, asked: tuple[st
     return tuple(dict.fromkeys(groups[run.id] for run in sorted(runs, key=position)))
 
 
-def threshold_value(run: Run, metric: str, *, threshold_ms: float, binary_mbps: bool) -> float | None:
-    """A run's IOPS or MB/s at the threshold; MB/s in 2^20 bytes/s when ``binary_mbps``."""
-    _, answer = run_threshold(run=run, threshold_ms=threshold_ms, metric=METRIC_FIELDS[metric])
-    if answer.value is None or metric != MBPS or not binary_mbps:
-        return answer.value
-    return answer.value * MB / MIB
+def threshold_value(
+    run: Run, metric: str, *, threshold_ms: float, latency: str = "avg", mbps_unit: str = "MBps"
+) -> CellFigure:
+    """A run's IOPS or MB/s at ``threshold_ms`` of ``latency``, MB/s in ``mbps_unit`` (:data:`MBPS_UNITS`)."""
+    _, answer = run_threshold(run=run, threshold_ms=threshold_ms, metric=METRIC_FIELDS[metric], latency=latency)
+    bound = answer.value is not None and answer.status is Status.NOT_REACHED
+    if answer.value is None or metric != MBPS:
+        return CellFigure(answer.value, bound)
+    return CellFigure(answer.value * MB / MBPS_UNITS[mbps_unit].bytes_per_mb, bound)
 
 
 def mean_cells(
@@ -175,11 +219,15 @@ def whitepaper(
     system: System,
     *,
     threshold_ms: float = 20.0,
+    latency: str = "avg",
+    mbps_unit: str = "MBps",
     selection: Selection | None = None,
     metrics: tuple[str, ...] = (IOPS, MBPS),
 ) -> Table:
-    """Seed 000 Table 1's layout for ``system`` (``selection`` from :func:`default_selection`)."""
+    """Seed 000 Table 1's layout for ``system`` (``selection`` from :func:`default_selection`) at
+    ``threshold_ms`` of ``latency``, MB/s in ``mbps_unit``; a mean with a lower bound among its runs is one."""
     selection = selection or default_selection(system)
+    unit = MBPS_UNITS[mbps_unit]
     runs = selected_runs(system, selection)
     groups = run_group_labels(runs=runs)
     skipped = [run for run in runs if run.config.drive_count is None]
@@ -187,6 +235,7 @@ def whitepaper(
     cache_of = {run.id: cache_setting(config=run.config) or "Cache not stated" for run in shown}
     differences = config_differences(shown, position=lambda run: (run.config.drive_count, cache_of[run.id]))
     values: defaultdict[tuple[int, str, str, str], list[float | None]] = defaultdict(list)
+    bounded: set[tuple[int, str, str, str]] = set()
     for run in runs:
         if run.config.drive_count is None:
             continue
@@ -197,9 +246,13 @@ def whitepaper(
                 groups[run.id],
                 metric,
             )
-            values[key].append(threshold_value(run, metric, threshold_ms=threshold_ms, binary_mbps=True))
+            figure = threshold_value(run, metric, threshold_ms=threshold_ms, latency=latency, mbps_unit=mbps_unit)
+            values[key].append(figure.value)
+            if figure.lower_bound:
+                bounded.add(key)
     cells, averaged = mean_cells(values)
-    records = [ResultRecord(*key, value) for key, value in cells.items()]
+    records = [ResultRecord(*key, value, key in bounded) for key, value in cells.items()]
+    labels = {**PAPER_METRIC_LABELS, MBPS: unit.label}
     workloads = workload_columns(runs, groups, asked=selection.workloads)
     drive_types = {run.config.drive_type for run in runs if run.config.drive_count is not None}
     drive_type = drive_types.pop() if len(drive_types) == 1 else ""
@@ -209,17 +262,33 @@ def whitepaper(
         raid_label=selection.raid_level or "",
         workloads=[w for w in workloads if any(r.workload == w for r in records)],
         metrics=metrics,
-        metric_labels=PAPER_METRIC_LABELS,
+        metric_labels=labels,
+        number_formats=unit.formats,
         drive_label=lambda count: formatting.drives(count, drive_type),
-        threshold_ms=threshold_ms,
+        response_time=response_time_words(threshold_ms=threshold_ms, latency=latency),
     )
-    notes = [
-        f"Mean of {n} runs: {formatting.drives(d, drive_type)}, {c}, {w} {PAPER_METRIC_LABELS[m]}."
-        for (d, c, w, m), n in averaged
+    if latency != "avg":
+        title = f"{table.title} at {response_time_words(threshold_ms=threshold_ms, latency=latency)}"
+        table = Table(title, table.corner, table.column_groups, table.rows, table.footnotes)
+    notes = [unit.note + "." if MBPS in metrics else "", *marks_notes(table.rows, no_figure=unit.formats[IOPS].na_text)]
+    notes += [
+        f"Mean of {n} runs: {formatting.drives(d, drive_type)}, {c}, {w} {labels[m]}." for (d, c, w, m), n in averaged
     ]
     if skipped:
         notes.append(f"{len(skipped)} runs without a drive count are not shown.")
-    return _with_footnotes(table, notes)
+    return _with_footnotes(table, [note for note in notes if note])
+
+
+def marks_notes(rows: Iterable[Row], *, no_figure: str = NO_FIGURE) -> list[str]:
+    """What the marks of a table's ``rows`` mean, where they have any: "≥" before a lower bound, ``no_figure``
+    for a figure missing (among a row's figures: those with a format of their own where a row has any)."""
+    rows = list(rows)
+    notes = []
+    if any(row.lower_bounds for row in rows):
+        notes.append("≥: a lower bound, the threshold was not reached (the best point measured).")
+    if any(cell is None for row in rows for cell in (row.cells[: len(row.formats)] if row.formats else row.cells)):
+        notes.append(f"{no_figure}: no figure at the threshold.")
+    return notes
 
 
 def _whitepaper_title(system: System, selection: Selection) -> str:

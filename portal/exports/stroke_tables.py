@@ -21,18 +21,19 @@ def stroke(
     raid_level: str | None = None,
     baseline_pct: float = BASELINE_STROKE_PCT,
     threshold_ms: float = 20.0,
+    latency: str = "avg",
 ) -> list[Table]:
     """Seed 000 Tables 2 and 6: one table per RAID level, multipliers to two decimals.
 
     Published multiplier tables are used when the system has them; otherwise runs whose
-    configurations differ only in stroke percentage, at the threshold.
+    configurations differ only in stroke percentage, at ``threshold_ms`` of ``latency``.
     """
     raid_level = raid_level_canonical(raid_level)
     published = published_stroke_multipliers(system=system, raid_level=raid_level)
     by_raid = (
         _published_stroke_rows(published)
         if published
-        else _measured_stroke_rows(system, raid_level, baseline_pct, threshold_ms)
+        else _measured_stroke_rows(system, raid_level, baseline_pct, threshold_ms, latency)
     )
     if not by_raid:
         raise PresetError(
@@ -78,7 +79,7 @@ def _join_workloads(names: list[str]) -> str:
 
 
 def _measured_stroke_rows(
-    system: System, raid_level: str | None, baseline_pct: float, threshold_ms: float
+    system: System, raid_level: str | None, baseline_pct: float, threshold_ms: float, latency: str
 ) -> dict[str, list[tuple[str, StrokeMultipliers]]]:
     """Runs grouped by everything but the stroke: each group with two strokes or more is one row."""
     runs = runs_filtered(system=system, raid_level=raid_level or None, stroke_stated=True)
@@ -95,7 +96,7 @@ def _measured_stroke_rows(
             repr(sorted(properties.items())),
             cache_setting(config=run.config),
         )
-        _, answer = run_threshold(run=run, threshold_ms=threshold_ms, metric=run_metric(run=run))
+        _, answer = run_threshold(run=run, threshold_ms=threshold_ms, metric=run_metric(run=run), latency=latency)
         stroke_pct = run.config.stroke_pct  # stated: the runs are filtered by it
         if answer.value is not None and stroke_pct is not None:
             groups[key][stroke_pct].append((answer.value, run.config.drive_count))

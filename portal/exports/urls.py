@@ -1,6 +1,7 @@
 """Exports of white-paper tables, charts and bundles, mounted at ``/export/``. Every view answers GET
 with an attachment, or 400 and a plain-text sentence naming the parameter to correct (404 for a system
-the reader may not see or that does not exist).
+the reader may not see or that does not exist); a parameter a view does not take is refused so, naming
+it (the lists are in ``parameters.py``).
 
 ``table/`` (name ``exports:table``): one system's table.
     ``system`` (required, as shown in the portal, "IBM DS4500"); ``preset``: ``whitepaper``
@@ -10,8 +11,9 @@ the reader may not see or that does not exist).
     ``stroke`` (Tables 2 and 6), ``jetstress``, ``orion``; ``raid_level``; ``workloads``
     (comma-separated, in column order); ``source_table`` (a paper's table, "Table 5"; without
     raid_level/workloads/source_table the whitepaper preset shows the first table the system's
-    published runs cite); ``threshold_ms`` (20); ``format``: csv (default), text, markdown, latex,
-    html, xlsx, docx.
+    published runs cite); ``threshold_ms`` (20) and ``latency`` (avg, p50, p90, p95, p99, p99.9,
+    max; whitepaper, pivot and stroke); ``format``: csv (default), text, markdown, latex, html,
+    xlsx, docx.
     e.g. ``/export/table/?system=IBM+DS4500&preset=whitepaper&raid_level=RAID-5&format=xlsx``
 
 ``comparison/`` (``exports:comparison``): system ``a`` against system ``b``.

@@ -26,7 +26,14 @@ from .charts import CHART_FORMATS, ChartUnavailable, comparison_figure, render_c
 from .comparison_tables import comparison_tables_from
 from .formats import FORMATS, export
 from .multi_tables import multi_comparison_table
-from .parameters import COMPARISON_TABLES, choice, system_tables
+from .parameters import (
+    COMPARISON_TABLES,
+    DOWNLOAD_PARAMETERS,
+    choice,
+    parameters_taken,
+    system_tables,
+    table_parameters_taken,
+)
 from .tasks import bundle_task
 
 
@@ -55,6 +62,7 @@ def _tables_response(tables: list[Table], params: QueryDict, stem: str) -> HttpR
 
 @_download
 def table(request: HttpRequest) -> HttpResponse:
+    table_parameters_taken(request.GET)
     system = _system(request.GET, "system", viewer=request.user)
     tables, preset = system_tables(system, request.GET)
     return _tables_response(tables, request.GET, f"{system.name} {preset}")
@@ -71,6 +79,7 @@ def _comparison(params: QueryDict, *, viewer: Viewer) -> Comparison:
 
 @_download
 def comparison_tables(request: HttpRequest) -> HttpResponse:
+    parameters_taken(request.GET, allowed=DOWNLOAD_PARAMETERS["comparison"])
     if len(_candidate_names(request.GET)) > 1:
         multi = _multi(request, label=None)
         names = " ".join(system.name for system in multi.candidates)
@@ -85,6 +94,7 @@ def comparison_tables(request: HttpRequest) -> HttpResponse:
 
 @_download
 def chart(request: HttpRequest) -> HttpResponse:
+    parameters_taken(request.GET, allowed=DOWNLOAD_PARAMETERS["chart"])
     image_format = choice(request.GET, "format", tuple(CHART_FORMATS), "svg")
     wanted = request.GET.get("label") or request.GET.get("workload")
     if len(_candidate_names(request.GET)) > 1:
@@ -139,6 +149,7 @@ def _multi_figure(request: HttpRequest, wanted):
 def bundle(request: HttpRequest) -> HttpResponse:
     """The bundle of this selection at once when it is built, else the page that follows its build."""
     params = request.GET
+    parameters_taken(params, allowed=DOWNLOAD_PARAMETERS["bundle"], repeatable=())
     form = CompareForm(params)
     if not form.is_valid():
         raise form_error(form)
@@ -161,7 +172,7 @@ def bundle(request: HttpRequest) -> HttpResponse:
     return redirect("exports:bundle_progress", key=key)
 
 
-BUNDLE_PARAMETERS = tuple(CompareForm.base_fields)
+BUNDLE_PARAMETERS = DOWNLOAD_PARAMETERS["bundle"]
 
 
 def _bundle_state(request: HttpRequest, key: str):

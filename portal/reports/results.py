@@ -3,13 +3,14 @@ chose (IOPS, MB/s or MiB/s), the page's sentences and what was not compared; the
 white-paper table."""
 
 from portal import formatting
-from portal.analysis.tables import Table, round_half_up
+from portal.analysis.tables import LOWER_BOUND, Table, round_half_up
 from portal.comparisons.charts import ChartUnit
 from portal.comparisons.selectors import Comparison, ComparisonRow, WorkloadComparison
 from portal.exports import presets
 from portal.exports.charts import comparison_figure
-from portal.exports.comparison_tables import basis
+from portal.exports.comparison_tables import basis, is_lower_bound
 from portal.models import Run, System
+from portal.results.selectors import LATENCIES
 
 from .document import Block, Box, Cell, Figure, Heading, Paragraph, TableBlock, table_cells
 from .options import (
@@ -38,7 +39,8 @@ def results_section(
                     blocks.append(Heading(f"{side_a(pair.result)} against {side_b(pair.result)}", 3))
                 blocks += _workload_results(pair.result, workload, runs, options, draw=draw)
     if options.tables:
-        blocks += _system_tables(systems, threshold_ms=reported[0].result.threshold_ms, options=options)
+        first = reported[0].result
+        blocks += _system_tables(systems, threshold_ms=first.threshold_ms, latency=first.latency, options=options)
     return blocks
 
 
@@ -89,8 +91,10 @@ def figure_in(value: float, *, metric: str, unit: str, size_bytes: int | None) -
     return mb_per_s / MIB if unit == "MiB/s" else mb_per_s
 
 
-def _figure_cell(value: float, unit: str) -> Cell:
-    return Cell(formatting.iops(value) if unit == "IOPS" else formatting.mbps(value), value)
+def _figure_cell(value: float, unit: str, *, lower_bound: bool = False) -> Cell:
+    """A figure as the page writes it, "≥" before a lower bound (the threshold not reached: its best point)."""
+    text = formatting.iops(value) if unit == "IOPS" else formatting.mbps(value)
+    return Cell(LOWER_BOUND + text if lower_bound else text, value)
 
 
 def _workload_table(
@@ -108,8 +112,8 @@ def _workload_table(
         rows.append(
             (
                 Cell(row.label),
-                _figure_cell(a_value, unit),
-                _figure_cell(b_value, unit),
+                _figure_cell(a_value, unit, lower_bound=is_lower_bound(row.a_figures)),
+                _figure_cell(b_value, unit, lower_bound=is_lower_bound(row.b_figures)),
                 _improvement_cell(row.pct, options.pct_decimals),
                 Cell(_confidence(row)),
                 Cell(how),
@@ -118,7 +122,10 @@ def _workload_table(
     b_heading = f"B: {side_b(result)}" + (f" x {result.adjust_b:g}" if result.adjust_b != 1 else "")
     notes = [basis(result), _unit_note(unit, workload.metric, size), IMPROVEMENT_FORMULA + "."]
     notes += [f"{row.label}: {note}." for row in workload.rows for note in row.notes]
-    caption = f"{workload.workload} at {formatting.threshold(result.threshold_ms)} ({unit})"
+    at = formatting.threshold(result.threshold_ms)
+    if result.latency != "avg":
+        at += f", {LATENCIES[result.latency]}"  # "at 1 ms, 99th percentile": the table's basis in its caption
+    caption = f"{workload.workload} at {at} ({unit})"
     return TableBlock(
         caption=options.captions.get(f"{workload.workload} table") or caption,
         header=("Configuration", f"A: {side_a(result)}", b_heading, "Improvement", "Confidence", "How read"),
@@ -177,13 +184,16 @@ def _config_words(key: tuple[str | None, int | None, str]) -> str:
     )
 
 
-def _system_tables(systems: list[System], *, threshold_ms: float, options: ReportOptions) -> list[Block]:
-    """Each system's white-paper table (seed 000 Table 1's layout), as the table export prints it."""
+def _system_tables(systems: list[System], *, threshold_ms: float, latency: str, options: ReportOptions) -> list[Block]:
+    """Each system's white-paper table (seed 000 Table 1's layout), as the table export prints it, at the
+    comparison's threshold and latency and in the report's MB/s."""
     blocks: list[Block] = []
     for system in systems:
         try:
             selection = presets.default_selection(system)
-            table = presets.whitepaper(system, threshold_ms=threshold_ms, selection=selection)
+            table = presets.whitepaper(
+                system, threshold_ms=threshold_ms, latency=latency, mbps_unit=options.mbps_unit, selection=selection
+            )
         except presets.PresetError:
             continue  # a system without drive counts has no white-paper table; the comparison stands
         blocks.append(_from_table(table, key=f"{system.name} figures table", options=options))

@@ -150,15 +150,22 @@ def test_comparison_tables_take_the_compare_pages_parameters_and_match_the_expor
     }
 
 
-def test_system_tables_refuse_a_latency_they_do_not_read(demo, api):
-    response = api.get("/api/v1/tables/whitepaper/", {"system": "IBM DS4500", "latency": "p99"})
+def test_system_tables_read_at_a_latency_and_refuse_one_where_they_read_none(demo, api):
+    response = api.get("/api/v1/tables/jetstress/", {"system": "IBM DS4500", "latency": "p99"})
     assert response.status_code == 400
     assert error_of(response)["fields"]["latency"] == [
-        "the system tables read figures at the average response time; the comparison presets "
-        "(all, comparison, summary, side_by_side) take latency."
+        "the jetstress, orion and sizing tables read no figure at a threshold's latency; whitepaper, pivot, stroke "
+        "and the comparison presets (all, comparison, summary, side_by_side) take latency."
     ]
+    p99 = api.get("/api/v1/tables/whitepaper/", {"system": "IBM DS4500", "latency": "p99", "raid_level": "RAID-5"})
+    (table,) = p99.json()["tables"]
+    # The paper stated average response times only: at the 99th percentile no figure is known, and it says so.
+    assert "*Results correspond to a 99th percentile response time of 20 ms." in table["footnotes"]
+    assert {cell for row in table["rows"] for cell in row["cells"]} == {None}
     rows = api.get("/api/v1/tables/stroke/", {"system": "IBM DS4500", "rows": "drive_count,cache_setting"})
-    assert "this endpoint takes format, raid_level, system, threshold_ms." in error_of(rows)["fields"]["rows"][0]
+    assert (
+        "this endpoint takes format, latency, raid_level, system, threshold_ms." in error_of(rows)["fields"]["rows"][0]
+    )
     threshold = api.get("/api/v1/tables/whitepaper/", {"system": "IBM DS4500", "threshold_ms": "0"})
     assert error_of(threshold)["fields"] == {
         "threshold_ms": ["the threshold must be a positive number of milliseconds, such as 20."]

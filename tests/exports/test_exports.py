@@ -118,7 +118,8 @@ def test_docx_has_caption_cells_and_footnote(demo, client):
     # A merged group header repeats in every grid cell it covers.
     assert rows[0] == ["Workload", "", *[w for w in OLTP.split(",") for _ in range(2)]]
     assert rows[1:] == TABLE_1[1:]
-    assert document.paragraphs[-1].text == TABLE_1_FOOTNOTE
+    # The paper's footnote, then the unit its MBps are in.
+    assert [p.text for p in document.paragraphs[-2:]] == [TABLE_1_FOOTNOTE, "MBps = 2^20 bytes/s."]
 
 
 def test_markdown_and_html_have_the_same_cells(demo, client):
