@@ -1,0 +1,48 @@
+"""What real files state, read as they state it: the workload a DiskSpd run and an fio job share, the
+titles of DiskSpd runs, a vdbench format pass, fio files without job options, Iometer per-second files."""
+
+from urllib.parse import urlencode
+
+import pytest
+
+from portal.comparisons.selectors import comparison
+from portal.models import Run
+from tests.ingesting import store_file
+from tests.samples import sample
+
+# DiskSpd line 7: -w50 -b4K -o32 -r (line 25: "using random I/O (alignment: 4096)"), 2 threads (line 36).
+DISKSPD_4K = ("diskspd", "basilkisel_diskspd-text_goodsql2016.westeurope.cloudapp.azure.com.txt")
+# fio 3.16 randrw-8-16.json: "job options" rw=randrw, bs=4k, no rwmixread (fio's 50 % read).
+FIO_RANDRW_4K = ("fio-grids", "fioplot_SERVER-HIGHPOINT-RAID5_RW", "randrw-8-16.json")
+
+
+def _stored(parts, name):
+    upload = store_file(sample(*parts), new_system={"name": name, "vendor": "Lab", "model": name})
+    assert upload.status == upload.Status.DONE, upload.error
+    return upload.system
+
+
+@pytest.fixture
+def diskspd_and_fio(db):
+    return _stored(DISKSPD_4K, "DiskSpd box"), _stored(FIO_RANDRW_4K, "fio box")
+
+
+def test_a_4k_diskspd_run_aligned_to_4k_is_the_fio_randrw_4k_workload(diskspd_and_fio):
+    diskspd, fio = diskspd_and_fio
+    diskspd_run, fio_run = Run.objects.get(config__system=diskspd), Run.objects.get(config__system=fio)
+    assert diskspd_run.workload_id == fio_run.workload_id
+    assert diskspd_run.workload.name == "4 KiB random, 50 % read"
+    result = comparison(a=diskspd, b=fio, threshold_ms=20)
+    assert [w.workload for w in result.workloads] == ["4 KiB random, 50 % read"]
+
+
+def test_pair_workloads_takes_the_names_the_compare_page_shows(diskspd_and_fio, client):
+    diskspd, fio = diskspd_and_fio
+    shown = "4 KiB random, 50 % read"
+    page = client.get("/compare/?" + urlencode({"a": diskspd.name, "b": fio.name}))
+    assert shown in page.content.decode()
+    paired = client.get("/compare/?" + urlencode({"a": diskspd.name, "b": fio.name, "pair": f"{shown} | {shown}"}))
+    text = paired.content.decode()
+    assert paired.status_code == 200
+    assert "Matched paired by hand." in text
+    assert "Workloads only one system has" not in text
