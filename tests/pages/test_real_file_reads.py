@@ -46,3 +46,14 @@ def test_pair_workloads_takes_the_names_the_compare_page_shows(diskspd_and_fio, 
     assert paired.status_code == 200
     assert "Matched paired by hand." in text
     assert "Workloads only one system has" not in text
+
+
+def test_a_diskspd_run_is_titled_by_what_it_does_and_names_its_target(diskspd_and_fio, client):
+    diskspd, _fio = diskspd_and_fio
+    run = Run.objects.get(config__system=diskspd)
+    page = client.get(f"/runs/{run.id}/").content.decode()
+    # goodsql2016 line 7: -w50 -b4K -o32 -r; line 36: thread count 2; line 18: path 'C:\testfile.foo'.
+    assert "<h1>4K random 50 % read, 2 threads x 32 outstanding</h1>" in page
+    assert "<dt>Target</dt><dd>C:\\testfile.foo</dd>" in page
+    system_page = client.get(f"/systems/{diskspd.id}/").content.decode()
+    assert "4K random 50 % read, 2 threads x 32 outstanding" in system_page
