@@ -187,19 +187,28 @@ def _point(point, load_kind: str | None) -> str:
 
 
 def reading(
-    answer: "ThroughputAtThreshold", *, metric: str, latency_text: str = "average", load_kind: str | None = None
+    answer: "ThroughputAtThreshold",
+    *,
+    metric: str,
+    latency_text: str = "average",
+    load_kind: str | None = None,
+    phase: str = "measurement",
 ) -> str:
     """How the figure at a threshold was obtained, in the sentence pages, charts, exports and the API state
     (``answer`` a ``ThroughputAtThreshold``, ``metric`` "iops" or "mbps"): interpolated between two
     measured points, measured, a lower bound at its own response time, no value (and why), or a figure a
     paper published. ``load_kind`` ("outstanding_io" or "threads") names the measured points' loads; an
-    interpolated load is never written, only the two measured points the figure lies between."""
+    interpolated load is never written, only the two measured points the figure lies between. A run whose
+    points did no I/O (a format or fill pass: ``phase`` "preparation") makes no throughput claim."""
     from portal.analysis.curves import Rule, Status
 
     at = f"at {threshold(answer.threshold_ms)}"
     if latency_text != "average":
         at += f" ({latency_text} response time)"
     status, below, above = answer.status, answer.below, answer.above
+    if answer.value == 0 and status is not Status.SINGLE_POINT:
+        what = "this format or fill pass measured no I/O" if phase == "preparation" else "the run measured no I/O"
+        return f"No value {at}: {what}, so it gives no throughput."
     if answer.value is None:
         if status is Status.FIRST_POINT_OVER and above is not None:
             where = "its only point is" if answer.point_count == 1 else "the first point, at the lowest load, is"

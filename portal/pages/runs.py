@@ -71,6 +71,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             metric=metric,
             latency_text=result_selectors.LATENCIES[form.value("latency")],
             load_kind=load_kind,
+            phase=run.phase,
         ),
         "point_rows": [
             (

@@ -7,6 +7,7 @@ import pytest
 
 from portal.comparisons.selectors import comparison
 from portal.models import Run
+from tests.factories import PointFactory, RunFactory
 from tests.ingesting import store_file
 from tests.samples import sample
 
@@ -57,3 +58,13 @@ def test_a_diskspd_run_is_titled_by_what_it_does_and_names_its_target(diskspd_an
     assert "<dt>Target</dt><dd>C:\\testfile.foo</dd>" in page
     system_page = client.get(f"/systems/{diskspd.id}/").content.decode()
     assert "4K random 50 % read, 2 threads x 32 outstanding" in system_page
+
+
+def test_a_format_pass_that_did_no_io_makes_no_throughput_claim(db, client):
+    # As vdbench prints a format pass that created its files and did no reads or writes: an avg_ line of
+    # 0.0 ReqstdOps at 0.000 ms response.
+    run = RunFactory(name="format_for_rd1", tool="vdbench", phase="preparation", workload_name="format_for_rd1")
+    PointFactory(run=run, seq=1, iops=0.0, mbps=0.0, avg_response_ms=0.0)
+    page = client.get(f"/runs/{run.id}/").content.decode()
+    assert "No value at 20 ms: this format or fill pass measured no I/O, so it gives no throughput." in page
+    assert "At least 0 IOPS" not in page
