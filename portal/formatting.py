@@ -96,9 +96,10 @@ def drives(number: int | None, drive_type: str | None = None) -> str:
 
 
 def transfer_size(size_bytes: int) -> str:
-    """A transfer size as the papers and the tools print block sizes, in binary units: 512 B, 1 KB,
-    8 KB, 1 MB (a size no whole number of KB stays in bytes: 1,536 B)."""
-    for unit, power in (("MB", 2), ("KB", 1)):
+    """A transfer size in binary units, named as the workloads' descriptions name them ("8 KiB random read"),
+    so a page has one vocabulary: 512 B, 1 KiB, 8 KiB, 1 MiB (a size no whole number of KiB stays in bytes:
+    1,536 B)."""
+    for unit, power in (("MiB", 2), ("KiB", 1)):
         if size_bytes >= 1024**power and size_bytes % 1024**power == 0:
             return f"{size_bytes // 1024**power:,} {unit}"
     return f"{size_bytes:,} B"

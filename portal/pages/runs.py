@@ -37,6 +37,21 @@ def _load_text(value) -> str:
     )
 
 
+def _outstanding_derived(points) -> list[str] | None:
+    """Where no point states its outstanding I/Os, each point's by Little's law (IOPS x average response
+    time), marked as derived: "not stated; ≈64 (derived: Little's law)". None where a point states one or
+    no point has both figures."""
+    if any(p.outstanding_io is not None for p in points):
+        return None
+    derived = [p.iops * p.avg_response_ms / 1000 if p.iops and p.avg_response_ms else None for p in points]
+    if not any(derived):
+        return None
+    return [
+        "not stated" if value is None else f"not stated; ≈{formatting.significant(value, 2)} (derived: Little's law)"
+        for value in derived
+    ]
+
+
 def _load_kind(points) -> str | None:
     """What the points' loads count ("outstanding_io" or "threads"), when every point states it."""
     return next((name for name in POINT_LOADS if points and all(getattr(p, name) is not None for p in points)), None)
@@ -54,6 +69,8 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     load_kind = _load_kind(points)
     load_keys = sorted({key for p in points for key in (p.load or {})} - set(loads))
     shown = Paginator(points, POINTS_PER_PAGE).get_page(request.GET.get("points"))
+    derived = None if "outstanding_io" in loads else _outstanding_derived(shown.object_list)
+    derived_keys = ("outstanding_io",) if derived else ()
     context = {
         "run": run,
         "system": run.config.system,
@@ -76,16 +93,18 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
         "point_rows": [
             (
                 p.seq,
-                [_load_text(getattr(p, name)) for name in loads]
+                ([derived[index]] if derived else [])
+                + [_load_text(getattr(p, name)) for name in loads]
                 + [_load_text((p.load or {}).get(key)) for key in load_keys],
                 [_figure_text(name, getattr(p, name)) for name in columns],
             )
-            for p in shown
+            for index, p in enumerate(shown)
         ],
         "points_page": shown,
         "points_links": _page_links(request.GET, shown, parameter="points", anchor="points"),
         "columns": [result_selectors.FIGURE_TITLES.get(name, name) for name in columns],
-        "load_keys": [result_selectors.load_title(key=key) for key in (*loads, *load_keys)],
+        "load_keys": [result_selectors.load_title(key=key) for key in (*derived_keys, *loads, *load_keys)],
+        "measured_workload": (run.params or {}).get("measured_workload") or [],
         "loads_stated": len({getattr(p, load_kind) for p in points}) if load_kind else 0,
         "tool": tool_view(run, points, iops_per_mailbox=form.value("iops_per_mailbox")),
         "threshold_query": urlencode({"threshold_ms": f"{threshold_ms:g}", "latency": form.value("latency")}),

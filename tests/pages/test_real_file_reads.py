@@ -1,6 +1,8 @@
 """What real files state, read as they state it: the workload a DiskSpd run and an fio job share, the
 titles of DiskSpd runs, a vdbench format pass, fio files without job options, Iometer per-second files."""
 
+import io
+import json
 from urllib.parse import urlencode
 
 import pytest
@@ -68,3 +70,27 @@ def test_a_format_pass_that_did_no_io_makes_no_throughput_claim(db, client):
     page = client.get(f"/runs/{run.id}/").content.decode()
     assert "No value at 20 ms: this format or fill pass measured no I/O, so it gives no throughput." in page
     assert "At least 0 IOPS" not in page
+
+
+def _fio_2_1_4_layout():
+    """The PerfKitBenchmarker fio 2.17 sample as fio 2.1.4 writes a file: no job options, no "total_ios"."""
+    document = json.loads(sample("fio", "pkb_fio-2.17_multijob_group_reporting.json").read_text())
+    document.pop("global options")
+    for job in document["jobs"]:
+        job.pop("job options")
+        for direction in ("read", "write", "trim"):
+            job[direction].pop("total_ios", None)
+    return io.BytesIO(json.dumps(document).encode())
+
+
+def test_a_fio_file_without_options_says_what_it_does_not_state_and_marks_what_is_derived(db, client):
+    upload = store_file(stream=_fio_2_1_4_layout(), name="fio-2.1.4.json", new_system={"name": "Old fio"})
+    assert upload.status == upload.Status.DONE, upload.error
+    run = Run.objects.get(config__system=upload.system, name__contains="read")
+    page = client.get(f"/runs/{run.id}/").content.decode()
+    # read: 8086.673998 IOPS (8,087) at a mean "lat" of 245.531122 us: Little's law gives 1.99 I/Os in flight.
+    assert "not stated; ≈2 (derived: Little&#x27;s law)" in page
+    assert "outstanding I/O" not in page.split('id="at-threshold"')[1].split("</p>")[0]
+    # 1294256 KiB over 80,891 I/Os (IOPS x runtime 10,003 ms) = 16 KiB.
+    assert "16 KiB (100 %) (derived: bytes per I/O; the file states no block size)" in page
+    assert "100 % read (derived: share of the I/Os)" in page
