@@ -8,9 +8,9 @@ from urllib.parse import urlencode
 import pytest
 
 from portal.comparisons.selectors import comparison
-from portal.models import Run
+from portal.models import Run, System
 from tests.factories import PointFactory, RunFactory
-from tests.ingesting import store_file
+from tests.ingesting import ingest_command, store_file
 from tests.samples import sample
 
 # DiskSpd line 7: -w50 -b4K -o32 -r (line 25: "using random I/O (alignment: 4096)"), 2 threads (line 36).
@@ -94,3 +94,36 @@ def test_a_fio_file_without_options_says_what_it_does_not_state_and_marks_what_i
     # 1294256 KiB over 80,891 I/Os (IOPS x runtime 10,003 ms) = 16 KiB.
     assert "16 KiB (100 %) (derived: bytes per I/O; the file states no block size)" in page
     assert "100 % read (derived: share of the I/Os)" in page
+
+
+PM883 = ("fio-sweeps", "fioplot_samsung-pm883_randread")
+
+
+def test_ingest_takes_vendor_model_and_host_as_given_and_never_splits_the_name(db):
+    status, printed = ingest_command(
+        sample(*PM883, "randread-1-1.json"),
+        "--system",
+        "Samsung PM883 (DL380G8 H420i)",
+        "--vendor",
+        "Samsung",
+        "--model",
+        "PM883",
+        "--host",
+        "HP DL380 G8, H420i",
+    )
+    assert status == 0, printed
+    assert "new system \"Samsung PM883 (DL380G8 H420i)\": vendor 'Samsung', model 'PM883'" in printed
+    system = System.objects.get()
+    assert (system.name, system.vendor, system.model) == ("Samsung PM883 (DL380G8 H420i)", "Samsung", "PM883")
+    assert Run.objects.get().config.host_server == "HP DL380 G8, H420i"
+
+
+def test_ingest_without_vendor_and_model_says_they_are_not_stated(db):
+    status, printed = ingest_command(sample(*PM883, "randread-2-1.json"), "--system", "Samsung PM883 (DL380G8 H420i)")
+    assert status == 0, printed
+    assert (
+        'new system "Samsung PM883 (DL380G8 H420i)": vendor not stated (--vendor), model not stated (--model)'
+        in printed
+    )
+    system = System.objects.get()
+    assert (system.vendor, system.model) == ("", "")
