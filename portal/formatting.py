@@ -12,6 +12,14 @@ from typing import TYPE_CHECKING
 
 from portal.analysis.digits import NO_FIGURE, rounded_half_up, significant, written
 
+# The words of configurations live with the vocabulary (pure, as the analysis needs them); pages and exports
+# write them through this module.
+from portal.analysis.vocabulary import config_words as config_words
+from portal.analysis.vocabulary import count as count
+from portal.analysis.vocabulary import drives as drives
+from portal.analysis.vocabulary import raid_level_words as raid_level_words
+from portal.analysis.vocabulary import raid_subject as raid_subject
+
 if TYPE_CHECKING:  # the models and the curves format their numbers with this module
     from portal.analysis.curves import ThroughputAtThreshold
     from portal.models import Config, System
@@ -76,23 +84,6 @@ def improvement(pct: float | None) -> str:
 
 def _written_fixed(value: float, decimals: int) -> str:
     return f"{rounded_half_up(value, decimals):,.{decimals}f}"
-
-
-def count(number: float | None, noun: str, plural: str | None = None) -> str:
-    """A count with its noun in the right number: "1 drive", "8 drives", "1,200 mailboxes"."""
-    if number is None:
-        return f"{noun} count not stated"
-    text = whole(number) if float(number).is_integer() else significant(number)
-    return f"{text} {noun if number == 1 else plural or noun + 's'}"
-
-
-def drives(number: int | None, drive_type: str | None = None) -> str:
-    """Drives by their type where it is known: "1 SSD", "140 HDDs", "8 NVMe drives", else "20 drives"."""
-    if drive_type in ("HDD", "SSD"):
-        return count(number, drive_type, drive_type + "s")
-    if drive_type:
-        return count(number, f"{drive_type} drive")
-    return count(number, "drive")
 
 
 def transfer_size(size_bytes: int) -> str:
@@ -265,10 +256,7 @@ def p_value(value: float | None) -> str:
 
 def configuration(config: "Config") -> str:
     """A configuration in words: "RAID-5, 16 HDDs" (what is not stated is left out)."""
-    parts = [config.raid_level or "RAID level not stated"]
-    if config.drive_count:
-        parts.append(drives(config.drive_count, config.drive_type))
-    return ", ".join(parts)
+    return config_words(config.raid_level, config.drive_count, drive_type=config.drive_type)
 
 
 def compared_side(system: "System", firmware: str = "") -> str:

@@ -876,10 +876,10 @@ def _measured_workload(entries: list[JSONObject], where: _Where) -> Workload:
 
 
 def _direction_ios(entries: list[JSONObject], where: _Where) -> tuple[float, float]:
-    """(read I/Os, write I/Os) summed over a job group's entries (``total_ios``; 0 where absent)."""
-    return tuple(
-        sum(_ios(_object(entry, direction, where), where) for entry in entries) for direction in ("read", "write")
-    )
+    """(read I/Os, write I/Os) summed over a job group's entries (``total_ios``, else IOPS x runtime)."""
+    reads = math.fsum(_ios(_object(entry, "read", where), where) for entry in entries)
+    writes = math.fsum(_ios(_object(entry, "write", where), where) for entry in entries)
+    return reads, writes
 
 
 def _ios(stats: JSONObject, where: _Where) -> float:

@@ -67,7 +67,7 @@ def raid_level_summaries(
         matched: dict[Hashable, float | None] = {r.label: r.a_value for r in improving}
         against: dict[Hashable, float | None] = {r.label: r.b_value for r in improving}
         improvements = improvement_range(matched, against, adjust_b=options.adjust_b)
-        subject = f"{raid + ' ' if raid else ''}{label}"
+        subject = formatting.raid_subject(raid, label)
         sentence = summary_sentence(a_name, b_name, subject, improvements)
         of_raid = [r for r in rows if r.raid_level == raid]
         bounded = [

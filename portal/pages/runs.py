@@ -22,6 +22,9 @@ from .tools import tool_view
 POINTS_PER_PAGE = 50
 # Point fields that are load axes, shown first in the points table when a point has them.
 POINT_LOADS = ("outstanding_io", "threads")
+# Response-time percentiles a point may hold (``Point.latency_percentiles_ms`` keys), as the points table heads
+# them: a column for each that some point of the run has.
+PERCENTILES = (("50", "p50 (ms)"), ("90", "p90 (ms)"), ("95", "p95 (ms)"), ("99", "p99 (ms)"), ("99.9", "p99.9 (ms)"))
 
 
 def _figure_text(name: str, value) -> str:
@@ -65,6 +68,11 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     points = list(run.points.all())
     metric, answer = result_selectors.run_threshold(run=run, threshold_ms=threshold_ms, latency=form.value("latency"))
     columns = [name for name in run.points.model.FIGURES if any(getattr(p, name) is not None for p in points)]
+    percentiles = [
+        (key, title)
+        for key, title in PERCENTILES
+        if any((p.latency_percentiles_ms or {}).get(key) is not None for p in points)
+    ]
     loads = [name for name in POINT_LOADS if any(getattr(p, name) is not None for p in points)]
     load_kind = _load_kind(points)
     load_keys = sorted({key for p in points for key in (p.load or {})} - set(loads))
@@ -96,13 +104,15 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
                 ([derived[index]] if derived else [])
                 + [_load_text(getattr(p, name)) for name in loads]
                 + [_load_text((p.load or {}).get(key)) for key in load_keys],
-                [_figure_text(name, getattr(p, name)) for name in columns],
+                [_figure_text(name, getattr(p, name)) for name in columns]
+                + [formatting.significant((p.latency_percentiles_ms or {}).get(key)) for key, _title in percentiles],
             )
             for index, p in enumerate(shown)
         ],
         "points_page": shown,
         "points_links": _page_links(request.GET, shown, parameter="points", anchor="points"),
-        "columns": [result_selectors.FIGURE_TITLES.get(name, name) for name in columns],
+        "columns": [result_selectors.FIGURE_TITLES.get(name, name) for name in columns]
+        + [title for _key, title in percentiles],
         "load_keys": [result_selectors.load_title(key=key) for key in (*derived_keys, *loads, *load_keys)],
         "measured_workload": (run.params or {}).get("measured_workload") or [],
         "loads_stated": len({getattr(p, load_kind) for p in points}) if load_kind else 0,

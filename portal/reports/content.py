@@ -238,11 +238,13 @@ def _summary_of(result: Comparison, workloads: list[WorkloadComparison]) -> list
     groups: dict[tuple[str, str], dict[str, ComparisonRow]] = defaultdict(dict)
     for workload in workloads:
         for row in workload.rows:
-            groups[(workload.workload, row.raid_level or "RAID level not stated")][row.label] = row
+            groups[(workload.workload, row.raid_level or "")][row.label] = row
     sentences = []
     for (name, raid), rows in groups.items():
         found = improvement_range(*_valued(rows.items(), result.adjust_b))
-        sentences.append(summary_sentence(side_a(result), side_b(result), f"{raid} {name}", found) + ".")
+        sentences.append(
+            summary_sentence(side_a(result), side_b(result), formatting.raid_subject(raid, name), found) + "."
+        )
     valued = [(workload, row) for workload in workloads for row in workload.rows if row.pct is not None]
     if valued:
         blocks.append(Paragraph(_overall_sentence(result, workloads)))

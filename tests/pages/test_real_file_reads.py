@@ -127,3 +127,33 @@ def test_ingest_without_vendor_and_model_says_they_are_not_stated(db):
     )
     system = System.objects.get()
     assert (system.vendor, system.model) == ("", "")
+
+
+def test_the_run_page_shows_the_percentiles_its_points_have(db, client):
+    upload = store_file(sample("fio", "fioplot_fio-3.34_randread-1-1.json"), new_system={"name": "fio 3.34 box"})
+    run = Run.objects.get(upload=upload)
+    page = client.get(f"/runs/{run.id}/").content.decode()
+    header = page.split('<table class="points">')[1].split("</thead>")[0]
+    for title in ("p50 (ms)", "p95 (ms)", "p99 (ms)"):
+        assert f">{title}</th>" in header
+    row = page.split('<table class="points">')[1].split("<tbody>")[1].split("</tr>")[0]
+    # read clat_ns percentiles, lines 62, 67, 68: 100,864, 109,056 and 175,104 ns.
+    for ms in ("0.101", "0.109", "0.175"):
+        assert f'<td class="num">{ms}</td>' in row
+
+
+def test_the_provenance_of_a_sweep_names_every_file_it_was_read_from(db):
+    from portal.exports.bundle import comparison_provenance
+
+    names = {}
+    for folder, system in (("fioplot_samsung-pm883_randread", "PM883"), ("fioplot_intel-d3-s4610_randread", "S4610")):
+        status, printed = ingest_command(sample("fio-sweeps", folder), "--system", system)
+        assert status == 0, printed
+        names[system] = sorted(path.name for path in sample("fio-sweeps", folder).glob("*.json"))
+    assert [len(files) for files in names.values()] == [7, 7]  # randread-{1,2,4,8,16,32,64}-1.json
+    pm883, s4610 = System.objects.get(name="PM883"), System.objects.get(name="S4610")
+    result = comparison(a=pm883, b=s4610, threshold_ms=20)
+    provenance = comparison_provenance(result, runs=Run.objects.all())
+    assert sorted(upload["original_name"] for upload in provenance["uploads"]) == sorted(
+        names["PM883"] + names["S4610"]
+    )
