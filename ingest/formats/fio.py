@@ -914,10 +914,14 @@ def _bytes_per_io(entries: list[JSONObject], direction: str, where: _Where) -> i
 
 
 def _rounded_block(bytes_per_io: float) -> int | None:
-    """The block size an I/O count from rounded IOPS and runtime points to: the nearest multiple of 512 B
-    within 1 % (fio 2.1.4's 361,984 KiB over 133 IOPS x 5.314 s is 524,460 B: 512 KiB), else none."""
-    size = round(bytes_per_io / 512) * 512
-    return size if size and abs(bytes_per_io - size) <= 0.01 * size else None
+    """The block size an I/O count from rounded IOPS and runtime points to: the roundest size within 1 %, a
+    multiple of the largest power of two from 1 MiB down to 512 B that has one (fio 2.1.4's 361,984 KiB over
+    253 IOPS x 2.788 s is 525,500 B: 512 KiB, not 1,026 x 512 B), else none."""
+    for power in range(20, 8, -1):
+        size = round(bytes_per_io / 2**power) * 2**power
+        if size and abs(bytes_per_io - size) <= 0.01 * size:
+            return size
+    return None
 
 
 def _measured_fields(workload: Workload) -> list[str]:

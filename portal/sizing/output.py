@@ -108,7 +108,7 @@ def sizing_tables(system: System, answer: Sizing) -> list[Table]:
         group = ColumnGroup(
             f"{unit} at {formatting.threshold(sweep.threshold_ms)}",
             (
-                Column("From the runs", number),
+                Column("from the runs", number),
                 Column("Model", number),
                 Column("Predicted with it left out", number),
                 Column("Error %", ONE_DECIMAL),

@@ -555,3 +555,19 @@ class TestWithoutIOCounts:
         [result] = parse_paths([PKB_217])
         # job options: iodepth 1, numjobs 2.
         assert result["runs"][0]["points"][0]["load"] == {"outstanding_io": 2, "threads": 2}
+
+
+@pytest.mark.parametrize(
+    ("kib", "iops", "runtime_ms", "block"),
+    [
+        # PerfKitBenchmarker tests/data/fio/fio-parser-sample-result.json (fio-2.1.4), each job's one direction:
+        (361984, 133, 5314, 512 * 1024),  # sequential_write: 524,464 B per I/O
+        (361984, 253, 2788, 512 * 1024),  # sequential_read: 525,500 B per I/O
+        (36244, 1610, 5625, 4096),  # random_write_test: 4,098 B per I/O
+        (36244, 317, 28540, 4096),  # random_read_test: 4,102 B per I/O
+    ],
+)
+def test_a_block_size_from_rounded_iops_and_runtime_is_the_roundest_within_a_percent(kib, iops, runtime_ms, block):
+    from ingest.formats.fio import _rounded_block
+
+    assert _rounded_block(kib * 1024 / (iops * runtime_ms / 1000)) == block
