@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
 from portal.analysis.stroke import StrokeMultipliers
+from portal.analysis.vocabulary import drives
 
 IOPS = "IOPS"
 MBPS = "MBps"
@@ -189,7 +190,7 @@ def whitepaper_table(
     metrics: Sequence[str] = (IOPS, MBPS),
     metric_labels: Mapping[str, str] | None = None,
     number_formats: Mapping[str, NumberFormat] | None = None,
-    drive_label: str | Callable[[int], str] = "{} HDDs",
+    drive_label: str | Callable[[int], str] = lambda count: drives(count, "HDD"),
     threshold_ms: float | None = 20.0,
 ) -> Table:
     """The layout of seed 000 Table 1: rows by drive count (ascending) then cache setting, columns

@@ -99,3 +99,11 @@ def test_a_p99_comparison_says_p99_in_its_table_caption(db, client):
     page = client.get("/compare/?" + urlencode({"a": a.name, "b": b.name, "latency": "p99", "threshold_ms": "20"}))
     caption = page.content.decode().split("<caption>")[1].split("</caption>")[0]
     assert caption.startswith("OLTP 8K at 20 ms 99th percentile response time (IOPS")
+
+
+def test_a_white_paper_table_of_one_drive_says_1_hdd():
+    from portal.analysis.tables import ResultRecord, whitepaper_table
+
+    record = ResultRecord(drive_count=1, cache_setting="", workload="OLTP 8K", metric="IOPS", value=120.0)
+    table = whitepaper_table([record], title="One drive")
+    assert [row.headers[0] for row in table.rows] == ["1 HDD"]
