@@ -11,7 +11,7 @@ from portal.comparisons.selectors import comparison
 from portal.models import Run, System
 from tests.factories import PointFactory, RunFactory
 from tests.ingesting import ingest_command, store_file
-from tests.samples import sample
+from tests.samples import data, sample
 
 # DiskSpd line 7: -w50 -b4K -o32 -r (line 25: "using random I/O (alignment: 4096)"), 2 threads (line 36).
 DISKSPD_4K = ("diskspd", "basilkisel_diskspd-text_goodsql2016.westeurope.cloudapp.azure.com.txt")
@@ -157,3 +157,17 @@ def test_the_provenance_of_a_sweep_names_every_file_it_was_read_from(db):
     assert sorted(upload["original_name"] for upload in provenance["uploads"]) == sorted(
         names["PM883"] + names["S4610"]
     )
+
+
+def test_an_iometer_per_second_file_lists_its_workers_once_and_reads_their_queue_depth(db, client):
+    upload = store_file(data("iometer", "results_1.1.0_per_second_workers_only.csv"), new_system={"name": "NVMe box"})
+    assert upload.status == upload.Status.DONE, upload.error
+    run = Run.objects.get(upload=upload)
+    page = client.get(f"/runs/{run.id}/").content.decode()
+    workers = page.split("<caption>Workers</caption>")[1].split("</table>")[0]
+    # Lines 21-22: each worker's whole-run row (2,200 and 2,300 IOPS, Queue Depth 1); no MANAGER row.
+    assert workers.count("<tr><td>not stated</td>") == 2 and "None" not in workers
+    assert "Worker 1" in workers and "Worker 2" in workers
+    assert "the file's 6 per-second samples of these workers are not listed" in page
+    points = page.split('<table class="points">')[1].split("</table>")[0]
+    assert ">Outstanding I/Os</th>" in points and '<td class="num">2</td>' in points
