@@ -81,6 +81,8 @@ class Chart:
     x_ticks: list = field(default_factory=list)
     # (x, y, text): a labelled arrow pointing at a point of the chart.
     callouts: list = field(default_factory=list)
+    # (low, high) of the y axis where the chart is drawn around a value (a threshold far under the curves' top).
+    y_range: tuple[float, float] | None = None
 
 
 @dataclass
@@ -154,6 +156,8 @@ def _figure(chart: AnyChart) -> go.Figure:
         "type": "log" if chart.x_log else "linear",
     }
     yaxis: dict[str, object] = {"title": {"text": label_text(chart.y_title)}}
+    if chart.y_range is not None:
+        yaxis["range"] = list(chart.y_range)
     if chart.x_ticks:
         xaxis.update(tickvals=[value for value, _ in chart.x_ticks], ticktext=[label for _, label in chart.x_ticks])
     if _single_point(chart):

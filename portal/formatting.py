@@ -13,6 +13,14 @@ from typing import TYPE_CHECKING
 from portal.analysis.compare import improvement_size
 from portal.analysis.digits import NO_FIGURE, rounded_half_up, significant, written
 
+# The words of configurations live with the vocabulary (pure, as the analysis needs them); pages and exports
+# write them through this module.
+from portal.analysis.vocabulary import config_words as config_words
+from portal.analysis.vocabulary import count as count
+from portal.analysis.vocabulary import drives as drives
+from portal.analysis.vocabulary import raid_level_words as raid_level_words
+from portal.analysis.vocabulary import raid_subject as raid_subject
+
 if TYPE_CHECKING:  # the models and the curves format their numbers with this module
     from portal.analysis.curves import ThroughputAtThreshold
     from portal.models import Config, System
@@ -75,27 +83,11 @@ def improvement(pct: float | None) -> str:
     return f"{'+' if pct >= 0 else '-'}{improvement_size(pct)} %"
 
 
-def count(number: float | None, noun: str, plural: str | None = None) -> str:
-    """A count with its noun in the right number: "1 drive", "8 drives", "1,200 mailboxes"."""
-    if number is None:
-        return f"{noun} count not stated"
-    text = whole(number) if float(number).is_integer() else significant(number)
-    return f"{text} {noun if number == 1 else plural or noun + 's'}"
-
-
-def drives(number: int | None, drive_type: str | None = None) -> str:
-    """Drives by their type where it is known: "1 SSD", "140 HDDs", "8 NVMe drives", else "20 drives"."""
-    if drive_type in ("HDD", "SSD"):
-        return count(number, drive_type, drive_type + "s")
-    if drive_type:
-        return count(number, f"{drive_type} drive")
-    return count(number, "drive")
-
-
 def transfer_size(size_bytes: int) -> str:
-    """A transfer size as the papers and the tools print block sizes, in binary units: 512 B, 1 KB,
-    8 KB, 1 MB (a size no whole number of KB stays in bytes: 1,536 B)."""
-    for unit, power in (("MB", 2), ("KB", 1)):
+    """A transfer size in binary units, named as the workloads' descriptions name them ("8 KiB random read"),
+    so a page has one vocabulary: 512 B, 1 KiB, 8 KiB, 1 MiB (a size no whole number of KiB stays in bytes:
+    1,536 B)."""
+    for unit, power in (("MiB", 2), ("KiB", 1)):
         if size_bytes >= 1024**power and size_bytes % 1024**power == 0:
             return f"{size_bytes // 1024**power:,} {unit}"
     return f"{size_bytes:,} B"
@@ -147,6 +139,9 @@ LABEL_NAMES = {
     "drive_count": "drives",
     "drive_type": "drive type",
     "drive_rpm": "drive rpm",
+    "drive_model": "drive model",
+    "drive_capacity_gb": "drive capacity (GB)",
+    "host_server": "host",
     "segment_kb": "segment size (KB)",
     "read_cache": "read cache",
     "write_cache": "write cache",
@@ -184,19 +179,28 @@ def _point(point, load_kind: str | None) -> str:
 
 
 def reading(
-    answer: "ThroughputAtThreshold", *, metric: str, latency_text: str = "average", load_kind: str | None = None
+    answer: "ThroughputAtThreshold",
+    *,
+    metric: str,
+    latency_text: str = "average",
+    load_kind: str | None = None,
+    phase: str = "measurement",
 ) -> str:
     """How the figure at a threshold was obtained, in the sentence pages, charts, exports and the API state
     (``answer`` a ``ThroughputAtThreshold``, ``metric`` "iops" or "mbps"): interpolated between two
     measured points, measured, a lower bound at its own response time, no value (and why), or a figure a
     paper published. ``load_kind`` ("outstanding_io" or "threads") names the measured points' loads; an
-    interpolated load is never written, only the two measured points the figure lies between."""
+    interpolated load is never written, only the two measured points the figure lies between. A run whose
+    points did no I/O (a format or fill pass: ``phase`` "preparation") makes no throughput claim."""
     from portal.analysis.curves import Rule, Status
 
     at = f"at {threshold(answer.threshold_ms)}"
     if latency_text != "average":
         at += f" ({latency_text} response time)"
     status, below, above = answer.status, answer.below, answer.above
+    if answer.value == 0 and status is not Status.SINGLE_POINT:
+        what = "this format or fill pass measured no I/O" if phase == "preparation" else "the run measured no I/O"
+        return f"No value {at}: {what}, so it gives no throughput."
     if answer.value is None:
         if status is Status.FIRST_POINT_OVER and above is not None:
             where = "its only point is" if answer.point_count == 1 else "the first point, at the lowest load, is"
@@ -249,10 +253,7 @@ def p_value(value: float | None) -> str:
 
 def configuration(config: "Config") -> str:
     """A configuration in words: "RAID-5, 16 HDDs" (what is not stated is left out)."""
-    parts = [config.raid_level or "RAID level not stated"]
-    if config.drive_count:
-        parts.append(drives(config.drive_count, config.drive_type))
-    return ", ".join(parts)
+    return config_words(config.raid_level, config.drive_count, drive_type=config.drive_type)
 
 
 def compared_side(system: "System", firmware: str = "") -> str:

@@ -112,15 +112,15 @@ def test_a_repeated_sweeps_hover_names_the_first_five_runs_and_counts_the_others
     two_threads, four_threads = response.json()["data"]
     named = ", ".join(f"#{run}" for run in runs[:5])
     # (10 + 20 + ... + 80) / 8 = 45 MB/s; eight runs, five named
-    assert two_threads["text"] == [f"4 KB: 45 MB/s (run {named} and 3 more)", f"64 KB: 500 MB/s (run #{large.id})"]
-    assert four_threads["text"] == [f"64 KB: 600 MB/s (run #{large.id})"]
+    assert two_threads["text"] == [f"4 KiB: 45 MB/s (run {named} and 3 more)", f"64 KiB: 500 MB/s (run #{large.id})"]
+    assert four_threads["text"] == [f"64 KiB: 600 MB/s (run #{large.id})"]
 
     Run.objects.filter(id__in=runs[:3]).delete()  # 10, 20 and 30 MB/s
     (family,) = families.transfer_size_families(system=config.system)
     two, _ = families.family_chart(family, metric="mbps").series
     named = ", ".join(f"#{run}" for run in runs[3:8])
     # (40 + 50 + 60 + 70 + 80) / 5 = 60 MB/s, every run named
-    assert two.hover[0] == f"4 KB: 60 MB/s (run {named})"
+    assert two.hover[0] == f"4 KiB: 60 MB/s (run {named})"
 
 
 @pytest.mark.django_db(transaction=True)

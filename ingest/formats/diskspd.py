@@ -9,6 +9,7 @@ timespans only sums them again and is not stored.
 
 import re
 import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -119,17 +120,62 @@ def _run(
     where: str,
 ) -> Run:
     paths = list(dict.fromkeys(path for path, _ in measurement.pairs)) or [t.path for t in measurement.targets]
-    name = ", ".join(paths) or "DiskSpd"
+    workload = _workload(measurement)
+    point = _point(measurement, warnings, where)
+    name = _title(workload, point.load) or ", ".join(paths) or "DiskSpd"
     if several:
         name += f" (timespan {timespan})"
+    params = measurement.params if not paths else {**measurement.params, "target_paths": paths}
     return Run(
         name=name,
         description=description,
         started_at=started_at,
-        workload=_workload(measurement),
-        params=measurement.params,
-        points=[_point(measurement, warnings, where)],
+        workload=workload,
+        params=params,
+        points=[point],
     )
+
+
+def _titles_told_apart(runs: list[Run]) -> None:
+    """Runs of one file that do the same name their targets: "4K random 50 % read, ... on D:\\testfile.foo"."""
+    titles = Counter(run.name for run in runs)
+    for run in runs:
+        paths = run.params.get("target_paths") or []
+        if titles[run.name] > 1 and paths and run.name != ", ".join(paths):
+            run.name += " on " + ", ".join(paths)
+
+
+def _title(workload: Workload, load: dict) -> str:
+    """What a run does, as engineers title a DiskSpd run: "4K random 50 % read, 2 threads x 32 outstanding"
+    ('' when the profile states neither the block size nor the access). The target path is a detail of it."""
+    sizes = [size.bytes for size in workload.transfer_sizes]
+    size = _size_title(sizes[0]) if len(sizes) == 1 else ""
+    access = _share_title(workload.random_pct, {100: "random", 0: "sequential"}, "random")
+    direction = _share_title(workload.read_pct, {100: "read", 0: "write"}, "read")
+    what = " ".join(part for part in (size, access, direction) if part)
+    if not what:
+        return ""
+    threads, outstanding = load.get("threads"), load.get("outstanding_io")
+    if threads and outstanding and outstanding % threads == 0:
+        what += f", {threads} thread{'s' if threads != 1 else ''} x {outstanding // threads} outstanding"
+    elif outstanding:
+        what += f", {outstanding} outstanding"
+    return what
+
+
+def _share_title(pct: float | None, words: dict[int, str], of: str) -> str:
+    """ "random", "sequential", "30 % random"; "read", "write", "50 % read" ('' when not stated)."""
+    if pct is None:
+        return ""
+    return words.get(round(pct), f"{pct:.3g} % {of}") if pct == round(pct) else f"{pct:.3g} % {of}"
+
+
+def _size_title(size_bytes: int) -> str:
+    """4K, 64K, 1M as DiskSpd's ``-b`` writes block sizes; other sizes in bytes."""
+    for suffix, factor in (("M", 1024 * 1024), ("K", 1024)):
+        if size_bytes >= factor and size_bytes % factor == 0:
+            return f"{size_bytes // factor}{suffix}"
+    return f"{size_bytes} B"
 
 
 def _point(m: _Measurement, warnings: list[str], where: str) -> Point:
@@ -218,6 +264,7 @@ def _result_set(source: Source, version: str | None, runs: list[Run], warnings: 
             "no measured timespan found: expected DiskSpd results ('Command Line:' then 'Results for timespan')",
             file=source.name,
         )
+    _titles_told_apart(runs)
     return ResultSet(
         format=FORMAT,
         tool={"name": TOOL, "version": version},

@@ -383,7 +383,13 @@ def _job(
     # The job name is the tool's name of the workload; a job without one is named by its place only.
     job_name = name if "jobname" in entries[0] else None
     workload = Workload(name=job_name, transfer_sizes=list(workload.transfer_sizes), **fixed)
-    point.load = {"outstanding_io": iodepth * numjobs, "threads": numjobs}
+    # A file that shows no options states no iodepth: fio's default of 1 is no figure of it (fio 2.1.4's
+    # "iodepth_level" may put 91 % of the I/Os at >= 64). Several entries of a job are its threads; one
+    # entry may be several reported as a group.
+    if shown:
+        point.load = {"outstanding_io": iodepth * numjobs, "threads": numjobs}
+    else:
+        point.load = {"threads": len(entries)} if len(entries) > 1 else {}
     if len(entries) > 1:
         point.metrics["job_entries_summed"] = len(entries)
         warnings.append(
@@ -854,7 +860,7 @@ def _measured_workload(entries: list[JSONObject], where: _Where) -> Workload:
     fraction is an average of several sizes, no size issued). Random % stays unknown: neither the
     figures nor the job name state it."""
     reads, writes = _direction_ios(entries, where)
-    trims = sum(where.number(_object(entry, "trim", where), "total_ios", 0.0) for entry in entries)
+    trims = sum(_ios(_object(entry, "trim", where), where) for entry in entries)
     if trims or not reads + writes:
         return Workload()  # trims are neither reads nor writes
     read_pct = 100.0 * reads / (reads + writes)
@@ -870,28 +876,52 @@ def _measured_workload(entries: list[JSONObject], where: _Where) -> Workload:
 
 
 def _direction_ios(entries: list[JSONObject], where: _Where) -> tuple[float, float]:
-    """(read I/Os, write I/Os) summed over a job group's entries (``total_ios``; 0 where absent)."""
-    return tuple(
-        sum(where.number(_object(entry, direction, where), "total_ios", 0.0) for entry in entries)
-        for direction in ("read", "write")
-    )
+    """(read I/Os, write I/Os) summed over a job group's entries (``total_ios``, else IOPS x runtime)."""
+    reads = math.fsum(_ios(_object(entry, "read", where), where) for entry in entries)
+    writes = math.fsum(_ios(_object(entry, "write", where), where) for entry in entries)
+    return reads, writes
+
+
+def _ios(stats: JSONObject, where: _Where) -> float:
+    """A direction's I/Os: ``total_ios``, or, where fio did not write it (2.1.4), IOPS x runtime (ms), which
+    fio rounded: a count to about a percent, enough for a read share and a block size."""
+    if "total_ios" in stats:
+        return where.number(stats, "total_ios", 0.0)
+    return where.number(stats, "iops", 0.0) * where.number(stats, "runtime", 0.0) / 1000.0
 
 
 def _bytes_per_io(entries: list[JSONObject], direction: str, where: _Where) -> int | None:
     """Bytes per I/O of one direction, ``None`` unless a whole number. fio 3 writes ``io_bytes`` in
     bytes beside ``io_kbytes``; fio 2 wrote ``io_bytes`` in KiB (4,392 reads of 4k are 17,568)."""
     total_bytes = total_ios = 0.0
+    counted = True
     for entry in entries:
         stats = _object(entry, direction, where)
         if "io_bytes" not in stats:
             return None
         scale = 1 if "io_kbytes" in stats else 1024
         total_bytes += where.number(stats, "io_bytes") * scale
-        total_ios += where.number(stats, "total_ios", 0.0)
-    if not total_ios or total_bytes % total_ios:
+        total_ios += _ios(stats, where)
+        counted = counted and "total_ios" in stats
+    if not total_ios:
+        return None
+    if not counted:
+        return _rounded_block(total_bytes / total_ios)
+    if total_bytes % total_ios:
         return None
     size = int(total_bytes // total_ios)
     return size or None
+
+
+def _rounded_block(bytes_per_io: float) -> int | None:
+    """The block size an I/O count from rounded IOPS and runtime points to: the roundest size within 1 %, a
+    multiple of the largest power of two from 1 MiB down to 512 B that has one (fio 2.1.4's 361,984 KiB over
+    253 IOPS x 2.788 s is 525,500 B: 512 KiB, not 1,026 x 512 B), else none."""
+    for power in range(20, 8, -1):
+        size = round(bytes_per_io / 2**power) * 2**power
+        if size and abs(bytes_per_io - size) <= 0.01 * size:
+            return size
+    return None
 
 
 def _measured_fields(workload: Workload) -> list[str]:
@@ -1064,7 +1094,10 @@ def _run(name: str, jobs: list[_Job]) -> Run:
             started_at=min(starts) if starts else None,
             workload=first.workload,
             params={"rw": first.rw, "files": [job.file for job in jobs]},
-            points=sorted((job.point for job in jobs), key=lambda p: (p.load["outstanding_io"], p.load["threads"])),
+            points=sorted(
+                (job.point for job in jobs),
+                key=lambda p: (p.load.get("outstanding_io") or 0, p.load.get("threads") or 0),
+            ),
         )
         if "fio_defaults" in first.options:
             run.params["fio_defaults"] = first.options["fio_defaults"]

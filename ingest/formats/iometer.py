@@ -1073,14 +1073,19 @@ _point_figures_of = itemgetter(*POINT_FIGURES)
 
 def _point(section: _Section) -> Point:
     total = section.result()
+    workers = _last_of_each_worker(section.workers)
     depths = [t[-1] for t in section.targets if t[3] == "DISK"]
+    if not section.targets:  # no target rows (Iometer's instantaneous results): the workers' depths
+        depths = [w[-1] for w in workers]
     if None in depths:
         depths = [depth for depth in depths if depth is not None]
     metrics = total["metrics"]
     metrics["ended_at"] = section.ended_at
     if total["histogram"]:
         metrics["latency_histogram"] = total["histogram"]
-    metrics["workers"] = {"columns": WORKER_COLUMNS, "rows": section.workers}
+    if len(workers) < len(section.workers):
+        metrics["worker_samples"] = len(section.workers) - len(workers)
+    metrics["workers"] = {"columns": WORKER_COLUMNS, "rows": workers}
     metrics["targets"] = {"columns": TARGET_COLUMNS, "rows": section.targets}
     metrics["processors"] = {"columns": PROCESSOR_COLUMNS, "rows": section.processors}
     if section.time_series:
@@ -1090,6 +1095,14 @@ def _point(section: _Section) -> Point:
         metrics=metrics,
         **dict(zip(POINT_FIGURES, _point_figures_of(total), strict=True)),
     )
+
+
+def _last_of_each_worker(rows: list[list[Any]]) -> list[list[Any]]:
+    """Each worker once, by its last row: Iometer's instantaneous (per-second) results write a WORKER row
+    per worker every second and no ALL row until the end, where each worker's whole-run row comes last.
+    The earlier rows are samples of the same workers, not more workers."""
+    last = {(row[0], row[1]): row for row in rows}
+    return rows if len(last) == len(rows) else list(last.values())
 
 
 def _spec_names(section: _Section) -> str:

@@ -8,6 +8,7 @@ Pure functions of these keys: the comparison selectors read the runs and their f
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
+from portal.analysis.vocabulary import config_words
 from portal.analysis.workloads import describe_family, signature
 
 # (RAID level, drive count, cache setting); "" or None where it is not stated.
@@ -67,8 +68,7 @@ def config_key_order(key: ConfigKey) -> tuple[str, int, str]:
 
 def config_key_label(key: ConfigKey) -> str:
     """'RAID-5, 140 drives, All Caches Disabled' for a (RAID level, drive count, cache setting) key."""
-    raid = key[0] or "RAID level not stated"
-    return ", ".join(part for part in (raid, f"{key[1]} drives" if key[1] else "", key[2]) if part)
+    return config_words(key[0], key[1], key[2])
 
 
 def ambiguities(a_left: list[ConfigKey], b_left: list[ConfigKey]) -> tuple[list[str], list[str]]:

@@ -20,6 +20,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from portal.analysis.digits import NO_FIGURE, significant_decimals
 from portal.analysis.stroke import StrokeMultipliers
+from portal.analysis.vocabulary import drives
 
 IOPS = "IOPS"
 MBPS = "MBps"
@@ -225,7 +226,7 @@ def whitepaper_table(
     metrics: Sequence[str] = (IOPS, MBPS),
     metric_labels: Mapping[str, str] | None = None,
     number_formats: Mapping[str, NumberFormat] | None = None,
-    drive_label: str | Callable[[int], str] = "{} HDDs",
+    drive_label: str | Callable[[int], str] = lambda count: drives(count, "HDD"),
     threshold_ms: float | None = 20.0,
     response_time: str | None = None,
 ) -> Table:

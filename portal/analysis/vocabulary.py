@@ -6,6 +6,8 @@ through them, so "RAID 5", "RAID-5", "raid5" and "5" are one level, shown one wa
 
 import re
 
+from portal.analysis.digits import rounded_half_up, significant, written
+
 # The canonical levels, as the papers print them.
 RAID_LEVELS = ("RAID-0", "RAID-1", "RAID-1E", "RAID-10", "RAID-01", "RAID-5", "RAID-50", "RAID-6", "RAID-60")
 OTHER_LEVELS = ("DDP", "JBOD", "RAID-DP", "RAID-TEC", "RAID-Z", "RAID-Z2", "RAID-Z3")
@@ -100,3 +102,49 @@ def cache_setting_name(*, read_cache: bool | None, write_cache: bool | None) -> 
     if read_cache is False:
         return "Read Cache Disabled"
     return ""
+
+
+# RAID levels an upload may give for drives used on their own.
+_NO_RAID = frozenset({"none", "no raid", "no", "n/a", "single drive", "single disk"})
+
+
+def count(number: float | None, noun: str, plural: str | None = None) -> str:
+    """A count with its noun in the right number: "1 drive", "8 drives", "1,200 mailboxes"."""
+    if number is None:
+        return f"{noun} count not stated"
+    text = written(rounded_half_up(number, 0), 0) if float(number).is_integer() else significant(number)
+    return f"{text} {noun if number == 1 else plural or noun + 's'}"
+
+
+def drives(number: int | None, drive_type: str | None = None) -> str:
+    """Drives by their type where it is known: "1 SSD", "140 HDDs", "8 NVMe drives", else "20 drives"."""
+    if drive_type in ("HDD", "SSD"):
+        return count(number, drive_type, drive_type + "s")
+    if drive_type:
+        return count(number, f"{drive_type} drive")
+    return count(number, "drive")
+
+
+def raid_level_words(raid: str | None) -> str:
+    """A configuration's RAID level in words: "RAID-5"; "no RAID" where it was given as none; "RAID level
+    not stated" where it was not given."""
+    if not raid:
+        return "RAID level not stated"
+    return "no RAID" if raid.strip().lower() in _NO_RAID else raid
+
+
+def raid_subject(raid: str | None, subject: str) -> str:
+    """A workload qualified by its RAID level as a sentence names it: "RAID-5 Random Reads 4K", "Random Reads
+    4K without RAID", and the workload alone where no RAID level is stated (a table names that)."""
+    if not raid:
+        return subject
+    if raid_level_words(raid) == "no RAID":
+        return f"{subject} without RAID"
+    return f"{raid} {subject}"
+
+
+def config_words(raid: str | None, drive_count: int | None, *rest: str | None, drive_type: str | None = None) -> str:
+    """A configuration in words from its parts: "RAID-5, 140 drives, All Caches Disabled", "no RAID, 1 SSD"
+    (what is not stated is left out, except the RAID level)."""
+    counted = drives(drive_count, drive_type) if drive_count else ""
+    return ", ".join(part for part in (raid_level_words(raid), counted, *rest) if part)

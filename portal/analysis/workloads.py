@@ -5,7 +5,10 @@ same, whatever the tool or the name ("OLTP 8K" in Iometer, a fio ``randrw`` job 
 ``rwmixread=67`` and ``bs=8k``, vdbench ``rdpct=67,seekpct=100,xfersize=8k``). The rule for "the
 same": read % and random % that round to the same whole percent, the same transfer sizes in
 bytes with shares that round to the same whole percent, and the same alignment and number of
-sequential streams where a tool states them. Load (outstanding I/Os, threads, jobs x iodepth) is
+sequential streams where a tool states them. An alignment equal to the smallest transfer size is what
+every tool does unstated (fio's ``blockalign``, DiskSpd's ``-r``, vdbench's ``align`` default to the
+block size), so a file that states it ("alignment: 4096" of a 4 KiB DiskSpd run) is the same workload
+as one that does not. Load (outstanding I/Os, threads, jobs x iodepth) is
 the axis of the curve, not part of the workload.
 """
 
@@ -71,6 +74,8 @@ def signature(
             sizes[int(size["bytes"])] = sizes.get(int(size["bytes"]), 0.0) + float(size.get("pct") or 0)
     if sizes_required and not sizes:
         return None
+    if alignment_bytes and sizes and int(alignment_bytes) == min(sizes):
+        alignment_bytes = None  # the default of every tool: no difference in what the I/O does
     return Signature(
         read_pct=_whole_pct(read_pct),
         random_pct=_whole_pct(random_pct),

@@ -21,6 +21,8 @@ from .multi import MultiWorkload
 A_COLOUR, B_COLOUR = 1, 2
 # A threshold is drawn on the curves' chart up to this multiple of their highest response time.
 THRESHOLD_DRAWN_UP_TO = 1.5
+# Curves going on past this multiple of the threshold are drawn up to it: the threshold stays readable.
+AROUND_THRESHOLD = 4.0
 
 
 @dataclass(frozen=True)
@@ -78,11 +80,19 @@ def _compare_curves(
     top = max((y for s in series for y in s.y if y is not None), default=threshold_ms)
     title = f"{workload_comparison.workload}: {a_name} (A) vs {b_name} (B)"
     # The axis follows the curves: a threshold far above them is named, not drawn (it would flatten them).
+    y_range = None
     if threshold_ms <= top * THRESHOLD_DRAWN_UP_TO:
         series.append(threshold_line(threshold_ms, right=right, dash="dot"))
+        if top > threshold_ms * AROUND_THRESHOLD:
+            # A threshold far under the curves' top would sit flat on the axis: the chart is drawn around it.
+            y_range = (0.0, threshold_ms * AROUND_THRESHOLD)
+            title += (
+                f"; drawn up to {formatting.threshold(threshold_ms * AROUND_THRESHOLD)}, around the threshold "
+                f"(the curves go on to {formatting.ms(top)})"
+            )
     else:
         title += f"; the threshold, {formatting.threshold(threshold_ms)}, is above every measured response time"
-    return Chart(title, unit.name, f"{LATENCIES[latency].capitalize()} response time (ms)", series)
+    return Chart(title, unit.name, f"{LATENCIES[latency].capitalize()} response time (ms)", series, y_range=y_range)
 
 
 def _side_curve(

@@ -94,12 +94,12 @@ class ComparisonRow:
     def label(self) -> str:
         if self.raid_level_b is not None:
             return f"{self.a_label} vs {self.b_label}"
-        if self.drive_count_a == self.drive_count_b:
-            drives = f"{self.drive_count_a} drives" if self.drive_count_a else ""
-        else:
-            drives = f"{self.drive_count_a or 'unstated'} vs {self.drive_count_b or 'unstated'} drives"
         cache = self.cache_a or self.cache_b
-        return ", ".join(part for part in (self.raid_level or "RAID level not stated", drives, cache) if part)
+        if self.drive_count_a == self.drive_count_b:
+            return formatting.config_words(self.raid_level, self.drive_count_a, cache)
+        b_drives = formatting.count(self.drive_count_b, "drive") if self.drive_count_b else "unstated drives"
+        drives = f"{self.drive_count_a or 'unstated'} vs {b_drives}"
+        return ", ".join(part for part in (formatting.raid_level_words(self.raid_level), drives, cache) if part)
 
 
 @dataclass

@@ -130,7 +130,7 @@ def compared_figures(runs: QuerySet[Run], reading: FigureReading, *, names: bool
     rule = KT("params__threshold_rule")
     # A run's rule is read only where its figure is read from its points.
     runs = runs.annotate(rule=Case(When(throughput_metric="", then=rule)) if reading.stored else rule)
-    columns = (*_FIGURE_COLUMNS, "rule", *(("workload__names",) if names else ()))
+    columns = (*_FIGURE_COLUMNS, "rule", *(("workload__names", "workload__name") if names else ()))
     rows = list(runs.order_by(*FIGURE_ORDER).values_list(*columns, named=True))
     on_points = [row.id for row in rows if not (reading.stored and row.throughput_metric)]
     points = points_by_run(on_points, latency=reading.latency)
@@ -187,7 +187,10 @@ def _compared_figure(
         workload_key=workload_key_of(
             row.workload_id, row.workload_name, row.read_pct, row.random_pct, family=reading.family
         ),
-        names=frozenset((row.workload_name, *(getattr(row, "workload__names", None) or ()))),
+        names=frozenset(
+            (row.workload_name, *(getattr(row, "workload__names", None) or ()), getattr(row, "workload__name", None))
+        )
+        - {None},
         runs=reading.runs_on_demand,
     )
 

@@ -73,8 +73,9 @@ def raid_level_summaries(
 
 
 def subject(workload: str, raid_level: str) -> str:
-    """What a summary is about: "RAID-5 OLTP 8K", or the workload alone when no RAID level is stated."""
-    return f"{raid_level} {workload}" if raid_level else workload
+    """What a summary is about: "RAID-5 OLTP 8K", "OLTP 8K without RAID", or the workload alone when no RAID
+    level is stated."""
+    return formatting.raid_subject(raid_level, workload)
 
 
 def read_at_threshold(found: ReplicateGroup | None, threshold_ms: float) -> bool:

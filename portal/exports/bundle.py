@@ -13,7 +13,7 @@ from django.utils import timezone
 import ingest
 from portal.analysis.tables import Table
 from portal.comparisons.selectors import Comparison, WorkloadComparison, comparison
-from portal.models import Run, System
+from portal.models import Run, System, Upload
 from portal.reports.build import ChartImages, chart_images_of, chart_requests, write_report
 from portal.reports.content import ReportOptions, report_content
 from portal.reports.document import Report
@@ -161,6 +161,9 @@ def comparison_provenance(
     runs = sorted({run.id: run for run in runs}.values(), key=lambda run: run.id)
     with_uploads = Run.objects.filter(id__in=[r.id for r in runs], upload__isnull=False).select_related("upload")
     uploads = {run.upload.id: run.upload for run in with_uploads if run.upload is not None}
+    # A sweep's files are read together: its runs name the first; every file it was read from is named.
+    together = Upload.objects.filter(read_with_id__in=list(uploads)).exclude(id__in=list(uploads)).order_by("id")
+    uploads.update({upload.id: upload for upload in together})
     configs = {run.config.id: run.config for run in runs}
     return {
         "generated_at": timezone.now().isoformat(),
@@ -186,7 +189,7 @@ def comparison_provenance(
                 "parser_version": u.parser_version,
                 "uploaded_at": u.created_at.isoformat(),
             }
-            for u in uploads.values()
+            for u in sorted(uploads.values(), key=lambda upload: upload.id)
         ],
         "charts": list(chart_notes) or "rendered as SVG and PNG",
     }

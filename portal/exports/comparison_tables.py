@@ -151,7 +151,9 @@ def side_by_side_table(result: Comparison) -> Table:
 
 def _system_label(side: str, drive_counts: set[int | None]) -> str:
     """ "EVA4100 (56 drives)" when every row has the same drive count."""
-    return f"{side} ({drive_counts.pop()} drives)" if len(drive_counts) == 1 and None not in drive_counts else side
+    if len(drive_counts) == 1 and None not in drive_counts:
+        return f"{side} ({formatting.count(drive_counts.pop(), 'drive')})"
+    return side
 
 
 def comparison_tables(

@@ -84,8 +84,10 @@ MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]|~])")
 
 
 def markdown_escape(text: str) -> str:
-    """Entities for ``<`` and ``&`` (Markdown passes HTML through), backslashes for Markdown's own marks."""
-    return MARKDOWN_SPECIALS.sub(r"\\\1", escape(text))
+    """Entities for ``&``, ``<`` and ``>`` (Markdown passes HTML through), backslashes for Markdown's own marks;
+    quotes stay quotes ("Little's law", not "Little&#x27;s law"): outside a tag they are text."""
+    entities = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return MARKDOWN_SPECIALS.sub(r"\\\1", entities)
 
 
 def render_markdown(tables: list[Table]) -> bytes:

@@ -4,6 +4,7 @@ tables or from runs that differ only in stroke percentage."""
 from collections import defaultdict
 from statistics import fmean
 
+from portal import formatting
 from portal.analysis.stroke import BASELINE_STROKE_PCT, StrokeMultipliers, StrokeRun, stroke_multipliers
 from portal.analysis.tables import Table, stroke_table
 from portal.analysis.vocabulary import raid_level_canonical
@@ -106,6 +107,8 @@ def _measured_stroke_rows(
             continue
         strokes = [StrokeRun(s, fmean(v for v, _ in figures)) for s, figures in by_stroke.items()]
         drives = next(iter(by_stroke.values()))[0][1]
-        label = ", ".join(p for p in (f"{raid} {workload}", f"{drives} drives" if drives else "", cache) if p)
+        label = ", ".join(
+            p for p in (f"{raid} {workload}", formatting.count(drives, "drive") if drives else "", cache) if p
+        )
         by_raid[raid].append((label, stroke_multipliers(strokes, baseline_pct=baseline_pct)))
     return by_raid

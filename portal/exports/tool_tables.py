@@ -4,6 +4,7 @@ from collections import defaultdict
 
 from ingest.formats import jetstress as jetstress_format
 from ingest.formats import orion as orion_format
+from portal import formatting
 from portal.analysis.sizing import (
     EXCHANGE_IOPS_PER_DRIVE,
     IOPS_PER_MAILBOX,
@@ -78,7 +79,7 @@ def _log_write_ms(point):
 
 def _run_label(run):
     config, params = run.config, run.params or {}
-    parts = [config.raid_level, f"{config.drive_count} drives" if config.drive_count else "", params.get("machine")]
+    parts = [formatting.config_words(config.raid_level, config.drive_count), params.get("machine")]
     if params.get("tiles"):
         parts.append(f"{params['tiles']} tiles")
     if run.origin == Run.Origin.PUBLISHED:

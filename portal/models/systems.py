@@ -120,8 +120,9 @@ class Config(models.Model):
         ]
 
     def __str__(self) -> str:
-        parts = [self.raid_level or "RAID level not stated", f"{self.drive_count} drives" if self.drive_count else ""]
-        return f"{self.system}: " + ", ".join(p for p in parts if p)
+        from portal import formatting
+
+        return f"{self.system}: " + formatting.config_words(self.raid_level, self.drive_count)
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.raid_level = raid_level_canonical(self.raid_level)

@@ -58,7 +58,7 @@ def run_curve_chart(run: Run, *, threshold_ms: float, latency: str = "avg") -> C
     right = max([getattr(p, metric) for p in points] + [answer.value or 0]) or 1
     series.append(threshold_line(threshold_ms, right=right, style=2))
     callouts = []
-    if answer.value is not None:
+    if answer.value:  # a run that did no I/O has no figure to mark
         # Drawn last (on top of the points), twice their size and outlined, with a labelled arrow: on the
         # threshold where the curve crosses it, at its own response time where the figure is a lower bound.
         figure = formatting.throughput(answer.value, metric)

@@ -22,6 +22,9 @@ from .tools import tool_view
 POINTS_PER_PAGE = 50
 # Point fields that are load axes, shown first in the points table when a point has them.
 POINT_LOADS = ("outstanding_io", "threads")
+# Response-time percentiles a point may hold (``Point.latency_percentiles_ms`` keys), as the points table heads
+# them: a column for each that some point of the run has.
+PERCENTILES = (("50", "p50 (ms)"), ("90", "p90 (ms)"), ("95", "p95 (ms)"), ("99", "p99 (ms)"), ("99.9", "p99.9 (ms)"))
 
 
 def _figure_text(name: str, value) -> str:
@@ -37,6 +40,21 @@ def _load_text(value) -> str:
     )
 
 
+def _outstanding_derived(points) -> list[str] | None:
+    """Where no point states its outstanding I/Os, each point's by Little's law (IOPS x average response
+    time), marked as derived: "not stated; ≈64 (derived: Little's law)". None where a point states one or
+    no point has both figures."""
+    if any(p.outstanding_io is not None for p in points):
+        return None
+    derived = [p.iops * p.avg_response_ms / 1000 if p.iops and p.avg_response_ms else None for p in points]
+    if not any(derived):
+        return None
+    return [
+        "not stated" if value is None else f"not stated; ≈{formatting.significant(value, 2)} (derived: Little's law)"
+        for value in derived
+    ]
+
+
 def _load_kind(points) -> str | None:
     """What the points' loads count ("outstanding_io" or "threads"), when every point states it."""
     return next((name for name in POINT_LOADS if points and all(getattr(p, name) is not None for p in points)), None)
@@ -50,10 +68,17 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     points = list(run.points.all())
     metric, answer = result_selectors.run_threshold(run=run, threshold_ms=threshold_ms, latency=form.value("latency"))
     columns = [name for name in run.points.model.FIGURES if any(getattr(p, name) is not None for p in points)]
+    percentiles = [
+        (key, title)
+        for key, title in PERCENTILES
+        if any((p.latency_percentiles_ms or {}).get(key) is not None for p in points)
+    ]
     loads = [name for name in POINT_LOADS if any(getattr(p, name) is not None for p in points)]
     load_kind = _load_kind(points)
     load_keys = sorted({key for p in points for key in (p.load or {})} - set(loads))
     shown = Paginator(points, POINTS_PER_PAGE).get_page(request.GET.get("points"))
+    derived = None if "outstanding_io" in loads else _outstanding_derived(shown.object_list)
+    derived_keys = ("outstanding_io",) if derived else ()
     context = {
         "run": run,
         "system": run.config.system,
@@ -71,20 +96,25 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             metric=metric,
             latency_text=result_selectors.LATENCIES[form.value("latency")],
             load_kind=load_kind,
+            phase=run.phase,
         ),
         "point_rows": [
             (
                 p.seq,
-                [_load_text(getattr(p, name)) for name in loads]
+                ([derived[index]] if derived else [])
+                + [_load_text(getattr(p, name)) for name in loads]
                 + [_load_text((p.load or {}).get(key)) for key in load_keys],
-                [_figure_text(name, getattr(p, name)) for name in columns],
+                [_figure_text(name, getattr(p, name)) for name in columns]
+                + [formatting.significant((p.latency_percentiles_ms or {}).get(key)) for key, _title in percentiles],
             )
-            for p in shown
+            for index, p in enumerate(shown)
         ],
         "points_page": shown,
         "points_links": _page_links(request.GET, shown, parameter="points", anchor="points"),
-        "columns": [result_selectors.FIGURE_TITLES.get(name, name) for name in columns],
-        "load_keys": [result_selectors.load_title(key=key) for key in (*loads, *load_keys)],
+        "columns": [result_selectors.FIGURE_TITLES.get(name, name) for name in columns]
+        + [title for _key, title in percentiles],
+        "load_keys": [result_selectors.load_title(key=key) for key in (*derived_keys, *loads, *load_keys)],
+        "measured_workload": (run.params or {}).get("measured_workload") or [],
         "loads_stated": len({getattr(p, load_kind) for p in points}) if load_kind else 0,
         "tool": tool_view(run, points, iops_per_mailbox=form.value("iops_per_mailbox")),
         "threshold_query": urlencode({"threshold_ms": f"{threshold_ms:g}", "latency": form.value("latency")}),

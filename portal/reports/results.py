@@ -179,9 +179,7 @@ def _not_compared(result: Comparison, workload: WorkloadComparison) -> list[Bloc
 
 def _config_words(key: tuple[str | None, int | None, str]) -> str:
     raid, drives, cache = key
-    return ", ".join(
-        p for p in (raid or "RAID level not stated", formatting.count(drives, "drive") if drives else "", cache) if p
-    )
+    return formatting.config_words(raid, drives, cache)
 
 
 def _system_tables(systems: list[System], *, threshold_ms: float, latency: str, options: ReportOptions) -> list[Block]:

@@ -272,9 +272,9 @@ COMPARABLE = Q(phase=Run.Phase.MEASUREMENT, excluded_reason="")
 
 
 def named(*, name: str, viewer: Viewer | None = None) -> Q:
-    """Runs stored under this workload name, or of a workload known by it (another tool's name for it);
-    with ``viewer``, also those of a workload one of their teams calls so."""
-    found = Q(workload_name=name) | Q(workload__names__contains=[name])
+    """Runs stored under this workload name, or of a workload known by it (another tool's name for it, or
+    the name pages show it by); with ``viewer``, also those of a workload one of their teams calls so."""
+    found = Q(workload_name=name) | Q(workload__names__contains=[name]) | Q(workload__name=name)
     if viewer is not None:
         found |= named_by_team(name=name, viewer=viewer)
     return found

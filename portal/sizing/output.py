@@ -108,7 +108,7 @@ def sizing_tables(system: System, answer: Sizing) -> list[Table]:
         group = ColumnGroup(
             f"{unit} at {formatting.threshold(sweep.threshold_ms)}",
             (
-                Column("At the threshold", number),
+                Column("from the runs", number),
                 Column("Model", number),
                 Column("Predicted with it left out", number),
                 Column("Error %", ONE_DECIMAL),

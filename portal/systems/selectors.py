@@ -16,10 +16,6 @@ class SystemNotFound(NotFoundError):
     """An unknown system name (or one the viewer may not read); the message lists close matches."""
 
 
-# An unknown name is answered with at most this many names the reader may know.
-KNOWN_NAMES_SHOWN = 20
-
-
 def systems_named(*, name: str, among: QuerySet[System] | None = None) -> QuerySet[System]:
     """The systems among ``among`` (every system when None) named ``name``: runs of spaces read as one, and
     case-insensitive as the unique constraint compares names (lower-cased: ``iexact`` upper-cases, which
@@ -29,22 +25,32 @@ def systems_named(*, name: str, among: QuerySet[System] | None = None) -> QueryS
     return systems.alias(lower_name=Lower("name")).filter(lower_name=spoken)
 
 
-def system_by_name(*, name: str, viewer: Viewer) -> System:
-    """The system named ``name`` (case-insensitive) among those ``viewer`` may read, or
-    :class:`SystemNotFound` naming close matches among those. A name both published and used by
-    one of the viewer's teams means the team's own system."""
+def system_by_name(*, name: str, viewer: Viewer, command: bool = False) -> System:
+    """The system named ``name`` (case-insensitive) among those ``viewer`` may read, else the one of them
+    with that id (a page's address names systems by id: ``/compare/?a=7``), or :class:`SystemNotFound`
+    naming close matches among those, never a list of every system. A name both published and used by
+    one of the viewer's teams means the team's own system. ``command``: asked by the operator's command,
+    whose answer may say which team a private system of that name belongs to and that ``--as`` reads it."""
     readable = visible(System.objects.all(), viewer=viewer)
     own = Case(When(published=False, then=Value(0)), default=Value(1))
     found = systems_named(name=name, among=readable).order_by(own, "id").first()
     if found:
         return found
+    spoken = name.strip()
+    if spoken.isdigit() and len(spoken) < 19:
+        by_id = readable.filter(pk=int(spoken)).first()
+        if by_id:
+            return by_id
     names = list(readable.order_by("name").values_list("name", flat=True))
     close = difflib.get_close_matches(name, names, n=5, cutoff=0.4)
-    if close:
-        hint = f"; did you mean {', '.join(repr(c) for c in close)}?"
-    else:
-        more = f" and {len(names) - KNOWN_NAMES_SHOWN} more" if len(names) > KNOWN_NAMES_SHOWN else ""
-        hint = f"; known: {', '.join(names[:KNOWN_NAMES_SHOWN])}{more}"
+    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    if command:
+        private = systems_named(name=name).exclude(pk__in=readable.values("pk")).select_related("team").first()
+        if private is not None and private.team is not None:
+            hint = (
+                f": system {private.name!r} is private to team {private.team.name!r}: "
+                "give --as USER, a member of that team, to read it"
+            )
     raise SystemNotFound(f"no system named {name!r}{hint}")
 
 

@@ -30,6 +30,11 @@ class LabelsForm(forms.Form):
     drive_count = forms.IntegerField(label="Drives", min_value=1, required=False)
     drive_type = forms.ChoiceField(label="Drive type", choices=[("", "not stated"), *DriveType.choices], required=False)
     drive_rpm = forms.IntegerField(label="Drive rpm", min_value=1, required=False)
+    drive_model = forms.CharField(label="Drive model", max_length=100, required=False, help_text="e.g. Samsung PM883")
+    drive_capacity_gb = forms.FloatField(label="Drive capacity (GB)", min_value=0.001, required=False)
+    host_server = forms.CharField(
+        label="Host", max_length=100, required=False, help_text="The server measured from, e.g. HP DL380 G8, H420i"
+    )
     segment_kb = forms.FloatField(label="Segment size (KB)", min_value=0, required=False)
     read_cache = forms.ChoiceField(label="Read cache", choices=UNKNOWN_ON_OFF, required=False)
     write_cache = forms.ChoiceField(label="Write cache", choices=UNKNOWN_ON_OFF, required=False)
@@ -47,7 +52,17 @@ class LabelsForm(forms.Form):
     tags = forms.CharField(max_length=500, required=False, help_text="Separated by commas.")
     notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
-    CONFIG_FIELDS = ("raid_level", "drive_count", "drive_type", "drive_rpm", "segment_kb", "stroke_pct")
+    CONFIG_FIELDS = (
+        "raid_level",
+        "drive_count",
+        "drive_type",
+        "drive_rpm",
+        "drive_model",
+        "drive_capacity_gb",
+        "host_server",
+        "segment_kb",
+        "stroke_pct",
+    )
     ON_OFF_FIELDS = ("read_cache", "write_cache", "write_cache_mirroring")
 
     def initial_from(self, labels: dict) -> None:
@@ -65,6 +80,9 @@ class LabelsForm(forms.Form):
         """The configuration and run labels as ``Upload.labels`` holds them: only what was given."""
         data = self.cleaned_data
         labels = {name: data[name] for name in self.CONFIG_FIELDS if data.get(name) not in (None, "")}
+        for name in ("drive_model", "host_server"):
+            if name in labels:
+                labels[name] = " ".join(labels[name].split())
         labels.update({name: _on_off(data[name]) for name in self.ON_OFF_FIELDS if data.get(name)})
         labels["measurement"] = data["measurement"]
         if data["firmware"].strip():

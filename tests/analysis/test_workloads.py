@@ -46,3 +46,14 @@ def test_single_direction_workloads_read_as_engineers_name_them():
         "64 KiB sequential write",
         "4 KiB random, 50 % read",
     )
+
+
+def test_an_alignment_equal_to_the_block_size_is_the_default_and_no_other_workload():
+    # DiskSpd goodsql2016 text lines 24-25: "block size: 4096", "using random I/O (alignment: 4096)";
+    # an fio randrw bs=4k job states none: both align random offsets to 4 KiB.
+    stated = signature(read_pct=50, random_pct=100, transfer_sizes=[{"bytes": 4096, "pct": 100}], alignment_bytes=4096)
+    unstated = signature(read_pct=50, random_pct=100, transfer_sizes=[{"bytes": 4096, "pct": 100}])
+    assert stated == unstated and stated.identity == unstated.identity
+    assert describe(stated) == "4 KiB random, 50 % read"
+    coarser = signature(read_pct=50, random_pct=100, transfer_sizes=[{"bytes": 4096, "pct": 100}], alignment_bytes=8192)
+    assert coarser != unstated and describe(coarser).endswith("aligned to 8 KiB")

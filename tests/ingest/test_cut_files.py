@@ -110,7 +110,8 @@ def _first_lines(path, count):
 def test_a_diskspd_report_cut_before_its_second_runs_results_says_the_run_is_missing():
     # The second run's "Command Line:" is line 95, its "Results for timespan 1:" line 120.
     [result] = parse_sources([Source(name=DISKSPD.name, data=_first_lines(DISKSPD, 119))])
-    assert [run["name"] for run in result["runs"]] == ["C:\\testfile.foo"]
+    [run] = result["runs"]
+    assert run["params"]["target_paths"] == ["C:\\testfile.foo"]
     assert (
         f"{DISKSPD.name}:95: this DiskSpd run holds the results of 0 of its 1 timespan: the output looks cut "
         "short, and the missing results are not stored"

@@ -30,7 +30,10 @@ def test_xml_results_timespan_threads_summed():
     result = parsed(PKB_XML)
     assert result["tool"] == {"name": "DiskSpd", "version": "2.0.21a"}
     [run] = result["runs"]  # the <Profile> echo's <TimeSpan> is not a second run
-    assert run["name"] == "C:\\scratch\\testfile.dat"
+    # Profile: 64K blocks, sequential reads, 4 threads of 2 outstanding I/Os each: the run is titled by
+    # what it does, its target a detail.
+    assert run["name"] == "64K sequential read, 4 threads x 2 outstanding"
+    assert run["params"]["target_paths"] == ["C:\\scratch\\testfile.dat"]
     assert run["started_at"] == "2018-10-18T21:39:04+00:00"
     # Profile: BlockSize 65536 (line 39), no <Random>, WriteRatio 0, RequestCount 2 per thread (line 56).
     # Sequential (<StrideSize> 65536, line 52) and <InterlockedSequential>false (line 53): each of the
@@ -117,7 +120,11 @@ def test_text_output_with_preamble():
 def test_two_outputs_in_one_text_file_are_two_runs():
     result = parsed(GOODWIN)
     hdd, ssd = result["runs"]
-    assert (hdd["name"], ssd["name"]) == ("C:\\testfile.foo", "D:\\testfile.foo")
+    # Both runs do the same (lines 7 and 95: -w50 -b4K -o32 -r, 2 threads): their targets tell them apart.
+    assert (hdd["name"], ssd["name"]) == (
+        "4K random 50 % read, 2 threads x 32 outstanding on C:\\testfile.foo",
+        "4K random 50 % read, 2 threads x 32 outstanding on D:\\testfile.foo",
+    )
     [hdd_point], [ssd_point] = hdd["points"], ssd["points"]
     assert (hdd_point["iops"], hdd_point["avg_response_ms"], hdd_point["cpu_pct"]) == (393.40, 162.684, 0.71)
     assert hdd_point["max_response_ms"] == 3221.106  # line 86
@@ -139,7 +146,10 @@ def test_several_timespans_are_several_runs_and_totals_are_not_a_run():
     text = head.rstrip() + "\n" + second_profile + "Results for timespan 1:" + results
     text += "\n\nResults for timespan 2:" + results + totals
     result = parse_sources([Source(name="two-spans.txt", data=text.encode())])[0]
-    assert [run["name"] for run in result["runs"]] == ["C:\\testfile.foo (timespan 1)", "C:\\testfile.foo (timespan 2)"]
+    assert [run["name"] for run in result["runs"]] == [
+        "4K random 50 % read, 2 threads x 32 outstanding (timespan 1)",
+        "4K random 50 % read, 2 threads x 32 outstanding (timespan 2)",
+    ]
     assert [run["points"][0]["iops"] for run in result["runs"]] == [403.66, 403.66]
     assert [run["points"][0]["load"]["outstanding_io"] for run in result["runs"]] == [64, 64]
     assert not any("type   |" in w for w in result["warnings"])
@@ -148,7 +158,8 @@ def test_several_timespans_are_several_runs_and_totals_are_not_a_run():
 def test_cp1251_text_with_non_breaking_space_grouping():
     result = parsed(CP1251)
     [run] = result["runs"]
-    assert run["name"] == "D:\\тест\\данные.dat"
+    assert run["name"] == "8K random read, 2 threads x 8 outstanding"
+    assert run["params"]["target_paths"] == ["D:\\тест\\данные.dat"]
     assert run["started_at"] == "2024-03-12T09:15:00+00:00"
     [point] = run["points"]
     # Our own file: total row line 54 reads "2 457 600 000 | 300 000 | 39,06 | 5000,00 | 3,200".

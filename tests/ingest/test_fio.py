@@ -524,3 +524,50 @@ class TestMeasuredWorkload:
         run = result["runs"][0]
         assert run["workload"]["transfer_sizes"] == [] and run["workload"]["read_pct"] == 100
         assert run["params"]["measured_workload"] == ["read_pct"]
+
+
+class TestWithoutIOCounts:
+    """fio 2.1.4 writes neither options nor ``total_ios``: what the file does not state stays not stated,
+    and the block size comes from its bytes over IOPS x runtime."""
+
+    def _as_fio_2_1_4(self):
+        document = json.loads(PKB_217.read_text())
+        document.pop("global options", None)
+        for job in document["jobs"]:
+            job.pop("job options", None)
+            for direction in ("read", "write", "trim"):
+                job.get(direction, {}).pop("total_ios", None)
+        return Source(name="pkb-2.1.4-layout.json", data=json.dumps(document).encode())
+
+    def test_no_queue_depth_is_stated_and_the_block_size_is_read_from_iops_and_runtime(self):
+        [result] = parse_sources([self._as_fio_2_1_4()])
+        read_run, write_run = result["runs"]
+        # read: io_bytes 1294256 KiB over 8086.673998 IOPS x 10.003 s (80,891 I/Os) = 16,384 B.
+        assert read_run["workload"]["transfer_sizes"] == [{"bytes": 16384, "pct": 100.0}]
+        # write: 393280 KiB over 2457.017193 IOPS x 10.004 s (24,580 I/Os) = 16,384 B.
+        assert write_run["workload"]["transfer_sizes"] == [{"bytes": 16384, "pct": 100.0}]
+        for run in (read_run, write_run):
+            # fio's default iodepth of 1 is not what the file states: one entry per job (group_reporting).
+            assert run["points"][0]["load"] == {}
+            assert run["params"]["measured_workload"] == ["read_pct", "transfer_sizes"]
+
+    def test_with_options_the_stated_queue_depth_is_kept(self):
+        [result] = parse_paths([PKB_217])
+        # job options: iodepth 1, numjobs 2.
+        assert result["runs"][0]["points"][0]["load"] == {"outstanding_io": 2, "threads": 2}
+
+
+@pytest.mark.parametrize(
+    ("kib", "iops", "runtime_ms", "block"),
+    [
+        # PerfKitBenchmarker tests/data/fio/fio-parser-sample-result.json (fio-2.1.4), each job's one direction:
+        (361984, 133, 5314, 512 * 1024),  # sequential_write: 524,464 B per I/O
+        (361984, 253, 2788, 512 * 1024),  # sequential_read: 525,500 B per I/O
+        (36244, 1610, 5625, 4096),  # random_write_test: 4,098 B per I/O
+        (36244, 317, 28540, 4096),  # random_read_test: 4,102 B per I/O
+    ],
+)
+def test_a_block_size_from_rounded_iops_and_runtime_is_the_roundest_within_a_percent(kib, iops, runtime_ms, block):
+    from ingest.formats.fio import _rounded_block
+
+    assert _rounded_block(kib * 1024 / (iops * runtime_ms / 1000)) == block

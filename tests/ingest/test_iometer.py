@@ -24,6 +24,7 @@ ICFS = (
 V2006 = data("iometer", "results_2006.07.27_fileserver_webserver.csv")
 SWEEP = data("iometer", "results_1.1.0_qd_sweep_crlf.csv")
 PER_SECOND = data("iometer", "results_1.1.0_per_second.csv")
+PER_SECOND_WORKERS = data("iometer", "results_1.1.0_per_second_workers_only.csv")
 
 
 def rows_of(table):
@@ -490,3 +491,23 @@ def test_the_arrays_meet_the_result_schema_as_stored(quarch):
         "$.runs[0].points[0].metrics.latency_histogram.counts[0]: type",
         "$.runs[0].points[0].metrics.workers.rows: type",
     ]
+
+
+class TestInstantaneousWorkerRows:
+    """Our 1.1.0 file in the layout of Iometer's instantaneous results as quarchpy's AN-016 writes them: a
+    WORKER row per worker each second (no ALL, MANAGER or DISK rows), then each worker's whole-run row
+    naming the access specification, then the ALL row."""
+
+    def test_workers_are_the_two_workers_and_their_seconds_are_samples(self):
+        (run,) = parse_one(PER_SECOND_WORKERS)["runs"]
+        (point,) = run["points"]
+        workers = point["metrics"]["workers"]["rows"]
+        # lines 21-22: the whole-run rows, 2,200 and 2,300 IOPS, each at Queue Depth 1.
+        assert [(w[1], w[2], w[3], w[-1]) for w in workers] == [
+            ("Worker 1", "ours-32k-seq-read", 2200.0, 1),
+            ("Worker 2", "ours-32k-seq-read", 2300.0, 1),
+        ]
+        assert point["metrics"]["worker_samples"] == 6  # lines 15-20: 3 seconds x 2 workers
+        # No DISK rows: the outstanding I/Os are the workers' Queue Depth, 1 + 1.
+        assert point["load"] == {"outstanding_io": 2, "threads": 2}
+        assert point["iops"] == 4500.0  # line 23, the ALL row

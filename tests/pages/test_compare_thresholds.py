@@ -143,3 +143,15 @@ def test_away_from_20_ms_the_thresholds_offered_come_with_the_figures(ssds, clie
         # Each side's best point, marked as the lower bound it is.
         assert cell.startswith("≥ ")
         assert float(cell.removeprefix("≥ ").replace(",", "")) == pytest.approx(value, abs=0.5)
+
+
+def test_a_threshold_far_under_the_curves_is_drawn_around_not_on_the_whole_axis(ssds, client):
+    highest = max(ms for points in ssds.values() for _, _, ms in points)
+    threshold = highest / 10  # the curves go on to ten times the threshold
+    chart = client.get(
+        "/compare/chart.json", {**QUERY, "label": "4 KiB random read", "threshold_ms": f"{threshold:.3f}"}
+    ).json()
+    low, high = chart["layout"]["yaxis"]["range"]
+    assert low == 0 and high == pytest.approx(round(threshold, 3) * 4)
+    title = chart["layout"]["title"]["text"].replace("<br>", " ")
+    assert "around the threshold (the curves go on to" in title

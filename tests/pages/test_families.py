@@ -55,11 +55,11 @@ def test_one_size_or_one_thread_count_is_no_family():
 def test_sizes_are_labelled_in_binary_units():
     assert [size_label(s) for s in (512, 1024, 2048, 8192, 1536, 1048576)] == [
         "512 B",
-        "1 KB",
-        "2 KB",
-        "8 KB",
+        "1 KiB",
+        "2 KiB",
+        "8 KiB",
         "1,536 B",
-        "1 MB",
+        "1 MiB",
     ]
 
 
@@ -114,7 +114,7 @@ def test_the_family_chart_has_titled_axes_and_size_ticks(client, sweep):
     assert [trace["name"] for trace in figure["data"]] == ["1 thread, cache off", "4 threads, cache off"]
     xaxis = figure["layout"]["xaxis"]
     assert (xaxis["title"]["text"], xaxis["type"]) == ("Transfer size (bytes)", "log")
-    assert (xaxis["tickvals"], xaxis["ticktext"]) == ([512, 2048, 8192], ["512 B", "2 KB", "8 KB"])
+    assert (xaxis["tickvals"], xaxis["ticktext"]) == ([512, 2048, 8192], ["512 B", "2 KiB", "8 KiB"])
     assert figure["layout"]["yaxis"]["title"]["text"] == "MB/s (10^6 bytes/s)"
     csv = client.get(f"/systems/{sweep.id}/family.csv", {"family": "FFSB random reads", "metric": "iops"})
     assert '"4 threads, cache off",8192,3650.0' in csv.content.decode()
@@ -184,7 +184,7 @@ def test_a_sweep_repeated_many_times_reads_one_row_per_cell_and_names_the_first_
     (one_thread, _) = json.loads(response.content)["data"]
     first = ", ".join(f"#{run}" for run in runs[:5])
     # 130 / 7 = 18.571... MB/s, to three significant digits: seven runs, five named
-    assert one_thread["text"][0] == f"4 KB: 18.6 MB/s (run {first} and 2 more)"
+    assert one_thread["text"][0] == f"4 KiB: 18.6 MB/s (run {first} and 2 more)"
 
 
 def test_thread_counts_and_sizes_that_are_not_whole_numbers_are_left_off_the_axes(repeated):

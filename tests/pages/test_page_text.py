@@ -120,8 +120,10 @@ def test_labels_tags_and_drives_read_as_words(uploaded, client, engineer):
     page = visible_text(client.get(f"/runs/{run.id}/").content.decode())
     assert "RAID level not stated, 1 SSD" in page and "HDD" not in page
     assert "Tags lab, 2024 refresh" in page
-    # The fio sample's job options, line 20: "bs" : "4k".
-    assert "Transfer sizes 4 KB (100 %)" in page
+    # The fio sample's job options, line 20: "bs" : "4k"; one unit vocabulary on the page, as workloads'
+    # descriptions ("4 KiB random read") name sizes.
+    assert "Transfer sizes 4 KiB (100 %)" in page
+    assert not re.search(r"\d KB\b", page)
     upload = visible_text(client.get(f"/uploads/{run.upload_id}/").content.decode())
     assert "Labels drives 1; drive type SSD; tags lab, 2024 refresh Warnings" in upload
     assert "Format fio" in upload and "by test" not in upload

@@ -39,7 +39,7 @@ def test_the_report_sizes_the_swept_workloads_as_the_sizing_page_does(demo):
     table = tables[CAPTION]
     assert table.header == (
         "Drives",
-        "IOPS at 20 ms At the threshold",
+        "IOPS at 20 ms from the runs",
         "Model",
         "Predicted with it left out",
         "Error %",

@@ -225,3 +225,34 @@ def test_only_the_uploader_may_reingest(client, engineer, lab, data_dir):
     upload.refresh_from_db()
     assert upload.status == Upload.Status.DONE
     assert Run.objects.count() == Config.objects.count() == 0
+
+
+def test_the_drive_model_capacity_and_host_are_labels_the_form_takes_and_pages_show(signed_in, data_dir, client):
+    page = signed_in.get("/uploads/").content.decode()
+    for label in ("Drive model", "Drive capacity (GB)", "Host"):
+        assert f">{label}</label>" in page
+    fio = sample("fio-sweeps", "fioplot_samsung-pm883_randread", "randread-1-1.json")
+    response = post_files(
+        signed_in,
+        [fio],
+        new_system_vendor="Samsung",
+        new_system_model="PM883",
+        drive_count="1",
+        drive_type="SSD",
+        drive_model=" Samsung   PM883 ",
+        drive_capacity_gb="240",
+        host_server="HP DL380 G8, H420i",
+    )
+    assert response.status_code == 201
+    upload = run_job_of(Upload.objects.get())
+    assert upload.labels["drive_model"] == "Samsung PM883" and upload.labels["drive_capacity_gb"] == 240.0
+    config = Run.objects.get(upload=upload).config
+    assert (config.drive_model, config.drive_capacity_gb, config.host_server) == (
+        "Samsung PM883",
+        240.0,
+        "HP DL380 G8, H420i",
+    )
+    system_page = signed_in.get(f"/systems/{config.system_id}/").content.decode()
+    assert "Samsung PM883 240 GB" in system_page and "<td>HP DL380 G8, H420i</td>" in system_page
+    detail = signed_in.get(f"/uploads/{upload.id}/").content.decode()
+    assert "drive model Samsung PM883; drive capacity (GB) 240; host HP DL380 G8, H420i" in detail

@@ -58,8 +58,8 @@ class Command(BaseCommand):
             raise CommandError(f"--adjust-b must be positive, got {options['adjust_b']:g}")
         try:
             viewer = viewer_of(options)
-            a = system_by_name(name=options["system_a"], viewer=viewer)
-            b = system_by_name(name=options["system_b"], viewer=viewer)
+            a = system_by_name(name=options["system_a"], viewer=viewer, command=True)
+            b = system_by_name(name=options["system_b"], viewer=viewer, command=True)
         except SystemNotFound as error:
             raise CommandError(str(error)) from None
         result = comparison(

@@ -1,4 +1,5 @@
-"""``manage.py ingest PATH [PATH ...] --system NAME [--team TEAM] [--config key=value ...]``."""
+"""``manage.py ingest PATH [PATH ...] --system NAME [--vendor V --model M] [--host H] [--team TEAM]
+[--config key=value ...]``."""
 
 import logging
 import os
@@ -32,6 +33,13 @@ class Command(BaseCommand):
         parser.add_argument("paths", nargs="+")
         parser.add_argument("--system", help='the system measured, e.g. "IBM DS4500" (created if new)')
         parser.add_argument(
+            "--vendor", default="", help='a new system\'s vendor, e.g. "Samsung" (never read from --system)'
+        )
+        parser.add_argument("--model", default="", help='a new system\'s model, e.g. "PM883"')
+        parser.add_argument(
+            "--host", default="", help='the server the storage was measured from, e.g. "HP DL380 G8, H420i" (a label)'
+        )
+        parser.add_argument(
             "--config", action="append", default=[], metavar="KEY=VALUE", help="a configuration or run label"
         )
         parser.add_argument(
@@ -43,8 +51,10 @@ class Command(BaseCommand):
         self, *args: Any, paths: list[str], system: str | None, config: list[str], team: str | None, **options: Any
     ) -> None:
         labels = self._labels(config)
+        if options["host"].strip():
+            labels["host_server"] = " ".join(options["host"].split())
         self.team = self._team(team)
-        target, new_system = self._system(system)
+        target, new_system = self._system(system, vendor=options["vendor"], model=options["model"])
         for path in map(Path, paths):
             if not path.exists():
                 raise CommandError(f"{path}: no such file or folder")
@@ -84,15 +94,27 @@ class Command(BaseCommand):
             raise CommandError(f"--team {name}: there is no such team (manage.py team add creates one)")
         return found
 
-    def _system(self, name):
-        """The team's named system if it exists, else its description, created when results are stored."""
+    def _system(self, name, *, vendor, model):
+        """The team's named system if it exists, else its description, created when results are stored: its
+        vendor and model as given, never guessed from its name ("Samsung PM883 (DL380G8 H420i)" names a
+        drive behind a host). What was taken is printed."""
+        vendor, model = " ".join(vendor.split()), " ".join(model.split())
         if not name or not name.strip():
+            if vendor or model:
+                raise CommandError("--vendor and --model describe a new system: give its name with --system")
             return None, None
+        name = " ".join(name.split())
         found = systems_named(name=name).filter(team=self.team).first()
         if found:
+            if vendor or model:
+                self.stdout.write(f'system     "{found.name}" exists: --vendor and --model left it as it is')
             return found, None
-        vendor, _, model = name.strip().partition(" ")
-        return None, {"name": name.strip(), "vendor": vendor, "model": model or vendor}
+        stated = ", ".join(
+            f"{what} {value!r}" if value else f"{what} not stated (--{what})"
+            for what, value in (("vendor", vendor), ("model", model))
+        )
+        self.stdout.write(f'new system "{name}": {stated}')
+        return None, {"name": name, "vendor": vendor, "model": model}
 
     def _receive(self, group, system, new_system, labels):
         """Keep the group's files and record the job that reads them, in one transaction (a command

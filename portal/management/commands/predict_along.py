@@ -27,7 +27,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            system = system_by_name(name=options["system"], viewer=viewer_of(options))
+            system = system_by_name(name=options["system"], viewer=viewer_of(options), command=True)
             found = parameter_prediction(system=system, parameter=options["parameter"])
         except (SystemNotFound, NoGrid) as error:
             raise CommandError(str(error)) from None

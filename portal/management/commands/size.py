@@ -43,7 +43,7 @@ class Command(BaseCommand):
             if options[name] is not None and options[name] <= 0:
                 raise CommandError(f"--{name.replace('_', '-')} must be greater than 0, got {options[name]:g}")
         try:
-            systems = [system_by_name(name=name, viewer=viewer_of(options)) for name in options["system"]]
+            systems = [system_by_name(name=name, viewer=viewer_of(options), command=True) for name in options["system"]]
         except SystemNotFound as error:
             raise CommandError(str(error)) from None
         if len(systems) > 1:

@@ -45,7 +45,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            system = system_by_name(name=options["system"], viewer=viewer_of(options))
+            system = system_by_name(name=options["system"], viewer=viewer_of(options), command=True)
         except SystemNotFound as error:
             raise CommandError(str(error)) from None
         if options["threshold_ms"] <= 0:
