@@ -239,3 +239,30 @@ def test_iometer_access_specification_shares_not_adding_up_to_100_are_refused_wi
         f"{path.name}:9: the lines of access specification 'File Server' share 169 % of its I/Os, not the 100 % "
         "Iometer writes: the file is damaged, and its transfer-size mix cannot be read"
     )
+
+
+ELBENCHO_CSV = sample("elbencho", "glennklockwood_cgpu_bw-direct.04threads.2798687.csv")
+
+
+def test_an_elbencho_csv_cut_before_its_write_row_names_the_phase_its_command_line_asks_for():
+    # Rows 2-5: SYNC, MKDIRS, SYNC, WRITE; each row's command line asks for "--mkdirs" "--write" ... "--delfiles"
+    # "--deldirs". Cut after line 4: the "WRITE 1m" run (line 5) is missing, and said to be.
+    [result] = parse_sources([Source(name=ELBENCHO_CSV.name, data=_first_lines(ELBENCHO_CSV, 4))])
+    assert [run["name"] for run in result["runs"]] == ["MKDIRS"]
+    assert (
+        f"{ELBENCHO_CSV.name}:4: the command line of the SYNC phase (line 2) asks for the WRITE, RMFILES, RMDIRS "
+        "phases too, which the file does not hold after this line: it looks cut short (or elbencho stopped), and "
+        "their results are missing"
+    ) in result["warnings"]
+
+
+def test_an_elbencho_live_csv_cut_says_its_figures_are_the_last_samples_and_later_ones_may_be_missing():
+    path = sample("elbencho", "glennklockwood_cgpu_bw-direct.01threads.2798687.live.csv")
+    # Line 2 is the first WRITE sample: 1236 IOPS at 5002 ms; the intact file's last sample is line 10.
+    [result] = parse_sources([Source(name=path.name, data=_first_lines(path, 2))])
+    assert result["runs"][0]["points"][0]["iops"] == 1236
+    assert result["warnings"] == [
+        f"{path.name}:2: WRITE (line 2) comes from live statistics: its figures are averages up to the last sample "
+        "(line 2) at 5002 ms, not elbencho's final result (see the --csvfile or --resfile); a live CSV states no "
+        "end, so later samples are missing if it was cut"
+    ]

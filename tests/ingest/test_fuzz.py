@@ -449,10 +449,12 @@ def sample_cuts(content, last_quarter=None):
     return sorted(at for at in cuts if 0 < at < len(content))
 
 
-# The line each tool ends a whole file with, where the file may hold fewer tests and still be whole (Iometer
-# appends each test, closed by its 'End Test). A copy cut just after one is a whole file of fewer tests:
-# nothing in it can tell, so it may store fewer runs (each the intact file's, figure for figure).
-WHOLE_ENDINGS = {"iometer": re.compile(rb"'End Test\s*$")}
+# How a whole file of each tool may end, holding fewer tests than the intact one and still whole: Iometer
+# appends each test, closed by its 'End Test; elbencho writes each run's rows (or '---' closed blocks) and
+# its parser warns when a command line asks for a phase the file does not hold, so any line end after the
+# last phase asked for is a whole file. A copy cut there cannot tell: it may store fewer runs (each the intact
+# file's, figure for figure) without a warning.
+WHOLE_ENDINGS = {"iometer": re.compile(rb"'End Test\s*$"), "elbencho": re.compile(rb"\n$")}
 
 
 def stored_form(results):
@@ -482,13 +484,25 @@ def cut_outcome(members, target, at, intact, intact_warnings):
     if new:
         return "warned"
     ending = WHOLE_ENDINGS.get(results[0]["format"])
-    intact_runs = [
-        json.dumps(run, sort_keys=True, default=str) for result in json.loads(intact) for run in result["runs"]
-    ]
-    runs = [json.dumps(run, sort_keys=True, default=str) for result in results for run in result["runs"]]
-    if ending and ending.search(content[:at]) and all(run in intact_runs for run in runs):
+    if ending and ending.search(content[:at]) and _runs_within(results, json.loads(intact)):
         return "whole"
     return "silent"
+
+
+def _runs_within(results, intact_results):
+    """Whether every run stored is one of the intact file's, with some of its points, figure for figure."""
+    intact = {}
+    for run in (run for result in intact_results for run in result["runs"]):
+        intact.setdefault(_plain_json({**run, "points": None}), []).extend(map(_plain_json, run["points"]))
+    return all(
+        set(map(_plain_json, run["points"])) <= set(intact.get(_plain_json({**run, "points": None}), ()))
+        for result in results
+        for run in result["runs"]
+    )
+
+
+def _plain_json(value):
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 def _sample_cut_groups():
