@@ -259,12 +259,13 @@ def _read_items(source: Source) -> _ReportReader:
     return reader
 
 
-def _cut_short_warning(reader: _ReportReader) -> list[str]:
+def _cut_short_warning(name: str, reader: _ReportReader) -> list[str]:
     """A report that ends outside a table but before </html> lost its last sections (often the test log)."""
     if reader.ended:
         return []
+    line = reader.getpos()[0]
     return [
-        f"the report stops at line {reader.getpos()[0]} without its closing </html>: it may be cut short, and "
+        f"{name}:{line}: the report stops at line {line} without its closing </html>: it may be cut short, and "
         "the sections after that line (often the test log) are missing"
     ]
 
@@ -585,7 +586,7 @@ def _point(report: _Report, achieved_iops: float, threads: int | None) -> Point:
 def parse(source: Source) -> ResultSet:
     reader = _read_items(source)
     report = _collect(reader.items)
-    report.warnings.extend(_cut_short_warning(reader))
+    report.warnings.extend(_cut_short_warning(source.name, reader))
     if reader.scripts_outside_tables:
         report.warnings.append(
             f"the report holds {reader.scripts_outside_tables} script element(s) outside its tables; "

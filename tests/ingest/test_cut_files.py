@@ -266,3 +266,31 @@ def test_an_elbencho_live_csv_cut_says_its_figures_are_the_last_samples_and_late
         "(line 2) at 5002 ms, not elbencho's final result (see the --csvfile or --resfile); a live CSV states no "
         "end, so later samples are missing if it was cut"
     ]
+
+
+ORION_TEST = [sample("orion", f"cnblogs-hftian_mytest_20190329_1057_{kind}.csv") for kind in ("iops", "mbps", "lat")]
+
+
+def test_an_orion_matrix_cut_before_its_last_row_names_the_rows_the_other_matrices_list():
+    # The _mbps.csv holds rows for large=1 (line 2: 271.58 MB/s) and large=2 (line 3: 374.26); the _iops.csv
+    # and _lat.csv list large=0, 1 and 2. Cut after line 2, the point at large=2 is missing, and said to be.
+    iops, mbps, lat = ORION_TEST
+    [result] = parse_sources([Source(iops), Source(name=mbps.name, data=_first_lines(mbps, 2)), Source(lat)])
+    assert sorted(point["mbps"] for point in result["runs"][0]["points"] if point["mbps"]) == [271.58]
+    assert (
+        f"{mbps.name}:2: the matrix ends after its row for large=1, before the rows for large=2 the test lists: "
+        "it looks cut short, and their figures are missing"
+    ) in result["warnings"]
+
+
+def test_an_orion_summary_cut_before_its_small_maxima_says_which_lines_are_missing():
+    summary = data("orion", "db11_20240305_1412_summary.txt")
+    matrices = [data("orion", f"db11_20240305_1412_{kind}.csv") for kind in ("iops", "mbps", "lat")]
+    # Line 24: "Maximum Large MBPS=190.66 ..."; line 26: "Maximum Small IOPS=866 ..."; line 30: "Minimum Small
+    # Latency=5540.12 usecs ..." (small levels 1-6 on line 16 call for both).
+    [result] = parse_sources([Source(name=summary.name, data=_first_lines(summary, 25)), *map(Source, matrices)])
+    assert result["runs"][0]["params"]["max_large_mbps"] == 190.66
+    assert (
+        f"{summary.name}:25: the summary ends without its Maximum Small IOPS, Minimum Small Latency lines: it "
+        "looks cut short, and what they state is unknown"
+    ) in result["warnings"]
