@@ -452,9 +452,14 @@ def sample_cuts(content, last_quarter=None):
 # How a whole file of each tool may end, holding fewer tests than the intact one and still whole: Iometer
 # appends each test, closed by its 'End Test; elbencho writes each run's rows (or '---' closed blocks) and
 # its parser warns when a command line asks for a phase the file does not hold, so any line end after the
-# last phase asked for is a whole file. A copy cut there cannot tell: it may store fewer runs (each the intact
+# last phase asked for is a whole file; vdbench closes each RD with its avg_ line. A copy cut there cannot tell: it may store fewer runs (each the intact
 # file's, figure for figure) without a warning.
-WHOLE_ENDINGS = {"iometer": re.compile(rb"'End Test\s*$"), "elbencho": re.compile(rb"\n$")}
+WHOLE_ENDINGS = {
+    "iometer": re.compile(rb"'End Test\s*$"),
+    "elbencho": re.compile(rb"\n$"),
+    # Each RD's rows end with its avg_ (std_, max_) line; the summary's RD list is checked by its parser.
+    "vdbench": re.compile(rb"\s(?:avg|std|max|min)_\d+-\d+\s[^\n]*\n(?:\s*</pre>\s*)?$"),
+}
 
 
 def stored_form(results):
