@@ -9,6 +9,9 @@ beyond a float's range (``1`` and 400 zeros), in every numeric field a file hold
 end and inside a number are compared with the intact file: refused, warned of the cut, or the same figures
 point by point.
 
+Every sample file is also cut at each line end of its last quarter and at 25/50/75/90 % of its length, and
+what a cut copy would store compared with the intact file (``test_a_sample_cut_short_...``).
+
 ``make test`` runs a small, fixed set of examples per format (and 12 cuts of each kind per file);
 ``make fuzz`` (the ``fuzz`` settings profile, chosen with ``HYPOTHESIS_PROFILE``) runs thousands with
 fresh random choices, and cuts every file at every line end and inside every number (at most
@@ -452,8 +455,8 @@ def sample_cuts(content, last_quarter=None):
 # How a whole file of each tool may end, holding fewer tests than the intact one and still whole: Iometer
 # appends each test, closed by its 'End Test; elbencho writes each run's rows (or '---' closed blocks) and
 # its parser warns when a command line asks for a phase the file does not hold, so any line end after the
-# last phase asked for is a whole file; vdbench closes each RD with its avg_ line. A copy cut there cannot tell: it may store fewer runs (each the intact
-# file's, figure for figure) without a warning.
+# last phase asked for is a whole file; vdbench closes each RD with its avg_ line. A copy cut there cannot
+# tell: it may store fewer runs (each the intact file's, figure for figure) without a warning.
 WHOLE_ENDINGS = {
     "iometer": re.compile(rb"'End Test\s*$"),
     "elbencho": re.compile(rb"\n$"),
