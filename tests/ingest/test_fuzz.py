@@ -455,13 +455,23 @@ def sample_cuts(content, last_quarter=None):
 # How a whole file of each tool may end, holding fewer tests than the intact one and still whole: Iometer
 # appends each test, closed by its 'End Test; elbencho writes each run's rows (or '---' closed blocks) and
 # its parser warns when a command line asks for a phase the file does not hold, so any line end after the
-# last phase asked for is a whole file; vdbench closes each RD with its avg_ line. A copy cut there cannot
-# tell: it may store fewer runs (each the intact file's, figure for figure) without a warning.
+# last phase asked for is a whole file; vdbench closes each RD with its avg_ line; a DiskSpd text run ends
+# with its %-ile table's max row (-L) or its Write IO table, and runs saved one after another (with the
+# user's own lines between them) state no count. A copy cut there cannot tell: it may store fewer runs
+# (each the intact file's, figure for figure) without a warning.
+def _diskspd_whole(text):
+    last_run = text[text.rfind(b"Command Line:") :]
+    if b" -L" in last_run.split(b"\n", 1)[0]:
+        return re.search(rb"(?m)^\s*max\s*\|", last_run) is not None
+    return last_run.count(b"total:") >= 3
+
+
 WHOLE_ENDINGS = {
-    "iometer": re.compile(rb"'End Test\s*$"),
-    "elbencho": re.compile(rb"\n$"),
+    "iometer": re.compile(rb"'End Test\s*$").search,
+    "elbencho": re.compile(rb"\n$").search,
     # Each RD's rows end with its avg_ (std_, max_) line; the summary's RD list is checked by its parser.
-    "vdbench": re.compile(rb"\s(?:avg|std|max|min)_\d+-\d+\s[^\n]*\n(?:\s*</pre>\s*)?$"),
+    "vdbench": re.compile(rb"\s(?:avg|std|max|min)_\d+-\d+\s[^\n]*\n(?:\s*</pre>\s*)?$").search,
+    "diskspd": _diskspd_whole,
 }
 
 
@@ -492,7 +502,7 @@ def cut_outcome(members, target, at, intact, intact_warnings):
     if new:
         return "warned"
     ending = WHOLE_ENDINGS.get(results[0]["format"])
-    if ending and ending.search(content[:at]) and _runs_within(results, json.loads(intact)):
+    if ending and ending(content[:at]) and _runs_within(results, json.loads(intact)):
         return "whole"
     return "silent"
 
