@@ -455,10 +455,10 @@ def sample_cuts(content, last_quarter=None):
 # How a whole file of each tool may end, holding fewer tests than the intact one and still whole: Iometer
 # appends each test, closed by its 'End Test; elbencho writes each run's rows (or '---' closed blocks) and
 # its parser warns when a command line asks for a phase the file does not hold, so any line end after the
-# last phase asked for is a whole file; vdbench closes each RD with its avg_ line; a DiskSpd text run ends
-# with its %-ile table's max row (-L) or its Write IO table, and runs saved one after another (with the
-# user's own lines between them) state no count. A copy cut there cannot tell: it may store fewer runs
-# (each the intact file's, figure for figure) without a warning.
+# last phase asked for is a whole file; vdbench closes each RD with its avg_ line; an FFSB run with its
+# CPU Utilization line; a DiskSpd text run ends with its %-ile table's max row (-L) or its Write IO table;
+# runs saved one after another (with the user's own lines between them) state no count. A copy cut there
+# cannot tell: it may store fewer runs and points (each the intact file's, figure for figure) without a warning.
 def _diskspd_whole(text):
     last_run = text[text.rfind(b"Command Line:") :]
     if b" -L" in last_run.split(b"\n", 1)[0]:
@@ -472,6 +472,7 @@ WHOLE_ENDINGS = {
     # Each RD's rows end with its avg_ (std_, max_) line; the summary's RD list is checked by its parser.
     "vdbench": re.compile(rb"\s(?:avg|std|max|min)_\d+-\d+\s[^\n]*\n(?:\s*</pre>\s*)?$").search,
     "diskspd": _diskspd_whole,
+    "ffsb": re.compile(rb"CPU Utilization\s*$").search,
 }
 
 
@@ -508,15 +509,21 @@ def cut_outcome(members, target, at, intact, intact_warnings):
 
 
 def _runs_within(results, intact_results):
-    """Whether every run stored is one of the intact file's, with some of its points, figure for figure."""
+    """Whether every run stored is one of the intact file's, with some of its points, figure for figure (a
+    run's lists of what its points came from, such as FFSB's source lines, are shorter with fewer points)."""
     intact = {}
     for run in (run for result in intact_results for run in result["runs"]):
-        intact.setdefault(_plain_json({**run, "points": None}), []).extend(map(_plain_json, run["points"]))
+        intact.setdefault(_run_identity(run), []).extend(map(_plain_json, run["points"]))
     return all(
-        set(map(_plain_json, run["points"])) <= set(intact.get(_plain_json({**run, "points": None}), ()))
+        set(map(_plain_json, run["points"])) <= set(intact.get(_run_identity(run), ()))
         for result in results
         for run in result["runs"]
     )
+
+
+def _run_identity(run):
+    params = {key: value for key, value in (run.get("params") or {}).items() if not isinstance(value, list)}
+    return _plain_json({**run, "points": None, "params": params})
 
 
 def _plain_json(value):
