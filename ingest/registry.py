@@ -19,7 +19,7 @@ from .errors import ParseError
 from .formats import array_profile, diskspd, elbencho, ffsb, fio, iometer, jetstress, orion, vdbench
 from .formats.base import FormatModule, GroupedFormat, RefusingFormat
 from .result import ResultSet
-from .source import Source
+from .source import Source, sniff_encoding
 
 logger = logging.getLogger(__name__)
 
@@ -184,16 +184,20 @@ def cut_warning(source: Source) -> str | None:
     """A warning when a line-by-line file ends inside a line (no line end after its last character),
     as a copy cut short does: the figures of that line may be cut (1.266 read as 1.2) and what the file
     held after it is lost. None for a file that ends as the tools write them."""
+    encoding, _ = sniff_encoding(source.head())
+    # The last character is its encoding's last unit: two bytes in UTF-16, four in UTF-32.
+    width = len("\n".encode(encoding)) if encoding.startswith(("utf-16", "utf-32")) else 1
+    newline = "\n".encode(encoding) if width > 1 else b"\n"
     with source._open_raw() as stream:
         size = stream.seek(0, 2)
         if size == 0:
             return None
-        stream.seek(size - 1)
-        last = stream.read(1)
+        stream.seek(max(size - width, 0))
+        last = stream.read(width).decode(encoding, errors="replace").encode("utf-8", errors="replace")[-1:]
         if last in (b"\n", b"\r") or last in _STRUCTURED_ENDINGS:
             return None
         stream.seek(0)
-        line = 1 + sum(block.count(b"\n") for block in iter(lambda: stream.read(1 << 20), b""))
+        line = 1 + sum(block.count(newline) for block in iter(lambda: stream.read(1 << 20), b""))
     return (
         f"{source.name}:{line}: the file ends inside this line, with no line end: it looks cut there. "
         "Figures on this line may be cut short and anything the file held after it is missing; "

@@ -66,6 +66,9 @@ _SECTIONS = {
     "DRIVES": "drives",
     "TRAYS": "trays",
 }
+# Sections Storage Manager writes in every profile, in one order or another (headings starting so, in
+# either wording): a profile without one of them ends before it.
+_ALWAYS_WRITTEN = (("DRIVES",), ("TRAYS", "ENCLOSURES"), ("MAPPINGS",))
 # Summary labels (lower case) and the detail they fill; the first value found wins.
 _SUMMARY_DETAILS = {
     "nvsram version": "nvsram",
@@ -131,7 +134,7 @@ def sniff(head: bytes, name: str) -> bool:
 
 
 def parse(source: Source) -> ResultSet:
-    reader = _ProfileReader()
+    reader = _ProfileReader(source.name)
     with source.open_text(errors="replace") as stream:
         for number, raw in enumerate(stream, 1):
             reader.feed(raw.rstrip("\n"), number)
@@ -213,13 +216,16 @@ def _slot_letter(text: str) -> str:
 class _ProfileReader:
     """Reads a profile line by line; ``finish`` returns the system and the warnings."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "") -> None:
+        self.name = name  # the file's, for warnings that say where it was cut
+        self.last_line = 0
         self.header_seen = False
         self.system = System()
         self.details: dict[str, Any] = {}
         self.section: str | None = None
         self.heading: str | None = None
         self.sections_seen: list[str] = []
+        self.headings_seen: list[str] = []
         self.context = ""
         self.controllers: list[dict[str, Any]] = []  # what each controller's block prints
         self.controllers_reported: int | None = None
@@ -233,6 +239,7 @@ class _ProfileReader:
         self.tray_vendor: str | None = None
 
     def feed(self, line: str, number: int) -> None:
+        self.last_line = number
         stripped = line.strip()
         if not self.header_seen:
             self._read_header(stripped, number)
@@ -276,6 +283,7 @@ class _ProfileReader:
             section = "other"
         self.section = section
         self.heading = name
+        self.headings_seen.append(name)
         self.sections_seen.append(section)
         self.context = ""
         self.columns = None
@@ -459,6 +467,7 @@ class _ProfileReader:
         self._finish_drives()
         self._count_array_drives(warnings)
         self._check_counts(warnings)
+        self._check_sections(warnings)
         self.system.details = self.details
         return self.system, warnings
 
@@ -531,13 +540,39 @@ class _ProfileReader:
             (arrays_reported, len(self.system.arrays), "arrays / volume groups / disk pools"),
             (self.details.get("volumes_reported"), len(self.system.volumes), "standard logical drives / volumes"),
         ):
-            if reported is not None and reported != found:
+            if reported is not None and reported < found:
                 warnings.append(f"the profile reports {reported} {what} but {found} were read")
-        if "drives" in self.sections_seen and self.drive_count is not None and len(self.drives) < self.drive_count:
+            elif reported is not None and reported > found:
+                warnings.append(
+                    f"{self.name}:{self.last_line}: the profile reports {reported} {what} but {found} were read: "
+                    f"it looks cut short, and the {reported - found} not read are missing"
+                )
+        if self.drive_count is None or len(self.drives) >= self.drive_count:
+            return
+        if "drives" not in self.sections_seen:
             warnings.append(
-                f"the profile reports {self.drive_count} drives but its drive list holds {len(self.drives)}: "
-                f"it is cut short, and the {self.drive_count - len(self.drives)} drives not listed are missing "
-                "from the drive details (models, capacities, speeds)"
+                f"{self.name}:{self.last_line}: the profile reports {self.drive_count} drives but ends before its "
+                "DRIVES section (Storage Manager writes one in every profile): it looks cut short, and no drive is "
+                "listed (models, capacities, speeds)"
+            )
+        else:
+            warnings.append(
+                f"{self.name}:{self.last_line}: the profile reports {self.drive_count} drives but its drive list "
+                f"holds {len(self.drives)}: it is cut short, and the {self.drive_count - len(self.drives)} drives "
+                "not listed are missing from the drive details (models, capacities, speeds)"
+            )
+
+    def _check_sections(self, warnings: list[str]) -> None:
+        missing = [
+            " / ".join(names)
+            for names in _ALWAYS_WRITTEN
+            if not any(heading.startswith(names) for heading in self.headings_seen)
+        ]
+        if missing:
+            warnings.append(
+                f"{self.name}:{self.last_line}: the profile ends without its {', '.join(missing)} "
+                f"section{'s' if len(missing) > 1 else ''} (Storage Manager writes them in every profile): it looks "
+                "cut short, and what they hold is missing (drive details, the trays' vendor)"
             )
 
 

@@ -17,6 +17,7 @@ import csv
 import re
 import shlex
 from dataclasses import dataclass, field
+from itertools import groupby
 from typing import Any
 
 from ..errors import ParseError
@@ -95,6 +96,21 @@ _OPTIONS = {
     "--rwmixpct": "rwmixpct",
     "--label": "label",
 }
+# The phases elbencho runs for each option, long and short spellings (SYNC and DROPCACHE between them are
+# not counted: they hold no results).
+_PHASE_OPTIONS = {
+    "--mkdirs": "MKDIRS",
+    "-d": "MKDIRS",
+    "--write": "WRITE",
+    "-w": "WRITE",
+    "--read": "READ",
+    "-r": "READ",
+    "--stat": "STAT",
+    "--delfiles": "RMFILES",
+    "-F": "RMFILES",
+    "--deldirs": "RMDIRS",
+    "-D": "RMDIRS",
+}
 # A --livecsv progress sample: runtime_ms, done_bytes, iops, mib_per_s, entries_per_s, active, cpu_pct.
 _Sample = dict[str, float | None]
 _FLAGS = {"--rand": "random", "--randalign": "random_aligned", "--direct": "direct", "--hostsfile": "hostsfile"}
@@ -125,12 +141,37 @@ def parse(source: Source) -> ResultSet:
     else:
         phases = _csv_phases(source) if _RESULT_CSV.match(head) else _resfile_phases(source, warnings)
         runs = _runs(phases, warnings)
+        warnings.extend(_missing_phases(source.name, phases))
         version = next((p.setup["version"] for p in phases if p.setup.get("version")), None)
     if not runs:
         raise ParseError("no benchmark phase with results (IOPS, throughput or entries per second) in this file")
     return ResultSet(
         format=FORMAT, tool={"name": TOOL, "version": version}, source=source.describe(), runs=runs, warnings=warnings
     )
+
+
+def _missing_phases(name: str, phases: list[_Phase]) -> list[str]:
+    """The phases each command line asks for that the file does not hold: elbencho writes a row (a block)
+    for every phase it runs, so a file without them ends before them."""
+    warnings = []
+    for command, group in groupby(phases, key=lambda phase: phase.setup.get("command")):
+        held = list(group)
+        asked = dict.fromkeys(_PHASE_OPTIONS[word] for word in _words(command or "") if word in _PHASE_OPTIONS)
+        missing = [phase for phase in asked if phase not in {held_phase.operation for held_phase in held}]
+        if missing:
+            warnings.append(
+                f"{name}:{held[-1].line}: the command line of the {held[0].operation} phase (line {held[0].line}) "
+                f"asks for the {', '.join(missing)} phase{'s' if len(missing) > 1 else ''} too, which the file does "
+                "not hold after this line: it looks cut short (or elbencho stopped), and their results are missing"
+            )
+    return warnings
+
+
+def _words(command: str) -> list[str]:
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
 
 
 # --- the --csvfile result CSV ---------------------------------------------------------------
@@ -304,7 +345,7 @@ def _live_runs(source: Source, warnings: list[str]) -> list[Run]:
             phases.setdefault(key, (reader.line_num, []))[1].append(sample)
     if other_rows:
         warnings.append(f"{other_rows} per-worker or read-mix rows of the live statistics were not read")
-    runs = [_live_run(label, phase, line, samples, warnings) for (label, phase), (line, samples) in phases.items()]
+    runs = [_live_run(source.name, key, line, samples, warnings) for key, (line, samples) in phases.items()]
     return runs
 
 
@@ -324,12 +365,14 @@ def _live_sample(row: dict[str, str | None], number: int) -> _Sample:
     }
 
 
-def _live_run(label: str, phase: str, line: int, samples: list[_Sample], warnings: list[str]) -> Run:
+def _live_run(name: str, key: tuple[str, str], line: int, samples: list[_Sample], warnings: list[str]) -> Run:
+    label, phase = key
     last = samples[-1]
+    # A live CSV has no end line nor final result: a copy cut after any sample looks whole.
     warnings.append(
-        f"{phase} (line {line}) comes from live statistics: its figures are averages up to the last sample "
-        f"(line {last['line']}) at {last['runtime_ms'] or 0:.0f} ms, not elbencho's final result (see the "
-        "--csvfile or --resfile)"
+        f"{name}:{last['line']}: {phase} (line {line}) comes from live statistics: its figures are averages up to "
+        f"the last sample (line {last['line']}) at {last['runtime_ms'] or 0:.0f} ms, not elbencho's final result "
+        "(see the --csvfile or --resfile); a live CSV states no end, so later samples are missing if it was cut"
     )
     elapsed_s = convert_time(last["runtime_ms"] or 0, "ms", "s")
     active = max((s["active"] for s in samples if s["active"] is not None), default=None)
@@ -524,10 +567,7 @@ def _metrics(phase: _Phase, threads: int | None) -> dict[str, Any]:
 
 def _command_setup(command: str, number: int) -> dict[str, Any]:
     """Workload and load options from an elbencho command line (quoted words, as elbencho logs it)."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
+    words = _words(command)
     # elbencho's defaults when an option is not given: IO depth 1, sequential, buffered.
     setup: dict[str, Any] = {"command": command.strip(), "iodepth": 1, "random": False, "direct": False}
     for index, word in enumerate(words):

@@ -125,11 +125,16 @@ class _Invocation:
 
 
 def parse(source: Source) -> ResultSet:
-    invocations = _read_invocations(source)
+    invocations, last_line = _read_invocations(source)
     if not invocations:
         raise ParseError("no 'FFSB version ... started' line; this does not look like FFSB output", line=1)
     complete = [inv for inv in invocations if inv.complete]
     warnings = _incomplete_warnings(invocations) + _cut_warnings(source, complete)
+    if not invocations[-1].complete:
+        warnings.append(
+            f"{source.name}:{last_line}: the file ends inside the FFSB run started on line {invocations[-1].line}, "
+            "before its results: it looks cut short, and that run's results are missing"
+        )
     if not complete:
         raise ParseError(
             "no FFSB benchmark in this file has results ('Total Results' ending in 'N Transactions per "
@@ -145,9 +150,11 @@ def parse(source: Source) -> ResultSet:
     )
 
 
-def _read_invocations(source: Source) -> list[_Invocation]:
-    """Every ``FFSB version ... started`` block of the log, in order; lines before the first are ignored."""
+def _read_invocations(source: Source) -> tuple[list[_Invocation], int]:
+    """Every ``FFSB version ... started`` block of the log, in order (lines before the first are ignored),
+    and the number of the log's last line."""
     invocations: list[_Invocation] = []
+    number = 0
     with source.open_text(errors="replace") as stream:
         for number, raw in enumerate(stream, 1):
             line = raw.rstrip("\n")
@@ -162,7 +169,7 @@ def _read_invocations(source: Source) -> list[_Invocation]:
                 _read_setting(invocations[-1].config_target, line, number)
             else:
                 _read_config_line(invocations[-1], line, number)
-    return invocations
+    return invocations, number
 
 
 def _incomplete_warnings(invocations: list[_Invocation]) -> list[str]:

@@ -462,6 +462,7 @@ class _Table:
 class _Spec:
     name: str
     default_assignment: str
+    line: int = 0
     lines: list[dict[str, Any]] = field(default_factory=list)
     # Each line's values, as read: with the name, what tells one specification from another.
     line_values: list[tuple[Any, ...]] = field(default_factory=list)
@@ -527,7 +528,8 @@ def _blocks(stream: IO[str], block_chars: int = 1 << 14) -> Iterator[list[str]]:
 class _Reader:
     """A line-by-line state machine over one results file."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "") -> None:
+        self.name = name  # the file's, for warnings that say where it was cut
         self.tests: list[_Test] = []
         self.section: _Section | None = None
         self.awaiting: Callable[[str, int], None] | None = None
@@ -640,6 +642,8 @@ class _Reader:
 
     def end_specs(self, number: int) -> None:
         self.spec_mode = None
+        for spec in self.section.specs if self.section is not None else ():
+            _check_shares(spec)
 
     def results(self, number: int) -> None:
         self.open_results(number)
@@ -705,7 +709,7 @@ class _Reader:
         name, _, assignment = text.rpartition(",")
         if not name:
             name, assignment = assignment, ""
-        section.specs.append(_Spec(name=name.strip(), default_assignment=assignment.strip()))
+        section.specs.append(_Spec(name=name.strip(), default_assignment=assignment.strip(), line=number))
         self.spec_mode = "block"
 
     def spec_line(self, text: str, number: int) -> None:
@@ -916,6 +920,16 @@ class _Reader:
             return
         self.points.append(section)
 
+    def cut_section(self, section: _Section) -> None:
+        """A results section the file ends in (Iometer closes each with a 'Time Stamp or 'End Test line):
+        its rows may be cut short, so it is not stored."""
+        self.section = None
+        self.warnings.append(
+            f"{self.name}:{self.last_line}: the results of line {section.header_line} (test {section.test.number}) "
+            "end with the file, without the 'Time Stamp or 'End Test line Iometer writes after them: they look "
+            "cut short, and are not stored"
+        )
+
     def end_test_check(self) -> None:
         if self.tests and not self.tests[-1].ended:
             test = self.tests[-1]
@@ -927,8 +941,16 @@ class _Reader:
                 "the file ends inside a section before its results; the file looks truncated",
                 line=self.last_line,
             )
+        if self.section is not None and self.section.total is not None:
+            self.cut_section(self.section)
         self.close_section()
-        self.end_test_check()
+        if self.tests and not self.tests[-1].ended:
+            test = self.tests[-1]
+            self.warnings.append(
+                f"{self.name}:{self.last_line}: the file ends before the 'End Test line of test {test.number} "
+                f"(line {test.line}), which Iometer writes after every test: it looks cut short here, and whatever "
+                "the test wrote after this line is missing"
+            )
         if self.stray_lines:
             self.warnings.append(
                 f"{len(self.stray_lines)} line(s) outside any Iometer section ignored (first on line "
@@ -966,6 +988,17 @@ def _spec_values(text: str, number: int) -> tuple[Any, ...]:
         values = [_number(cell, number, name) for cell, name in zip(cells, _SPEC_FIELDS, strict=False)]
     size, *rest = values[: len(_SPEC_FIELDS)]
     return (int(size or 0), *rest)
+
+
+def _check_shares(spec: _Spec) -> None:
+    """Iometer's lines of an access specification share its I/Os: their '% of size' add up to 100."""
+    total_pct = sum(line["pct"] or 0 for line in spec.lines)
+    if spec.lines and abs(total_pct - 100) > 0.5:
+        raise ParseError(
+            f"the lines of access specification {spec.name!r} share {total_pct:g} % of its I/Os, not the 100 % "
+            "Iometer writes: the file is damaged, and its transfer-size mix cannot be read",
+            line=spec.line,
+        )
 
 
 def _where(section: _Section) -> str:
@@ -1183,7 +1216,7 @@ def _tool(tests: list[_Test], warnings: list[str]) -> dict[str, Any]:
 
 
 def parse(source: Source) -> ResultSet:
-    reader = _Reader()
+    reader = _Reader(source.name)
     with source.open_text(errors="replace") as stream:
         reader.read(stream)
     if not reader.points:

@@ -259,12 +259,13 @@ def _read_items(source: Source) -> _ReportReader:
     return reader
 
 
-def _cut_short_warning(reader: _ReportReader) -> list[str]:
+def _cut_short_warning(name: str, reader: _ReportReader) -> list[str]:
     """A report that ends outside a table but before </html> lost its last sections (often the test log)."""
     if reader.ended:
         return []
+    line = reader.getpos()[0]
     return [
-        f"the report stops at line {reader.getpos()[0]} without its closing </html>: it may be cut short, and "
+        f"{name}:{line}: the report stops at line {line} without its closing </html>: it may be cut short, and "
         "the sections after that line (often the test log) are missing"
     ]
 
@@ -457,19 +458,31 @@ def _value_or_text(text: str) -> float | str | None:
         return text
 
 
-def _whole_number(text: str) -> int | str | None:
-    value = _value_or_text(text)
-    return round(value) if isinstance(value, float) else value
+def _whole_number(text: str, line: int | None, label: str) -> int | None:
+    """A count or a size in bytes as Jetstress prints it: a whole number ('inf', 'NaN' or '1.5' are damage)."""
+    value = _number(text, line=line, field=label)
+    if value is None:
+        return None
+    if not float(value).is_integer():
+        raise ParseError(f"{label} {text.strip()!r} is not a whole number", line=line, field=label)
+    return round(value)
 
 
-def _started_at(text: str, warnings: list[str]) -> str | None:
+def _time(found: _Field | None) -> str | None:
+    """A Test Start / End Time as a date in ISO form; a time none of Jetstress's forms reads is refused."""
+    if found is None:
+        return None
+    label, text, line, _section = found
     for pattern in _TIME_FORMATS:
         try:
             return datetime.strptime(text.strip(), pattern).isoformat()
         except ValueError:
             continue
-    warnings.append(f"Test Start Time {text!r} is not a date this parser knows; the run has no start time")
-    return None
+    raise ParseError(
+        f"{label} {text.strip()[:40]!r} is not a date as Jetstress writes it (such as '10/16/2009 11:49:39 AM')",
+        line=line,
+        field=label,
+    )
 
 
 def _verdict(report: _Report) -> str | None:
@@ -504,7 +517,9 @@ def _params(report: _Report) -> dict[str, Any]:
             if section == "database configuration":
                 params.setdefault("database_configuration", {})[label] = value
             elif "database size" in _label_key(label) or _label_key(label) == "database files":
-                params[f"{key}_{'count' if 'files' in key else 'bytes'}"] = _whole_number(value)
+                found = report.fields.get(_label_key(label))
+                line = found[2] if found is not None else None
+                params[f"{key}_{'count' if 'files' in key else 'bytes'}"] = _whole_number(value, line, label)
             elif value.strip().endswith("%"):
                 params[f"{key}_pct"] = _value_or_text(value)
             elif re.fullmatch(r"[\d.,]+\s*mb", value.strip().lower()):
@@ -571,7 +586,7 @@ def _point(report: _Report, achieved_iops: float, threads: int | None) -> Point:
 def parse(source: Source) -> ResultSet:
     reader = _read_items(source)
     report = _collect(reader.items)
-    report.warnings.extend(_cut_short_warning(reader))
+    report.warnings.extend(_cut_short_warning(source.name, reader))
     if reader.scripts_outside_tables:
         report.warnings.append(
             f"the report holds {reader.scripts_outside_tables} script element(s) outside its tables; "
@@ -587,7 +602,8 @@ def parse(source: Source) -> ResultSet:
     threads, thread_scope = _threads(report)
     point = _point(report, achieved_iops, threads)
     description = _field(report, "test description")
-    start = _field(report, "test start time")
+    start = _time(_field(report, "test start time"))
+    _time(_field(report, "test end time"))
     params = _params(report)
     if thread_scope:
         params["thread_count_scope"] = thread_scope
@@ -596,7 +612,7 @@ def parse(source: Source) -> ResultSet:
         params["measured_workload"] = ["read_pct"]
     run = Run(
         name=(description[1] if description else "") or "Jetstress",
-        started_at=_started_at(start[1], report.warnings) if start else None,
+        started_at=start,
         workload=Workload(read_pct=read_pct),
         verdict=_verdict(report),
         params=params,

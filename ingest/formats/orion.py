@@ -27,6 +27,7 @@ of a line (ORION ends every line), is refused as cut short.
 """
 
 import re
+from collections import Counter
 from datetime import datetime
 from pathlib import PurePosixPath
 from typing import Any, TypedDict
@@ -74,6 +75,17 @@ _MAXIMA_KEYS = {
     "minimum small latency": "min_small_latency_ms",
 }
 
+_MAXIMA_NAMES = {
+    "max_large_mbps": "Maximum Large MBPS",
+    "max_small_iops": "Maximum Small IOPS",
+    "min_small_latency_ms": "Minimum Small Latency",
+}
+# The maxima a level above 0 in each column list calls for.
+_MAXIMA_BY_COLUMNS = (
+    ("max_large_mbps", "large_columns"),
+    ("max_small_iops", "small_columns"),
+    ("min_small_latency_ms", "small_columns"),
+)
 
 # A matrix file's cells: (large, small) outstanding IOs -> the figure.
 _Matrix = dict[tuple[int, int], float]
@@ -124,11 +136,13 @@ def parse_group(sources: list[Source]) -> ResultSet:
     warnings: list[str] = []
     summary = _parse_summary(summary_source, warnings) if summary_source else None
     latency_in_us = summary["latency_in_us"] if summary else False
+    rows: dict[str, list[tuple[int, int]]] = {kind: [] for kind in matrix_sources}
     matrices = {
-        kind: _parse_matrix(source, divisor=1000 if kind == "lat" and latency_in_us else 1)
+        kind: _parse_matrix(source, divisor=1000 if kind == "lat" and latency_in_us else 1, rows=rows[kind])
         for kind, source in matrix_sources.items()
     }
     _warn_missing(summary_source, matrix_sources, warnings)
+    warnings.extend(_cut_matrices(summary, matrix_sources, rows))
     prefix = _split_name(sources[0].name)[0]
     run = _build_run(prefix, summary, matrices)
     return ResultSet(
@@ -183,6 +197,30 @@ def _warn_missing(summary_source: Source | None, matrix_sources: dict[str, Sourc
         )
 
 
+def _cut_matrices(
+    summary: "_Summary | None", sources: dict[str, Source], rows: dict[str, list[tuple[int, int]]]
+) -> list[str]:
+    """ORION writes a row for each large level of the test in its IOPS and latency matrices, and for each
+    above 0 in its MB/s one: a matrix whose rows stop before levels the summary or another matrix lists
+    is cut short."""
+    levels = set(summary["params"].get("large_columns") or []) if summary else set()
+    for listed in rows.values():
+        levels.update(large for large, _line in listed)
+    warnings = []
+    for kind, listed in rows.items():
+        if not listed:
+            continue
+        last_large, last_line = max(listed)[0], listed[-1][1]
+        after = sorted(level for level in levels if level > last_large and (level > 0 or kind != "mbps"))
+        if after:
+            warnings.append(
+                f"{sources[kind].name}:{last_line}: the matrix ends after its row for large={listed[-1][0]}, before "
+                f"the rows for large={', '.join(map(str, after))} the test lists: it looks cut short, and their "
+                "figures are missing"
+            )
+    return warnings
+
+
 def _number(text: str, source: Source, line_number: int, column: int) -> float:
     value = read_number(text, file=source.name, line=line_number, column=column, printed=_PRINTED)
     if value is None:  # an empty cell is refused (``required``), so there is always a figure
@@ -190,8 +228,9 @@ def _number(text: str, source: Source, line_number: int, column: int) -> float:
     return value
 
 
-def _parse_matrix(source: Source, *, divisor: int) -> _Matrix:
-    """``{(large, small): value / divisor}`` for the cells with data (divisor 1000: microseconds to ms)."""
+def _parse_matrix(source: Source, *, divisor: int, rows: list[tuple[int, int]]) -> _Matrix:
+    """``{(large, small): value / divisor}`` for the cells with data (divisor 1000: microseconds to ms);
+    ``rows`` gets the large level and the line of each row, in the file's order."""
     cells: _Matrix = {}
     small_levels = None
     line_number, line = 0, "\n"
@@ -204,6 +243,7 @@ def _parse_matrix(source: Source, *, divisor: int) -> _Matrix:
                 small_levels = _matrix_header(fields, source, line_number)
                 continue
             large = _level(fields[0], source, line_number, column=1)
+            rows.append((large, line_number))
             values = fields[1:]
             if len(values) > len(small_levels):
                 raise ParseError(
@@ -262,19 +302,71 @@ def _version_tuple(version: str | None) -> tuple[int, int] | None:
 def _parse_summary(source: Source, warnings: list[str]) -> _Summary:
     """The summary as a dict: ``version``, ``latency_in_us``, ``params``."""
     state: dict[str, Any] = {"params": {}, "version": None, "expect": None, "histogram": None}
+    line_number = last_read = 0
     with source.open_text() as stream:
         for line_number, raw in enumerate(stream, start=1):
             line = raw.strip()
             if line:
                 _summary_line(line, line_number, state, warnings, source)
+                last_read = line_number
+    warnings.extend(_summary_cut_warnings(source.name, line_number, last_read, state))
     version = _version_tuple(state["version"])
     latency_in_us = state.get("latency_unit_us", version is not None and version >= (11, 2))
     params = state["params"]
     if "min_small_latency_ms" in params and latency_in_us:
         params["min_small_latency_ms"] = convert_time(params["min_small_latency_ms"], "us")
-    if not any(key in params for key in _MAXIMA_KEYS.values()):
-        warnings.append(f"{source.name}: no Maximum/Minimum result lines; the test may not have finished")
     return {"version": state["version"], "latency_in_us": latency_in_us, "params": params}
+
+
+def _summary_cut_warnings(name: str, last_line: int, last_read: int, state: dict[str, Any]) -> list[str]:
+    """ORION ends a summary with the maxima its columns call for (Maximum Large MBPS when a large level is
+    above 0, Maximum Small IOPS and Minimum Small Latency when a small one is), each with the read and write
+    latency lines where it writes them, and then (11.2 and later, with those lines) the latency histogram,
+    whose last bucket it does not state: a summary without them, or ending in the histogram, may be cut short there."""
+    params = state["params"]
+    wanted = [key for key, column in _MAXIMA_BY_COLUMNS if any(level > 0 for level in params.get(column) or [])]
+    missing = [key for key in wanted or _MAXIMA_KEYS.values() if key not in params]
+    if missing and not any(key in params for key in _MAXIMA_KEYS.values()):
+        return [
+            f"{name}:{last_line}: no Maximum/Minimum result lines: the test did not finish or the summary is cut "
+            "short, and the test's maxima are unknown"
+        ]
+    if missing:
+        shown = ", ".join(_MAXIMA_NAMES[key] for key in missing)
+        return [
+            f"{name}:{last_line}: the summary ends without its {shown} line{'s' if len(missing) > 1 else ''}: it "
+            "looks cut short, and what they state is unknown"
+        ]
+    details = Counter(
+        (detail["small_outstanding"], detail["large_outstanding"]) for detail in params.get("latency_details", [])
+    )
+    if details and (len(set(details.values())) > 1 or len(details) < _small_maxima(params)):
+        return [
+            f"{name}:{last_line}: the summary ends before the read and write latency lines of each small maximum: "
+            "it looks cut short, and the missing latencies are unknown"
+        ]
+    if details and (state["histogram"] is None or not state["histogram"]["buckets"]):
+        return [
+            f"{name}:{last_line}: the summary ends before the latency histogram ORION writes after the read and "
+            "write latency lines: it looks cut short, and the histogram is missing"
+        ]
+    if state["histogram"] is not None and state.get("histogram_line") == last_read:
+        return [
+            f"{name}:{last_read}: the summary ends in its latency histogram, whose last bucket ORION does not state: "
+            "buckets after this line are missing if the file was cut"
+        ]
+    return []
+
+
+def _small_maxima(params: dict[str, Any]) -> int:
+    """How many small-IO maxima (each with its latency lines) the summary holds, at distinct points."""
+    return len(
+        {
+            (params[f"{key}_at"]["small_outstanding"], params[f"{key}_at"]["large_outstanding"])
+            for key in ("max_small_iops", "min_small_latency_ms")
+            if f"{key}_at" in params
+        }
+    )
 
 
 def _summary_line(line: str, line_number: int, state: dict[str, Any], warnings: list[str], source: Source) -> None:
@@ -302,6 +394,7 @@ def _summary_line(line: str, line_number: int, state: dict[str, Any], warnings: 
         params.setdefault("latency_histograms", []).append(state["histogram"])
     elif match := _HISTOGRAM_BUCKET.match(line):
         _histogram_bucket(match, state, warnings, source, line_number)
+        state["histogram_line"] = line_number
     elif lowered.startswith("latency:") and state["histogram"] is not None:
         return
     elif match := _LUN.match(line):

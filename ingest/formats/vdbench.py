@@ -219,10 +219,12 @@ class _Reader:
         self.in_link_block = False
         self.started: set[str] = set()
         self.version: str | None = None
+        self.last_line = 0
 
     def read(self) -> "_Reader":
         with self.source.open_text(errors="replace") as stream:
             for number, raw in enumerate(stream, start=1):
+                self.last_line = number
                 if "<" in raw:
                     raw = _TAG.sub("", raw)
                 self.line(number, html.unescape(raw).rstrip() if "&" in raw else raw.rstrip())
@@ -340,8 +342,8 @@ class _Reader:
         if definition.average is None:
             self.incomplete.append(definition)
             self.warnings.append(
-                f"RD={definition.name} (line {definition.line}) stopped after {len(definition.intervals)} "
-                "intervals without its avg_ line; the run was cut short and is left out"
+                f"{self.source.name}:{self.last_line}: RD={definition.name} (line {definition.line}) stopped after "
+                f"{len(definition.intervals)} intervals without its avg_ line; the run was cut short and is left out"
             )
             return
         self.complete.append(definition)
@@ -351,7 +353,9 @@ class _Reader:
         never_started = [name for name in self.linked if name not in self.started]
         if never_started and not self.flat:
             self.warnings.append(
-                "RD " + ", ".join(never_started) + " listed under 'Link to Run Definitions' never started"
+                f"{self.source.name}:{self.last_line}: RD {', '.join(never_started)} listed under 'Link to Run "
+                "Definitions' never started: the run stopped before them or the file is cut short, and their results "
+                "are missing"
             )
         if not self.complete:
             raise _no_complete_run(self.incomplete, never_started)
@@ -396,7 +400,11 @@ def parse_group(sources: list[Source]) -> ResultSet:
         return parse(sources[0])
     readers = [_read_member(source) for source in sources]
     readers.sort(key=lambda reader: _DETAIL_ORDER.index(reader.kind))
-    warnings = [f"{_base_name(r.source)}: {warning}" for r in readers for warning in r.warnings]
+    warnings = [
+        warning if warning.startswith(f"{r.source.name}:") else f"{_base_name(r.source)}: {warning}"
+        for r in readers
+        for warning in r.warnings
+    ]
     warnings += _short_reports(readers)
     definitions = [_merged(matched, warnings) for matched in _matched_definitions(readers)]
     version = next((reader.version for reader in readers if reader.version), None)

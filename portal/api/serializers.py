@@ -92,6 +92,9 @@ class RunSerializer(serializers.ModelSerializer):
     workload = WorkloadSerializer(read_only=True, allow_null=True)
     citation = serializers.SerializerMethodField()
     point_count = serializers.IntegerField(read_only=True)
+    file_warnings = serializers.SerializerMethodField(
+        help_text="What reading the file said (what was lost or changed), as on the upload; [] for a published run."
+    )
 
     class Meta:
         model = Run
@@ -99,11 +102,15 @@ class RunSerializer(serializers.ModelSerializer):
             "id", "url", "page_url", "name", "description", "system", "config", "tool", "tool_version",
             "workload_name", "workload", "read_pct", "random_pct", "transfer_sizes", "params", "verdict",
             "measurement", "firmware", "origin", "citation", "started_at", "duration_s", "tags", "notes", "upload",
-            "summary", "point_count", "created_at",
+            "summary", "point_count", "file_warnings", "created_at",
         ]  # fmt: skip
 
     def get_page_url(self, run: Run) -> str:
         return reverse("pages:run", args=[run.id])
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_file_warnings(self, run: Run) -> list[str]:
+        return list(run.upload.warnings) if run.upload else []
 
     @extend_schema_field(CitationSerializer(allow_null=True))
     def get_citation(self, run: Run) -> dict[str, Any] | None:

@@ -107,7 +107,8 @@ class RunViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet:
         if self.action in ("curve", "threshold"):
             return querysets.runs_with_points_for(user=self.request.user)
-        return querysets.with_point_counts(querysets.runs_for(user=self.request.user)).order_by("id")
+        runs = querysets.runs_for(user=self.request.user).select_related("upload")
+        return querysets.with_point_counts(runs).order_by("id")
 
     @extend_schema(
         summary="A run's response-time curve", parameters=[METRIC, LATENCY], responses=serializers.CurveSerializer

@@ -20,6 +20,8 @@ from .tools import tool_view
 
 # The points table shows this many rows a page (``?points=N``); the charts and their CSV have them all.
 POINTS_PER_PAGE = 50
+# The file's warnings the run page lists (what was lost or changed reading it); the upload page has them all.
+FILE_WARNINGS_SHOWN = 10
 # Point fields that are load axes, shown first in the points table when a point has them.
 POINT_LOADS = ("outstanding_io", "threads")
 # Response-time percentiles a point may hold (``Point.latency_percentiles_ms`` keys), as the points table heads
@@ -121,6 +123,8 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
         "latency_text": result_selectors.LATENCIES[form.value("latency")],
         "latencies": result_selectors.LATENCIES,
         "overrides": run_overrides(run=run, viewer=request.user),
+        "file_warnings": run.upload.warnings[:FILE_WARNINGS_SHOWN] if run.upload else [],
+        "file_warnings_more": max(len(run.upload.warnings) - FILE_WARNINGS_SHOWN, 0) if run.upload else 0,
         "exclude_form": curation_forms.ExcludeForm(),
         "alias_form": curation_forms.AliasForm(),
         "statement_form": curation_forms.StatementForm(),

@@ -33,6 +33,11 @@ def _parsed(path):
     return result
 
 
+def _not_cut_warnings(result):
+    """The warnings but the one an excerpt of a profile gets: it has not every section a profile holds."""
+    return [warning for warning in result["warnings"] if "the profile ends without its" not in warning]
+
+
 def _volume(system, name):
     [volume] = [v for v in system["volumes"] if v["name"] == name]
     return volume
@@ -248,7 +253,7 @@ def test_ibm_arrays_section_with_enclosure_rows(tmp_path):
     )
     result = _parsed(path)
     assert result["system"]["arrays"] == [{"name": "BK_01", "raid_level": "RAID 10", "drive_count": 4}]
-    assert result["warnings"] == []
+    assert _not_cut_warnings(result) == []
 
 
 def test_ibm_arrays_with_drive_lists_in_words(tmp_path):
@@ -286,7 +291,7 @@ def test_ibm_arrays_with_drive_lists_in_words(tmp_path):
         {"name": "2", "raid_level": "RAID 10", "drive_count": 2},
         {"name": "3", "raid_level": "RAID 6", "drive_count": 4},
     ]
-    assert result["warnings"] == []
+    assert _not_cut_warnings(result) == []
 
 
 def test_disk_pools_are_arrays_with_the_ddp_layout(tmp_path):
@@ -329,7 +334,7 @@ def test_disk_pools_are_arrays_with_the_ddp_layout(tmp_path):
         "SSD",
         None,
     )
-    assert result["warnings"] == []
+    assert _not_cut_warnings(result) == []
 
 
 def _ibm_with(tmp_path, old, new):

@@ -29,8 +29,14 @@ def test_result_csv_maps_phases_to_runs_with_last_done_figures():
     runs = runs_by_name(result)
     assert list(runs) == ["MKDIRS", "WRITE 1m"]
     assert result["tool"] == {"name": "elbencho", "version": "2.1-0"}
-    # rows 2 and 4 are SYNC phases with no figures
-    assert result["warnings"] == ["phases without results skipped: SYNC (line 2), SYNC (line 4)"]
+    # rows 2 and 4 are SYNC phases with no figures; the command line (each row's last cell) asks for
+    # "--mkdirs" "--write" "--sync" ... "--delfiles" "--deldirs": no row holds the RMFILES or RMDIRS phase
+    assert result["warnings"] == [
+        "phases without results skipped: SYNC (line 2), SYNC (line 4)",
+        f"{RESULT_CSV.name}:5: the command line of the SYNC phase (line 2) asks for the RMFILES, RMDIRS phases "
+        "too, which the file does not hold after this line: it looks cut short (or elbencho stopped), and their "
+        "results are missing",
+    ]
     # line 5: WRITE, 4 hosts x 4 threads, block 1048576, IO depth 1, IOPS [first] 3486 [last] 3514,
     # MiB/s 3486 / 3514, CPU% 2 / 2, IO lat us min 2280 avg 4550 max 27560
     write = runs["WRITE 1m"]
@@ -69,7 +75,12 @@ def test_resfile_gives_the_same_write_phase_as_the_csv():
     result = parse_one(RESFILE)
     runs = runs_by_name(result)
     assert list(runs) == ["MKDIRS", "WRITE 1m"]
-    assert result["warnings"] == ["phases without results skipped: SYNC (line 6), SYNC (line 14)"]
+    assert result["warnings"] == [
+        "phases without results skipped: SYNC (line 6), SYNC (line 14)",
+        f"{RESFILE.name}:17: the command line of the SYNC phase (line 6) asks for the RMFILES, RMDIRS phases too, "
+        "which the file does not hold after this line: it looks cut short (or elbencho stopped), and their results "
+        "are missing",
+    ]
     # lines 17-20: WRITE elapsed 45248 / 45252 ms, IOPS 3486 / 3514, MiB/s 3486 / 3514, MiB 157768 / 159042;
     # line 2: --hosts "cgpu03,cgpu04,cgpu05,cgpu06," --threads 4 --block 1m
     [point] = runs["WRITE 1m"]["points"]
@@ -99,8 +110,9 @@ def test_live_csv_is_a_run_with_its_samples_and_a_warning():
     assert live["iops"] == [1236.0, 1295.0, 1314.0, 1305.0, 1274.0, 1327.0, 1346.0, 1337.0, 1328.0]
     assert live["mbps"][0] == mib(1236)
     assert result["warnings"] == [
-        "WRITE (line 2) comes from live statistics: its figures are averages up to the last sample (line 10) "
-        "at 45001 ms, not elbencho's final result (see the --csvfile or --resfile)"
+        f"{LIVE_CSV.name}:10: WRITE (line 2) comes from live statistics: its figures are averages up to the last "
+        "sample (line 10) at 45001 ms, not elbencho's final result (see the --csvfile or --resfile); a live CSV "
+        "states no end, so later samples are missing if it was cut"
     ]
 
 

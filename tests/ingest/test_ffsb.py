@@ -158,9 +158,12 @@ def test_aligned_io_and_whole_file_ops_in_the_signature(own, tmp_path):
 
 
 def test_echo_without_results_is_a_warning(own):
+    # The run started on line 329 echoes its configuration; the file ends (line 380) after "fs setup took 0 secs".
     assert own["warnings"] == [
         "1 FFSB start(s) with a configuration echo but no results were skipped (line 329): "
-        "the benchmark did not run or its output is missing"
+        "the benchmark did not run or its output is missing",
+        "sweep_and_two_groups.txt:380: the file ends inside the FFSB run started on line 329, before its results: "
+        "it looks cut short, and that run's results are missing",
     ]
 
 

@@ -9,6 +9,9 @@ beyond a float's range (``1`` and 400 zeros), in every numeric field a file hold
 end and inside a number are compared with the intact file: refused, warned of the cut, or the same figures
 point by point.
 
+Every sample file is also cut at each line end of its last quarter and at 25/50/75/90 % of its length, and
+what a cut copy would store compared with the intact file (``test_a_sample_cut_short_...``).
+
 ``make test`` runs a small, fixed set of examples per format (and 12 cuts of each kind per file);
 ``make fuzz`` (the ``fuzz`` settings profile, chosen with ``HYPOTHESIS_PROFILE``) runs thousands with
 fresh random choices, and cuts every file at every line end and inside every number (at most
@@ -27,9 +30,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ingest import ParseError, Source, parse_sources
-from ingest.registry import FORMATS
+from ingest.registry import FORMATS, plan, sources_under
 from ingest.result import json_schema
-from tests.samples import data, sample
+from tests.samples import DATA_DIR, SAMPLES_DIR, data, sample
 
 settings.register_profile(
     "default",
@@ -401,3 +404,150 @@ def test_a_file_cut_at_a_line_end_or_inside_a_number_is_refused_or_warned_or_kee
                     assert any(point in intact_points for intact_points in intact.get(run_name, [])), (
                         f"{example}: run {run_name!r} holds a point the intact file does not: {dict(point)}"
                     )
+
+
+# Every sample file of each format ArrayBench reads (and the tests' own files), cut at every line end of
+# its last quarter and at 25, 50, 75 and 90 % of its length (there, and at the line end before it). What
+# a cut copy would store (everything but the warnings and the file's checksum) must be the intact file's,
+# or the copy refused, or stored with a warning that names the cut file and says it was cut. ``make
+# test`` takes every cut of a small file and an evenly spread 40 of a large one's last quarter, and one
+# fio grid of each folder of ``fio-grids``; ``make fuzz`` takes every cut of every file.
+SAMPLE_FOLDERS = ("iometer", "orion", "jetstress", "ffsb", "profile", "fio", "fio-sweeps", "fio-grids", "diskspd")
+SAMPLE_FOLDERS += ("vdbench", "elbencho")
+CUT_FRACTIONS = (0.25, 0.5, 0.75, 0.9)
+FULL_CUTS = os.environ.get("HYPOTHESIS_PROFILE", "default") != "default"
+LAST_QUARTER_CUTS = None if FULL_CUTS else 40
+# A group read together larger than this (a fio sweep's folder) has each file cut and read alone.
+GROUP_LIMIT = 4
+
+
+def _sample_groups():
+    """The groups of files as an upload of each folder reads them (an ORION test's files together)."""
+    folders = [SAMPLES_DIR / name for name in SAMPLE_FOLDERS] + sorted(p for p in DATA_DIR.iterdir() if p.is_dir())
+    for folder in folders:
+        sources = [source for source in sources_under([folder]) if source.path.suffix not in (".md", ".tsv")]
+        for group in plan(sources):
+            if group.error is not None:
+                continue  # not a result file (a configuration file): refused whole, nothing to cut
+            paths = [source.path for source in group.sources]
+            if len(paths) > GROUP_LIMIT:
+                if not FULL_CUTS and folder.name == "fio-grids":
+                    paths = paths[:1]
+                yield from ([path] for path in paths)
+            else:
+                yield paths
+
+
+def sample_cuts(content, last_quarter=None):
+    """Where a copy of ``content`` is cut: every line end of its last quarter (``last_quarter`` of them,
+    evenly spread, when set), and at each of ``CUT_FRACTIONS`` of its length and the line end before."""
+    ends = [match.end() for match in re.finditer(rb"\n", content) if match.end() < len(content)]
+    cuts = set(_spread([end for end in ends if end >= len(content) * 3 // 4], last_quarter))
+    for fraction in CUT_FRACTIONS:
+        at = int(len(content) * fraction)
+        cuts.add(at)
+        before = [end for end in ends if end <= at]
+        if before:
+            cuts.add(before[-1])
+    return sorted(at for at in cuts if 0 < at < len(content))
+
+
+# How a whole file of each tool may end, holding fewer tests than the intact one and still whole: Iometer
+# appends each test, closed by its 'End Test; elbencho writes each run's rows (or '---' closed blocks) and
+# its parser warns when a command line asks for a phase the file does not hold, so any line end after the
+# last phase asked for is a whole file; vdbench closes each RD with its avg_ line; an FFSB run with its
+# CPU Utilization line; a DiskSpd text run ends with its %-ile table's max row (-L) or its Write IO table;
+# runs saved one after another (with the user's own lines between them) state no count. A copy cut there
+# cannot tell: it may store fewer runs and points (each the intact file's, figure for figure) without a warning.
+def _diskspd_whole(text):
+    last_run = text[text.rfind(b"Command Line:") :]
+    if b" -L" in last_run.split(b"\n", 1)[0]:
+        return re.search(rb"(?m)^\s*max\s*\|", last_run) is not None
+    return last_run.count(b"total:") >= 3
+
+
+WHOLE_ENDINGS = {
+    "iometer": re.compile(rb"'End Test\s*$").search,
+    "elbencho": re.compile(rb"\n$").search,
+    # Each RD's rows end with its avg_ (std_, max_) line; the summary's RD list is checked by its parser.
+    "vdbench": re.compile(rb"\s(?:avg|std|max|min)_\d+-\d+\s[^\n]*\n(?:\s*</pre>\s*)?$").search,
+    "diskspd": _diskspd_whole,
+    "ffsb": re.compile(rb"CPU Utilization\s*$").search,
+}
+
+
+def stored_form(results):
+    """What a parse stores but its warnings and the file's checksum: the system, the tool, the runs."""
+    return json.dumps(
+        [{key: value for key, value in result.items() if key not in ("warnings", "source")} for result in results],
+        sort_keys=True,
+        default=str,
+    )
+
+
+def cut_outcome(members, target, at, intact, intact_warnings):
+    """``refused``, ``equal``, ``warned`` (a new warning names the cut file and the cut), ``whole`` (a copy
+    that ends as a whole file of its tool does, holding some of the intact file's runs) or ``silent``."""
+    name, content = members[target]
+    cut = list(members)
+    cut[target] = (name, content[:at])
+    try:
+        results = parse_sources([Source(name=member, data=data) for member, data in cut])
+    except ParseError as error:
+        assert error.file in {member for member, _ in members}, f"{name} cut at {at}: the error names no file"
+        return "refused"
+    if stored_form(results) == intact:
+        return "equal"
+    base = name.rsplit("/", 1)[-1]
+    new = [w for r in results for w in r["warnings"] if w not in intact_warnings and base in w and "cut" in w]
+    if new:
+        return "warned"
+    ending = WHOLE_ENDINGS.get(results[0]["format"])
+    if ending and ending(content[:at]) and _runs_within(results, json.loads(intact)):
+        return "whole"
+    return "silent"
+
+
+def _runs_within(results, intact_results):
+    """Whether every run stored is one of the intact file's, with some of its points, figure for figure (a
+    run's lists of what its points came from, such as FFSB's source lines, are shorter with fewer points)."""
+    intact = {}
+    for run in (run for result in intact_results for run in result["runs"]):
+        intact.setdefault(_run_identity(run), []).extend(map(_plain_json, run["points"]))
+    return all(
+        set(map(_plain_json, run["points"])) <= set(intact.get(_run_identity(run), ()))
+        for result in results
+        for run in result["runs"]
+    )
+
+
+def _run_identity(run):
+    params = {key: value for key, value in (run.get("params") or {}).items() if not isinstance(value, list)}
+    return _plain_json({**run, "points": None, "params": params})
+
+
+def _plain_json(value):
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _sample_cut_groups():
+    for group in _sample_groups():
+        yield pytest.param(group, id="+".join(_name(path) for path in group))
+
+
+@pytest.mark.parametrize("group", list(_sample_cut_groups()))
+def test_a_sample_cut_short_is_refused_or_stored_as_the_intact_file_or_warned_of_the_cut(group):
+    members = [(_name(path), path.read_bytes()) for path in group]
+    try:
+        intact_results = parse_sources([Source(name=name, data=content) for name, content in members])
+    except ParseError:
+        return  # refused whole: the cut copies are held to be refused by the damage tests above
+    intact = stored_form(intact_results)
+    intact_warnings = {warning for result in intact_results for warning in result["warnings"]}
+    silent = []
+    for target, (name, content) in enumerate(members):
+        for at in sample_cuts(content, LAST_QUARTER_CUTS):
+            if cut_outcome(members, target, at, intact, intact_warnings) == "silent":
+                line = content.count(b"\n", 0, at) + (0 if content[at - 1 : at] == b"\n" else 1)
+                silent.append(f"{name} cut at byte {at} ({at * 100 // len(content)} %, line {line})")
+    assert not silent, f"stored different from the intact file without a warning naming the cut: {silent}"

@@ -220,8 +220,29 @@ class TestCutReports:
         path = tmp_path / SEED_REPORT.name
         path.write_bytes(text[: text.rindex(b"</body>")])
         [result] = parse_paths([path])
-        assert result["warnings"][0].startswith("the report stops at line ")
+        line = text[: text.rindex(b"</body>")].count(b"\n") + 1
+        assert result["warnings"][0].startswith(f"{SEED_REPORT.name}:{line}: the report stops at line {line} ")
         assert result["warnings"][0].endswith(
             "without its closing </html>: it may be cut short, and the sections after that line (often the test "
             "log) are missing"
         )
+
+
+@pytest.mark.parametrize(
+    ("written", "damaged", "line", "message"),
+    [
+        # Line 34: "Initial database size" 1025034043392; line 35: "Final database size" 1027861135360.
+        ("<td>1025034043392", "<td>inf", 34, "field 'Initial database size': "),
+        ("<td>1027861135360", "<td>NaN", 35, "field 'Final database size': "),
+        # Line 23: "Test Start Time" 10/16/2009 11:49:39 AM; line 24: "Test End Time" 10/16/2009 1:51:50 PM.
+        ("10/16/2009 11:49:39 AM", "10/16/inf 11:49:39 AM", 23, "Test Start Time '10/16/inf 11:49:39 AM' is not"),
+        ("10/16/2009 1:51:50 PM</td>", "10/16/inf 1:51:50 PM</td>", 24, "Test End Time '10/16/inf 1:51:50 PM' is not"),
+    ],
+    ids=["inf size", "NaN size", "start time", "end time"],
+)
+def test_a_database_size_or_test_time_that_is_no_figure_is_refused_with_its_line(written, damaged, line, message):
+    text = SEED_REPORT.read_text()
+    with pytest.raises(ParseError) as caught:
+        parse_sources([Source(name=SEED_REPORT.name, data=text.replace(written, damaged, 1).encode())])
+    assert str(caught.value).startswith(f"{SEED_REPORT.name}:{line}: ")
+    assert message in str(caught.value)

@@ -181,8 +181,10 @@ def test_for_loops_localised_date_and_a_truncated_rd():
     assert runs["rd1 xfersize=64k"]["workload"]["transfer_sizes"] == [{"bytes": 65536, "pct": 100.0}]
     # line 43: rd2 runs two intervals and the file ends; rd3 is listed on line 11 but never starts
     assert result["warnings"] == [
-        "RD=rd2 (line 43) stopped after 2 intervals without its avg_ line; the run was cut short and is left out",
-        "RD rd3 listed under 'Link to Run Definitions' never started",
+        f"{LOCALISED.name}:49: RD=rd2 (line 43) stopped after 2 intervals without its avg_ line; the run was cut "
+        "short and is left out",
+        f"{LOCALISED.name}:49: RD rd3 listed under 'Link to Run Definitions' never started: the run stopped before "
+        "them or the file is cut short, and their results are missing",
     ]
 
 
