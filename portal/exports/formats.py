@@ -115,11 +115,64 @@ LATEX_SPECIALS = {
     "^": r"\textasciicircum{}",
     "<": r"\textless{}",
     ">": r"\textgreater{}",
+    # Marks pdflatex's utf8 input does not know, as any LaTeX document can print them.
+    "≥": r"$\geq$",
+    "≤": r"$\leq$",
+    "×": r"$\times$",
+    "±": r"$\pm$",
+    "µ": r"\textmu{}",
+    "μ": r"\textmu{}",
+    "–": "--",
+    "—": "---",
+    "·": r"\textperiodcentered{}",
 }
+
+# Notation the portal writes in its plain text, typeset as math or broken to fit: powers ("10^6",
+# "2^20"), formulas of single letters and numbers ("(A - B x k) / (B x k) x 100") and sha256 digests
+# (64 hex digits, set fixed-width with a break allowed every 16). The LaTeX is made of the matched
+# digits, letters and operators only, so no text, whoever typed it, becomes a LaTeX command.
+_OPERAND = r"\(*(?<![\w.])(?:[A-Za-z]|\d+(?:\.\d+)?)(?![\w.])\)*"
+LATEX_NOTATION = re.compile(
+    rf"(?P<power>(?<![\w.])(?P<base>\d+)\^(?P<exponent>\d+)(?![\w.]))"
+    rf"|(?P<formula>{_OPERAND}(?: (?:[-+/x×]) {_OPERAND})+)"
+    r"|(?P<digest>(?<![0-9A-Za-z])[0-9a-f]{64}(?![0-9A-Za-z]))"
+)
+DIGEST_BREAK_EVERY = 16
 
 
 def latex_escape(text: str) -> str:
+    """``text`` as LaTeX prints it: specials escaped, the portal's notation (:data:`LATEX_NOTATION`)
+    typeset as math."""
+    parts, start = [], 0
+    for found in LATEX_NOTATION.finditer(text):
+        notation = _latex_notation(found)
+        if notation is not None:
+            parts += [_latex_plain(text[start : found.start()]), notation]
+            start = found.end()
+    parts.append(_latex_plain(text[start:]))
+    return "".join(parts)
+
+
+def _latex_plain(text: str) -> str:
     return "".join(LATEX_SPECIALS.get(char, char) for char in text)
+
+
+def _latex_notation(found: re.Match[str]) -> str | None:
+    """The LaTeX of a notation; None for a formula that only looks like one (no multiplication, no
+    letter, or unbalanced parentheses), which is printed as text."""
+    if found["power"]:
+        return f"${found['base']}^{{{found['exponent']}}}$"
+    if found["digest"]:
+        digest = found["digest"]
+        chunks = [digest[i : i + DIGEST_BREAK_EVERY] for i in range(0, len(digest), DIGEST_BREAK_EVERY)]
+        return r"\texttt{" + r"\allowbreak{}".join(chunks) + "}"
+    formula = found["formula"]
+    operators = re.findall(r" ([-+/x×]) ", formula)
+    if not {"x", "×"} & set(operators) or not re.search("[A-Za-z]", formula.replace(" x ", " ")):
+        return None
+    if formula.count("(") != formula.count(")"):
+        return None
+    return "$" + formula.replace(" x ", r" \times ").replace(" × ", r" \times ") + "$"
 
 
 def render_latex(tables: list[Table]) -> bytes:
