@@ -33,8 +33,9 @@ class ReportUnavailable(RuntimeError):
 
 
 def numbered(report: Report) -> Iterator[tuple[Block, str]]:
-    """Each block printed with its label: "Table 3", "Figure 1" ('' for other blocks); a heading with
-    nothing under it before the next heading of its level or above is left out."""
+    """Each block printed with its label: "Table 3", "Figure 1" ('' for other blocks); a table without
+    rows is left out, and so is a heading with nothing under it before the next heading of its level or
+    above."""
     tables = figures = 0
     for block in _with_content(report.blocks):
         if isinstance(block, TableBlock):
@@ -48,6 +49,7 @@ def numbered(report: Report) -> Iterator[tuple[Block, str]]:
 
 
 def _with_content(blocks: list[Block]) -> list[Block]:
+    blocks = [block for block in blocks if not isinstance(block, TableBlock) or block.rows]
     kept: list[Block] = []
     for index, block in enumerate(blocks):
         if isinstance(block, Heading):
@@ -152,6 +154,8 @@ LATEX_PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
 \usepackage[T1]{fontenc}
 \usepackage[utf8]{inputenc}
 \usepackage{textcomp}
+% Latin Modern: outline fonts whose text (ligatures too) pdftotext and a reader's copy read back.
+\IfFileExists{lmodern.sty}{\usepackage{lmodern}}{}
 \usepackage[margin=2.2cm]{geometry}
 \usepackage{booktabs}
 \usepackage{graphicx}
@@ -298,26 +302,26 @@ def _latex_table(block: TableBlock) -> str:
 
 def _column_widths(block: TableBlock, available_pt: float) -> list[float] | None:
     """Each column's width (less its padding) in points: its widest cell where the table fits
-    ``available_pt`` so, else its longest word and a share of what is left by its wrapped text; None when
-    even the longest words do not fit."""
+    ``available_pt`` so, else its longest word and a share of what is left; None when even the longest
+    words do not fit."""
     naturals, narrowest = _natural(block), _narrowest(block)
     room = available_pt - COLUMN_PADDING_PT * len(naturals)
     if sum(naturals) <= room:
         return naturals
     if sum(narrowest) > room:
         return None
-    # A column whose widest cell takes no more than an even share of the room left is that wide; the
-    # others share what remains in proportion to their widest cells, never narrower than their longest word.
-    widths: dict[int, float] = {}
-    while len(widths) < len(naturals):
-        left = [j for j in range(len(naturals)) if j not in widths]
-        room_left = room - sum(widths.values())
-        settled = {j: naturals[j] for j in left if naturals[j] <= room_left / len(left)}
-        if not settled:
-            scaled = {j: naturals[j] * room_left / sum(naturals[k] for k in left) for j in left}
-            settled = {j: narrowest[j] for j in left if narrowest[j] >= scaled[j]} or scaled
-        widths |= settled
-    return [widths[j] for j in range(len(naturals))]
+    # Each column starts at its longest word; what is left goes first, whole, to the columns that need
+    # least to reach their widest cell, the rest shared by the others in proportion to what they lack.
+    widths, spare = list(narrowest), room - sum(narrowest)
+    lacking = sorted(range(len(widths)), key=lambda j: naturals[j] - narrowest[j])
+    while lacking and naturals[lacking[0]] - narrowest[lacking[0]] <= spare / len(lacking):
+        column = lacking.pop(0)
+        spare -= naturals[column] - narrowest[column]
+        widths[column] = naturals[column]
+    lack = sum(naturals[j] - narrowest[j] for j in lacking)
+    for column in lacking:
+        widths[column] += spare * (naturals[column] - narrowest[column]) / lack
+    return widths
 
 
 def _column_texts(block: TableBlock, column: int) -> list[tuple[str, bool]]:
