@@ -130,14 +130,21 @@ def _docx_caption(document: "DocxDocument", label: str, caption: str) -> None:
 
 def _docx_table(document: "DocxDocument", block: TableBlock) -> None:
     from docx.enum.text import WD_ALIGN_PARAGRAPH
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
     from docx.shared import Pt
 
     table = document.add_table(rows=1 + len(block.rows), cols=len(block.header))
     table.style = "Light Grid Accent 1"
     # Cells read row by row: Table.cell() reads every cell of the table at each call.
     word_rows = iter(table.rows)
-    for word_cell, text in zip(next(word_rows).cells, block.header, strict=True):
+    header_row = next(word_rows)
+    for word_cell, text in zip(header_row.cells, block.header, strict=True):
         word_cell.text = text
+    # The header row repeated at the top of each page the table runs onto.
+    repeat = OxmlElement("w:tblHeader")
+    repeat.set(qn("w:val"), "true")
+    header_row._tr.get_or_add_trPr().append(repeat)
     for row, word_row in zip(block.rows, word_rows, strict=True):
         for j, (cell, word_cell) in enumerate(zip(row, word_row.cells, strict=True)):
             paragraph = word_cell.paragraphs[0]
@@ -416,7 +423,9 @@ def compile_pdf(latex: str, charts: dict[str, bytes]) -> bytes:
 HTML_STYLE = """body{font-family:Georgia,serif;max-width:48rem;margin:2rem auto;padding:0 1rem;line-height:1.45}
 table{border-collapse:collapse;margin:1rem 0;font-size:.85rem}th,td{border-bottom:1px solid #999;padding:.2rem .5rem;
 text-align:left;vertical-align:top}td.num{text-align:right}caption,figcaption{font-style:italic;text-align:left}
-img{max-width:100%}.box{border:1px solid #333;padding:.5rem 1rem;margin:1rem 0}.note{font-size:.8rem}"""
+img{max-width:100%}.box{border:1px solid #333;padding:.5rem 1rem;margin:1rem 0}.note{font-size:.8rem}
+@media print{body{max-width:none;margin:0}thead{display:table-header-group}tr,figure,img{break-inside:avoid}
+h2,h3,h4,caption{break-after:avoid}table{font-size:9pt}}"""
 
 
 def render_html(report: Report, images: list[bytes]) -> bytes:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from docx import Document
 
 from portal.comparisons.selectors import comparison, multi_comparison
 from portal.exports.formats import latex_escape
@@ -147,6 +148,11 @@ def test_the_demo_report_reads_as_printed(db, settings, tmp_path):
     assert read.latex.count(r"\begin{landscape}") >= 1 and any(width > height for width, height in read.pages)
     assert r"$10^{6}$ bytes per second" in read.latex and r"$(A - B \times k) / (B \times k) \times 100$" in read.latex
     assert "MB/s = 106 bytes per second" in read.text  # the exponent set raised, as math
+    # Word and the HTML printed: each table's header row repeated on every page it runs onto.
+    document = Document(io.BytesIO(built.files["docx"]))
+    assert len(document.tables) == len([block for block, _ in numbered(built.report) if isinstance(block, TableBlock)])
+    assert all(table.rows[0]._tr.xpath("./w:trPr/w:tblHeader[@w:val='true']") for table in document.tables)
+    assert "thead{display:table-header-group}" in built.files["html"].decode()
 
 
 def test_three_fio_systems_at_1000_ms_read_as_printed(db, data_dir, tmp_path):
