@@ -174,6 +174,9 @@ LATEX_PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
 \DeclareUnicodeCharacter{2013}{--}
 \DeclareUnicodeCharacter{00B7}{\textperiodcentered}
 \setlength{\LTcapwidth}{\linewidth}
+% Paragraphs apart, not indented: a sentence after a table or chart starts at the margin.
+\setlength{\parindent}{0pt}
+\setlength{\parskip}{4pt plus 1pt}
 % A page break before what follows unless #1 of the page is left (needspace's way): a heading is never
 % left alone at the foot of a page, away from its chart or table.
 \makeatletter
