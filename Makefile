@@ -27,11 +27,15 @@ webhook-worker: install
 	$(BIN)/python -m celery -A portal worker --loglevel INFO --queues $${WEBHOOK_QUEUE:-$${ARRAYBENCH_QUEUE:-arraybench}-webhooks} --hostname webhooks@%h
 
 # Debian's Chromium for the browser tests and chart images (Playwright and kaleido drive it; no
-# browser download) and TeX Live for the LaTeX export test, each installed once with apt-get.
+# browser download), TeX Live for the LaTeX export test with Latin Modern fonts (the report PDF's text
+# in outline fonts) and poppler-utils (pdftotext, pdftoppm) to read the report PDF back, each installed
+# once with apt-get.
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
 test-tools:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && $(APT_INSTALL) chromium >/dev/null; }
 	@command -v pdflatex >/dev/null 2>&1 || { apt-get update -qq && $(APT_INSTALL) --no-install-recommends texlive-latex-recommended >/dev/null; }
+	@kpsewhich lmodern.sty >/dev/null 2>&1 || { apt-get update -qq && $(APT_INSTALL) --no-install-recommends lmodern >/dev/null; }
+	@command -v pdftotext >/dev/null 2>&1 || { apt-get update -qq && $(APT_INSTALL) poppler-utils >/dev/null; }
 
 # mypy reads its settings from pyproject.toml; its django-stubs plugin imports
 # portal.settings_typecheck, which starts no server and needs no DATABASE_URL.

@@ -7,6 +7,8 @@ PNG at print resolution (DOCX, HTML) and as PDF, a vector image (LaTeX), rendere
 
 import base64
 import io
+import itertools
+import re
 import shutil
 import subprocess
 import tempfile
@@ -16,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from django.utils.html import escape
 
-from portal.exports.formats import latex_escape, markdown_escape
+from portal.exports.formats import DIGEST_BREAK_EVERY, latex_escape, markdown_escape
 
 from .document import Block, Box, Figure, Heading, Paragraph, Report, TableBlock
 
@@ -31,9 +33,11 @@ class ReportUnavailable(RuntimeError):
 
 
 def numbered(report: Report) -> Iterator[tuple[Block, str]]:
-    """Each block with its label: "Table 3", "Figure 1" ('' for other blocks)."""
+    """Each block printed with its label: "Table 3", "Figure 1" ('' for other blocks); a table without
+    rows is left out, and so is a heading with nothing under it before the next heading of its level or
+    above."""
     tables = figures = 0
-    for block in report.blocks:
+    for block in _with_content(report.blocks):
         if isinstance(block, TableBlock):
             tables += 1
             yield block, f"Table {tables}"
@@ -42,6 +46,26 @@ def numbered(report: Report) -> Iterator[tuple[Block, str]]:
             yield block, f"Figure {figures}"
         else:
             yield block, ""
+
+
+def _with_content(blocks: list[Block]) -> list[Block]:
+    blocks = [block for block in blocks if not isinstance(block, TableBlock) or block.rows]
+    kept: list[Block] = []
+    for index, block in enumerate(blocks):
+        if isinstance(block, Heading):
+            section = _section_of(blocks[index + 1 :], level=block.level)
+            if all(isinstance(under, Heading) for under in section):
+                continue
+        kept.append(block)
+    return kept
+
+
+def _section_of(blocks: list[Block], *, level: int) -> list[Block]:
+    """The blocks before the first heading of ``level`` or above (1 is above 2)."""
+    for index, block in enumerate(blocks):
+        if isinstance(block, Heading) and block.level <= level:
+            return blocks[:index]
+    return blocks
 
 
 # -- DOCX ------------------------------------------------------------------------------------------
@@ -106,14 +130,21 @@ def _docx_caption(document: "DocxDocument", label: str, caption: str) -> None:
 
 def _docx_table(document: "DocxDocument", block: TableBlock) -> None:
     from docx.enum.text import WD_ALIGN_PARAGRAPH
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
     from docx.shared import Pt
 
     table = document.add_table(rows=1 + len(block.rows), cols=len(block.header))
     table.style = "Light Grid Accent 1"
     # Cells read row by row: Table.cell() reads every cell of the table at each call.
     word_rows = iter(table.rows)
-    for word_cell, text in zip(next(word_rows).cells, block.header, strict=True):
+    header_row = next(word_rows)
+    for word_cell, text in zip(header_row.cells, block.header, strict=True):
         word_cell.text = text
+    # The header row repeated at the top of each page the table runs onto.
+    repeat = OxmlElement("w:tblHeader")
+    repeat.set(qn("w:val"), "true")
+    header_row._tr.get_or_add_trPr().append(repeat)
     for row, word_row in zip(block.rows, word_rows, strict=True):
         for j, (cell, word_cell) in enumerate(zip(row, word_row.cells, strict=True)):
             paragraph = word_cell.paragraphs[0]
@@ -130,85 +161,239 @@ LATEX_PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
 \usepackage[T1]{fontenc}
 \usepackage[utf8]{inputenc}
 \usepackage{textcomp}
+% Latin Modern: outline fonts whose text (ligatures too) pdftotext and a reader's copy read back.
+\IfFileExists{lmodern.sty}{\usepackage{lmodern}}{}
 \usepackage[margin=2.2cm]{geometry}
 \usepackage{booktabs}
 \usepackage{graphicx}
-\usepackage{tabularx}
+\usepackage{array}
+\usepackage{longtable}
+\usepackage{float}
+\usepackage{pdflscape}
 \usepackage{ragged2e}
 \DeclareUnicodeCharacter{2013}{--}
 \DeclareUnicodeCharacter{00B7}{\textperiodcentered}
+\setlength{\LTcapwidth}{\linewidth}
+% Paragraphs apart, not indented: a sentence after a table or chart starts at the margin.
+\setlength{\parindent}{0pt}
+\setlength{\parskip}{4pt plus 1pt}
+% A page break before what follows unless #1 of the page is left (needspace's way): a heading is never
+% left alone at the foot of a page, away from its chart or table.
+\makeatletter
+\newcommand{\keepspace}[1]{\par\begingroup\setlength{\dimen@}{#1}\vskip\z@\@plus\dimen@\penalty-100
+\vskip\z@\@plus-\dimen@\vskip\dimen@\penalty9999\vskip-\dimen@\vskip\z@skip\endgroup}
+\makeatother
 """
 
 
 def render_latex(report: Report, chart_files: list[str]) -> str:
-    """A LaTeX document (booktabs tables resized to the text width, charts as vector PDF files named by
-    ``chart_files``)."""
+    """A LaTeX document laid out for print: each chart (a vector PDF named by ``chart_files``) and table
+    where its section has it, tables as booktabs longtables that break across pages with their header
+    repeated, at 9 pt, landscape when too wide for the page; headings with nothing under them left out."""
     lines = [LATEX_PREAMBLE]
     lines.append(rf"\title{{{latex_escape(report.title)}}}")
     lines.append(rf"\author{{{latex_escape(report.author)}}}")
     lines.append(rf"\date{{{latex_escape(report.date)}}}")
     lines += [r"\begin{document}", r"\maketitle", r"\begin{abstract}", latex_escape(report.abstract), r"\end{abstract}"]
     charts = iter(chart_files)
-    commands = {1: "section", 2: "subsection", 3: "subsubsection"}
-    for block, _ in numbered(report):
+    blocks = [block for block, _ in numbered(report)]
+    # Each block's LaTeX, and whether it is set on a landscape page: a wide table, and the headings just
+    # before it, which go with it.
+    chunks: list[tuple[str, bool]] = []
+    for index, block in enumerate(blocks):
+        after = blocks[index + 1] if index + 1 < len(blocks) else None
         if isinstance(block, Heading):
-            lines.append(rf"\{commands[block.level]}{{{latex_escape(block.text)}}}")
-        elif isinstance(block, Paragraph):
-            lines.append(latex_escape(block.text) + "\n")
-        elif isinstance(block, Box):
-            items = "\n".join(rf"\item {latex_escape(line)}" for line in block.lines)
-            lines.append(
-                rf"\par\noindent\fbox{{\parbox{{\dimexpr\linewidth-2\fboxsep-2\fboxrule}}{{\textbf{{{latex_escape(block.title)}}}"
-                rf"\begin{{itemize}}{items}\end{{itemize}}}}}}\par"
-            )
+            chunks.append((_latex_heading(block, after), _is_landscape(after)))
         elif isinstance(block, Figure):
-            lines += [
-                r"\begin{figure}[htbp]\centering",
-                rf"\includegraphics[width=\linewidth]{{{next(charts)}}}",
-                rf"\caption{{{latex_escape(block.caption)}}}",
-                r"\end{figure}",
-            ]
+            chunks.append((_latex_figure(block, next(charts)), False))
         elif isinstance(block, TableBlock):
-            lines.append(_latex_table(block))
+            chunks.append((_latex_table(block), _is_landscape(block)))
+        elif isinstance(block, Box):
+            chunks.append((_latex_box(block), False))
+        else:
+            chunks.append((latex_escape(block.text) + "\n", False))
+    for landscape, group in itertools.groupby(chunks, key=lambda chunk: chunk[1]):
+        texts = [text for text, _ in group]
+        lines += [r"\begin{landscape}", *texts, r"\end{landscape}"] if landscape else texts
     lines.append(r"\end{document}")
     return "\n".join(lines) + "\n"
 
 
-# A table with this many columns of figures is set at its natural width and shrunk to the text width
-# (its text columns would be squeezed to nothing); others wrap their text columns to the text width.
-SHRUNK_FROM_FIGURE_COLUMNS = 4
+def _latex_heading(block: Heading, after: Block | None) -> str:
+    commands = {1: "section", 2: "subsection", 3: "subsubsection"}
+    keep = _KEEP_WITH_HEADING.get(type(after), KEEP_WITH_TEXT)
+    return rf"\keepspace{{{keep}}}" + "\n" + rf"\{commands[block.level]}{{{latex_escape(block.text)}}}"
+
+
+def _latex_figure(block: Figure, chart_file: str) -> str:
+    """The chart where its section has it ([H]), at the text width."""
+    return "\n".join(
+        [
+            r"\begin{figure}[H]\centering",
+            rf"\includegraphics[width=\linewidth]{{{chart_file}}}",
+            rf"\caption{{{latex_escape(block.caption)}}}",
+            r"\end{figure}",
+        ]
+    )
+
+
+def _is_landscape(block: Block | None) -> bool:
+    """Whether ``block`` is a table too wide for a portrait page even with its text wrapped."""
+    return isinstance(block, TableBlock) and _column_widths(block, PORTRAIT_WIDTH_PT) is None
+
+
+# The room a heading keeps on its page for what follows it: a chart (at the text width, 1890 x 1050 px,
+# and its caption), else the first rows of a table or lines of text.
+_KEEP_WITH_HEADING: dict[type, str] = {Figure: r"0.62\linewidth"}
+KEEP_WITH_TEXT = r"6\baselineskip"
+
+
+def _latex_box(block: Box) -> str:
+    """A "lessons learned" box between two rules, free to break across pages however long it is."""
+    items = "\n".join(rf"\item {latex_escape(line)}" for line in block.lines)
+    return "\n".join(
+        [
+            r"\par\medskip\noindent\rule{\linewidth}{0.4pt}\par\nopagebreak",
+            rf"\noindent\textbf{{{latex_escape(block.title)}}}\nopagebreak",
+            rf"\begin{{itemize}}{items}\end{{itemize}}",
+            r"\nopagebreak\noindent\rule{\linewidth}{0.4pt}\par\medskip",
+        ]
+    )
+
+
+# Tables are set at 9 pt (\footnotesize of an 11 pt document) with 3 pt either side of a column, on an A4
+# page less 2.2 cm margins: 470 pt of text width, 717 pt landscape; a little is kept spare for the
+# estimates of the text's width.
+TABLE_FONT_PT = 9.0
+COLUMN_PADDING_PT = 6.0
+PORTRAIT_WIDTH_PT = 462.0
+LANDSCAPE_WIDTH_PT = 705.0
 
 
 def _latex_table(block: TableBlock) -> str:
-    """A booktabs table no wider than the text: text columns wrap (tabularx), or, for a table of many
-    figures, the whole table is shrunk to the text width; figures right-aligned."""
-    columns = range(len(block.header))
-    figures = sum(block.is_numeric(j) for j in columns)
-    if figures >= SHRUNK_FROM_FIGURE_COLUMNS:
-        spec = "".join("r" if block.is_numeric(j) else "l" for j in columns)
-        begin = [r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%", rf"\begin{{tabular}}{{{spec}}}"]
-        end = r"\end{tabular}}"
-    else:
-        spec = "".join("r" if block.is_numeric(j) else r">{\RaggedRight\arraybackslash}X" for j in columns)
-        begin, end = [rf"\begin{{tabularx}}{{\linewidth}}{{{spec}}}"], r"\end{tabularx}"
-    body = [" & ".join(latex_escape(cell.text) for cell in row) + r" \\" for row in block.rows]
-    notes = "".join(rf"\par\smallskip\footnotesize {latex_escape(note)}" for note in block.notes)
-    return "\n".join(
-        [
-            r"\begin{table}[htbp]\centering\footnotesize",
-            rf"\caption{{{latex_escape(block.caption)}}}",
-            r"\setlength{\tabcolsep}{3pt}",
-            *begin,
-            r"\toprule",
-            " & ".join(rf"\textbf{{{latex_escape(text)}}}" for text in block.header) + r" \\",
-            r"\midrule",
-            *body,
-            r"\bottomrule",
-            end,
-            notes,
-            r"\end{table}",
-        ]
+    """A booktabs longtable: it breaks across pages, its caption and header on the first, its header again
+    on the next with "continued"; each column as wide as its text, text columns wrapping where the page
+    is narrower; a table too wide for the page even then is set landscape; never shrunk."""
+    widths = _column_widths(block, PORTRAIT_WIDTH_PT) or _column_widths(block, LANDSCAPE_WIDTH_PT) or _narrowest(block)
+    spec = "".join(
+        (r">{\raggedleft\arraybackslash}" if block.is_numeric(j) else r">{\RaggedRight\arraybackslash}")
+        + f"p{{{width:.1f}pt}}"
+        for j, width in enumerate(widths)
     )
+    count = len(block.header)
+    header = " & ".join(rf"\textbf{{{latex_escape(text)}}}" for text in block.header) + r" \\"
+    body = [" & ".join(latex_escape(cell.text) for cell in row) + r" \\" for row in block.rows]
+    notes = [rf"{latex_escape(note)}\par" for note in block.notes]
+    table = [
+        r"\begingroup\footnotesize\setlength{\tabcolsep}{3pt}\setlength{\LTpost}{2pt}",
+        rf"\begin{{longtable}}{{{spec}}}",
+        rf"\caption{{{latex_escape(block.caption)}}}\\",
+        r"\toprule",
+        header,
+        r"\midrule",
+        r"\endfirsthead",
+        rf"\multicolumn{{{count}}}{{l}}{{\itshape Table \thetable{{}}, continued}} \\",
+        r"\toprule",
+        header,
+        r"\midrule",
+        r"\endhead",
+        r"\midrule",
+        rf"\multicolumn{{{count}}}{{r}}{{\itshape continued on the next page}} \\",
+        r"\endfoot",
+        r"\bottomrule",
+        r"\endlastfoot",
+        *body,
+        r"\end{longtable}",
+        *notes,
+        r"\endgroup\medskip",
+    ]
+    return "\n".join(table)
+
+
+def _column_widths(block: TableBlock, available_pt: float) -> list[float] | None:
+    """Each column's width (less its padding) in points: its widest cell where the table fits
+    ``available_pt`` so, else its longest word and a share of what is left; None when even the longest
+    words do not fit."""
+    naturals, narrowest = _natural(block), _narrowest(block)
+    room = available_pt - COLUMN_PADDING_PT * len(naturals)
+    if sum(naturals) <= room:
+        return naturals
+    if sum(narrowest) > room:
+        return None
+    # Each column starts at its longest word; what is left goes first, whole, to the columns that need
+    # least to reach their widest cell, the rest shared by the others in proportion to what they lack.
+    widths, spare = list(narrowest), room - sum(narrowest)
+    lacking = sorted(range(len(widths)), key=lambda j: naturals[j] - narrowest[j])
+    while lacking and naturals[lacking[0]] - narrowest[lacking[0]] <= spare / len(lacking):
+        column = lacking.pop(0)
+        spare -= naturals[column] - narrowest[column]
+        widths[column] = naturals[column]
+    lack = sum(naturals[j] - narrowest[j] for j in lacking)
+    for column in lacking:
+        widths[column] += spare * (naturals[column] - narrowest[column]) / lack
+    return widths
+
+
+def _column_texts(block: TableBlock, column: int) -> list[tuple[str, bool]]:
+    """The texts of ``column``: its header (bold) and its cells."""
+    return [(block.header[column], True), *((row[column].text, False) for row in block.rows)]
+
+
+def _natural(block: TableBlock) -> list[float]:
+    return [
+        max(_text_width_pt(text, bold=bold) for text, bold in _column_texts(block, j)) for j in range(len(block.header))
+    ]
+
+
+def _narrowest(block: TableBlock) -> list[float]:
+    """Each column's longest word (a figure whole, never wrapped; a sha256 by its 16-digit parts)."""
+    widths = []
+    for j in range(len(block.header)):
+        words = [(word, bold) for text, bold in _column_texts(block, j) for word in _words(text)]
+        if block.is_numeric(j):
+            words += [(row[j].text, False) for row in block.rows]
+        widths.append(max((_text_width_pt(word, bold=bold) for word, bold in words), default=0.0))
+    return widths
+
+
+def _words(text: str) -> list[str]:
+    words = []
+    for word in text.split():
+        step = DIGEST_BREAK_EVERY if re.fullmatch("[0-9a-f]{64}", word) else len(word) or 1
+        words += [word[i : i + step] for i in range(0, len(word), step)]
+    return words
+
+
+# Widths of Computer Modern's characters in em, a little generous; what is not listed is taken as wide
+# as an "M".
+_NARROW_EM, _NARROW = 0.32, set("ijlt.,;:'!|()[]/ ")
+_MIDDLE_EM, _MIDDLE = 0.56, set("abcdeghknopqrsuvxyz0123456789fr-$%*+=?")
+_CAPITAL_EM, _WIDE_EM = 0.85, 1.1
+
+
+def _char_em(char: str) -> float:
+    if char in _NARROW:
+        return _NARROW_EM
+    if char in _MIDDLE:
+        return _MIDDLE_EM
+    return _CAPITAL_EM if char.isupper() and char not in "MW" else _WIDE_EM
+
+
+def _text_width_pt(text: str, *, bold: bool) -> float:
+    """An upper estimate of ``text``'s width at the table's font; a sha256 is set fixed-width."""
+    if re.fullmatch("[0-9a-f]{16,64}", text):
+        return len(text) * 0.53 * TABLE_FONT_PT
+    ems = sum(
+        _NARROW_EM
+        if char in _NARROW
+        else _MIDDLE_EM
+        if char in _MIDDLE
+        else _CAPITAL_EM
+        if char.isupper()
+        else _WIDE_EM
+        for char in text
+    )
+    return ems * TABLE_FONT_PT * (1.15 if bold else 1.0)
 
 
 def compile_pdf(latex: str, charts: dict[str, bytes]) -> bytes:
@@ -241,7 +426,9 @@ def compile_pdf(latex: str, charts: dict[str, bytes]) -> bytes:
 HTML_STYLE = """body{font-family:Georgia,serif;max-width:48rem;margin:2rem auto;padding:0 1rem;line-height:1.45}
 table{border-collapse:collapse;margin:1rem 0;font-size:.85rem}th,td{border-bottom:1px solid #999;padding:.2rem .5rem;
 text-align:left;vertical-align:top}td.num{text-align:right}caption,figcaption{font-style:italic;text-align:left}
-img{max-width:100%}.box{border:1px solid #333;padding:.5rem 1rem;margin:1rem 0}.note{font-size:.8rem}"""
+img{max-width:100%}.box{border:1px solid #333;padding:.5rem 1rem;margin:1rem 0}.note{font-size:.8rem}
+@media print{body{max-width:none;margin:0}thead{display:table-header-group}tr,figure,img{break-inside:avoid}
+h2,h3,h4,caption{break-after:avoid}table{font-size:9pt}}"""
 
 
 def render_html(report: Report, images: list[bytes]) -> bytes:

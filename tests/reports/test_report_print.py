@@ -1,0 +1,226 @@
+"""The report PDF read as its reader reads it: every page rendered (pdftoppm) and its text read back
+(pdftotext), for the demo report (IBM DS4500 vs IBM DS4400 at 20 ms), three fio systems and the
+two firmware versions of one array: every provenance row, caption and heading is there; nothing is past
+the margins, no line too wide for its box, no table below 8 pt.
+
+The page is A4 (595 x 842 pt) with 2.2 cm (62.4 pt) margins, as the report's LaTeX sets it."""
+
+import io
+import itertools
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from docx import Document
+
+from portal.comparisons.selectors import comparison, multi_comparison
+from portal.exports.formats import latex_escape
+from portal.models import System, Upload
+from portal.reports.build import BuiltReport, build_report
+from portal.reports.content import ReportOptions
+from portal.reports.document import Cell, Figure, Heading, Paragraph, Report, TableBlock
+from portal.reports.render import compile_pdf, numbered, render_latex
+from tests.reports.test_report_kinds import FILES, uploaded
+
+MARGIN_PT = 62.36  # 2.2 cm
+# Slack for a glyph's box reaching past the line it is set on (an ascender, an italic's overhang).
+SLACK_PT = 2.0
+# pdftotext's box of a Latin Modern word is 0.875 of its font size: the 11 pt body text's boxes are
+# 9.6 pt tall, the 9 pt tables' 7.9 pt.
+BOX_PER_FONT_PT = 0.875
+SMALLEST_TABLE_FONT_PT = 8.0
+
+
+@dataclass
+class Word:
+    page: int
+    x_min: float
+    y_min: float
+    x_max: float
+    y_max: float
+    text: str
+
+
+@dataclass
+class ReadBack:
+    text: str  # every page's text, as one line of words
+    words: list[Word]
+    pages: list[tuple[float, float]]  # each page's width and height as read (landscape pages turned)
+    log: str  # pdflatex's
+    latex: str
+
+
+def read_back(built: BuiltReport, folder: Path) -> ReadBack:
+    """The report's PDF compiled again from its .tex and charts (to keep pdflatex's log), its text and word
+    boxes read by pdftotext, and every page rendered to PNG by pdftoppm."""
+    folder.mkdir()
+    latex = built.files["tex"].decode()
+    (folder / "report.tex").write_text(latex)
+    for name, image in built.charts.items():
+        (folder / name).write_bytes(image)
+    done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "report.tex"], cwd=folder, capture_output=True)
+    assert done.returncode == 0, done.stdout.decode(errors="replace")[-2000:]
+    log = (folder / "report.log").read_text(errors="replace")
+    text = subprocess.run(["pdftotext", "report.pdf", "-"], cwd=folder, capture_output=True, check=True).stdout
+    boxes = subprocess.run(["pdftotext", "-bbox", "report.pdf", "-"], cwd=folder, capture_output=True, check=True)
+    words, pages = _words(boxes.stdout.decode())
+    subprocess.run(["pdftoppm", "-r", "50", "-png", "report.pdf", "page"], cwd=folder, check=True)
+    rendered = sorted(folder.glob("page-*.png"))
+    assert len(rendered) == len(pages) and all(png.stat().st_size > 1000 for png in rendered)
+    return ReadBack(" ".join(text.decode().split()), words, pages, log, latex)
+
+
+def _words(bbox_html: str) -> tuple[list[Word], list[tuple[float, float]]]:
+    words, pages = [], []
+    for number, page in enumerate(bbox_html.split("<page ")[1:], start=1):
+        width, height = (float(v) for v in re.search(r'width="([\d.]+)" height="([\d.]+)"', page).groups())
+        found = [
+            Word(number, *(float(v) for v in box), html_text)
+            for *box, html_text in re.findall(
+                r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', page
+            )
+        ]
+        # A landscape page is read turned: its words' boxes lie in the turned page.
+        turned = any(word.x_max > width for word in found)
+        pages.append((height, width) if turned else (width, height))
+        words += found
+    return words, pages
+
+
+def flat(text: str) -> str:
+    """Text as compared with the PDF's: no spaces or hyphens (lines wrap and words break anywhere), plain
+    apostrophes."""
+    return re.sub(r"[\s\-‐]", "", text.replace("’", "'"))
+
+
+def assert_read_as_printed(report: Report, read: ReadBack) -> None:
+    pdf = flat(read.text)
+    blocks = [block for block, _ in numbered(report)]
+    headings = [block.text for block in blocks if isinstance(block, Heading)]
+    captions = [block.caption for block in blocks if isinstance(block, TableBlock | Figure)]
+    assert headings and captions
+    for text in headings + captions:
+        assert flat(text) in pdf, text
+    (provenance,) = [block for block in blocks if isinstance(block, TableBlock) and block.key == "Provenance table"]
+    # A row's run and value (one line each; its wrapped cells are read column by column).
+    for row in provenance.rows:
+        _figure, _system, value, run, _source = (cell.text for cell in row)
+        assert flat(run) in pdf and flat(value) in pdf, row
+    assert "Overfull \\hbox" not in read.log
+    _assert_words_within_the_text_area(read)
+    _assert_tables_at_8_pt_or_more(read, provenance)
+
+
+def _assert_words_within_the_text_area(read: ReadBack) -> None:
+    """Every word inside the margins; the page number (the foot, below the text) inside the page."""
+    for word in read.words:
+        width, height = read.pages[word.page - 1]
+        if word.text == str(word.page):
+            assert word.x_min >= 0 and word.x_max <= width and word.y_min >= 0 and word.y_max <= height, word
+            continue
+        assert word.x_min >= MARGIN_PT - SLACK_PT and word.x_max <= width - MARGIN_PT + SLACK_PT, word
+        assert word.y_min >= MARGIN_PT - SLACK_PT and word.y_max <= height - MARGIN_PT + SLACK_PT, word
+
+
+def _assert_tables_at_8_pt_or_more(read: ReadBack, provenance: TableBlock) -> None:
+    """No table is scaled or set in a tiny font, and the provenance rows' words are 8 pt or more."""
+    assert not re.search(r"\\(resizebox|scalebox|tiny|scriptsize)\b", read.latex)
+    runs = {cell.text.split()[1] for row in provenance.rows for cell in row if cell.text.startswith("run ")}
+    boxes = [word for before, word in itertools.pairwise(read.words) if before.text == "run" and word.text in runs]
+    assert {word.text for word in boxes} == runs
+    assert min(word.y_max - word.y_min for word in boxes) >= SMALLEST_TABLE_FONT_PT * BOX_PER_FONT_PT
+
+
+def test_the_demo_report_reads_as_printed(db, settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    call_command("loaddemo", stdout=io.StringIO())
+    a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
+    built = build_report([comparison(a=a, b=b, threshold_ms=20.0)], options=ReportOptions())
+    read = read_back(built, tmp_path / "pdf")
+    assert_read_as_printed(built.report, read)
+    # Seed 000 (000_f52f16ce4c762121.txt) gives both systems six configurations of the three workloads
+    # compared (RAID-5 and RAID-10 each): twelve figures in the provenance, each found above.
+    assert len(re.findall(r"\brun \d+\b", read.text)) == 12
+    # The wide "each system's figures" tables (12 and 10 columns) are set landscape, not shrunk.
+    assert read.latex.count(r"\begin{landscape}") >= 1 and any(width > height for width, height in read.pages)
+    assert r"$10^{6}$ bytes per second" in read.latex and r"$(A - B \times k) / (B \times k) \times 100$" in read.latex
+    assert "MB/s = 106 bytes per second" in read.text  # the exponent set raised, as math
+    # Word and the HTML printed: each table's header row repeated on every page it runs onto.
+    document = Document(io.BytesIO(built.files["docx"]))
+    assert len(document.tables) == len([block for block, _ in numbered(built.report) if isinstance(block, TableBlock)])
+    assert all(table.rows[0]._tr.xpath("./w:trPr/w:tblHeader[@w:val='true']") for table in document.tables)
+    assert "thead{display:table-header-group}" in built.files["html"].decode()
+
+
+def test_three_fio_systems_at_1000_ms_read_as_printed(db, data_dir, tmp_path):
+    """At 1,000 ms, where each sample's one point is a figure (a lower bound), as the report of these
+    systems in test_report_kinds."""
+    systems = {name: uploaded(name, file_name) for name, file_name in FILES.items()}
+    multi = multi_comparison(
+        candidates=[systems["Lab SSD"], systems["Lab Ceph"]], baseline=systems["Lab RAID"], threshold_ms=1000.0
+    )
+    built = build_report(multi.pairs, options=ReportOptions())
+    read = read_back(built, tmp_path / "pdf")
+    assert_read_as_printed(built.report, read)
+    # Each upload's sha256 is printed whole (in four parts of 16 digits that may wrap) inside the margins.
+    digests = set(Upload.objects.values_list("sha256", flat=True))
+    assert len(digests) == 3 and all(digest in flat(read.text) for digest in digests)
+
+
+def test_two_firmware_versions_read_as_printed(db, data_dir, tmp_path):
+    old = uploaded("Array 1.0", FILES["Lab SSD"], vendor="Acme", model="A100", firmware="1.0.4")
+    new = uploaded("Array 2.0", "fioplot_fio-3.34_randread-1-1.json", vendor="Acme", model="A100", firmware="2.0.1")
+    (result,) = multi_comparison(candidates=[new], baseline=old, threshold_ms=1.0).pairs
+    built = build_report([result], options=ReportOptions(title="A100 firmware 2.0.1 against 1.0.4"))
+    assert_read_as_printed(built.report, read_back(built, tmp_path / "pdf"))
+
+
+def test_a_long_table_breaks_across_pages_with_its_header_repeated(tmp_path):
+    rows = tuple(
+        (Cell(f"Configuration {n}"), Cell(f"{n * 1000:,}", n * 1000.0), Cell(f"run {n}")) for n in range(1, 151)
+    )
+    table = TableBlock("A hundred and fifty rows", ("Configuration", "IOPS", "Run"), rows, numeric=(False, True, False))
+    report = Report("Long", "", "2026-01-01", "One table.", [Heading("Rows", 1), table])
+    pdf = compile_pdf(render_latex(report, []), {})
+    (tmp_path / "long.pdf").write_bytes(pdf)
+    text = subprocess.run(
+        ["pdftotext", "-layout", "long.pdf", "-"], cwd=tmp_path, capture_output=True, check=True
+    ).stdout.decode()
+    assert all(re.search(rf"Configuration {n} +{n * 1000:,} run {n}\n", text) for n in range(1, 151))
+    pages = text.count("\f")
+    assert pages == 3
+    # The header on each of the three pages, "continued" on the second and third.
+    assert len(re.findall(r"Configuration +IOPS Run\n", text)) == pages
+    assert text.count("Table 1, continued") == text.count("continued on the next page") == pages - 1
+
+
+def test_a_heading_with_nothing_under_it_is_left_out():
+    report = Report(
+        "T",
+        "",
+        "2026-01-01",
+        "",
+        [Heading("Results", 1), Heading("Each system's figures", 2), Heading("Sizing", 1), Paragraph("Text.")],
+    )
+    assert [block for block, _ in numbered(report)] == [Heading("Sizing", 1), Paragraph("Text.")]
+
+
+@pytest.mark.parametrize(
+    ("text", "latex"),
+    [
+        ("MB/s = 10^6 bytes/s", r"MB/s = $10^{6}$ bytes/s"),
+        ("MBps = 2^20 bytes/s", r"MBps = $2^{20}$ bytes/s"),
+        ("Improvement = (A - B x k) / (B x k) x 100", r"Improvement = $(A - B \times k) / (B \times k) \times 100$"),
+        ("(A - B × k) / (B × k) × 100", r"$(A - B \times k) / (B \times k) \times 100$"),
+        ("at least ≥ 2", r"at least $\geq$ 2"),
+        # What a user typed stays text: no command, no math of its own.
+        (r"Lab \input{x} $1 2^x", r"Lab \textbackslash{}input\{x\} \$1 2\textasciicircum{}x"),
+        ("workload x (I/Os, MBps), 2 x 4 drives", "workload x (I/Os, MBps), 2 x 4 drives"),
+        ("a" * 64, r"\texttt{" + r"\allowbreak{}".join(["a" * 16] * 4) + "}"),
+    ],
+)
+def test_latex_typesets_the_portals_notation_and_escapes_the_rest(text, latex):
+    assert latex_escape(text) == latex
