@@ -111,18 +111,24 @@ class Row:
 @dataclass(frozen=True)
 class Table:
     """``corner`` holds the text above the row-header columns: one tuple for the group-header line
-    and one for the column-header line, each as wide as the row headers."""
+    and one for the column-header line, each as wide as the row headers. ``row_labels`` says what each
+    row-header column holds where the headers are printed on one line (a report's table), when the corner
+    says something else (seed 000 Table 1 prints "Workload" over the workloads' groups and the RAID
+    level there, over the drive counts and cache settings); empty: the corner's column-header line."""
 
     title: str
     corner: tuple[tuple[str, ...], tuple[str, ...]]
     column_groups: tuple[ColumnGroup, ...]
     rows: tuple[Row, ...]
     footnotes: tuple[str, ...] = ()
+    row_labels: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         width = len(self.corner[0])
         if len(self.corner) != 2 or len(self.corner[1]) != width:
             raise ValueError("the corner needs two header lines, each as wide as the row headers")
+        if self.row_labels and len(self.row_labels) != width:
+            raise ValueError("the row labels need one label per row-header column")
         for row in self.rows:
             if len(row.headers) != width or len(row.cells) != len(self.columns):
                 raise ValueError(
@@ -137,6 +143,10 @@ class Table:
     @property
     def row_header_width(self) -> int:
         return len(self.corner[0])
+
+    def row_header_labels(self) -> tuple[str, ...]:
+        """What each row-header column holds, for a header printed on one line ("Drives", "Cache setting")."""
+        return self.row_labels or self.corner[1]
 
     def cell_format(self, row: int, column: int) -> NumberFormat:
         """How cell ``column`` of row ``row`` prints: the row's format for it, else its column's."""
@@ -229,6 +239,7 @@ def whitepaper_table(
     drive_label: str | Callable[[int], str] = lambda count: drives(count, "HDD"),
     threshold_ms: float | None = 20.0,
     response_time: str | None = None,
+    row_labels: tuple[str, str] = ("Drives", "Cache setting"),
 ) -> Table:
     """The layout of seed 000 Table 1: rows by drive count (ascending) then cache setting, columns
     by workload, each with one column per metric.
@@ -238,6 +249,7 @@ def whitepaper_table(
     setting is a row; a cell without a record prints "N/A". Two records for one cell are refused.
     The footnote says the response time the figures are read at: ``response_time`` in words ("a 99th
     percentile response time of 1 ms"), else an average of ``threshold_ms``; none when both are None.
+    ``row_labels`` name the two row-header columns where the headers are printed on one line.
     """
     records = list(records)
     workloads = tuple(workloads) if workloads is not None else _first_seen(r.workload for r in records)
@@ -267,7 +279,12 @@ def whitepaper_table(
         response_time = f"an average response time of {threshold_ms:g} ms"
     footnotes = () if response_time is None else (f"*Results correspond to {response_time}.",)
     return Table(
-        title=title, corner=((corner_label, ""), (raid_label, "")), column_groups=groups, rows=rows, footnotes=footnotes
+        title=title,
+        corner=((corner_label, ""), (raid_label, "")),
+        column_groups=groups,
+        rows=rows,
+        footnotes=footnotes,
+        row_labels=row_labels,
     )
 
 

@@ -26,7 +26,7 @@ raises are here.
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import fmean
 from typing import NamedTuple, TypeVar
 
@@ -266,10 +266,12 @@ def whitepaper(
         number_formats=unit.formats,
         drive_label=lambda count: formatting.drives(count, drive_type),
         response_time=response_time_words(threshold_ms=threshold_ms, latency=latency),
+        # A row's second header is its cache setting, followed by what else tells its configurations apart.
+        row_labels=("Drives", "Cache setting; what else differs" if any(differences.values()) else "Cache setting"),
     )
     if latency != "avg":
         title = f"{table.title} at {response_time_words(threshold_ms=threshold_ms, latency=latency)}"
-        table = Table(title, table.corner, table.column_groups, table.rows, table.footnotes)
+        table = replace(table, title=title)
     notes = [unit.note + "." if MBPS in metrics else "", *marks_notes(table.rows, no_figure=unit.formats[IOPS].na_text)]
     notes += [
         f"Mean of {n} runs: {formatting.drives(d, drive_type)}, {c}, {w} {labels[m]}." for (d, c, w, m), n in averaged
@@ -299,4 +301,4 @@ def _whitepaper_title(system: System, selection: Selection) -> str:
 def _with_footnotes(table: Table, notes: list[str]) -> Table:
     if not notes:
         return table
-    return Table(table.title, table.corner, table.column_groups, table.rows, table.footnotes + tuple(notes))
+    return replace(table, footnotes=table.footnotes + tuple(notes))

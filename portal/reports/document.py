@@ -79,11 +79,13 @@ class Report:
 
 
 def table_cells(table: Table) -> tuple[tuple[str, ...], tuple[tuple[Cell, ...], ...]]:
-    """A white-paper table's header (each column's group and label in one line) and its rows as cells, the
-    figures numeric and the row headers text, as the exports lay them out."""
+    """A white-paper table's header (each row-header column's label, each figure column's group and label, in
+    one line) and its rows as cells, the figures numeric and the row headers text, as the exports lay them out."""
     grid = table.text_grid()
     width = table.row_header_width
-    header = tuple(" ".join(p for p in (group, label) if p) for group, label in zip(grid[0], grid[1], strict=True))
+    header = table.row_header_labels() + tuple(
+        " ".join(p for p in (group, label) if p) for group, label in zip(grid[0][width:], grid[1][width:], strict=True)
+    )
     rows = tuple(
         tuple(
             Cell(text) if j < width or row.cells[j - width] is None else Cell(text, row.cells[j - width])

@@ -210,7 +210,8 @@ def _from_table(table: Table, *, key: str, options: ReportOptions) -> TableBlock
     )
     return TableBlock(
         caption=options.captions.get(key) or caption,
-        header=_group_headers(header, grid[0]),
+        # Group headings are carried over figure columns only: the corner's words are no column's.
+        header=_group_headers(header, [""] * width + grid[0][width:]),
         rows=rows,
         notes=tuple(table.footnotes),
         numeric=tuple(j >= width for j in range(len(header))),
