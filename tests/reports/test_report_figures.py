@@ -93,7 +93,7 @@ def test_mb_per_s_for_one_workload_and_iops_for_another_are_the_papers_and_the_p
     assert any(c.endswith("Streaming Reads 64K at 20 ms (IOPS)") for c in captions)
     assert any(c.endswith("Streaming Writes 64K at 20 ms (MB/s)") for c in captions)  # the page's, not chosen
     notes = [p.text for p in document.paragraphs]
-    assert "MB/s = 10^6 bytes per second. Read in IOPS and converted at the workload's 8 KB transfers." in notes
+    assert "MB/s = 10^6 bytes per second. Read in IOPS and converted at the workload's 8 KiB transfers." in notes
 
 
 def _chart(report, workload: str):

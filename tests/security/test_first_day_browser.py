@@ -110,7 +110,7 @@ def test_a_newcomers_first_day(settings, tmp_path, data_dir, celery_worker_proce
     expect(page.get_by_label("Results belong to")).to_have_value(re.compile(r"\d+"))
     expect(page.get_by_label("Results belong to").locator("option:checked")).to_have_text("Zenith array lab")
     page.get_by_label("or a new one: vendor").fill("Zenith")
-    page.get_by_label("Model").fill("Z9")
+    page.get_by_label("Model", exact=True).fill("Z9")
     page.get_by_label("Choose result files").set_input_files([str(FIO)])
     page.get_by_role("button", name="Upload", exact=True).click()
     row = page.locator("#upload-table tbody tr", has_text=FIO.name)

@@ -37,7 +37,7 @@ def test_a_lab_creates_its_team_uploads_privately_and_publishes(data_dir, celery
     page.goto(f"{live_server.url}/uploads/")
     expect(page.get_by_label("Results belong to")).to_have_value(re.compile(r"\d+"))
     page.get_by_label("or a new one: vendor").fill("Zenith")
-    page.get_by_label("Model").fill("Z9")
+    page.get_by_label("Model", exact=True).fill("Z9")
     page.get_by_label("Choose result files").set_input_files([str(FIO)])
     page.get_by_role("button", name="Upload", exact=True).click()
     row = page.locator("#upload-table tbody tr", has_text=FIO.name)
