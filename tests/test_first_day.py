@@ -81,7 +81,7 @@ def test_createsuperuser_from_another_shell_uses_the_data_of_make_run(tmp_path):
         serve.send_signal(signal.SIGINT)
         output, _ = serve.communicate(timeout=60)
     assert "The embedded PostgreSQL stopped; starting it again." in output
-    assert "Stopped: web server, worker, embedded redis, embedded postgresql" in output
+    assert "Stopped: web server, worker, webhook worker, embedded redis, embedded postgresql" in output
     assert _servers_running(tmp_path) == {"postgresql": False, "redis": False}
     assert not (REPO / embedded.SERVING_FILE_NAME).exists()
 
