@@ -1,0 +1,71 @@
+"""MX200 x3 (fio-plot's MX200x3_RAID0 grid, samples/fio-grids/, uploaded as RAID-0, 3 SSDs) compared with the
+Intel D3-S4610 (fio-plot's randread sweep, samples/fio-sweeps/, one SSD, its RAID level not stated): every table,
+legend and note gives each side its own configuration."""
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from openpyxl import load_workbook
+
+from portal.models import Config
+from tests.samples import sample
+
+MX200 = "fioplot_HPDL380G8-H420i-Crucial-MX200x3_RAID0"
+INTEL = "fioplot_intel-d3-s4610_randread"
+QUERY = {"a": "MX200 x3", "b": "Intel D3-S4610"}
+
+
+@pytest.fixture
+def pair(db, data_dir):
+    call_command(
+        "ingest", str(sample("fio-grids", MX200)), "--system", "MX200 x3",
+        "--config", "raid_level=RAID-0", "--config", "drive_count=3", "--config", "drive_type=SSD",
+        stdout=io.StringIO(),
+    )  # fmt: skip
+    call_command(
+        "ingest", str(sample("fio-sweeps", INTEL)), "--system", "Intel D3-S4610",
+        "--config", "drive_count=1", "--config", "drive_type=SSD", stdout=io.StringIO(),
+    )  # fmt: skip
+    (mx200,) = Config.objects.filter(system__name="MX200 x3")
+    (intel,) = Config.objects.filter(system__name="Intel D3-S4610")
+    return {**QUERY, "a_config": mx200.id, "b_config": intel.id}
+
+
+def _best_intel_iops():
+    """The Intel sweep's best point, its lower bound at 20 ms (no file reaches it): the highest
+    ``jobs[0].read.iops`` of its randread-*-1.json files (69,656 at iodepth 64)."""
+    files = sample("fio-sweeps", INTEL).glob("randread-*-1.json")
+    return max(json.loads(path.read_text())["jobs"][0]["read"]["iops"] for path in files)
+
+
+def _mx200_iops_at_20_ms():
+    """MX200 x3's 4 KiB random read at 20 ms, linear in the average response time between randread-32-64.json
+    (under 20 ms) and randread-64-64.json (over it): ``jobs[0].read.iops`` and ``lat_ns.mean``."""
+    (under_iops, under_ms), (over_iops, over_ms) = (
+        (read["iops"], read["lat_ns"]["mean"] / 1e6)
+        for name in ("randread-32-64.json", "randread-64-64.json")
+        for read in [json.loads(sample("fio-grids", MX200, name).read_text())["jobs"][0]["read"]]
+    )
+    return under_iops + (20 - under_ms) * (over_iops - under_iops) / (over_ms - under_ms)
+
+
+def test_the_white_paper_table_gives_each_side_its_own_raid_level(pair, client):
+    intel, mx200 = round(_best_intel_iops()), round(_mx200_iops_at_20_ms())
+    assert (mx200, intel) == (141_142, 69_656)
+    export = {**pair, "format": "csv"}
+    lines = list(csv.reader(io.StringIO(client.get("/export/comparison/", export).content.decode("utf-8-sig"))))
+    start = lines.index(["Performance at 20 ms average response time, end to end"])
+    assert lines[start + 1 : start + 4] == [
+        ["", "", "At 20 ms", ""],
+        ["Workload", "RAID level", "MX200 x3 (3 drives)", "Intel D3-S4610 (1 drive)"],
+        ["4 KiB random read IOPS", "RAID-0 vs not stated", str(mx200), f"≥ {intel:,}"],
+    ]
+    markdown = client.get("/export/comparison/", {**pair, "format": "markdown"}).content.decode()
+    assert f"| 4 KiB random read IOPS | RAID-0 vs not stated | 141,142 | ≥ {intel:,} |" in markdown
+    workbook = load_workbook(io.BytesIO(client.get("/export/comparison/", {**pair, "format": "xlsx"}).content))
+    rows = list(workbook.worksheets[2].iter_rows(values_only=True))
+    assert ("4 KiB random read IOPS", "RAID-0 vs not stated") in [tuple(row[:2]) for row in rows]
+    assert not any(cell == "RAID-0" for row in rows for cell in row)
