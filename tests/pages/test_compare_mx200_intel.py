@@ -10,7 +10,9 @@ import pytest
 from django.core.management import call_command
 from openpyxl import load_workbook
 
-from portal.models import Config
+from portal.comparisons.selectors import comparison
+from portal.models import Config, System
+from portal.reports.content import ReportOptions, report_content
 from tests.samples import sample
 
 MX200 = "fioplot_HPDL380G8-H420i-Crucial-MX200x3_RAID0"
@@ -36,7 +38,7 @@ def pair(db, data_dir):
 
 def _best_intel_iops():
     """The Intel sweep's best point, its lower bound at 20 ms (no file reaches it): the highest
-    ``jobs[0].read.iops`` of its randread-*-1.json files (69,656 at iodepth 64)."""
+    ``jobs[0].read.iops`` of its randread-*-1.json files (69,656 at iodepth 32)."""
     files = sample("fio-sweeps", INTEL).glob("randread-*-1.json")
     return max(json.loads(path.read_text())["jobs"][0]["read"]["iops"] for path in files)
 
@@ -69,3 +71,24 @@ def test_the_white_paper_table_gives_each_side_its_own_raid_level(pair, client):
     rows = list(workbook.worksheets[2].iter_rows(values_only=True))
     assert ("4 KiB random read IOPS", "RAID-0 vs not stated") in [tuple(row[:2]) for row in rows]
     assert not any(cell == "RAID-0" for row in rows for cell in row)
+
+
+def _report(pair):
+    a, b = (System.objects.get(name=pair[side]) for side in ("a", "b"))
+    result = comparison(a=a, b=b, a_config=pair["a_config"], b_config=pair["b_config"])
+    return report_content([result], options=ReportOptions())
+
+
+def test_each_legend_names_its_own_sides_configuration(pair, client):
+    chart = client.get("/compare/chart.json", {**pair, "label": "4 KiB random read"}).json()
+    (figure,) = [block.figure for block in _report(pair).figures() if block.key == "4 KiB random read"]
+    for names in ([trace["name"] for trace in chart["data"]], [trace.name for trace in figure.data]):
+        assert names == [
+            "A: MX200 x3, RAID-0, 3 drives",
+            "A: MX200 x3, RAID-0, 3 drives: 141,142 IOPS at 20 ms (interpolated)",
+            "B: Intel D3-S4610, RAID level not stated, 1 drive",
+            # The sweep's best point (randread-32-1.json: 69,656 IOPS at 0.458 ms average); no file reaches 20 ms.
+            "B: Intel D3-S4610, RAID level not stated, 1 drive: at least 69,656 IOPS at 20 ms"
+            " (a lower bound, measured at 0.458 ms)",
+            "threshold 20 ms",
+        ]
