@@ -3,8 +3,10 @@ Intel D3-S4610 (fio-plot's randread sweep, samples/fio-sweeps/, one SSD, its RAI
 legend and note gives each side its own configuration."""
 
 import csv
+import html
 import io
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -92,3 +94,35 @@ def test_each_legend_names_its_own_sides_configuration(pair, client):
             " (a lower bound, measured at 0.458 ms)",
             "threshold 20 ms",
         ]
+
+
+def test_a_lower_bounds_share_of_each_drive_is_marked_a_lower_bound(pair, client):
+    intel, mx200 = round(_best_intel_iops()), round(_mx200_iops_at_20_ms())
+    # MX200 x3's figure at 20 ms over its 3 drives (interpolated, no bound); the Intel's best point over its 1.
+    per_drive = f"per drive: MX200 x3 {round(mx200 / 3):,} IOPS, Intel D3-S4610 ≥ {intel:,} IOPS"
+    assert per_drive == "per drive: MX200 x3 47,047 IOPS, Intel D3-S4610 ≥ 69,656 IOPS"
+    system = System.objects.get(name="Intel D3-S4610")
+    page = client.get(f"/systems/{system.id}/").content.decode()
+    row = re.search(r'<a href="/runs/\d+/">#\d+</a></td>(.*?)</tr>', page, flags=re.S)[1]
+    cells = [_text(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, flags=re.S)]
+    # At threshold, Per drive, How read.
+    assert cells[-3:] == [f"≥ {intel:,} IOPS", f"≥ {intel:,} IOPS", "a lower bound (threshold not reached)"]
+    assert per_drive in _text(client.get("/compare/", pair).content.decode())
+    where = "4 KiB random read, RAID-0, 3 drives vs RAID level not stated, 1 drive"
+    lines = list(csv.reader(io.StringIO(client.get("/export/comparison/", {**pair, "format": "csv"}).content.decode())))
+    assert [f"{where}: {per_drive}."] in lines
+    markdown = client.get("/export/comparison/", {**pair, "format": "markdown"}).content.decode()
+    assert f"{where}: {per_drive}." in markdown.splitlines()
+    report = _report(pair)
+    (provenance,) = [block for block in report.blocks if getattr(block, "key", "") == "Provenance table"]
+    assert [[cell.text for cell in row[1:3]] for row in provenance.rows] == [
+        ["A: MX200 x3", f"{mx200:,} IOPS"],
+        ["B: Intel D3-S4610", f"≥ {intel:,} IOPS"],
+    ]
+    # The report's results notes (its PDF and Word read them) say the same per drive.
+    notes = [line for block in report.blocks for line in getattr(block, "notes", ())]
+    assert any(per_drive in note for note in notes)
+
+
+def _text(fragment):
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
