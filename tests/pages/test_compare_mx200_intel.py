@@ -126,3 +126,24 @@ def test_a_lower_bounds_share_of_each_drive_is_marked_a_lower_bound(pair, client
 
 def _text(fragment):
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+
+def test_one_drive_is_one_drive_in_the_filters_and_the_reports_environment_tables(pair, client):
+    page = client.get("/compare/", pair).content.decode()
+    options = {
+        side: [_text(option) for option in re.findall(r"<option[^>]*>(.*?)</option>", select)]
+        for side, select in re.findall(r'<select id="id_(\w)_drive_count"[^>]*>(.*?)</select>', page, flags=re.S)
+    }
+    # The configurations as uploaded: MX200 x3 with drive_count=3, the Intel with drive_count=1.
+    assert options == {"a": ["any", "3 drives"], "b": ["any", "1 drive"]}
+    report = _report(pair)
+    tested = {
+        block.caption: [cell.text for row in block.rows for cell in row[1:] if row[0].text == "RAID levels and drive "
+                        "counts tested"]
+        for block in report.blocks
+        if getattr(block, "caption", "").startswith("Measurement environment of ")
+    }  # fmt: skip
+    assert tested == {
+        "Measurement environment of MX200 x3": ["RAID-0: 3 drives"],
+        "Measurement environment of Intel D3-S4610": ["RAID level not stated: 1 drive"],
+    }
