@@ -72,9 +72,11 @@ def _compare_curves(
     series: list[Series] = []
     a_name, b_name = names
     for index, row in enumerate(workload_comparison.rows):
-        for side, system, figures, colour in (("A", a_name, row.a, A_COLOUR), ("B", b_name, row.b, B_COLOUR)):
+        # Each side is named with its own configuration, not the pair's ("RAID-0, 3 drives vs ...").
+        sides = (("A", a_name, row.a, A_COLOUR, row.a_label), ("B", b_name, row.b, B_COLOUR, row.b_label))
+        for side, system, figures, colour, configuration in sides:
             for figure in figures:
-                name = f"{side}: {system}, {row.label}"
+                name = f"{side}: {system}, {configuration}"
                 series += _side_curve(figure, name, index, colour, latency, threshold_ms, unit)
     right = max((x for s in series for x in s.x), default=1)
     top = max((y for s in series for y in s.y if y is not None), default=threshold_ms)

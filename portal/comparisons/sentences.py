@@ -29,8 +29,11 @@ def row_notes(row: "ComparisonRow", *, a_name: str, b_name: str, threshold_ms: f
         notes.append(f"different drive counts: {row.drive_count_a} vs {row.drive_count_b}")
         if row.drive_count_a and row.drive_count_b:
             metric = row.a_figures.metric if row.a_figures is not None else "iops"
+            # A lower bound's share of each drive is a lower bound too.
             a_each = formatting.throughput(row.a_value / row.drive_count_a, metric)
             b_each = formatting.throughput(row.b_value / row.drive_count_b, metric)
+            a_each, b_each = (f"≥ {each}" if bound else each for each, bound in
+                              ((a_each, row.a_lower_bound), (b_each, row.b_lower_bound)))  # fmt: skip
             notes.append(f"per drive: {a_name} {a_each}, {b_name} {b_each}")
     sides = [(name, found) for name, found in ((a_name, row.a_figures), (b_name, row.b_figures)) if found is not None]
     # A published MB/s figure as the paper printed it, when that was binary.

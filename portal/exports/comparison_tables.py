@@ -9,6 +9,7 @@ from portal.analysis.curves import Status
 from portal.analysis.digits import NO_FIGURE
 from portal.analysis.pairing import config_key_label
 from portal.analysis.tables import PAGE_FORMATS, Column, ColumnGroup, NumberFormat, Row, Table
+from portal.comparisons.comparison import ComparisonRow
 from portal.comparisons.figures import ReplicateGroup
 from portal.comparisons.selectors import Comparison, WorkloadComparison, comparison
 from portal.models import System
@@ -122,11 +123,12 @@ def summary_table(result: Comparison) -> Table:
 
 
 def side_by_side_table(result: Comparison) -> Table:
-    """Seed 002 Table 1: workload, RAID level ("Any" when not stated), array A, array B."""
+    """Seed 002 Table 1: workload, RAID level ("Any" when not stated), array A, array B; each side's RAID
+    level where the two differ ("RAID-0 vs not stated")."""
     numbers = PAGE_FORMATS["iops"]
     rows = [
         figure_row(
-            (f"{workload.workload} {METRIC_UNITS[workload.metric]}", row.raid_level or "Any"),
+            (f"{workload.workload} {METRIC_UNITS[workload.metric]}", _raid_levels(row)),
             (row.a_value, row.b_value),
             metric=workload.metric,
             bounds=(is_lower_bound(row.a_figures), is_lower_bound(row.b_figures)),
@@ -147,6 +149,14 @@ def side_by_side_table(result: Comparison) -> Table:
         rows=tuple(rows),
         footnotes=(f"{basis(result)} MB/s = 10^6 bytes/s.", *marks_notes(rows)),
     )
+
+
+def _raid_levels(row: ComparisonRow) -> str:
+    """The RAID level a row compares at, or each side's, A's first, where configurations chosen by hand differ."""
+    if row.raid_level_b is None:
+        return row.raid_level or "Any"
+    sides = (row.raid_level, row.raid_level_b)
+    return " vs ".join(formatting.raid_level_words(raid) if raid else "not stated" for raid in sides)
 
 
 def _system_label(side: str, drive_counts: set[int | None]) -> str:

@@ -127,6 +127,9 @@ def run_row(figure: RunFigure, *, url: str, names_shown: bool = False) -> RunRow
         # A lower bound: the run did at least this much at the threshold.
         value = f"≥ {value}"
     by_drive = per_drive(figure.value, drives).per_drive if figure.value is not None and drives else None
+    by_drive_text = formatting.throughput(by_drive, figure.metric)
+    if figure.status == Status.NOT_REACHED and by_drive is not None:
+        by_drive_text = f"≥ {by_drive_text}"  # a lower bound's share of each drive
     return RunRow(
         run_id=run.id,
         url=url,
@@ -134,7 +137,7 @@ def run_row(figure: RunFigure, *, url: str, names_shown: bool = False) -> RunRow
         tool=run.tool or "not stated",
         source=_ORIGINS.get(run.origin, run.origin),
         at_threshold=value,
-        per_drive=formatting.throughput(by_drive, figure.metric),
+        per_drive=by_drive_text,
         how_read=formatting.status_words(figure.status),
         excluded=exclusion_words(
             phase=run.phase, reason=run.excluded_reason, by=run.excluded_by, at=run.excluded_at, names_shown=names_shown

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from portal import formatting
+from portal.analysis.curves import Status
 from portal.comparisons import sentences
 from portal.comparisons.comparison import ComparisonOptions
 from portal.comparisons.selectors import Comparison, ComparisonRow, WorkloadComparison
@@ -74,11 +75,14 @@ def _provenance(reading: Reading) -> list[Block]:
             for side, figures in (("A", row.a), ("B", row.b)):
                 for figure in figures:
                     run = reading.runs[figure.run_id]
+                    value = formatting.throughput(figure.value, figure.metric)
+                    if figure.status == Status.NOT_REACHED and figure.value is not None:
+                        value = f"≥ {value}"  # the best point measured, a lower bound
                     rows.append(
                         (
                             Cell(f"{workload.workload}, {row.label}"),
                             Cell(f"{side}: {formatting.compared_side(run.config.system, run.firmware)}"),
-                            Cell(formatting.throughput(figure.value, figure.metric)),
+                            Cell(value),
                             Cell(f"run {run.id}"),
                             Cell(_source(run)),
                         )

@@ -182,10 +182,13 @@ def _raid_and_drives(keys: Iterable[ConfigKey]) -> str:
     counts: dict[str, set[int]] = defaultdict(set)
     for raid_level, drive_count, _ in keys:
         counts[raid_level or "RAID level not stated"].update([drive_count] if drive_count else [])
-    return "; ".join(
-        f"{raid}: {', '.join(str(n) for n in sorted(drives))} drives" if drives else raid
-        for raid, drives in sorted(counts.items())
-    )
+    return "; ".join(f"{raid}: {_drive_counts(drives)}" if drives else raid for raid, drives in sorted(counts.items()))
+
+
+def _drive_counts(counts: set[int]) -> str:
+    """ "1 drive", "3, 8 drives": the counts in order, the noun in the number of the last."""
+    *fewer, most = sorted(counts)
+    return ", ".join([*(str(n) for n in fewer), formatting.count(most, "drive")])
 
 
 def _host(config: Config) -> str:
