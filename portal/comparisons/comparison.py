@@ -118,9 +118,11 @@ class WorkloadComparison:
     # Why no configuration is compared (sentences), when ``rows`` is empty.
     empty: list[str] = field(default_factory=list)
     # When a side's curve does not cross the threshold: the response times (ms) both sides' curves are
-    # measured between, None when they share none, and thresholds within them to compare at instead.
+    # measured between, None when they share none, and thresholds within them to compare at instead;
+    # ``sides_measured``: each side's own range in words, saying which does not reach the threshold.
     no_crossing: bool = False
     measured_ms: tuple[float, float] | None = None
+    sides_measured: list[str] = field(default_factory=list)
     thresholds: list[float] = field(default_factory=list)
 
 
