@@ -58,6 +58,8 @@ PAGE_FORMATS = {
 }
 # Written before a lower bound: the threshold was not reached, the figure is the best point measured.
 LOWER_BOUND = "≥ "
+# An improvement capped by a lower bound on the figure it is measured against: at most that much.
+UPPER_BOUND = "≤ "
 
 
 def round_half_up(value: float, decimals: int) -> Decimal:
@@ -100,12 +102,13 @@ class ColumnGroup:
 class Row:
     """Full row-header values (repeated values are blanked only when printed) and one cell per column;
     ``formats``, when given, one per cell (None: the column's), and ``lower_bounds`` the cells that are
-    lower bounds."""
+    lower bounds ("≥"), ``upper_bounds`` those that are upper bounds ("≤")."""
 
     headers: tuple[str, ...]
     cells: tuple[float | None, ...]
     formats: tuple[NumberFormat | None, ...] = ()
     lower_bounds: frozenset[int] = frozenset()
+    upper_bounds: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -157,9 +160,17 @@ class Table:
     def is_lower_bound(self, row: int, column: int) -> bool:
         return column in self.rows[row].lower_bounds and self.rows[row].cells[column] is not None
 
+    def bound_mark(self, row: int, column: int) -> str:
+        """The mark a cell prints before its figure: "≥ " a lower bound, "≤ " an upper bound, else ''."""
+        if self.rows[row].cells[column] is None:
+            return ""
+        if self.is_lower_bound(row, column):
+            return LOWER_BOUND
+        return UPPER_BOUND if column in self.rows[row].upper_bounds else ""
+
     def cell_text(self, row: int, column: int) -> str:
         text = format_number(self.rows[row].cells[column], self.cell_format(row, column))
-        return LOWER_BOUND + text if self.is_lower_bound(row, column) else text
+        return self.bound_mark(row, column) + text
 
     def row_header_text(self, row: int) -> tuple[str, ...]:
         """Row headers as printed: an outer header is blank while it repeats the row above (the

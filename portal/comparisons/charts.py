@@ -143,7 +143,7 @@ def _compare_bars(
             Bars(f"A: {a_name}", [row.a_value * per for row in rows], A_COLOUR, errors["a"]),
             Bars(f"B: {b_name}", [row.b_value * per for row in rows], B_COLOUR, errors["b"]),
         ],
-        notes=[formatting.improvement(row.pct) for row in rows],
+        notes=[formatting.improvement(row.stated_pct) for row in rows],
     )
 
 

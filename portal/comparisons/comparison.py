@@ -58,6 +58,9 @@ class ComparisonRow:
     # draw and list them, the tables need only the values.
     a_figures: ReplicateGroup | None = field(default=None, repr=False)
     b_figures: ReplicateGroup | None = field(default=None, repr=False)
+    # How the improvement is stated, as the row's sentence states it: '' a finding, "≤" / "≥" a bound, None
+    # not stated (:func:`~portal.comparisons.sentences.improvement_mark`).
+    pct_mark: str | None = ""
     # B's RAID level when it differs from A's (configurations chosen by hand), else None.
     raid_level_b: str | None = None
     # Each side's drive type ("SSD", "HDD"; '' where not stated).
@@ -72,6 +75,11 @@ class ComparisonRow:
     @property
     def b_lower_bound(self) -> bool:
         return self.b_figures is not None and Status.NOT_REACHED in self.b_figures.not_reached
+
+    @property
+    def stated_pct(self) -> float | None:
+        """The improvement as tables print it: None where the sentences state no difference."""
+        return None if self.pct_mark is None else self.pct
 
     @property
     def a_label(self) -> str:
@@ -118,9 +126,11 @@ class WorkloadComparison:
     # Why no configuration is compared (sentences), when ``rows`` is empty.
     empty: list[str] = field(default_factory=list)
     # When a side's curve does not cross the threshold: the response times (ms) both sides' curves are
-    # measured between, None when they share none, and thresholds within them to compare at instead.
+    # measured between, None when they share none, and thresholds within them to compare at instead;
+    # ``sides_measured``: each side's own range in words, saying which does not reach the threshold.
     no_crossing: bool = False
     measured_ms: tuple[float, float] | None = None
+    sides_measured: list[str] = field(default_factory=list)
     thresholds: list[float] = field(default_factory=list)
 
 

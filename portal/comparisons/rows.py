@@ -75,6 +75,10 @@ def compared_row(
         row.confidence = compare_summaries(a_summary, b_summary, adjust_b=options.adjust_b)
     a_name, b_name = options.side_names(a, b)
     row.notes = sentences.row_notes(row, a_name=a_name, b_name=b_name, threshold_ms=options.threshold_ms)
+    row.pct_mark = sentences.improvement_mark(row, options.threshold_ms)
+    unstated = sentences.unstated_improvement_note(row, options.threshold_ms)
+    if unstated:
+        row.notes.append(unstated)
     return row
 
 

@@ -232,6 +232,18 @@ def _crosses(workload: WorkloadComparison) -> bool:
     return not any(over in sentence for sentence in workload.empty)
 
 
+def _side_measured(letter: str, ranged: tuple[float, float], threshold_ms: float) -> str:
+    """Where side ``letter``'s curve is measured (``ranged``: lowest and highest response time, ms), saying
+    when it lies wholly under or over ``threshold_ms``."""
+    low, high = ranged
+    words = f"{letter}'s curve is measured from {low:#.3g} to {high:#.3g} ms"
+    if high < threshold_ms:
+        return f"{words}, short of {threshold_ms:g} ms"
+    if low > threshold_ms:
+        return f"{words}, all over {threshold_ms:g} ms"
+    return words
+
+
 def _offer_thresholds(
     compared: list[tuple[WorkloadComparison, WorkloadKey, WorkloadKey]],
     *,
@@ -258,6 +270,10 @@ def _offer_thresholds(
         workload.no_crossing = True
         if a_key not in a_ranges or b_key not in b_ranges:
             continue
+        workload.sides_measured = [
+            _side_measured(letter, ranged, options.threshold_ms)
+            for letter, ranged in (("A", a_ranges[a_key]), ("B", b_ranges[b_key]))
+        ]
         low, high = max(a_ranges[a_key][0], b_ranges[b_key][0]), min(a_ranges[a_key][1], b_ranges[b_key][1])
         if low <= high:
             workload.measured_ms = (low, high)

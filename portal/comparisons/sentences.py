@@ -101,6 +101,37 @@ def is_finding(row: "ComparisonRow", threshold_ms: float) -> bool:
     )
 
 
+def improvement_mark(row: "ComparisonRow", threshold_ms: float) -> str | None:
+    """How a row's improvement is stated, as its sentence states it: '' a finding (both figures read at the
+    threshold), "≤" or "≥" a bound (B, or A, a lower bound, the other read at the threshold: "at most" or "at
+    least" that much), None no difference stated (both lower bounds, a figure published at another threshold,
+    no improvement)."""
+    if row.pct is None:
+        return None
+    if is_finding(row, threshold_ms):
+        return ""
+    a_bound = row.a_figures is not None and bool(row.a_figures.not_reached)
+    b_bound = row.b_figures is not None and bool(row.b_figures.not_reached)
+    if read_at_threshold(row.a_figures, threshold_ms) and b_bound:
+        return "≤"
+    if a_bound and read_at_threshold(row.b_figures, threshold_ms):
+        return "≥"
+    return None
+
+
+def unstated_improvement_note(row: "ComparisonRow", threshold_ms: float) -> str:
+    """Why a row's improvement is not stated where a figure was published at another threshold, '' else."""
+    if row.pct is None or improvement_mark(row, threshold_ms) is not None:
+        return ""
+    stated = sorted(
+        {ms for found in (row.a_figures, row.b_figures) if found is not None for ms in found.stated_ms} - {threshold_ms}
+    )
+    if not stated:
+        return ""  # both figures lower bounds: their notes say so
+    at = " and ".join(formatting.threshold(ms) for ms in stated)
+    return f"improvement not stated at {formatting.threshold(threshold_ms)}: published at {at}"
+
+
 def configuration_words(row: "ComparisonRow") -> str:
     """What differs between the two configurations of a row, A's against B's ("3 against 1 drive; RAID-0
     against RAID level not stated"), '' when nothing does."""

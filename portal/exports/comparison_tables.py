@@ -3,6 +3,7 @@ seed 002's side-by-side table. MB/s is decimal here; figures are written as the 
 them (whole IOPS, MB/s to three significant digits), a lower bound marked "≥"."""
 
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from portal import formatting
 from portal.analysis.curves import Status
@@ -74,9 +75,15 @@ def comparison_table(result: Comparison) -> Table:
         for row in workload.rows:
             b_cells = (row.b_value, row.b_value * result.adjust_b) if adjusted else (row.b_value,)
             bounds = (is_lower_bound(row.a_figures), *(is_lower_bound(row.b_figures),) * len(b_cells))
-            rows.append(
-                figure_row((name, row.label), (row.a_value, *b_cells, row.pct), metric=workload.metric, bounds=bounds)
-            )
+            # The improvement as the sentences state it: "–" where they state none (the notes say why).
+            cells = (row.a_value, *b_cells, row.stated_pct)
+            found = figure_row((name, row.label), cells, metric=workload.metric, bounds=bounds)
+            # An improvement against a lower bound of B is at most, one of A's at least, as the sentence says.
+            if row.pct_mark == "≤":
+                found = replace(found, upper_bounds=frozenset({len(cells) - 1}))
+            elif row.pct_mark == "≥":
+                found = replace(found, lower_bounds=found.lower_bounds | {len(cells) - 1})
+            rows.append(found)
             notes.extend(f"{workload.workload}, {row.label}: {note}." for note in row.notes)
         notes.extend(_unmatched(workload, result))
     footnotes = [

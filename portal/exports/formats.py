@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from django.utils.html import escape
 
-from portal.analysis.tables import LOWER_BOUND, NumberFormat, Table, round_half_up
+from portal.analysis.tables import NumberFormat, Table, round_half_up
 from portal.spreadsheets import csv_cell, spreadsheet_text, starts_formula
 
 if TYPE_CHECKING:  # openpyxl is imported when a workbook is written
@@ -59,7 +59,7 @@ def _csv_lines(table: Table) -> list[list[object]]:
     for i, (row, printed) in enumerate(zip(table.rows, table.body_rows(), strict=True)):
         numbers: list[object] = [
             printed_value(value, table.cell_format(i, j))
-            if value is not None and not table.is_lower_bound(i, j)
+            if value is not None and not table.bound_mark(i, j)
             else spreadsheet_text(text)
             for j, (value, text) in enumerate(zip(row.cells, printed[width:], strict=True))
         ]
@@ -259,18 +259,18 @@ def printed_value(value: float, number_format: NumberFormat) -> float | int:
     return int(rounded) if whole else float(rounded)
 
 
-def excel_number_format(number_format: NumberFormat, value: float = 0.0, *, lower_bound: bool = False) -> str:
+def excel_number_format(number_format: NumberFormat, value: float = 0.0, *, mark: str = "") -> str:
     """Excel's format for a cell holding ``value``: separators from ``group_from`` on (a conditional
-    section); trimmed decimals print with "General", which the rounded value makes exact; a lower bound
-    with its "≥" in front, the cell still a number."""
+    section); trimmed decimals print with "General", which the rounded value makes exact; a bound with its
+    ``mark`` ("≥ ", "≤ ") in front, the cell still a number."""
     decimals = number_format.decimals_of(value)
     if number_format.significant is not None and isinstance(printed_value(value, number_format), int):
         decimals = 0  # 20.04 to three digits is 20, printed without its zero
     found = _excel_number_format(number_format, decimals)
-    if not lower_bound:
+    if not mark:
         return found
     # A conditional format's sections each take the mark, after the section's condition ("[>=10000]").
-    return ";".join(_CONDITION.sub(rf'\1"{LOWER_BOUND}"', section, count=1) for section in found.split(";"))
+    return ";".join(_CONDITION.sub(rf'\1"{mark}"', section, count=1) for section in found.split(";"))
 
 
 _CONDITION = re.compile(r"^((?:\[[^\]]*\])*)")
@@ -373,7 +373,7 @@ def _xlsx_body(sheet, table: Table, *, first_row: int) -> None:
             else:
                 cell = sheet.cell(row=first_row + i, column=width + j + 1)
                 cell.value = printed_value(value, number_format)
-                cell.number_format = excel_number_format(number_format, value, lower_bound=table.is_lower_bound(i, j))
+                cell.number_format = excel_number_format(number_format, value, mark=table.bound_mark(i, j))
     for level in range(width - 1):
         for start, count, _ in table.row_header_spans(level):
             if count > 1:

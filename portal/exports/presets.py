@@ -288,6 +288,8 @@ def marks_notes(rows: Iterable[Row], *, no_figure: str = NO_FIGURE) -> list[str]
     notes = []
     if any(row.lower_bounds for row in rows):
         notes.append("≥: a lower bound, the threshold was not reached (the best point measured).")
+    if any(row.upper_bounds for row in rows):
+        notes.append("≤: an upper bound, an improvement over a lower bound.")
     if any(cell is None for row in rows for cell in (row.cells[: len(row.formats)] if row.formats else row.cells)):
         notes.append(f"{no_figure}: no figure at the threshold.")
     return notes

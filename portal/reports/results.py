@@ -3,6 +3,7 @@ chose (IOPS, MB/s or MiB/s), the page's sentences and what was not compared; the
 white-paper table."""
 
 from portal import formatting
+from portal.analysis.digits import NO_FIGURE
 from portal.analysis.tables import LOWER_BOUND, Table, round_half_up
 from portal.comparisons.charts import ChartUnit
 from portal.comparisons.selectors import Comparison, ComparisonRow, WorkloadComparison
@@ -114,7 +115,7 @@ def _workload_table(
                 Cell(row.label),
                 _figure_cell(a_value, unit, lower_bound=is_lower_bound(row.a_figures)),
                 _figure_cell(b_value, unit, lower_bound=is_lower_bound(row.b_figures)),
-                _improvement_cell(row.pct, options.pct_decimals),
+                _improvement_cell(row, options.pct_decimals),
                 Cell(_confidence(row)),
                 Cell(how),
             )
@@ -136,12 +137,15 @@ def _workload_table(
     )
 
 
-def _improvement_cell(pct: float | None, decimals: int) -> Cell:
-    """The improvement rounded half up, as the compare page prints it with one decimal ("12.7 %", "476.0 %")."""
+def _improvement_cell(row: ComparisonRow, decimals: int) -> Cell:
+    """The improvement rounded half up, as the compare page prints it with one decimal ("12.7 %", "476.0 %"):
+    "–" where the sentences state no difference (the row's notes say why)."""
+    pct = row.stated_pct
     if pct is None:
-        return Cell("")
+        return Cell(NO_FIGURE if row.pct is not None else "")
     rounded = round_half_up(pct, decimals)
-    return Cell(f"{rounded:.{decimals}f} %", float(rounded))
+    mark = f"{row.pct_mark} " if row.pct_mark else ""
+    return Cell(f"{mark}{rounded:.{decimals}f} %", float(rounded))
 
 
 def _unit_note(unit: str, metric: str, size_bytes: int | None) -> str:
