@@ -6,7 +6,6 @@ the margins, no line too wide for its box, no table below 8 pt.
 The page is A4 (595 x 842 pt) with 2.2 cm (62.4 pt) margins, as the report's LaTeX sets it."""
 
 import io
-import itertools
 import re
 import subprocess
 from dataclasses import dataclass
@@ -108,13 +107,42 @@ def assert_read_as_printed(report: Report, read: ReadBack) -> None:
     for text in headings + captions:
         assert flat(text) in pdf, text
     (provenance,) = [block for block in blocks if isinstance(block, TableBlock) and block.key == "Provenance table"]
-    # A row's run and value (one line each; its wrapped cells are read column by column).
+    # A row's run and value, each printed in its cell (pdftotext may read a row's wrapped cells in any order:
+    # the words are looked for in order, on one line or wrapped onto the next).
     for row in provenance.rows:
         _figure, _system, value, run, _source = (cell.text for cell in row)
-        assert flat(run) in pdf and flat(value) in pdf, row
+        assert _in_one_cell(read.words, run) and _in_one_cell(read.words, value), row
     assert "Overfull \\hbox" not in read.log
     _assert_words_within_the_text_area(read)
     _assert_tables_at_8_pt_or_more(read, provenance)
+
+
+def _in_one_cell(words: list[Word], text: str) -> bool:
+    """Whether ``text``'s words stand in order in one table cell of a page: each after the one before on its
+    line, or on one of the next lines (a wrapped cell), with at most a few words of neighbouring cells read
+    in between."""
+    wanted = text.split()
+    for start, first in enumerate(words):
+        if first.text != wanted[0]:
+            continue
+        previous, position = first, start
+        for token in wanted[1:]:
+            following = words[position + 1 : position + 9]
+            found = next((i for i, w in enumerate(following) if w.text == token and _next_in_cell(previous, w)), None)
+            if found is None:
+                break
+            position += found + 1
+            previous = words[position]
+        else:
+            return True
+    return False
+
+
+def _next_in_cell(previous: Word, word: Word) -> bool:
+    """Whether ``word`` may follow ``previous`` in a cell: on its line to its right, or a line or two below."""
+    same_line = abs(word.y_max - previous.y_max) < 1.0 and word.x_min > previous.x_min
+    below = 0 < word.y_max - previous.y_max < 25
+    return word.page == previous.page and (same_line or below)
 
 
 def _assert_words_within_the_text_area(read: ReadBack) -> None:
@@ -132,7 +160,13 @@ def _assert_tables_at_8_pt_or_more(read: ReadBack, provenance: TableBlock) -> No
     """No table is scaled or set in a tiny font, and the provenance rows' words are 8 pt or more."""
     assert not re.search(r"\\(resizebox|scalebox|tiny|scriptsize)\b", read.latex)
     runs = {cell.text.split()[1] for row in provenance.rows for cell in row if cell.text.startswith("run ")}
-    boxes = [word for before, word in itertools.pairwise(read.words) if before.text == "run" and word.text in runs]
+    words = read.words
+    boxes = [
+        word
+        for i, word in enumerate(words)
+        if word.text in runs
+        and any(before.text == "run" and _next_in_cell(before, word) for before in words[max(0, i - 8) : i])
+    ]
     assert {word.text for word in boxes} == runs
     assert min(word.y_max - word.y_min for word in boxes) >= SMALLEST_TABLE_FONT_PT * BOX_PER_FONT_PT
 
