@@ -120,9 +120,9 @@ class Config(models.Model):
         ]
 
     def __str__(self) -> str:
-        from portal import formatting
+        from portal.analysis.vocabulary import config_words
 
-        return f"{self.system}: " + formatting.config_words(self.raid_level, self.drive_count)
+        return f"{self.system}: " + config_words(self.raid_level, self.drive_count)
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.raid_level = raid_level_canonical(self.raid_level)
