@@ -52,7 +52,7 @@ test: install test-tools lint
 benchmark: install test-tools
 	$(BIN)/python -m tests.benchmark
 
-# The change-point detector's figures on simulated firmware histories (README: History across firmware versions).
+# The change-point detector's figures on simulated firmware histories (docs/numbers.md: Changes across firmware versions).
 changepoints: install
 	$(BIN)/python -m tests.changepoints
 

@@ -3,7 +3,7 @@
 A format is a module under ``ingest/formats/`` providing what :class:`~ingest.formats.base.FormatModule`
 states (``FORMAT``, ``TOOL``, ``READS``, ``sniff``, ``parse``), and the hooks of
 :class:`~ingest.formats.base.RefusingFormat` (``refuse``) and :class:`~ingest.formats.base.GroupedFormat`
-(``group_key``, ``parse_group``) where it needs them. README "Adding a format" lists the steps.
+(``group_key``, ``parse_group``) where it needs them. docs/contributing.md, "Adding a format", lists the steps.
 """
 
 import logging

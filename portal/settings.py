@@ -1,4 +1,4 @@
-"""Settings, all from the environment (see the README's configuration table)."""
+"""Settings, all from the environment (see docs/operations.md, Configuration)."""
 
 import ipaddress
 import os

@@ -15,6 +15,7 @@ urlpatterns = [
     path("teams/", include("portal.teams.urls")),
     path("export/", include("portal.exports.urls")),
     path("reports/", include("portal.reports.urls")),
+    path("docs/", include("portal.docs.urls")),
     path("", include("portal.curation.urls")),
     path("", include("portal.pages.urls")),
 ]

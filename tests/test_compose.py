@@ -1,4 +1,4 @@
-"""docker-compose.yml wires the same configuration the README documents."""
+"""docker-compose.yml wires the same configuration docs/operations.md documents."""
 
 import yaml
 

@@ -23,11 +23,11 @@ _FORMAT_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 @runtime_checkable
 class FormatModule(Protocol):
-    """A format: its id, the tool, the README line of what it reads, detection and parsing."""
+    """A format: its id, the tool, the docs/formats.md line of what it reads, detection and parsing."""
 
-    FORMAT: str  # the format id, as in ``ResultSet.format`` and the README table
+    FORMAT: str  # the format id, as in ``ResultSet.format`` and the docs/formats.md table
     TOOL: str  # the tool's name, as runs are stored under it
-    READS: str  # what is read, one line: the README format table's last column
+    READS: str  # what is read, one line: the docs/formats.md format table's last column
 
     def sniff(self, head: bytes, name: str) -> bool:
         """Whether the file's first bytes (``HEAD_BYTES`` of them) look like this format; ``name``

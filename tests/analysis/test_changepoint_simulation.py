@@ -1,5 +1,5 @@
 """A small ``make changepoints``: 40 simulated histories a row judged after every version with alerts kept
-as the portal keeps them, its goals held loosely (the full 300 seeds are in the README's table)."""
+as the portal keeps them, its goals held loosely (the full 300 seeds are in docs/numbers.md's table)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Requests over a limit answer the JSON sentence the README promises; every page carries the policy."""
+"""Requests over a limit answer the JSON sentence docs/api.md promises; every page carries the policy."""
 
 import io
 

@@ -46,6 +46,7 @@ def values(failed_upload, staff):
         "preset": "whitepaper",
         "uidb64": "MQ",
         "token": "set-password",
+        "name": "api",
     }
 
 
@@ -70,7 +71,8 @@ def test_every_html_page_has_the_policy_and_no_inline_script(client, staff, valu
         assert not JAVASCRIPT_URL.search(body), path
         checked.append(path)
     # The walk reached the portal's own pages, not only error pages.
-    assert {"/", "/compare/", "/uploads/", f"/runs/{values['run_id']}/", "/accounts/login/"} <= set(checked)
+    portal = {"/", "/compare/", "/uploads/", f"/runs/{values['run_id']}/", "/accounts/login/", "/docs/", "/docs/api/"}
+    assert portal <= set(checked)
 
 
 def test_the_policy_allows_only_static_scripts(client, db):

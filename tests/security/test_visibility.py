@@ -246,6 +246,8 @@ NOTHING_PRIVATE = {
     "pages:compare_defaults": "the reader's own default threshold, or a team's they administer (tests/pages)",
     "api:schema": "the API's description",
     "api:docs": "the API's documentation page",
+    "docs:index": "the project's documentation (README.md)",
+    "docs:page": "the project's documentation (docs/*.md)",
 }
 
 

@@ -1,0 +1,1 @@
+"""The project's documentation (``README.md`` and ``docs/*.md``) served as pages at ``/docs/``."""
