@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import get_commands, load_command_class
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -119,13 +120,13 @@ def test_every_docs_page_renders_in_the_portal_with_its_links_followed(client):
     assert client.get("/docs/no-such-page/").status_code == 404
 
 
-def _api_rows() -> dict[str, set[str]]:
-    """The API's query parameters table: endpoint path and the parameters listed for it."""
+def _api_rows(method: str = "GET") -> dict[str, set[str]]:
+    """The API's query parameters table: each endpoint's path and the parameters listed for it."""
     rows = {}
     for endpoint, listed in _table(REPO / "docs" / "api.md", "Query parameters"):
-        method, route = _spans(endpoint)[0].split(" ", 1)
-        assert method == "GET"
-        rows[route] = set(_spans(listed))
+        asked, route = _spans(endpoint)[0].split(" ", 1)
+        if asked == method:
+            rows[route] = set(_spans(listed))
     return rows
 
 
@@ -143,6 +144,15 @@ def test_every_endpoint_takes_exactly_the_parameters_the_api_page_lists(client):
     assert rows["/api/v1/systems/"] >= {"name", "q"} and "system" not in rows["/api/v1/systems/"]
     for route, listed in rows.items():
         assert _taken(client, route) == listed | {"format"}, route
+
+
+@pytest.mark.django_db
+def test_an_upload_takes_exactly_the_form_fields_the_api_page_lists(client):
+    client.force_login(get_user_model().objects.create_user("lab-uploader"))
+    response = client.post("/api/v1/uploads/", {"no_such_label": "1"})
+    assert response.status_code == 400
+    message = response.json()["error"]["fields"]["no_such_label"][0]
+    assert set(message.split("known: ", 1)[1].split(", ")) == _api_rows("POST")["/api/v1/uploads/"]
 
 
 def _route_of(path: str, routes: set[str]) -> str | None:
