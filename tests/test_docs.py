@@ -1,8 +1,10 @@
 """The documentation says what the code does: every link of the README and ``docs/`` leads somewhere, on
 GitHub (relative files and their anchors) and in the portal (``/docs/`` pages); every API query parameter
-the docs list is the one the endpoint takes; every ``manage.py`` command and option they name exists."""
+the docs list is the one the endpoint takes; every ``manage.py`` command and option they name exists;
+every environment variable the portal reads is in the configuration table."""
 
 import argparse
+import ast
 import re
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
@@ -223,3 +225,29 @@ def test_every_command_line_in_the_docs_uses_options_the_command_takes():
                 assert used <= options | DJANGO_OPTIONS, f"{path.name}: manage.py {name}{rest}"
                 checked += 1
     assert checked >= 15
+
+
+def _environment_read() -> set[str]:
+    """The environment variables the portal reads (``os.environ.get("X")``, ``os.environ["X"]``, the
+    settings' ``_flag("X", ...)``), and the tests' ``SAMPLES_DIR``."""
+    names: set[str] = set()
+    for path in [*(REPO / "portal").rglob("*.py"), REPO / "tests" / "samples.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+                read, name = ast.unparse(node.func), node.args[0].value
+            elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+                read, name = ast.unparse(node.value) + "[]", node.slice.value
+            else:
+                continue
+            if read in ("os.environ.get", "environ.get", "_flag", "os.environ[]", "environ[]"):
+                names.add(str(name))
+    # Django's own, and the switch to plain static file storage, which no deployment sets.
+    return names - {"DJANGO_SETTINGS_MODULE", "ARRAYBENCH_TESTING"}
+
+
+def test_the_configuration_table_lists_every_variable_the_portal_reads():
+    rows = _table(REPO / "docs" / "operations.md", "Configuration")
+    documented = {name for variable, *_ in rows for name in _spans(variable)}
+    # EMAIL_FILE_PATH is told in the EMAIL_BACKEND row, where it applies.
+    assert _environment_read() == documented | {"EMAIL_FILE_PATH"}
+    assert "EMAIL_FILE_PATH" in " ".join(cell for row in rows for cell in row)
