@@ -142,7 +142,8 @@ class NumberInFilter(filters.BaseInFilter, filters.NumberFilter):
 class UploadFilter(filters.FilterSet):
     ids = NumberInFilter(field_name="id", label="Upload ids separated by commas (follow several at once).")
     status = filters.ChoiceFilter(choices=Upload.Status.choices)
-    format = filters.CharFilter()
+    # Not `format`: DRF reads ?format= as the answer's format (json, csv ...), so a filter of that name never filters.
+    file_format = filters.CharFilter(field_name="format", label="Format id of the uploaded files (iometer, fio ...).")
     system = filters.CharFilter(method="by_system", label="System id or name.")
 
     class Meta:

@@ -47,6 +47,12 @@ def test_three_sample_files_are_read_and_followed_to_done(worker, api, lab):
     assert (failed["error"]["file"], failed["error"]["line"]) == (FIO_FAILED.name, 11)
     assert "job '1m' failed with error 22" in failed["error"]["message"]
 
+    # The list filters by the files' format; ?format= stays the answer's format (json), not a filter.
+    ids = ",".join(str(row["id"]) for row in received)
+    listed = api.get(f"/api/v1/uploads/?ids={ids}&file_format=fio").json()["results"]
+    assert sorted(row["name"] for row in listed) == sorted([FIO.name, FIO_FAILED.name])
+    assert api.get(f"/api/v1/uploads/?ids={ids}&format=json").json()["count"] == 4
+
     detail = api.get(iometer["url"]).json()
     email = next(run for run in detail["runs"] if run["name"] == "Email Server - R60 W40- RND- 4K")
     run = api.get(email["url"]).json()
