@@ -2,9 +2,11 @@
 
     python -m tests.sizing_eval
 
-1. Prediction on the fio-plot grids (samples/fio-grids): every cell off the iodepth 8 row and the
-   numjobs 8 column predicted from that row and column only; absolute relative error per grid and
-   pooled, for the model chosen per grid and for the two fixed models.
+1. Prediction on the fio-plot grids (samples/fio-grids): every cell off the row and column through the
+   middle of each axis predicted from that row and column only, by total outstanding I/O; absolute
+   relative error per grid, pooled and by kind (interpolated, extrapolated below or above the sweeps'
+   totals), and how many cells fall within their kind's 90th percentile measured on the other devices.
+   ``--bands`` prints portal.analysis.prediction_bands.BANDS instead.
 2. Sizing on seed 000's drive-count sweeps (Tables 1, 3, 4, 5, 7, 8 in fixtures/demo.yaml): each
    interior drive count left out and predicted from the others (the knee chosen on the others),
    per sweep with the model that answers it, and pooled; each knee forced everywhere and linear
@@ -21,6 +23,7 @@ from the database through the same analysis functions.
 """
 
 import statistics
+import sys
 from collections import defaultdict
 
 import yaml
@@ -32,14 +35,15 @@ from portal.analysis.drive_scaling import (
     GRADUAL_KNEE_SHARPNESS,
     KNEE_SHARPNESS,
     DriveCountFigure,
+    drive_count_for,
     drives_needed,
     fit,
     leave_one_out,
 )
-from portal.analysis.grid_prediction import Model, percentile, predict_grid
+from portal.analysis.grid_prediction import Model, middle, percentile, predict_grid
+from portal.analysis.prediction_bands import Band, Kind, band_of
 from tests.samples import REPO, sample
 
-FOCAL = (8, 8)
 SEED_000 = "000_f52f16ce4c762121.txt"
 
 
@@ -61,12 +65,28 @@ def fio_grids() -> dict[tuple[str, str], dict[tuple[float, float], float]]:
     return grids
 
 
-def _errors(cells) -> tuple[Model, list[float]]:
-    """The model chosen on the row and column alone, and its errors on every other measured cell."""
-    axes = {cell: value for cell, value in cells.items() if cell[0] == FOCAL[0] or cell[1] == FOCAL[1]}
+def grid_errors(cells) -> list[tuple[float, Kind]]:
+    """Each off-axis cell's error (%) and kind, predicted from the row and column through the middle of each
+    axis alone, as the prediction page does."""
+    focal = (middle(c[0] for c in cells), middle(c[1] for c in cells))
+    axes = {cell: value for cell, value in cells.items() if cell[0] == focal[0] or cell[1] == focal[1]}
     off = {cell: value for cell, value in cells.items() if cell not in axes}
-    prediction = predict_grid(axes, focal=FOCAL, outstanding=True, known=off)
-    return prediction.model, [cell.error_pct for cell in prediction.cells if cell.error_pct is not None]
+    prediction = predict_grid(axes, focal=focal, outstanding=True, known=off)
+    return [(cell.error_pct, cell.kind) for cell in prediction.cells if cell.error_pct is not None and cell.kind]
+
+
+def device_errors() -> dict[str, list[tuple[float, Kind]]]:
+    """Every off-axis cell's error and kind, by device (a device's grids pooled)."""
+    by_device: dict[str, list[tuple[float, Kind]]] = defaultdict(list)
+    for (device, _), cells in fio_grids().items():
+        by_device[device] += grid_errors(cells)
+    return by_device
+
+
+def grid_bands() -> dict[Kind, Band]:
+    """The band of each kind over every device's cells: what prediction_bands.BANDS holds."""
+    pooled = [pair for errors in device_errors().values() for pair in errors]
+    return {kind: band_of([e for e, k in pooled if k is kind]) for kind in Kind}
 
 
 def _summary(errors: list[float]) -> str:
@@ -75,32 +95,41 @@ def _summary(errors: list[float]) -> str:
 
 
 def report_grids() -> None:
-    print("Prediction on the fio grids from the iodepth 8 row and numjobs 8 column only")
-    pooled: dict[str, list[float]] = defaultdict(list)
+    print("Prediction on the fio grids from the row and column through the middle of each axis (the page's focal")
+    print("point), by total outstanding I/O: one model, nothing chosen on the grids, so each device's figure is")
+    print("its leave-one-device-out figure")
     for (device, rw), cells in fio_grids().items():
-        model, errors = _errors(cells)
-        product = _fixed(cells, Model.PRODUCT)
-        total = _fixed(cells, Model.OUTSTANDING)
-        pooled["chosen"] += errors
-        pooled["product"] += product
-        pooled["outstanding"] += total
-        print(f"  {device} {rw}: {len(errors)} cells, {model}: {_summary(errors)}")
-    print(f"  pooled, model chosen per grid ({len(pooled['chosen'])} cells): {_summary(pooled['chosen'])}")
-    print(f"  pooled, product of ratios everywhere: {_summary(pooled['product'])}")
-    print(f"  pooled, total outstanding I/O everywhere: {_summary(pooled['outstanding'])}")
+        errors = [e for e, _ in grid_errors(cells)]
+        print(f"  {device} {rw}: {len(errors)} cells: {_summary(errors)}")
+    by_device = device_errors()
+    pooled = [pair for errors in by_device.values() for pair in errors]
+    print(f"  goal (kept-aside grids: median <= 1.8 %, p90 <= 20 %); shared grids pooled ({len(pooled)} cells):")
+    print(f"    {_summary([e for e, _ in pooled])}")
+    for kind in Kind:
+        errors = [e for e, k in pooled if k is kind]
+        print(f"    {kind} ({len(errors)} cells): {_summary(errors)}, worst {formatting.percent(max(errors))}")
+    covered = total = 0
+    for device, errors in by_device.items():
+        others = [pair for other, pairs in by_device.items() if other != device for pair in pairs]
+        p90 = {kind: percentile([e for e, k in others if k is kind], 90) for kind in Kind}
+        covered += sum(error <= p90[kind] for error, kind in errors)
+        total += len(errors)
+    print(
+        f"  goal (>= 80 %) band coverage, leave one device out: {covered} of {total} cells"
+        f" ({formatting.percent(covered / total * 100)}) within the 90th percentile of their kind measured"
+        " on the other devices"
+    )
 
 
-def _fixed(cells, model: Model) -> list[float]:
-    """The errors of one model forced on every grid (no choice)."""
-    from portal.analysis import grid_prediction
-
-    axes = {cell: value for cell, value in cells.items() if cell[0] == FOCAL[0] or cell[1] == FOCAL[1]}
-    sweeps = grid_prediction._sweeps(axes, FOCAL)
-    return [
-        abs(grid_prediction._predict(model, sweeps, FOCAL, cell) - value) / value * 100
-        for cell, value in cells.items()
-        if cell not in axes
-    ]
+def bands_source() -> str:
+    """prediction_bands.BANDS as Python source, from the shared grids."""
+    lines = ["BANDS = {"]
+    for kind, band in grid_bands().items():
+        lines.append(
+            f"    Kind.{kind.name}: Band(cells={band.cells}, median_pct={band.median_pct},"
+            f" p90_pct={band.p90_pct}, worst_pct={band.worst_pct}),"
+        )
+    return "\n".join([*lines, "}"])
 
 
 def seed_000_sweeps() -> dict[tuple[str, str, str, str], list[DriveCountFigure]]:
@@ -141,6 +170,34 @@ def report_sizing() -> None:
     print(f"  pooled, sharp knee everywhere: {_summary(pooled['sharp'])}")
     print(f"  pooled, gradual knee everywhere: {_summary(pooled['gradual'])}")
     print(f"  pooled, linear interpolation between neighbours: {_summary(pooled['linear'])}")
+    errors = drives_needed_errors()
+    print(
+        f"  goal (median <= 3 %, p90 <= 15 %) drives needed for a left-out point's throughput, {len(errors)} points"
+        f" on rising parts (each {formatting.percent(RISING_PCT)} above the one before): {_summary(errors)},"
+        f" worst {formatting.percent(max(errors))}"
+    )
+
+
+# A left-out drive count is on a rising part of its sweep when it measured at least this much more than the
+# count before it and the count after it at least this much more again (fixed before scoring).
+RISING_PCT = 5.0
+
+
+def drives_needed_errors() -> list[float]:
+    """Drives for a left-out point's throughput, from the model fitted to the other counts (its knee chosen
+    on them): the error (%) against the drives it was measured with, on rising parts only; a point the
+    model does not reach counts as 100 %."""
+    errors = []
+    for figures in seed_000_sweeps().values():
+        for index in range(1, len(figures) - 1):
+            before, point, after = figures[index - 1 : index + 2]
+            rise = 1 + RISING_PCT / 100
+            if point.throughput < before.throughput * rise or after.throughput < point.throughput * rise:
+                continue
+            scaling = fit([*figures[:index], *figures[index + 1 :]])
+            drives = drive_count_for(scaling, target=point.throughput)
+            errors.append(100.0 if drives is None else abs(drives - point.drive_count) / point.drive_count * 100)
+    return errors
 
 
 def _linear_errors(figures: list[DriveCountFigure]) -> list[float]:
@@ -218,6 +275,9 @@ def report_read_share() -> None:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--bands"]:
+        print(bands_source())
+        return
     report_grids()
     print()
     report_sizing()
