@@ -35,11 +35,11 @@ from portal.analysis.drive_scaling import (
     GRADUAL_KNEE_SHARPNESS,
     KNEE_SHARPNESS,
     DriveCountFigure,
-    drive_count_for,
     drives_needed,
     fit,
     leave_one_out,
 )
+from portal.analysis.drives_error import RISING_PCT, drives_left_out
 from portal.analysis.grid_prediction import Model, middle, percentile, predict_grid
 from portal.analysis.prediction_bands import Band, Kind, band_of
 from tests.samples import REPO, sample
@@ -178,26 +178,9 @@ def report_sizing() -> None:
     )
 
 
-# A left-out drive count is on a rising part of its sweep when it measured at least this much more than the
-# count before it and the count after it at least this much more again (fixed before scoring).
-RISING_PCT = 5.0
-
-
 def drives_needed_errors() -> list[float]:
-    """Drives for a left-out point's throughput, from the model fitted to the other counts (its knee chosen
-    on them): the error (%) against the drives it was measured with, on rising parts only; a point the
-    model does not reach counts as 100 %."""
-    errors = []
-    for figures in seed_000_sweeps().values():
-        for index in range(1, len(figures) - 1):
-            before, point, after = figures[index - 1 : index + 2]
-            rise = 1 + RISING_PCT / 100
-            if point.throughput < before.throughput * rise or after.throughput < point.throughput * rise:
-                continue
-            scaling = fit([*figures[:index], *figures[index + 1 :]])
-            drives = drive_count_for(scaling, target=point.throughput)
-            errors.append(100.0 if drives is None else abs(drives - point.drive_count) / point.drive_count * 100)
-    return errors
+    """Drives for each left-out point's throughput on rising parts, from the other counts' model."""
+    return [x.error_pct for figures in seed_000_sweeps().values() for x in drives_left_out(figures).left_out]
 
 
 def _linear_errors(figures: list[DriveCountFigure]) -> list[float]:

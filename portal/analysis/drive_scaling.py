@@ -290,18 +290,6 @@ def drives_needed(
     )
 
 
-def drive_count_for(scaling: DriveScaling, *, target: float) -> float | None:
-    """The (fractional) drive count at which the model reaches ``target``, searched up to
-    :data:`SEARCH_FACTOR` times the most drives measured; ``None`` where it does not reach it."""
-    low, high = 0.0, float(SEARCH_FACTOR * scaling.most_drives)
-    if scaling.throughput_with(high) < target:
-        return None
-    for _ in range(60):
-        middle = (low + high) / 2
-        low, high = (low, middle) if scaling.throughput_with(middle) >= target else (middle, high)
-    return high
-
-
 @dataclass(frozen=True)
 class BackEnd:
     """The back-end formula: front-end IOPS split into reads and writes, writes times the RAID penalty.
