@@ -1,4 +1,4 @@
-"""Print how far sizing and prediction can be trusted, on the data issue 31 names.
+"""Print how far sizing and prediction can be trusted, each goal's figure under cross-validation.
 
     python -m tests.sizing_eval
 
@@ -10,7 +10,9 @@
 2. Sizing on seed 000's drive-count sweeps (Tables 1, 3, 4, 5, 7, 8 in fixtures/demo.yaml): each
    interior drive count left out and predicted from the others (the knee chosen on the others),
    per sweep with the model that answers it, and pooled; each knee forced everywhere and linear
-   interpolation between the neighbours for reference.
+   interpolation between the neighbours for reference. Then the question sizing asks: the drives needed
+   for a left-out count's throughput, on the rising parts of the sweeps, with the gradual knee's margin
+   fixed and chosen on the other sweeps (each sweep left out in turn).
 3. The DS4500's RAID-5 OLTP 8K (All Caches Disabled) sweep: drives for 12,000 and 20,000 IOPS at 20 ms.
 4. Prediction along read % on the fio-plot grids with both randread (100 %) and randwrite (0 %):
    IOPS by total outstanding I/O (the mean over iodepth x numjobs of the same total), every 0 % cell
@@ -22,6 +24,7 @@ Reads the files directly (no database); the portal's pages, API and command read
 from the database through the same analysis functions.
 """
 
+import math
 import statistics
 import sys
 from collections import defaultdict
@@ -176,11 +179,45 @@ def report_sizing() -> None:
         f" on rising parts (each {formatting.percent(RISING_PCT)} above the one before): {_summary(errors)},"
         f" worst {formatting.percent(max(errors))}"
     )
+    errors, chosen = margin_cross_validated()
+    print(
+        f"    with the gradual knee's margin chosen on the other sweeps (leave one sweep out; chosen:"
+        f" {', '.join(f'{m:g}' for m in sorted(set(chosen)))} points): {_summary(errors)},"
+        f" worst {formatting.percent(max(errors))}"
+    )
 
 
 def drives_needed_errors() -> list[float]:
     """Drives for each left-out point's throughput on rising parts, from the other counts' model."""
     return [x.error_pct for figures in seed_000_sweeps().values() for x in drives_left_out(figures).left_out]
+
+
+MARGINS_PCT = (0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, math.inf)
+
+
+def _score_without(errors_by_sweep: dict, left_out) -> tuple[float, float]:
+    pooled = [e for key, errors in errors_by_sweep.items() if key != left_out for e in errors]
+    return percentile(pooled, 90), statistics.median(pooled)
+
+
+def margin_cross_validated() -> tuple[list[float], list[float]]:
+    """The gradual knee's margin chosen without the sweep it is scored on: for each sweep left out, the
+    margin of :data:`MARGINS_PCT` with the lowest 90th percentile (then median) of drives-needed error on
+    the other sweeps; that sweep's errors with it. Returns the errors and the margins chosen."""
+    sweeps = seed_000_sweeps()
+    by_margin = {
+        margin: {
+            key: [x.error_pct for x in drives_left_out(f, gradual_margin_pct=margin).left_out]
+            for key, f in sweeps.items()
+        }
+        for margin in MARGINS_PCT
+    }
+    errors, chosen = [], []
+    for key in sweeps:
+        margin = min(MARGINS_PCT, key=lambda m, left=key: _score_without(by_margin[m], left))
+        chosen.append(margin)
+        errors += by_margin[margin][key]
+    return errors, chosen
 
 
 def _linear_errors(figures: list[DriveCountFigure]) -> list[float]:

@@ -11,7 +11,13 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from portal.analysis.drive_scaling import SEARCH_FACTOR, DriveCountFigure, DriveScaling, fit
+from portal.analysis.drive_scaling import (
+    GRADUAL_KNEE_MARGIN_PCT,
+    SEARCH_FACTOR,
+    DriveCountFigure,
+    DriveScaling,
+    fit,
+)
 
 # A left-out drive count is on a rising part of its sweep when it measured at least this much more than the
 # count before it, and the count after it at least this much more again. Fixed before any error was scored
@@ -60,7 +66,9 @@ def drive_count_for(scaling: DriveScaling, *, target: float) -> float | None:
     return high
 
 
-def drives_left_out(figures: Iterable[DriveCountFigure]) -> DrivesError:
+def drives_left_out(
+    figures: Iterable[DriveCountFigure], *, gradual_margin_pct: float = GRADUAL_KNEE_MARGIN_PCT
+) -> DrivesError:
     """Each interior drive count on a rising part, its drives predicted from the other counts' model."""
     measured = sorted(figures, key=lambda f: f.drive_count)
     rise = 1 + RISING_PCT / 100
@@ -69,7 +77,7 @@ def drives_left_out(figures: Iterable[DriveCountFigure]) -> DrivesError:
         before, point, after = measured[index - 1 : index + 2]
         if point.throughput < before.throughput * rise or after.throughput < point.throughput * rise:
             continue
-        scaling = fit([*measured[:index], *measured[index + 1 :]])
+        scaling = fit([*measured[:index], *measured[index + 1 :]], gradual_margin_pct=gradual_margin_pct)
         predicted = drive_count_for(scaling, target=point.throughput)
         left_out.append(DrivesLeftOut(point.drive_count, point.throughput, predicted))
     return DrivesError(tuple(left_out))
