@@ -111,17 +111,30 @@ def report_grids() -> None:
     for kind in Kind:
         errors = [e for e, k in pooled if k is kind]
         print(f"    {kind} ({len(errors)} cells): {_summary(errors)}, worst {formatting.percent(max(errors))}")
-    covered = total = 0
-    for device, errors in by_device.items():
-        others = [pair for other, pairs in by_device.items() if other != device for pair in pairs]
-        p90 = {kind: percentile([e for e, k in others if k is kind], 90) for kind in Kind}
-        covered += sum(error <= p90[kind] for error, kind in errors)
-        total += len(errors)
+    within = band_coverage(by_device)
+    covered, total = sum(within), len(within)
     print(
         f"  goal (>= 80 %) band coverage, leave one device out: {covered} of {total} cells"
         f" ({formatting.percent(covered / total * 100)}) within the 90th percentile of their kind measured"
         " on the other devices"
     )
+    for kind in Kind:
+        mine = [
+            ok
+            for ok, k in zip(within, (k for errors in by_device.values() for _, k in errors), strict=True)
+            if k is kind
+        ]
+        print(f"    {kind}: {sum(mine)} of {len(mine)} ({formatting.percent(sum(mine) / len(mine) * 100)})")
+
+
+def band_coverage(by_device: dict[str, list[tuple[float, Kind]]]) -> list[bool]:
+    """Each cell (device by device, in order): within the 90th percentile of its kind on the other devices."""
+    within = []
+    for device, errors in by_device.items():
+        others = [pair for other, pairs in by_device.items() if other != device for pair in pairs]
+        p90 = {kind: percentile([e for e, k in others if k is kind], 90) for kind in Kind}
+        within += [error <= p90[kind] for error, kind in errors]
+    return within
 
 
 def bands_source() -> str:

@@ -5,7 +5,7 @@ their own band, never the interpolated one."""
 import pytest
 
 from portal.analysis.prediction_bands import BANDS, Band, Kind, band_of
-from tests.sizing_eval import bands_source, grid_bands
+from tests.sizing_eval import band_coverage, bands_source, device_errors, grid_bands
 
 
 def test_the_stored_bands_are_those_the_shared_grids_give():
@@ -30,3 +30,12 @@ def test_a_band_is_the_median_90th_percentile_and_worst():
     assert band_of(errors) == Band(cells=10, median_pct=5.5, p90_pct=9.1, worst_pct=10.0)
     with pytest.raises(ValueError, match="no errors"):
         band_of([])
+
+
+def test_the_stated_bands_cover_four_cells_in_five_of_a_device_left_out():
+    # Each device's cells against the 90th percentile of their kind measured on the other 15 devices.
+    by_device = device_errors()
+    assert len(by_device) == 16
+    within = band_coverage(by_device)
+    assert len(within) == 954
+    assert sum(within) / len(within) >= 0.8
