@@ -1,14 +1,18 @@
-"""Print how far sizing and prediction can be trusted, on the data issue 31 names.
+"""Print how far sizing and prediction can be trusted, each goal's figure under cross-validation.
 
     python -m tests.sizing_eval
 
-1. Prediction on the fio-plot grids (samples/fio-grids): every cell off the iodepth 8 row and the
-   numjobs 8 column predicted from that row and column only; absolute relative error per grid and
-   pooled, for the model chosen per grid and for the two fixed models.
+1. Prediction on the fio-plot grids (samples/fio-grids): every cell off the row and column through the
+   middle of each axis predicted from that row and column only, by total outstanding I/O; absolute
+   relative error per grid, pooled and by kind (interpolated, extrapolated below or above the sweeps'
+   totals), and how many cells fall within their kind's 90th percentile measured on the other devices.
+   ``--bands`` prints portal.analysis.prediction_bands.BANDS instead.
 2. Sizing on seed 000's drive-count sweeps (Tables 1, 3, 4, 5, 7, 8 in fixtures/demo.yaml): each
    interior drive count left out and predicted from the others (the knee chosen on the others),
    per sweep with the model that answers it, and pooled; each knee forced everywhere and linear
-   interpolation between the neighbours for reference.
+   interpolation between the neighbours for reference. Then the question sizing asks: the drives needed
+   for a left-out count's throughput, on the rising parts of the sweeps, with the gradual knee's margin
+   fixed and chosen on the other sweeps (each sweep left out in turn).
 3. The DS4500's RAID-5 OLTP 8K (All Caches Disabled) sweep: drives for 12,000 and 20,000 IOPS at 20 ms.
 4. Prediction along read % on the fio-plot grids with both randread (100 %) and randwrite (0 %):
    IOPS by total outstanding I/O (the mean over iodepth x numjobs of the same total), every 0 % cell
@@ -20,7 +24,9 @@ Reads the files directly (no database); the portal's pages, API and command read
 from the database through the same analysis functions.
 """
 
+import math
 import statistics
+import sys
 from collections import defaultdict
 
 import yaml
@@ -36,10 +42,11 @@ from portal.analysis.drive_scaling import (
     fit,
     leave_one_out,
 )
-from portal.analysis.grid_prediction import Model, percentile, predict_grid
+from portal.analysis.drives_error import RISING_PCT, drives_left_out
+from portal.analysis.grid_prediction import Model, middle, percentile, predict_grid
+from portal.analysis.prediction_bands import Band, Kind, band_of
 from tests.samples import REPO, sample
 
-FOCAL = (8, 8)
 SEED_000 = "000_f52f16ce4c762121.txt"
 
 
@@ -61,12 +68,28 @@ def fio_grids() -> dict[tuple[str, str], dict[tuple[float, float], float]]:
     return grids
 
 
-def _errors(cells) -> tuple[Model, list[float]]:
-    """The model chosen on the row and column alone, and its errors on every other measured cell."""
-    axes = {cell: value for cell, value in cells.items() if cell[0] == FOCAL[0] or cell[1] == FOCAL[1]}
+def grid_errors(cells) -> list[tuple[float, Kind]]:
+    """Each off-axis cell's error (%) and kind, predicted from the row and column through the middle of each
+    axis alone, as the prediction page does."""
+    focal = (middle(c[0] for c in cells), middle(c[1] for c in cells))
+    axes = {cell: value for cell, value in cells.items() if cell[0] == focal[0] or cell[1] == focal[1]}
     off = {cell: value for cell, value in cells.items() if cell not in axes}
-    prediction = predict_grid(axes, focal=FOCAL, outstanding=True, known=off)
-    return prediction.model, [cell.error_pct for cell in prediction.cells if cell.error_pct is not None]
+    prediction = predict_grid(axes, focal=focal, outstanding=True, known=off)
+    return [(cell.error_pct, cell.kind) for cell in prediction.cells if cell.error_pct is not None and cell.kind]
+
+
+def device_errors() -> dict[str, list[tuple[float, Kind]]]:
+    """Every off-axis cell's error and kind, by device (a device's grids pooled)."""
+    by_device: dict[str, list[tuple[float, Kind]]] = defaultdict(list)
+    for (device, _), cells in fio_grids().items():
+        by_device[device] += grid_errors(cells)
+    return by_device
+
+
+def grid_bands() -> dict[Kind, Band]:
+    """The band of each kind over every device's cells: what prediction_bands.BANDS holds."""
+    pooled = [pair for errors in device_errors().values() for pair in errors]
+    return {kind: band_of([e for e, k in pooled if k is kind]) for kind in Kind}
 
 
 def _summary(errors: list[float]) -> str:
@@ -75,32 +98,54 @@ def _summary(errors: list[float]) -> str:
 
 
 def report_grids() -> None:
-    print("Prediction on the fio grids from the iodepth 8 row and numjobs 8 column only")
-    pooled: dict[str, list[float]] = defaultdict(list)
+    print("Prediction on the fio grids from the row and column through the middle of each axis (the page's focal")
+    print("point), by total outstanding I/O: one model, nothing chosen on the grids, so each device's figure is")
+    print("its leave-one-device-out figure")
     for (device, rw), cells in fio_grids().items():
-        model, errors = _errors(cells)
-        product = _fixed(cells, Model.PRODUCT)
-        total = _fixed(cells, Model.OUTSTANDING)
-        pooled["chosen"] += errors
-        pooled["product"] += product
-        pooled["outstanding"] += total
-        print(f"  {device} {rw}: {len(errors)} cells, {model}: {_summary(errors)}")
-    print(f"  pooled, model chosen per grid ({len(pooled['chosen'])} cells): {_summary(pooled['chosen'])}")
-    print(f"  pooled, product of ratios everywhere: {_summary(pooled['product'])}")
-    print(f"  pooled, total outstanding I/O everywhere: {_summary(pooled['outstanding'])}")
+        errors = [e for e, _ in grid_errors(cells)]
+        print(f"  {device} {rw}: {len(errors)} cells: {_summary(errors)}")
+    by_device = device_errors()
+    pooled = [pair for errors in by_device.values() for pair in errors]
+    print(f"  goal (kept-aside grids: median <= 1.8 %, p90 <= 20 %); shared grids pooled ({len(pooled)} cells):")
+    print(f"    {_summary([e for e, _ in pooled])}")
+    for kind in Kind:
+        errors = [e for e, k in pooled if k is kind]
+        print(f"    {kind} ({len(errors)} cells): {_summary(errors)}, worst {formatting.percent(max(errors))}")
+    within = band_coverage(by_device)
+    covered, total = sum(within), len(within)
+    print(
+        f"  goal (>= 80 %) band coverage, leave one device out: {covered} of {total} cells"
+        f" ({formatting.percent(covered / total * 100)}) within the 90th percentile of their kind measured"
+        " on the other devices"
+    )
+    for kind in Kind:
+        mine = [
+            ok
+            for ok, k in zip(within, (k for errors in by_device.values() for _, k in errors), strict=True)
+            if k is kind
+        ]
+        print(f"    {kind}: {sum(mine)} of {len(mine)} ({formatting.percent(sum(mine) / len(mine) * 100)})")
 
 
-def _fixed(cells, model: Model) -> list[float]:
-    """The errors of one model forced on every grid (no choice)."""
-    from portal.analysis import grid_prediction
+def band_coverage(by_device: dict[str, list[tuple[float, Kind]]]) -> list[bool]:
+    """Each cell (device by device, in order): within the 90th percentile of its kind on the other devices."""
+    within = []
+    for device, errors in by_device.items():
+        others = [pair for other, pairs in by_device.items() if other != device for pair in pairs]
+        p90 = {kind: percentile([e for e, k in others if k is kind], 90) for kind in Kind}
+        within += [error <= p90[kind] for error, kind in errors]
+    return within
 
-    axes = {cell: value for cell, value in cells.items() if cell[0] == FOCAL[0] or cell[1] == FOCAL[1]}
-    sweeps = grid_prediction._sweeps(axes, FOCAL)
-    return [
-        abs(grid_prediction._predict(model, sweeps, FOCAL, cell) - value) / value * 100
-        for cell, value in cells.items()
-        if cell not in axes
-    ]
+
+def bands_source() -> str:
+    """prediction_bands.BANDS as Python source, from the shared grids."""
+    lines = ["BANDS = {"]
+    for kind, band in grid_bands().items():
+        lines.append(
+            f"    Kind.{kind.name}: Band(cells={band.cells}, median_pct={band.median_pct},"
+            f" p90_pct={band.p90_pct}, worst_pct={band.worst_pct}),"
+        )
+    return "\n".join([*lines, "}"])
 
 
 def seed_000_sweeps() -> dict[tuple[str, str, str, str], list[DriveCountFigure]]:
@@ -141,6 +186,51 @@ def report_sizing() -> None:
     print(f"  pooled, sharp knee everywhere: {_summary(pooled['sharp'])}")
     print(f"  pooled, gradual knee everywhere: {_summary(pooled['gradual'])}")
     print(f"  pooled, linear interpolation between neighbours: {_summary(pooled['linear'])}")
+    errors = drives_needed_errors()
+    print(
+        f"  goal (median <= 3 %, p90 <= 15 %) drives needed for a left-out point's throughput, {len(errors)} points"
+        f" on rising parts (each {formatting.percent(RISING_PCT)} above the one before): {_summary(errors)},"
+        f" worst {formatting.percent(max(errors))}"
+    )
+    errors, chosen = margin_cross_validated()
+    print(
+        f"    with the gradual knee's margin chosen on the other sweeps (leave one sweep out; chosen:"
+        f" {', '.join(f'{m:g}' for m in sorted(set(chosen)))} points): {_summary(errors)},"
+        f" worst {formatting.percent(max(errors))}"
+    )
+
+
+def drives_needed_errors() -> list[float]:
+    """Drives for each left-out point's throughput on rising parts, from the other counts' model."""
+    return [x.error_pct for figures in seed_000_sweeps().values() for x in drives_left_out(figures).left_out]
+
+
+MARGINS_PCT = (0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, math.inf)
+
+
+def _score_without(errors_by_sweep: dict, left_out) -> tuple[float, float]:
+    pooled = [e for key, errors in errors_by_sweep.items() if key != left_out for e in errors]
+    return percentile(pooled, 90), statistics.median(pooled)
+
+
+def margin_cross_validated() -> tuple[list[float], list[float]]:
+    """The gradual knee's margin chosen without the sweep it is scored on: for each sweep left out, the
+    margin of :data:`MARGINS_PCT` with the lowest 90th percentile (then median) of drives-needed error on
+    the other sweeps; that sweep's errors with it. Returns the errors and the margins chosen."""
+    sweeps = seed_000_sweeps()
+    by_margin = {
+        margin: {
+            key: [x.error_pct for x in drives_left_out(f, gradual_margin_pct=margin).left_out]
+            for key, f in sweeps.items()
+        }
+        for margin in MARGINS_PCT
+    }
+    errors, chosen = [], []
+    for key in sweeps:
+        margin = min(MARGINS_PCT, key=lambda m, left=key: _score_without(by_margin[m], left))
+        chosen.append(margin)
+        errors += by_margin[margin][key]
+    return errors, chosen
 
 
 def _linear_errors(figures: list[DriveCountFigure]) -> list[float]:
@@ -218,6 +308,9 @@ def report_read_share() -> None:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--bands"]:
+        print(bands_source())
+        return
     report_grids()
     print()
     report_sizing()

@@ -13,12 +13,15 @@ is their product, the total outstanding I/O. That model reads both measured swee
 throughput against total outstanding I/O (piecewise linear in log-log, its low end extended along
 its first slope, flat past its high end) and reads the cell off it at x1 * x2.
 
-The model is chosen per data set by how well it predicts measured cells: the cells off the two
-sweeps where some were measured (the smaller median error), else each sweep's cells read from the
-other sweep's curve at the same total outstanding I/O (total outstanding I/O when none misses by
-more than 40 %, else the product of ratios; for other parameters the product of ratios). Predictions
-are never measurements: the result says which model answered and what error it showed on the cells
-that exist.
+For iodepth x numjobs grids the total outstanding I/O model answers, always: no model is chosen on the
+data (a choice by how well each model predicts the measured cells, or by a cut-off on the sweeps'
+cross-check, is tuned on the cells it is then scored on). Each cell says whether its total outstanding
+I/O lies within the sweeps' totals (interpolated) or beyond them (extrapolated, and by what factor);
+:mod:`portal.analysis.prediction_bands` holds each kind's error, measured device by device on the shared
+grids. For other parameters (no total outstanding I/O) the product of ratios or the sum of differences
+answers, whichever misses the measured cells off the sweeps less (the product of ratios where there
+are none). Predictions are never measurements: the result says which model answered and what error it
+showed on the cells that exist.
 """
 
 import math
@@ -27,13 +30,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from portal.analysis.digits import rounded_half_up, written
-
-# The largest error on any measured cell of the sweeps, each read from the other sweep, at which total
-# outstanding I/O is trusted when only the two sweeps were measured. A device where jobs and queue depth
-# are not interchangeable misses somewhere by far more (fio-plot's grids: 42 % to 249 % where the
-# product of ratios does better, at most 33 % where it does not).
-OUTSTANDING_WORST_PCT = 40.0
+from portal.analysis.prediction_bands import Kind, percentile
 
 Cell = tuple[float, float]
 
@@ -52,6 +49,9 @@ class CellPrediction:
     x2: float
     predicted: float
     measured: float | None
+    # Total outstanding I/O model only: the cell's kind, and how many times beyond the sweeps' totals.
+    kind: Kind | None = None
+    beyond_factor: float = 1.0
 
     @property
     def error_pct(self) -> float | None:
@@ -69,6 +69,8 @@ class GridPrediction:
     cells: tuple[CellPrediction, ...]
     checked_on: str
     check_errors_pct: tuple[float, ...]
+    # The sweeps' lowest and highest total outstanding I/O (total outstanding I/O model only).
+    outstanding_range: tuple[float, float] | None = None
 
     @property
     def median_error_pct(self) -> float | None:
@@ -79,58 +81,51 @@ class GridPrediction:
         return percentile(self.check_errors_pct, 90) if self.check_errors_pct else None
 
 
-def percentile(values: Iterable[float], pct: float) -> float:
-    """The ``pct`` percentile, linear between ranks (numpy's default)."""
-    ordered = sorted(values)
-    if not ordered:
-        raise ValueError("a percentile of no values")
-    rank = (len(ordered) - 1) * pct / 100
-    low = math.floor(rank)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
-
-
 def predict_grid(
     measured: Mapping[Cell, float], *, focal: Cell, outstanding: bool, known: Mapping[Cell, float] | None = None
 ) -> GridPrediction:
     """Predict every cell of the grid the sweeps span from the two sweeps through ``focal``.
 
     ``measured``: throughput by (x1, x2), at least the two sweeps; cells off them are used only to
-    choose the model and to show its error. ``outstanding``: the two parameters multiply into the total
-    outstanding I/O (queue depth and jobs), so that model is offered too. ``known``: cells measured
-    elsewhere that the prediction is to be shown against (defaults to the off-sweep cells of ``measured``).
+    show the error (and, for other parameters, to choose between product and sum). ``outstanding``: the two
+    parameters multiply into the total outstanding I/O (queue depth and jobs), and that model answers.
+    ``known``: cells measured elsewhere that the prediction is to be shown against (defaults to the
+    off-sweep cells of ``measured``).
     """
     sweeps = _sweeps(measured, focal)
     off_sweep = {cell: value for cell, value in measured.items() if cell[0] != focal[0] and cell[1] != focal[1]}
-    models = [Model.PRODUCT, Model.OUTSTANDING] if outstanding else [Model.PRODUCT, Model.SUM]
-    if off_sweep:
-        errors = {m: _errors(m, sweeps, focal, off_sweep) for m in models}
-        model = min(models, key=lambda m: statistics.median(errors[m]))
-        checked_on, check = f"{len(off_sweep)} measured cells off the two sweeps", errors[model]
-    elif outstanding:
-        check = _cross_errors(sweeps, focal)
-        trusted = bool(check) and max(check) <= OUTSTANDING_WORST_PCT
-        model = Model.OUTSTANDING if trusted else Model.PRODUCT
-        checked_on = f"{len(check)} measured cells of the sweeps, each read from the other sweep"
-        if not trusted:
-            worst = f"{written(rounded_half_up(max(check), 0), 0)} %" if check else "an unknown share"
-            checked_on = (
-                "no measured cell off the two sweeps; total outstanding I/O was not used: reading each sweep"
-                f" from the other it missed a measured cell by {worst}"
-            )
-            check = []
-    else:
-        model, checked_on, check = Model.PRODUCT, "no measured cell off the two sweeps", []
+    model = Model.OUTSTANDING if outstanding else Model.PRODUCT
+    if off_sweep and not outstanding:
+        errors = {m: _errors(m, sweeps, focal, off_sweep) for m in (Model.PRODUCT, Model.SUM)}
+        model = min(errors, key=lambda m: statistics.median(errors[m]))
+    check = _errors(model, sweeps, focal, off_sweep)
+    checked_on = f"{len(off_sweep)} measured cells off the two sweeps"
+    if not off_sweep:
+        checked_on = "no measured cell off the two sweeps"
     shown = off_sweep if known is None else known
+    totals = sorted(x1 * x2 for x1, x2 in sweeps)
+    span = (totals[0], totals[-1]) if model is Model.OUTSTANDING else None
     x1s = sorted({cell[0] for cell in sweeps})
     x2s = sorted({cell[1] for cell in sweeps})
     cells = tuple(
-        CellPrediction(x1, x2, _predict(model, sweeps, focal, (x1, x2)), shown.get((x1, x2)))
+        CellPrediction(x1, x2, _predict(model, sweeps, focal, (x1, x2)), shown.get((x1, x2)), *_extent(span, x1 * x2))
         for x1 in x1s
         for x2 in x2s
         if x1 != focal[0] and x2 != focal[1]
     )
-    return GridPrediction(model, focal, cells, checked_on, tuple(check))
+    return GridPrediction(model, focal, cells, checked_on, tuple(check), span)
+
+
+def _extent(span: tuple[float, float] | None, total: float) -> tuple[Kind | None, float]:
+    """The cell's kind and how many times beyond the sweeps' totals (1 within them)."""
+    if span is None:
+        return None, 1.0
+    lowest, highest = span
+    if total < lowest:
+        return Kind.BELOW, lowest / total
+    if total > highest:
+        return Kind.ABOVE, total / highest
+    return Kind.INTERPOLATED, 1.0
 
 
 def _sweeps(measured: Mapping[Cell, float], focal: Cell) -> dict[Cell, float]:
@@ -167,20 +162,6 @@ def _outstanding_curve(sweeps: dict[Cell, float]) -> list[tuple[float, float]]:
     return sorted((total, statistics.mean(values)) for total, values in by_total.items())
 
 
-def _cross_errors(sweeps: dict[Cell, float], focal: Cell) -> list[float]:
-    """Each sweep's cells (the focal point aside) read from the other sweep's curve at the same total
-    outstanding I/O."""
-    first = {cell: v for cell, v in sweeps.items() if cell[1] == focal[1] and cell != focal}
-    second = {cell: v for cell, v in sweeps.items() if cell[0] == focal[0] and cell != focal}
-    errors = []
-    for own, other in ((first, second), (second, first)):
-        curve = sorted((x1 * x2, v) for (x1, x2), v in {**other, focal: sweeps[focal]}.items())
-        for (x1, x2), value in own.items():
-            if curve[0][0] <= x1 * x2 <= curve[-1][0]:
-                errors.append(abs(_curve_at(curve, x1 * x2) - value) / value * 100)
-    return errors
-
-
 def _curve_at(points: list[tuple[float, float]], x: float) -> float:
     """Piecewise linear in log-log; below the first point along the first slope, past the last point flat."""
     if len(points) == 1 or x >= points[-1][0]:
@@ -193,6 +174,13 @@ def _curve_at(points: list[tuple[float, float]], x: float) -> float:
             weight = math.log(x / x0) / math.log(x1 / x0)
             return math.exp(math.log(t0) + weight * math.log(t1 / t0))
     raise AssertionError("unreachable: x lies within the curve's range")
+
+
+def middle(values: Iterable[float]) -> float:
+    """The focal value of an axis: the middle one measured (the upper middle of an even count). A fixed rule,
+    not chosen on any grid's errors."""
+    ordered = sorted(set(values))
+    return ordered[len(ordered) // 2]
 
 
 def little_response_ms(*, outstanding_ios: float, iops: float) -> float:

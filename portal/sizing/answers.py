@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from portal import formatting
 from portal.analysis.drive_scaling import BackEnd, DriveScaling, DrivesNeeded, ScalingError
+from portal.analysis.drives_error import RISING_PCT, DrivesError
 from portal.analysis.tables import NumberFormat, format_number
 
 # The sizing tables' numbers, on the page and in every export: whole IOPS with separators (30,060),
@@ -24,6 +25,7 @@ class SweepSizing:
     drives_per_array: int | None
     scaling: DriveScaling
     error: ScalingError
+    drives_error: DrivesError
     needed: DrivesNeeded | None
     with_drives: int | None
 
@@ -36,6 +38,7 @@ class SweepSizing:
         found = [self._measured_line(), self._model_line()]
         if self.needed is not None:
             found.append(self._needed_line(self.needed))
+            found.append(self._drives_error_line())
         if self.with_drives is not None:
             found.append(self._with_drives_line(self.with_drives))
         found.append(self._error_line())
@@ -120,6 +123,21 @@ class SweepSizing:
         side = "beyond" if drives > scaling.most_drives else "below"
         edge = scaling.most_drives if drives > scaling.most_drives else scaling.fewest_drives
         return f"extrapolated {side} the {formatting.drives(edge)} measured, at the measured figure per drive"
+
+    def _drives_error_line(self) -> str:
+        """The error of the drives asked for, measured that way round on this sweep."""
+        error = self.drives_error
+        if not error.left_out:
+            return (
+                "No error of the drive count measured: the sweep has no interior drive count on a rising part"
+                f" (each {formatting.percent(RISING_PCT)} above the one before) to leave out."
+            )
+        counts = ", ".join(formatting.whole(x.drive_count) for x in error.left_out)
+        return (
+            f"Error of the drive count on this sweep: median {formatting.percent(error.median_pct)},"
+            f" worst {formatting.percent(error.worst_pct)} (each of {counts} drives left out, and the drives"
+            " for its throughput predicted from the others)."
+        )
 
     def _error_line(self) -> str:
         if not self.error.left_out:

@@ -59,6 +59,14 @@ def _sweep_data(sweep: SweepSizing) -> dict[str, Any]:
             "extrapolated": needed.extrapolated,
             "levels_off_at": needed.plateau,
             "knee_drives": needed.knee_drives,
+            "drives_error": {
+                "median_pct": sweep.drives_error.median_pct,
+                "worst_pct": sweep.drives_error.worst_pct,
+                "left_out": [
+                    {"drive_count": x.drive_count, "throughput": x.throughput, "predicted_drives": x.predicted}
+                    for x in sweep.drives_error.left_out
+                ],
+            },
         },
         "with_drives": None
         if sweep.with_drives is None

@@ -21,6 +21,7 @@ from portal.analysis.drive_scaling import (
     leave_one_out,
     rule_of_thumb_iops,
 )
+from portal.analysis.drives_error import drives_left_out
 from portal.models import Run, System
 from portal.results.selectors import COMPARABLE, Figure, threshold_figures
 from portal.results.workloads import run_group_labels
@@ -102,6 +103,7 @@ def _sweep_sizing(
         drives_per_array=config.drives_per_array,
         scaling=scaling,
         error=leave_one_out(measured),
+        drives_error=drives_left_out(measured),
         needed=needed,
         with_drives=drives,
     )

@@ -4,7 +4,8 @@
 import pytest
 
 from ingest import parse_paths
-from portal.analysis.grid_prediction import Model, little_response_ms, percentile, predict_grid
+from portal.analysis.grid_prediction import Model, little_response_ms, middle, percentile, predict_grid
+from portal.analysis.prediction_bands import Kind
 from tests.samples import sample
 
 DEPTHS = (1, 2, 4, 8, 16, 32)
@@ -19,9 +20,10 @@ def sweeps(cells, focal=(8, 8)):
 
 
 def test_a_separable_grid_is_predicted_by_the_product_of_ratios():
-    # Throughput that is one factor of the first parameter times one of the second.
+    # Throughput that is one factor of the first parameter times one of the second (parameters that are not
+    # queue depth and jobs: no total outstanding I/O).
     cells = grid(lambda d, j: (100 + 10 * d) * (3 + j**0.5))
-    result = predict_grid(cells, focal=(8, 8), outstanding=True)
+    result = predict_grid(cells, focal=(8, 8), outstanding=False)
     assert result.model is Model.PRODUCT
     assert len(result.cells) == 25
     for cell in result.cells:
@@ -47,13 +49,21 @@ def test_a_device_bound_by_outstanding_io_is_predicted_by_its_total():
     assert percentile(chosen_errors, 50) < 5 < percentile(product_errors, 50)
 
 
-def test_without_off_sweep_cells_the_model_is_checked_on_the_sweeps_read_from_each_other():
+def test_each_cell_says_whether_its_total_outstanding_io_lies_within_the_sweeps():
+    # The sweeps through (8, 8) span 8 x 1 = 8 to 8 x 32 = 256 outstanding I/Os.
     cells = grid(lambda d, j: 50_000 * d * j / (d * j + 20))
     result = predict_grid(sweeps(cells), focal=(8, 8), outstanding=True)
     assert result.model is Model.OUTSTANDING
-    assert all(cell.measured is None for cell in result.cells)
-    assert result.checked_on == "10 measured cells of the sweeps, each read from the other sweep"
-    assert result.median_error_pct == pytest.approx(0, abs=1e-9)
+    assert result.outstanding_range == (8, 256)
+    assert result.checked_on == "no measured cell off the two sweeps"
+    assert result.median_error_pct is None
+    by_cell = {(c.x1, c.x2): (c.kind, c.beyond_factor) for c in result.cells}
+    assert by_cell[(1, 1)] == (Kind.BELOW, 8)
+    assert by_cell[(2, 2)] == (Kind.BELOW, 2)
+    assert by_cell[(2, 4)] == (Kind.INTERPOLATED, 1)
+    assert by_cell[(16, 16)] == (Kind.INTERPOLATED, 1)
+    assert by_cell[(32, 32)] == (Kind.ABOVE, 4)
+    assert [kind for kind, _ in by_cell.values()].count(Kind.BELOW) == 6  # 1x1, 1x2, 1x4, 2x1, 2x2, 4x1
 
 
 def test_the_focal_point_must_be_measured():
@@ -85,8 +95,9 @@ def test_little_law_response_time():
     assert little_response_ms(outstanding_ios=64, iops=50_000) == pytest.approx(1.28)
 
 
-def test_where_jobs_and_queue_depth_are_not_interchangeable_the_product_answers():
-    # HGST 7,200 rpm drive, randwrite: 180 IOPS at queue depth 8 with 1 job but 257 with 1 x 8 jobs.
+def test_where_jobs_and_queue_depth_are_not_interchangeable_total_outstanding_io_still_answers():
+    # HGST 7,200 rpm drive, randwrite: 180 IOPS at queue depth 8 with 1 job but 257 with 1 x 8 jobs. No model
+    # is chosen on the grid: the curve takes the mean of the two at 8 outstanding I/Os.
     paths = sorted(sample("fio-grids", "fioplot_HPDL380G8-H420i-HGST_100GB7K").glob("randwrite-*.json"))
     [result] = parse_paths(paths)
     cells = {}
@@ -95,13 +106,16 @@ def test_where_jobs_and_queue_depth_are_not_interchangeable_the_product_answers(
         cells[(point["load"]["outstanding_io"] // jobs, jobs)] = point["iops"]
     assert round(cells[(8, 1)]) == 180 and round(cells[(1, 8)]) == 257
     prediction = predict_grid(sweeps(cells), focal=(8, 8), outstanding=True, known=cells)
-    assert prediction.model is Model.PRODUCT
-    assert prediction.checked_on.startswith(
-        "no measured cell off the two sweeps; total outstanding I/O was not used: reading each sweep from the"
-        " other it missed a measured cell by 42"
-    )
-    assert prediction.median_error_pct is None
-    assert percentile([c.error_pct for c in prediction.cells], 50) < 5
+    assert prediction.model is Model.OUTSTANDING
+    two_by_four = next(c for c in prediction.cells if (c.x1, c.x2) == (2, 4))
+    assert two_by_four.predicted == pytest.approx((cells[(8, 1)] + cells[(1, 8)]) / 2)
+    assert two_by_four.kind is Kind.INTERPOLATED
+
+
+def test_the_focal_point_is_the_middle_value_of_each_axis():
+    assert middle([1, 2, 4, 8, 16, 32, 64]) == 8
+    assert middle([64, 1, 4, 16, 1]) == 16  # each value once: 1, 4, 16, 64; the upper middle
+    assert middle([1, 2, 4, 8]) == 4
 
 
 def test_parameters_that_add_are_predicted_by_the_sum_of_differences():

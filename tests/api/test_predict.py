@@ -18,14 +18,23 @@ from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFacto
 from tests.samples import sample
 
 GRID = "fioplot_HPMICROSERVERG8-SATA300-SAMSUNG860PRO"
+P420I = "fioplot_HPDL380G8-RAID-P420i_RAID0_4x_SSD"
+# Twelve cells of the P420i RAID-0 4x SSD randread grid that a partial upload leaves out (none on the
+# iodepth 8 row or the numjobs 8 column): 37 of its 49 cells remain.
+LEFT_OUT = {(1, 1), (1, 2), (2, 1), (2, 2), (4, 4), (16, 16), (32, 32), (64, 64), (64, 1), (1, 64), (16, 2), (2, 16)}
+# python -m tests.sizing_eval (portal/analysis/prediction_bands.py): the error of each kind of cell on the
+# shared fio grids, as median / 90th percentile / worst.
+BELOW_BAND = {"median_pct": 16.1, "p90_pct": 205.1, "worst_pct": 2626.5}
+INTERPOLATED_BAND = {"median_pct": 1.1, "p90_pct": 13.6, "worst_pct": 295.9}
+ABOVE_BAND = {"median_pct": 1.0, "p90_pct": 8.8, "worst_pct": 148.3}
 
 
-def stored_grid(*, keep=None, **system):
-    """The randwrite grid stored as one run, a point per cell (``keep``: only the cells it accepts)."""
-    [result] = parse_paths(sorted(sample("fio-grids", GRID).glob("randwrite-*.json")))
+def stored_grid(*, keep=None, folder=GRID, rw="randwrite", **system):
+    """A grid stored as one run, a point per cell (``keep``: only the cells it accepts)."""
+    [result] = parse_paths(sorted(sample("fio-grids", folder).glob(f"{rw}-*.json")))
     run = RunFactory(
         config=ConfigFactory(system=SystemFactory(name="Samsung 860 Pro", **system), drive_count=1, drive_type="SSD"),
-        name="randwrite grid",
+        name=f"{rw} grid",
         workload_name="Random Writes 4K",
     )
     for seq, point in enumerate(result["runs"][0]["points"]):
@@ -72,13 +81,39 @@ def test_only_the_two_sweeps_measured_the_error_is_measured_on_them(db, api):
     run = stored_grid(keep=lambda depth, jobs: depth == 8 or jobs == 8)
     body = api.get("/api/v1/predict/", {"run": run.id}).json()
     assert all(cell["measured_iops"] is None and cell["error_pct"] is None for cell in body["cells"])
-    assert body["error"]["checked_on"] == "12 measured cells of the sweeps, each read from the other sweep"
-    assert body["error"]["median_pct"] < 1
+    assert body["error"] == {"checked_on": "no measured cell off the two sweeps", "median_pct": None, "p90_pct": None}
     assert "(not measured)" in predict(str(run.id))
     assert json.loads(predict(str(run.id), "--json")) == body
 
 
-def test_a_run_without_a_grid_or_of_a_private_system(db, api):
+def test_a_partial_grid_marks_the_cells_beyond_the_sweeps_extrapolated_with_their_own_band(db, api):
+    # The row and column through (8, 8) span 8 to 512 outstanding I/Os: 1 x 1 is 8 times below them,
+    # 64 x 1 (64) within them, 64 x 64 (4,096) 8 times above them.
+    run = stored_grid(folder=P420I, rw="randread", keep=lambda depth, jobs: (depth, jobs) not in LEFT_OUT)
+    assert run.points.count() == 37
+    body = api.get("/api/v1/predict/", {"run": run.id}).json()
+    assert body["focal"] == {"queue_depth": 8, "jobs": 8}
+    assert body["outstanding_range"] == [8, 512]
+    by_cell = {(c["queue_depth"], c["jobs"]): c for c in body["cells"]}
+    one = by_cell[(1, 1)]
+    assert (one["kind"], one["beyond_factor"], one["measured_iops"]) == ("extrapolated below", 8, None)
+    assert one["band"] == BELOW_BAND
+    assert (by_cell[(64, 1)]["kind"], by_cell[(64, 1)]["band"]) == ("interpolated", INTERPOLATED_BAND)
+    assert (by_cell[(64, 64)]["kind"], by_cell[(64, 64)]["band"]) == ("extrapolated above", ABOVE_BAND)
+    kinds = [c["kind"] for c in body["cells"]]
+    assert (kinds.count("extrapolated below"), kinds.count("extrapolated above"), len(kinds)) == (6, 6, 36)
+    assert body["error"]["checked_on"] == "24 measured cells off the two sweeps"
+    words = (
+        "extrapolated below (1 outstanding I/O, 8 times below the sweeps' lowest, 8); error of this kind on the"
+        " shared grids: median 16.1 %, 90th percentile 205.1 %, worst 2,626.5 %"
+    )
+    assert one["kind_text"] == words
+    assert f"queue depth 1 x 1 jobs: predicted {one['predicted_iops']:,.0f} IOPS" in predict(str(run.id))
+    assert f"    {words}\n" in predict(str(run.id))
+    assert json.loads(predict(str(run.id), "--json")) == body
+
+
+def test_a_run_without_a_grid_or_of_a_private_system(db, api, lab):
     flat = RunFactory()
     PointFactory(run=flat, seq=0, outstanding_io=8, threads=1, iops=1000.0, avg_response_ms=8.0)
     response = api.get("/api/v1/predict/", {"run": flat.id})
@@ -86,7 +121,10 @@ def test_a_run_without_a_grid_or_of_a_private_system(db, api):
     assert error_of(response)["fields"]["run"] == [
         f"run #{flat.id} has no queue depth x jobs grid: it needs two or more of each"
     ]
-    private = stored_grid(published=False)
+    private = stored_grid(published=False, team=lab)
     assert Client().get("/api/v1/predict/", {"run": private.id}).status_code == 404
-    with pytest.raises(CommandError, match=f"there is no run #{private.id}"):
+    with pytest.raises(CommandError, match=f"^run #{private.id} is private to team Engineering lab: give --as USER$"):
         predict(str(private.id))
+    with pytest.raises(CommandError, match=f"^there is no run #{private.id + 1}$"):
+        predict(str(private.id + 1))
+    assert "queue depth 64 x 64 jobs: predicted" in predict(str(private.id), "--as", "engineer")

@@ -103,6 +103,22 @@ def test_every_answer_carries_its_leave_one_out_error(demo, api):
     assert any("extrapolated beyond the 180 drives measured" in line for line in sweep["text"])
 
 
+def test_the_drives_asked_for_carry_the_error_of_drives_for_a_throughput(demo, api):
+    # Only 60 drives sits on a rising part of Table 1 (8,880 IOPS: 3,000 before, 14,320 after); 100 drives'
+    # 14,320 is followed by 15,025, under 5 % more. From the model of 20, 100, 140 and 180 drives, 8,880 IOPS
+    # take between 57 and 63 drives (8,880 / 150 a drive at 20 drives = 59.2; / 143.2 at 100 drives = 62.0).
+    sweep = ds4500_api(api, target=12000)
+    error = sweep["needed"]["drives_error"]
+    [left_out] = error["left_out"]
+    assert (left_out["drive_count"], left_out["throughput"]) == (60, 8880)
+    assert 57 <= left_out["predicted_drives"] <= 63
+    assert error["median_pct"] == error["worst_pct"] == pytest.approx(abs(left_out["predicted_drives"] - 60) / 60 * 100)
+    line = next(line for line in sweep["text"] if line.startswith("Error of the drive count on this sweep: median "))
+    assert line.endswith("(each of 60 drives left out, and the drives for its throughput predicted from the others).")
+    assert line in size("IBM DS4500", "--workload", "OLTP 8K", "--raid-level", "RAID-5", "--cache",
+                        "All Caches Disabled", "--target", "12000")  # fmt: skip
+
+
 def test_command_json_is_the_apis_answer(demo, api):
     body = api.get("/api/v1/sizing/", {"system": "IBM DS4500", **DS4500_OLTP_8K, "target": 12000}).json()
     printed = json.loads(

@@ -15,8 +15,8 @@ from portal.sizing.prediction import NoGrid, prediction_data, run_prediction
 class Command(BaseCommand):
     help = (
         "Predict the untested queue depth x jobs cells of a run's grid from its two sweeps through a focal "
-        "point (product of ratios, or total outstanding I/O: the model that predicts the measured cells best), "
-        "with the error measured on the cells that exist. Predictions are never shown as measurements."
+        "point by total outstanding I/O, each cell interpolated or extrapolated with that kind's error band, "
+        "and the error measured on the cells that exist. Predictions are never shown as measurements."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -33,7 +33,7 @@ class Command(BaseCommand):
                 run=run, focal_queue_depth=options["focal_queue_depth"], focal_jobs=options["focal_jobs"]
             )
         except Run.DoesNotExist:
-            raise CommandError(f"there is no run #{options['run_id']}") from None
+            raise CommandError(_not_readable(options["run_id"], options.get("as_user"))) from None
         except NoGrid as error:
             raise CommandError(str(error)) from None
         if options["json"]:
@@ -44,3 +44,15 @@ class Command(BaseCommand):
             self.stdout.write(f"  {line}")
         for cell in found.cells:
             self.stdout.write(f"  queue depth {cell.queue_depth:g} x {cell.jobs:g} jobs: {cell.text}")
+            self.stdout.write(f"    {cell.kind_text}")
+
+
+def _not_readable(run_id: int, as_user: str | None) -> str:
+    """Why the run cannot be read: it does not exist, or its system is private to a team."""
+    private = Run.objects.filter(pk=run_id, config__system__published=False, config__system__team__isnull=False)
+    team = private.values_list("config__system__team__name", flat=True).first()
+    if team is None:
+        return f"there is no run #{run_id}"
+    if as_user:
+        return f"run #{run_id} is private to team {team}: {as_user} is not a member of it"
+    return f"run #{run_id} is private to team {team}: give --as USER"
