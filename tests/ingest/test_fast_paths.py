@@ -15,6 +15,7 @@ every cell goes through ``_number``.
 
 import json
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from ingest import ParseError, Source
 from ingest.formats import fio, iometer
 from tests.samples import data, sample
 
+ONE_PASS = ("_plain_figures", "_plain_counts")
 EXAMPLES = settings(
     max_examples=250,
     derandomize=True,
@@ -203,7 +205,7 @@ def iometer_files(draw):
     header = draw(layouts())
     names = [cell.strip().lstrip("'").strip() for cell in header]
     type_index = names.index("Target Type")
-    bins = [i for i, name in enumerate(names) if iometer._histogram_bin(name, 1)]
+    bins = [i for i, name in enumerate(names) if iometer.table._histogram_bin(name, 1)]
     processor_width = bins[0] if bins else len(names)
     rows = []
     # Plain cells from a seeded generator (thousands per file); what makes a file odd is drawn below.
@@ -256,17 +258,22 @@ def iometer_files(draw):
 def iometer_careful(source):
     """Iometer's parse with every cell read by ``_number`` (through ``_fill``, ``_Table.member`` and
     ``_optional``)."""
-    saved = iometer._plain_figures, iometer._plain_counts
-    iometer._plain_figures = iometer._plain_counts = lambda cells, getter: None
+    # The one-pass readers, wherever a module of the parser calls them.
+    modules = [module for name, module in sys.modules.items() if name.startswith("ingest.formats.iometer.")]
+    saved = [(module, name, getattr(module, name)) for module in modules for name in ONE_PASS if hasattr(module, name)]
+    for module, name, _reader in saved:
+        setattr(module, name, lambda cells, getter: None)
     # Class properties the table's own settings cannot replace: every PROCESSOR row's CPU through
     # ``_optional`` (nor read in place), every member row's figures through ``_Table.member``.
-    iometer._Table.processor_cpu_index = property(lambda table: None, lambda table, value: None)
-    iometer._Table.member_get = property(lambda table: None, lambda table, value: None)
+    Table = iometer.table._Table
+    Table.processor_cpu_index = property(lambda table: None, lambda table, value: None)
+    Table.member_get = property(lambda table: None, lambda table, value: None)
     try:
         return iometer.parse(source)
     finally:
-        iometer._plain_figures, iometer._plain_counts = saved
-        del iometer._Table.processor_cpu_index, iometer._Table.member_get
+        for module, name, reader in saved:
+            setattr(module, name, reader)
+        del Table.processor_cpu_index, Table.member_get
 
 
 @EXAMPLES
