@@ -1,6 +1,6 @@
 """The formats ArrayBench reads, format detection, and parsing of files and folders.
 
-A format is a module under ``ingest/formats/`` providing what :class:`~ingest.formats.base.FormatModule`
+A format is a module or a package under ``ingest/formats/`` providing what :class:`~ingest.formats.base.FormatModule`
 states (``FORMAT``, ``TOOL``, ``READS``, ``sniff``, ``parse``), and the hooks of
 :class:`~ingest.formats.base.RefusingFormat` (``refuse``) and :class:`~ingest.formats.base.GroupedFormat`
 (``group_key``, ``parse_group``) where it needs them. docs/contributing.md, "Adding a format", lists the steps.

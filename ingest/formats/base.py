@@ -1,8 +1,10 @@
 """What a format module provides: the interface the registry reads, as typed protocols.
 
-Every module under ``ingest/formats/`` (but this one) is a :class:`FormatModule`; a module whose
-tool writes files that are not results (configuration files) is also a :class:`RefusingFormat`,
-and one whose results are split over several files a :class:`GroupedFormat`. A module may set
+Every format under ``ingest/formats/`` is a :class:`FormatModule`: a module (``orion.py``) or, for a tool
+with several dialects or layouts, a package (``iometer/``) whose ``__init__`` provides the interface and
+names its modules, one per dialect or stage of reading. A format whose tool writes files that are not
+results (configuration files) is also a :class:`RefusingFormat`, and one whose results are split over
+several files a :class:`GroupedFormat`. A module may set
 ``METRICS_CHECKED = True`` when every number it puts in a point's metrics was checked as it was read
 (finite, as :mod:`ingest.numbers` reads them): the contract then does not walk them again (see
 :func:`ingest.contract.validate`); the fuzz tests hold it to that. The registry types

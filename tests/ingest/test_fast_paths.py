@@ -15,6 +15,8 @@ every cell goes through ``_number``.
 
 import json
 import random
+import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -105,14 +107,26 @@ def fio_documents(draw):
     return {"fio version": "fio-3.34", "timestamp": 1700000000, "jobs": jobs}
 
 
+@contextmanager
+def replaced(package, **functions):
+    """Each function named replaced in every module of ``package`` that calls it."""
+    prefix = f"{package.__name__}."
+    modules = [module for name, module in sys.modules.items() if name.startswith(prefix)]
+    saved = [(module, name, getattr(module, name)) for module in modules for name in functions if hasattr(module, name)]
+    assert {name for _module, name, _function in saved} == set(functions)
+    for module, name, _function in saved:
+        setattr(module, name, functions[name])
+    try:
+        yield
+    finally:
+        for module, name, function in saved:
+            setattr(module, name, function)
+
+
 def fio_careful(source):
     """fio's parse with every figure read by ``_Where.number`` and summed by ``_point``."""
-    saved = fio._entry_point, fio._percentile_layout
-    fio._entry_point, fio._percentile_layout = (lambda entry, where: None), (lambda keys, where: None)
-    try:
+    with replaced(fio, _entry_point=lambda entry, where: None, _percentile_layout=lambda keys, where: None):
         return fio.parse(source)
-    finally:
-        fio._entry_point, fio._percentile_layout = saved
 
 
 @EXAMPLES
@@ -129,18 +143,15 @@ def test_fio_careful_reading_is_what_the_property_compares():
     gives their points) and the careful reading gives the same figures."""
     path = sample("fio", "fioplot_fio-3.34_randread-1-1.json")
     calls = []
-    original = fio._entry_point
+    original = fio.figures._entry_point
 
     def counted(entry, where):
         point = original(entry, where)
         calls.append(point)
         return point
 
-    fio._entry_point = counted
-    try:
+    with replaced(fio, _entry_point=counted):
         fast = outcome(fio.parse, Source(path))
-    finally:
-        fio._entry_point = original
     assert len(calls) == 1 and calls[0] is not None
     assert fast == outcome(fio_careful, Source(path))
     # fioplot_fio-3.34_randread-1-1.json, jobs[0].read.iops
@@ -203,7 +214,7 @@ def iometer_files(draw):
     header = draw(layouts())
     names = [cell.strip().lstrip("'").strip() for cell in header]
     type_index = names.index("Target Type")
-    bins = [i for i, name in enumerate(names) if iometer._histogram_bin(name, 1)]
+    bins = [i for i, name in enumerate(names) if iometer.table._histogram_bin(name, 1)]
     processor_width = bins[0] if bins else len(names)
     rows = []
     # Plain cells from a seeded generator (thousands per file); what makes a file odd is drawn below.
@@ -256,17 +267,16 @@ def iometer_files(draw):
 def iometer_careful(source):
     """Iometer's parse with every cell read by ``_number`` (through ``_fill``, ``_Table.member`` and
     ``_optional``)."""
-    saved = iometer._plain_figures, iometer._plain_counts
-    iometer._plain_figures = iometer._plain_counts = lambda cells, getter: None
     # Class properties the table's own settings cannot replace: every PROCESSOR row's CPU through
     # ``_optional`` (nor read in place), every member row's figures through ``_Table.member``.
-    iometer._Table.processor_cpu_index = property(lambda table: None, lambda table, value: None)
-    iometer._Table.member_get = property(lambda table: None, lambda table, value: None)
+    Table = iometer.table._Table
+    Table.processor_cpu_index = property(lambda table: None, lambda table, value: None)
+    Table.member_get = property(lambda table: None, lambda table, value: None)
     try:
-        return iometer.parse(source)
+        with replaced(iometer, _plain_figures=lambda cells, getter: None, _plain_counts=lambda cells, getter: None):
+            return iometer.parse(source)
     finally:
-        iometer._plain_figures, iometer._plain_counts = saved
-        del iometer._Table.processor_cpu_index, iometer._Table.member_get
+        del Table.processor_cpu_index, Table.member_get
 
 
 @EXAMPLES

@@ -420,8 +420,8 @@ class TestWorkloadSignature:
 )
 def test_an_option_given_twice_is_found_however_its_object_is_written(options):
     text = f'{{"global options": {options}, "jobs": []}}'
-    assert fio._options_given_twice(text, len(text)) == ["rw"]
-    assert fio._options_given_twice(text.replace('"write"', '"read"'), len(text)) == []
+    assert fio.document._options_given_twice(text, len(text)) == ["rw"]
+    assert fio.document._options_given_twice(text.replace('"write"', '"read"'), len(text)) == []
 
 
 class TestFioDefaults:
@@ -568,6 +568,6 @@ class TestWithoutIOCounts:
     ],
 )
 def test_a_block_size_from_rounded_iops_and_runtime_is_the_roundest_within_a_percent(kib, iops, runtime_ms, block):
-    from ingest.formats.fio import _rounded_block
+    from ingest.formats.fio.workload import _rounded_block
 
     assert _rounded_block(kib * 1024 / (iops * runtime_ms / 1000)) == block
