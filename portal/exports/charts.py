@@ -4,19 +4,18 @@ Rendering needs the ``kaleido`` package and a Chromium or Chrome binary (Debian'
 is found without configuration). When either is missing :class:`ChartUnavailable` says so, and
 callers ship the chart's data as CSV instead.
 
-Starting Chromium takes seconds, so the images asked for together are rendered in one browser session,
-and every image is kept in a content-addressed cache under ``DATA_DIR/chart-cache``: the same figure in
-the same format is rendered once, and served from the cache byte for byte afterwards.
+Starting Chromium takes seconds, so it is started once per process and kept open
+(:mod:`portal.exports.chart_browser`): the images asked for together, and every later one, are rendered
+by the same browser. Every image is kept in a content-addressed cache under ``DATA_DIR/chart-cache``: the
+same figure in the same format is rendered once, and served from the cache byte for byte afterwards.
 """
 
-import asyncio
 import hashlib
 import io
 import logging
 import os
 import tempfile
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import cast
 
@@ -28,6 +27,7 @@ from django.conf import settings
 from portal.charts import plotly_figure
 from portal.comparisons.charts import ChartUnit, compare_chart
 from portal.comparisons.selectors import Comparison, WorkloadComparison
+from portal.exports.chart_browser import CHART_BROWSER
 from portal.spreadsheets import SpreadsheetCsvWriter
 
 logger = logging.getLogger(__name__)
@@ -150,22 +150,12 @@ def _render_in_one_session(requests: Sequence[ChartRequest], *, scale: float | N
     except ImportError:
         logger.warning("kaleido is not installed: charts are not rendered to images")
         raise ChartUnavailable("kaleido is not installed, so charts cannot be rendered to images") from None
-    # kaleido is asynchronous; its own event loop in a thread of its own works whether or not the
-    # caller's thread already runs one (ASGI, async tests).
-    with ThreadPoolExecutor(max_workers=1) as executor:
-        try:
-            return executor.submit(asyncio.run, _render_all(requests, scale)).result()
-        except Exception as error:  # kaleido raises several types when Chromium cannot start
-            logger.warning("Chromium could not render %d chart(s)", len(requests), exc_info=True)
-            raise ChartUnavailable(f"Chromium could not render the chart: {error}") from error
-
-
-async def _render_all(requests: Sequence[ChartRequest], scale: float | None) -> list[bytes]:
-    import kaleido
-
-    # The charts carry no LaTeX, and MathJax would be fetched from a CDN at every browser start.
-    async with kaleido.Kaleido(n=1, mathjax=False) as browser:
-        return [await browser.calc_fig(figure.to_dict(), opts=_opts(figure, fmt, scale)) for figure, fmt in requests]
+    jobs = [(figure.to_dict(), _opts(figure, fmt, scale)) for figure, fmt in requests]
+    try:
+        return CHART_BROWSER.render(jobs)
+    except Exception as error:  # kaleido raises several types when Chromium cannot start
+        logger.warning("Chromium could not render %d chart(s)", len(requests), exc_info=True)
+        raise ChartUnavailable(f"Chromium could not render the chart: {error}") from error
 
 
 def _opts(figure: go.Figure, image_format: str, scale: float | None = None) -> dict:
