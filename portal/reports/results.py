@@ -24,6 +24,7 @@ from .options import (
     transfer_size_bytes,
     workload_names,
 )
+from .sparse import sparse_table_sentence
 
 IMPROVEMENT_FORMULA = "improvement = (A - B x k) / (B x k) x 100, k the adjustment factor for B"
 
@@ -198,7 +199,11 @@ def _system_tables(systems: list[System], *, threshold_ms: float, latency: str, 
             )
         except presets.PresetError:
             continue  # a system without drive counts has no white-paper table; the comparison stands
-        blocks.append(_from_table(table, key=f"{system.name} figures table", options=options))
+        block = _from_table(table, key=f"{system.name} figures table", options=options)
+        sentence = sparse_table_sentence(
+            block, workloads=_workloads(table), threshold=formatting.threshold(threshold_ms)
+        )
+        blocks.append(sentence or block)
     if blocks:
         blocks.insert(0, Heading("Each system's figures", 2))
     return blocks
@@ -221,6 +226,15 @@ def _from_table(table: Table, *, key: str, options: ReportOptions) -> TableBlock
         numeric=tuple(j >= width for j in range(len(header))),
         key=key,
     )
+
+
+def _workloads(table: Table) -> list[str]:
+    """Each column's workload: the group heading over it, carried over the columns it spans."""
+    current, out = "", []
+    for group in table.text_grid()[0]:
+        current = group or current
+        out.append(current)
+    return out
 
 
 def _group_headers(header: tuple[str, ...], groups: list[str]) -> tuple[str, ...]:
