@@ -40,6 +40,7 @@ def results_section(
                 if len(reported) > 1:
                     blocks.append(Heading(f"{side_a(pair.result)} against {side_b(pair.result)}", 3))
                 blocks += _workload_results(pair.result, workload, runs, options, draw=draw)
+    blocks += _not_compared_workloads(reported, options)
     if options.tables:
         first = reported[0].result
         blocks += _system_tables(systems, threshold_ms=first.threshold_ms, latency=first.latency, options=options)
@@ -171,6 +172,26 @@ def _confidence(row: ComparisonRow) -> str:
     if welch:
         return f"p = {welch.p_value:.3f} (Welch, {confidence.a.n} vs {confidence.b.n} runs)"
     return str(getattr(confidence, "reason", ""))
+
+
+def _not_compared_workloads(reported: list[Reported], options: ReportOptions) -> list[Block]:
+    """The workloads both systems ran with no configuration compared: why (no figure at the threshold on a
+    side, and where each side's curve is measured)."""
+    shown = set(workload_names(reported))
+    blocks: list[Block] = []
+    for pair in reported:
+        for workload in pair.result.workloads:
+            chosen = not options.workloads or workload.workload in options.workloads
+            if workload.rows or workload.workload in shown or not chosen:
+                continue
+            heading = f"{workload.workload}: {side_a(pair.result)} against {side_b(pair.result)}"
+            lines = [*workload.empty, *(f"{sentence}." for sentence in workload.sides_measured)]
+            blocks += [Heading(heading, 2), *_not_compared_box(lines)]
+    return blocks
+
+
+def _not_compared_box(lines: list[str]) -> list[Block]:
+    return [Box("Not compared", tuple(lines))] if lines else []
 
 
 def _not_compared(result: Comparison, workload: WorkloadComparison) -> list[Block]:
