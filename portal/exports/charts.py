@@ -44,6 +44,10 @@ ChartRequest = tuple[go.Figure, str]
 # 300 dpi over the 6.3 in a report's Word document gives them (an A4 page's text width).
 EXPORT_WIDTH_PX, EXPORT_HEIGHT_PX = 900, 500
 PRINT_SCALE = 2.1
+# Text sizes in the exported chart's pixels, legible where it is printed at the text width: 900 px over a
+# Word page's 6.3 in (453.6 pt) is 0.504 pt a pixel, over the report PDF's 470 pt 0.523; so 16 px is 8.1 pt
+# at least (tick labels, legend, the figures over the bars), 17 px axis titles 8.6 pt, a 19 px title 9.6 pt.
+PRINT_FONT_PX, PRINT_AXIS_TITLE_PX, PRINT_TITLE_PX = 16, 17, 19
 
 
 class ChartUnavailable(RuntimeError):
@@ -56,7 +60,31 @@ def comparison_figure(result: Comparison, workload: WorkloadComparison, *, unit:
     colours), at the size every export draws it; throughput in ``unit``, else in the page's figure."""
     chart = compare_chart(workload, a_name=result.a_side, b_name=result.b_side, threshold_ms=result.threshold_ms,
                           latency=result.latency, unit=unit)  # fmt: skip
-    return plotly_figure(chart).update_layout(width=EXPORT_WIDTH_PX, height=EXPORT_HEIGHT_PX)
+    return for_print(plotly_figure(chart))
+
+
+def for_print(figure: go.Figure) -> go.Figure:
+    """``figure`` at the size every export draws it, its text legible at the printed size."""
+    axis_title = {"title": {"font": {"size": PRINT_AXIS_TITLE_PX}}}
+    # Room above the plot for each line of the title at its print size, clear of the top tick label.
+    lines = (figure.layout.title.text or "").count("<br>") + 1
+    title_top_px, line_px = 22, round(1.3 * PRINT_TITLE_PX)
+    figure.update_layout(margin={"t": title_top_px + line_px * lines + PRINT_FONT_PX})
+    return figure.update_layout(
+        width=EXPORT_WIDTH_PX,
+        height=EXPORT_HEIGHT_PX,
+        font={"size": PRINT_FONT_PX},
+        title={
+            "font": {"size": PRINT_TITLE_PX},
+            "yref": "container",
+            "y": 1 - title_top_px / EXPORT_HEIGHT_PX,
+            "yanchor": "top",
+        },
+        xaxis=axis_title,
+        yaxis=axis_title,
+        # Text over a bar is never shrunk to fit below the legible size.
+        uniformtext={"minsize": PRINT_FONT_PX, "mode": "show"},
+    )
 
 
 def chart_data_csv(result: Comparison, workload: WorkloadComparison) -> bytes:

@@ -34,6 +34,12 @@ MAX_DEPTH_PT = 5.5
 # 9.6 pt tall, the 9 pt tables' 7.9 pt.
 BOX_PER_FONT_PT = 0.875
 SMALLEST_TABLE_FONT_PT = 8.0
+# A chart is printed at the text width: A4's 595.28 pt less both margins.
+TEXT_WIDTH_PT = 595.28 - 2 * MARGIN_PT
+# pdftotext's box of a chart's word (Chromium's sans-serif, Liberation Sans here) is 1.1 of its font size:
+# plotly's 12 px tick labels in a 900 px chart printed at 470 pt (6.27 pt) read back 6.94 pt tall.
+CHART_BOX_PER_FONT_PT = 1.1
+SMALLEST_CHART_FONT_PT = 8.0
 
 
 @dataclass
@@ -175,6 +181,25 @@ def _assert_tables_at_8_pt_or_more(read: ReadBack, provenance: TableBlock) -> No
     assert min(word.y_max - word.y_min for word in boxes) >= SMALLEST_TABLE_FONT_PT * BOX_PER_FONT_PT
 
 
+def assert_chart_text_legible(built: BuiltReport, folder: Path) -> None:
+    """Every word of every chart (title, axis titles, tick labels, legend, the figures over the bars) is
+    8 pt or more where the chart is printed, at the text width. The vector chart the PDF includes is read
+    by pdftotext at its own size and scaled to the printed width (a word set upright: its box's height)."""
+    charts = {name: image for name, image in built.charts.items() if name.endswith(".pdf")}
+    assert charts
+    folder.mkdir()
+    for name, image in charts.items():
+        (folder / name).write_bytes(image)
+        boxes = subprocess.run(["pdftotext", "-bbox", name, "-"], cwd=folder, capture_output=True, check=True)
+        words, ((width, _),) = _words(boxes.stdout.decode())
+        scale = TEXT_WIDTH_PT / width
+        upright = [word for word in words if word.x_max - word.x_min > 0.5 * (word.y_max - word.y_min)]
+        assert {"Configuration"} <= {word.text for word in upright}, name
+        smallest = min(upright, key=lambda word: word.y_max - word.y_min)
+        printed = (smallest.y_max - smallest.y_min) * scale / CHART_BOX_PER_FONT_PT
+        assert printed >= SMALLEST_CHART_FONT_PT, (name, smallest, printed)
+
+
 def test_the_demo_report_reads_as_printed(db, settings, tmp_path):
     settings.DATA_DIR = tmp_path
     call_command("loaddemo", stdout=io.StringIO())
@@ -200,6 +225,7 @@ def test_the_demo_report_reads_as_printed(db, settings, tmp_path):
     assert flat("The other 8 of its 12 configurations have no figure at 20 ms in any workload.") in flat(read.text)
     assert r"$10^{6}$ bytes per second" in read.latex and r"$(A - B \times k) / (B \times k) \times 100$" in read.latex
     assert "MB/s = 106 bytes per second" in read.text  # the exponent set raised, as math
+    assert_chart_text_legible(built, tmp_path / "charts")
     # Word and the HTML printed: each table's header row repeated on every page it runs onto.
     document = Document(io.BytesIO(built.files["docx"]))
     assert len(document.tables) == len([block for block, _ in numbered(built.report) if isinstance(block, TableBlock)])
