@@ -225,3 +225,10 @@ def pytest_unconfigure(config):
     from portal import embedded
 
     embedded.stop_started()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The chart browser the tests kept open is closed while pytest still holds its output streams."""
+    from portal.exports.chart_browser import CHART_BROWSER
+
+    CHART_BROWSER.close()

@@ -236,12 +236,20 @@ def _side_measured(letter: str, ranged: tuple[float, float], threshold_ms: float
     """Where side ``letter``'s curve is measured (``ranged``: lowest and highest response time, ms), saying
     when it lies wholly under or over ``threshold_ms``."""
     low, high = ranged
-    words = f"{letter}'s curve is measured from {low:#.3g} to {high:#.3g} ms"
+    words = f"{letter}'s curve is measured from {_ms_3(low)} to {_ms_3(high)} ms"
+    if low == high:
+        words = f"{letter} is measured at one response time, {_ms_3(low)} ms"
     if high < threshold_ms:
         return f"{words}, short of {threshold_ms:g} ms"
     if low > threshold_ms:
         return f"{words}, all over {threshold_ms:g} ms"
     return words
+
+
+def _ms_3(value: float) -> str:
+    """A response time to three significant digits, zeros kept ("0.920", "29.2"), whole from 100 on ("675",
+    "1,250"): never "675." or "1.25e+03"."""
+    return f"{value:#.3g}" if value < 100 else f"{value:,.0f}"
 
 
 def _offer_thresholds(

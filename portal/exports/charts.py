@@ -4,19 +4,18 @@ Rendering needs the ``kaleido`` package and a Chromium or Chrome binary (Debian'
 is found without configuration). When either is missing :class:`ChartUnavailable` says so, and
 callers ship the chart's data as CSV instead.
 
-Starting Chromium takes seconds, so the images asked for together are rendered in one browser session,
-and every image is kept in a content-addressed cache under ``DATA_DIR/chart-cache``: the same figure in
-the same format is rendered once, and served from the cache byte for byte afterwards.
+Starting Chromium takes seconds, so it is started once per process and kept open
+(:mod:`portal.exports.chart_browser`): the images asked for together, and every later one, are rendered
+by the same browser. Every image is kept in a content-addressed cache under ``DATA_DIR/chart-cache``: the
+same figure in the same format is rendered once, and served from the cache byte for byte afterwards.
 """
 
-import asyncio
 import hashlib
 import io
 import logging
 import os
 import tempfile
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import cast
 
@@ -28,6 +27,7 @@ from django.conf import settings
 from portal.charts import plotly_figure
 from portal.comparisons.charts import ChartUnit, compare_chart
 from portal.comparisons.selectors import Comparison, WorkloadComparison
+from portal.exports.chart_browser import CHART_BROWSER
 from portal.spreadsheets import SpreadsheetCsvWriter
 
 logger = logging.getLogger(__name__)
@@ -44,6 +44,10 @@ ChartRequest = tuple[go.Figure, str]
 # 300 dpi over the 6.3 in a report's Word document gives them (an A4 page's text width).
 EXPORT_WIDTH_PX, EXPORT_HEIGHT_PX = 900, 500
 PRINT_SCALE = 2.1
+# Text sizes in the exported chart's pixels, legible where it is printed at the text width: 900 px over a
+# Word page's 6.3 in (453.6 pt) is 0.504 pt a pixel, over the report PDF's 470 pt 0.523; so 16 px is 8.1 pt
+# at least (tick labels, legend, the figures over the bars), 17 px axis titles 8.6 pt, a 19 px title 9.6 pt.
+PRINT_FONT_PX, PRINT_AXIS_TITLE_PX, PRINT_TITLE_PX = 16, 17, 19
 
 
 class ChartUnavailable(RuntimeError):
@@ -56,7 +60,31 @@ def comparison_figure(result: Comparison, workload: WorkloadComparison, *, unit:
     colours), at the size every export draws it; throughput in ``unit``, else in the page's figure."""
     chart = compare_chart(workload, a_name=result.a_side, b_name=result.b_side, threshold_ms=result.threshold_ms,
                           latency=result.latency, unit=unit)  # fmt: skip
-    return plotly_figure(chart).update_layout(width=EXPORT_WIDTH_PX, height=EXPORT_HEIGHT_PX)
+    return for_print(plotly_figure(chart))
+
+
+def for_print(figure: go.Figure) -> go.Figure:
+    """``figure`` at the size every export draws it, its text legible at the printed size."""
+    axis_title = {"title": {"font": {"size": PRINT_AXIS_TITLE_PX}}}
+    # Room above the plot for each line of the title at its print size, clear of the top tick label.
+    lines = (figure.layout.title.text or "").count("<br>") + 1
+    title_top_px, line_px = 22, round(1.3 * PRINT_TITLE_PX)
+    figure.update_layout(margin={"t": title_top_px + line_px * lines + PRINT_FONT_PX})
+    return figure.update_layout(
+        width=EXPORT_WIDTH_PX,
+        height=EXPORT_HEIGHT_PX,
+        font={"size": PRINT_FONT_PX},
+        title={
+            "font": {"size": PRINT_TITLE_PX},
+            "yref": "container",
+            "y": 1 - title_top_px / EXPORT_HEIGHT_PX,
+            "yanchor": "top",
+        },
+        xaxis=axis_title,
+        yaxis=axis_title,
+        # Text over a bar is never shrunk to fit below the legible size.
+        uniformtext={"minsize": PRINT_FONT_PX, "mode": "show"},
+    )
 
 
 def chart_data_csv(result: Comparison, workload: WorkloadComparison) -> bytes:
@@ -150,22 +178,12 @@ def _render_in_one_session(requests: Sequence[ChartRequest], *, scale: float | N
     except ImportError:
         logger.warning("kaleido is not installed: charts are not rendered to images")
         raise ChartUnavailable("kaleido is not installed, so charts cannot be rendered to images") from None
-    # kaleido is asynchronous; its own event loop in a thread of its own works whether or not the
-    # caller's thread already runs one (ASGI, async tests).
-    with ThreadPoolExecutor(max_workers=1) as executor:
-        try:
-            return executor.submit(asyncio.run, _render_all(requests, scale)).result()
-        except Exception as error:  # kaleido raises several types when Chromium cannot start
-            logger.warning("Chromium could not render %d chart(s)", len(requests), exc_info=True)
-            raise ChartUnavailable(f"Chromium could not render the chart: {error}") from error
-
-
-async def _render_all(requests: Sequence[ChartRequest], scale: float | None) -> list[bytes]:
-    import kaleido
-
-    # The charts carry no LaTeX, and MathJax would be fetched from a CDN at every browser start.
-    async with kaleido.Kaleido(n=1, mathjax=False) as browser:
-        return [await browser.calc_fig(figure.to_dict(), opts=_opts(figure, fmt, scale)) for figure, fmt in requests]
+    jobs = [(figure.to_dict(), _opts(figure, fmt, scale)) for figure, fmt in requests]
+    try:
+        return CHART_BROWSER.render(jobs)
+    except Exception as error:  # kaleido raises several types when Chromium cannot start
+        logger.warning("Chromium could not render %d chart(s)", len(requests), exc_info=True)
+        raise ChartUnavailable(f"Chromium could not render the chart: {error}") from error
 
 
 def _opts(figure: go.Figure, image_format: str, scale: float | None = None) -> dict:

@@ -22,7 +22,7 @@ from portal.systems.selectors import system_by_name
 from portal.teams.selectors import Viewer, visible
 
 from . import bundle_jobs
-from .charts import CHART_FORMATS, ChartUnavailable, comparison_figure, render_chart
+from .charts import CHART_FORMATS, ChartUnavailable, comparison_figure, for_print, render_chart
 from .comparison_tables import comparison_tables_from
 from .formats import FORMATS, export
 from .multi_tables import multi_comparison_table
@@ -140,7 +140,7 @@ def _multi_figure(request: HttpRequest, wanted):
     chart = multi_compare_chart(
         matching[0], baseline=multi.baseline, candidates=multi.candidates, threshold_ms=multi.threshold_ms
     )
-    figure = plotly_figure(chart).update_layout(width=900, height=500)
+    figure = for_print(plotly_figure(chart))
     names = " ".join(system.name for system in multi.candidates)
     return figure, slugify(f"{names} against {multi.baseline.name} {matching[0].workload}")
 

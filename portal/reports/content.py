@@ -22,7 +22,7 @@ from portal.models import Run, System
 from portal.models.results import document_title
 
 from .document import Block, Box, Cell, Figure, Heading, Paragraph, Report, TableBlock
-from .environment import environment_section, method_section, tools
+from .environment import environment_section, method_section, tools_named
 from .options import FIGURE_UNITS, Reported, ReportOptions, default_title, run_ids, side_a, side_b, workload_names
 from .results import IMPROVEMENT_FORMULA, figure_unit, results_section
 from .sizing import sizing_blocks
@@ -201,8 +201,11 @@ def _runs_of(workloads: Iterable[WorkloadComparison]) -> dict[int, Run]:
 
 
 def _abstract(reported: list[Reported], runs: dict[int, Run]) -> str:
-    tools_used = ", ".join(tools(runs.values())) or "no tool named"
-    names = workload_names(reported)
+    tools_used = tools_named(reported, runs)
+    # The workloads compared; where none is, those both systems ran (the headline says why none is compared).
+    names = workload_names(reported) or list(
+        dict.fromkeys(workload.workload for pair in reported for workload in pair.result.workloads)
+    )
     listed = ", ".join(names) or "no workload both systems ran"
     compared = " and ".join(_system_words(pair.result.a, pair.result.a_firmware) for pair in reported)
     each = " each" if len(reported) > 1 else ""
@@ -261,7 +264,11 @@ def _overall_sentence(result: Comparison, workloads: list[WorkloadComparison]) -
     rows (lower bounds, figures published at another threshold) in the summary's words."""
     rows = [row for workload in workloads for row in workload.rows]
     if not rows:
-        return "No configuration of the two systems could be compared."
+        why = list(dict.fromkeys(sentence for workload in result.workloads for sentence in workload.empty))
+        return " ".join(
+            [f"No configuration of {side_a(result)} and {side_b(result)} could be compared at "
+             f"{formatting.threshold(result.threshold_ms)}.", *why]
+        )  # fmt: skip
     said = _cases(result, workloads)
     rest = len(rows) - len(_findings(result, workloads))
     if said and rest:

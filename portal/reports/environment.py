@@ -19,9 +19,19 @@ def tools(runs: Iterable[Run]) -> list[str]:
     return sorted({" ".join(part for part in (run.tool, run.tool_version) if part) for run in runs})
 
 
+def tools_named(reported: list[Reported], runs: dict[int, Run]) -> str:
+    """The tools of the runs behind the compared figures; where no figure is compared, those of the
+    systems' runs, whose figures their tables show."""
+    named = tools(runs.values())
+    if not named:
+        systems = {system for pair in reported for system in (pair.result.a, pair.result.b)}
+        named = tools(Run.objects.filter(config__system__in=systems).only("tool", "tool_version"))
+    return ", ".join(named) or "no tool named"
+
+
 def method_section(reported: list[Reported], runs: dict[int, Run], options: ReportOptions) -> list[Block]:
     blocks: list[Block] = [Heading("Measurement tool and workloads", 1)]
-    blocks.append(Paragraph(f"The figures were measured with {', '.join(tools(runs.values())) or 'no tool named'}."))
+    blocks.append(Paragraph(f"The figures were measured with {tools_named(reported, runs)}."))
     first: dict[str, WorkloadComparison] = {}
     for pair in reported:
         for workload in pair.workloads:

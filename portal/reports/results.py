@@ -24,6 +24,7 @@ from .options import (
     transfer_size_bytes,
     workload_names,
 )
+from .sparse import sparse_table_sentence
 
 IMPROVEMENT_FORMULA = "improvement = (A - B x k) / (B x k) x 100, k the adjustment factor for B"
 
@@ -39,6 +40,7 @@ def results_section(
                 if len(reported) > 1:
                     blocks.append(Heading(f"{side_a(pair.result)} against {side_b(pair.result)}", 3))
                 blocks += _workload_results(pair.result, workload, runs, options, draw=draw)
+    blocks += _not_compared_workloads(reported, options)
     if options.tables:
         first = reported[0].result
         blocks += _system_tables(systems, threshold_ms=first.threshold_ms, latency=first.latency, options=options)
@@ -172,6 +174,26 @@ def _confidence(row: ComparisonRow) -> str:
     return str(getattr(confidence, "reason", ""))
 
 
+def _not_compared_workloads(reported: list[Reported], options: ReportOptions) -> list[Block]:
+    """The workloads both systems ran with no configuration compared: why (no figure at the threshold on a
+    side, and where each side's curve is measured)."""
+    shown = set(workload_names(reported))
+    blocks: list[Block] = []
+    for pair in reported:
+        for workload in pair.result.workloads:
+            chosen = not options.workloads or workload.workload in options.workloads
+            if workload.rows or workload.workload in shown or not chosen:
+                continue
+            heading = f"{workload.workload}: {side_a(pair.result)} against {side_b(pair.result)}"
+            lines = [*workload.empty, *(f"{sentence}." for sentence in workload.sides_measured)]
+            blocks += [Heading(heading, 2), *_not_compared_box(lines)]
+    return blocks
+
+
+def _not_compared_box(lines: list[str]) -> list[Block]:
+    return [Box("Not compared", tuple(lines))] if lines else []
+
+
 def _not_compared(result: Comparison, workload: WorkloadComparison) -> list[Block]:
     lines = list(workload.empty) + [f"Not compared: {sentence}." for sentence in workload.ambiguous]
     for side, keys in ((side_a(result), workload.only_a), (side_b(result), workload.only_b)):
@@ -198,7 +220,11 @@ def _system_tables(systems: list[System], *, threshold_ms: float, latency: str, 
             )
         except presets.PresetError:
             continue  # a system without drive counts has no white-paper table; the comparison stands
-        blocks.append(_from_table(table, key=f"{system.name} figures table", options=options))
+        block = _from_table(table, key=f"{system.name} figures table", options=options)
+        sentence = sparse_table_sentence(
+            block, workloads=_workloads(table), threshold=formatting.threshold(threshold_ms)
+        )
+        blocks.append(sentence or block)
     if blocks:
         blocks.insert(0, Heading("Each system's figures", 2))
     return blocks
@@ -221,6 +247,15 @@ def _from_table(table: Table, *, key: str, options: ReportOptions) -> TableBlock
         numeric=tuple(j >= width for j in range(len(header))),
         key=key,
     )
+
+
+def _workloads(table: Table) -> list[str]:
+    """Each column's workload: the group heading over it, carried over the columns it spans."""
+    current, out = "", []
+    for group in table.text_grid()[0]:
+        current = group or current
+        out.append(current)
+    return out
 
 
 def _group_headers(header: tuple[str, ...], groups: list[str]) -> tuple[str, ...]:

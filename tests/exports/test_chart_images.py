@@ -1,4 +1,5 @@
-"""Chart images: one browser session per bundle, a content-addressed cache, and CSV when no browser starts.
+"""Chart images: one browser kept open by the process for every chart, a content-addressed cache, and CSV
+when no browser starts.
 
 Rendering is real (kaleido and Chromium); the only stand-in counts how many browsers are started.
 """
@@ -6,6 +7,7 @@ Rendering is real (kaleido and Chromium); the only stand-in counts how many brow
 import io
 import json
 import os
+import shutil
 import zipfile
 
 import kaleido
@@ -14,6 +16,7 @@ from django.core.management import call_command
 
 from portal.exports import charts
 from portal.exports.bundle import comparison_bundle
+from portal.exports.chart_browser import CHART_BROWSER
 from portal.models import System
 
 CHARTS = ("random-reads-8k", "streaming-reads-64k", "streaming-writes-64k")
@@ -32,7 +35,13 @@ def chart_cache(settings, tmp_path):
 
 
 @pytest.fixture
-def browser_starts(monkeypatch):
+def no_browser_open():
+    """The process's chart browser closed, as in a worker that has rendered no chart yet."""
+    CHART_BROWSER.close()
+
+
+@pytest.fixture
+def browser_starts(no_browser_open, monkeypatch):
     """How many browsers were started: kaleido's own ``open``, wrapped to count its calls."""
     starts = []
     real_open = kaleido.Kaleido.open
@@ -99,7 +108,27 @@ def test_the_cache_key_changes_when_the_figure_or_format_changes():
     assert charts.chart_cache_key(changed, "svg") != key
 
 
-def test_without_a_browser_the_bundle_ships_chart_data_and_says_so(ds4500_vs_ds4400, chart_cache, monkeypatch):
+def test_the_browser_is_kept_open_for_the_next_charts_and_started_again_when_it_dies(
+    ds4500_vs_ds4400, chart_cache, browser_starts
+):
+    first = images(comparison_bundle(a=ds4500_vs_ds4400[0], b=ds4500_vs_ds4400[1]))
+    assert len(browser_starts) == 1 and CHART_BROWSER.is_open
+    # Every image rendered again (an empty cache): by the browser kept open, none started.
+    shutil.rmtree(chart_cache)
+    second = images(comparison_bundle(a=ds4500_vs_ds4400[0], b=ds4500_vs_ds4400[1]))
+    assert len(browser_starts) == 1 and len(list(chart_cache.iterdir())) == 9
+    assert all(second[name].startswith(first[name][:4]) for name in first)
+    # Chromium killed under the process: the next charts start a browser again and are rendered whole.
+    browser_starts[0].subprocess.kill()
+    shutil.rmtree(chart_cache)
+    third = images(comparison_bundle(a=ds4500_vs_ds4400[0], b=ds4500_vs_ds4400[1]))
+    assert len(browser_starts) == 2 and sorted(third) == sorted(first)
+    assert all(third[f"charts/{name}.png"].startswith(b"\x89PNG") for name in CHARTS)
+
+
+def test_without_a_browser_the_bundle_ships_chart_data_and_says_so(
+    ds4500_vs_ds4400, chart_cache, no_browser_open, monkeypatch
+):
     monkeypatch.setenv("BROWSER_PATH", "/nonexistent/chromium")
     archive = zipfile.ZipFile(io.BytesIO(comparison_bundle(a=ds4500_vs_ds4400[0], b=ds4500_vs_ds4400[1])))
     names = archive.namelist()
