@@ -12,6 +12,7 @@ from portal.analysis.pairing import config_key_label
 from portal.models import System
 from portal.results.selectors import LATENCIES
 
+from . import details
 from .figures import ReplicateGroup
 
 if TYPE_CHECKING:
@@ -134,7 +135,8 @@ def unstated_improvement_note(row: "ComparisonRow", threshold_ms: float) -> str:
 
 def configuration_words(row: "ComparisonRow") -> str:
     """What differs between the two configurations of a row, A's against B's ("3 against 1 drive; RAID-0
-    against RAID level not stated"), '' when nothing does."""
+    against RAID level not stated"), '' when nothing does: drive counts, RAID level, cache setting and drive
+    type, then drive speed, firmware and host adapter where both sides state them (:mod:`.details`)."""
     raid_b = row.raid_level if row.raid_level_b is None else row.raid_level_b
     differing = []
     if row.drive_count_a != row.drive_count_b:
@@ -147,7 +149,7 @@ def configuration_words(row: "ComparisonRow") -> str:
     ):
         if a != b:
             differing.append(f"{a or unstated} against {b or unstated}")
-    return "; ".join(differing)
+    return "; ".join(differing + details.differences(row.details_a, row.details_b))
 
 
 def group_sentences(
