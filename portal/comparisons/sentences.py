@@ -120,6 +120,22 @@ def improvement_mark(row: "ComparisonRow", threshold_ms: float) -> str | None:
     return None
 
 
+# How the API and the commands name a bound on the improvement (:func:`improvement_mark`'s "≤" and "≥").
+IMPROVEMENT_BOUNDS = {"≤": "at_most", "≥": "at_least"}
+
+
+def improvement_not_stated(row: "ComparisonRow", threshold_ms: float) -> str:
+    """Why a row states no improvement, in words ('' where it states one, a finding or a bound): B's figure
+    is 0, both figures are lower bounds, or a figure was published at another threshold."""
+    if row.pct is None:
+        return "no improvement: B's figure is 0"
+    if improvement_mark(row, threshold_ms) is not None:
+        return ""
+    if row.a_figures is not None and row.a_figures.not_reached and row.b_figures and row.b_figures.not_reached:
+        return f"neither reaches {formatting.threshold(threshold_ms)}: both figures are lower bounds"
+    return unstated_improvement_note(row, threshold_ms) or "a figure not read at the threshold"
+
+
 def unstated_improvement_note(row: "ComparisonRow", threshold_ms: float) -> str:
     """Why a row's improvement is not stated where a figure was published at another threshold, '' else."""
     if row.pct is None or improvement_mark(row, threshold_ms) is not None:
