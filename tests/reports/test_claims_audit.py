@@ -70,22 +70,25 @@ def corpus(db, data_dir):
     return {system.name: system for system in System.objects.all()}
 
 
-def _comparisons(systems):
-    """Every comparison of the corpus that compares a configuration, at each basis."""
+def _asked(systems):
+    """Every comparison of the corpus that compares a configuration, at each basis, as the arguments of
+    :func:`comparison` (and the compare page's parameters)."""
     found = []
     for a, b in itertools.permutations(sorted(systems.values(), key=lambda s: s.name), 2):
         first = comparison(a=a, b=b, threshold_ms=20.0)
         if not any(workload.rows for workload in first.workloads):
             continue  # nothing both ran: no sentence to check (and no threshold changes that)
-        found.append(first)
-        found += [comparison(a=a, b=b, threshold_ms=ms, latency=latency) for ms, latency in BASES[1:]]
+        found += [{"a": a, "b": b, "threshold_ms": ms, "latency": latency} for ms, latency in BASES]
     raid0 = Config.objects.get(system=systems["Crucial MX200 x3"])
     for other in ("Intel D3-S4610", "Samsung PM883", "Crucial MX200"):
         single = Config.objects.get(system=systems[other])
-        for ms, latency in BASES:
-            found.append(comparison(a=systems["Crucial MX200 x3"], b=systems[other], a_config=raid0.id,
-                                    b_config=single.id, threshold_ms=ms, latency=latency))  # fmt: skip
+        found += [{"a": systems["Crucial MX200 x3"], "b": systems[other], "a_config": raid0.id,
+                   "b_config": single.id, "threshold_ms": ms, "latency": latency} for ms, latency in BASES]  # fmt: skip
     return found
+
+
+def _comparisons(systems):
+    return [comparison(**asked) for asked in _asked(systems)]
 
 
 # What each row is, read from its figures and the database, not from any sentence.
