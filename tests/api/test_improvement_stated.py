@@ -72,11 +72,11 @@ def test_the_command_marks_bounds_and_states_no_difference_of_two_lower_bounds(a
     out = io.StringIO()
     call_command("compare", "Crossing array", "Bound array", stdout=out)
     (line,) = [line for line in out.getvalue().splitlines() if line.startswith("  RAID-5, 140 drives")]
-    assert "A      1,500.0  B    ≥ 1,200.0  ≤ +25.0 %" in line
+    assert "A    1,500.0  B  ≥ 1,200.0  ≤ +25.0 %" in line
     out = io.StringIO()
     call_command("compare", "Slow array", "Bound array", stdout=out)
     (line,) = [line for line in out.getvalue().splitlines() if line.startswith("  RAID-5, 140 drives")]
-    assert "A      ≥ 900.0  B    ≥ 1,200.0          –" in line
+    assert "A    ≥ 900.0  B  ≥ 1,200.0          –" in line
     assert "-25.0" not in out.getvalue()
     out = io.StringIO()
     call_command("compare", "Bound array", "Crossing array", "--format", "json", stdout=out)

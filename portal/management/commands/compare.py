@@ -143,7 +143,7 @@ def as_text(result: Comparison) -> str:
         for row in workload.rows:
             notes = f"  [{'; '.join(row.notes)}]" if row.notes else ""
             a, b = _figure(row.a_value, row.a_lower_bound), _figure(row.b_value, row.b_lower_bound)
-            lines.append(f"  {row.label:<50} A {a:>12}  B {b:>12}  {improvement(row):>9}{notes}")
+            lines.append(f"  {row.label:<50} A {a:>10}  B {b:>10}  {improvement(row):>9}{notes}")
         lines += [f"  {sentence}" for sentence in workload.summaries]
         lines.append("")
     lines += _unmatched(result)
