@@ -83,6 +83,13 @@ def improvement(pct: float | None) -> str:
     return f"{'+' if pct >= 0 else '-'}{improvement_size(pct)} %"
 
 
+def marked_improvement(pct: float | None, mark: str | None) -> str:
+    """An improvement as :func:`improvement` writes it after its bound's mark ("≤ +12.7 %": at most, against
+    a lower bound; "≥": at least); '' where none is stated."""
+    text = improvement(pct)
+    return f"{mark} {text}" if text and mark else text
+
+
 def transfer_size(size_bytes: int) -> str:
     """A transfer size in binary units, named as the workloads' descriptions name them ("8 KiB random read"),
     so a page has one vocabulary: 512 B, 1 KiB, 8 KiB, 1 MiB (a size no whole number of KiB stays in bytes:

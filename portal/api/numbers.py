@@ -18,6 +18,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from portal.analysis.curves import Status
 from portal.analysis.pairing import config_key_label
 from portal.analysis.tables import Table
+from portal.comparisons import sentences
 from portal.comparisons.forms import CompareForm
 from portal.comparisons.selectors import Comparison, ComparisonRow, multi_comparison
 from portal.curation.selectors import compared_workload_aliases
@@ -121,7 +122,7 @@ def comparison_data(result: Comparison) -> dict:
                 "team_name": getattr(workload, "team_name", ""),
                 "metric": workload.metric,
                 "matched_by": workload.matched_by,
-                "rows": [_row_data(row) for row in workload.rows],
+                "rows": [_row_data(row, result.threshold_ms) for row in workload.rows],
                 "summaries": workload.summaries,
                 "only_a": [config_key_label(key) for key in workload.only_a],
                 "only_b": [config_key_label(key) for key in workload.only_b],
@@ -138,7 +139,7 @@ def comparison_data(result: Comparison) -> dict:
     }
 
 
-def _row_data(row: ComparisonRow) -> dict:
+def _row_data(row: ComparisonRow, threshold_ms: float) -> dict:
     welch = getattr(row.confidence, "welch", None)
     return {
         "configuration": row.label,
@@ -149,7 +150,10 @@ def _row_data(row: ComparisonRow) -> dict:
         "cache_b": row.cache_b,
         "a": _side_data(row.a_value, row.a),
         "b": _side_data(row.b_value, row.b),
-        "improvement_pct": row.pct,
+        # The improvement as the page and the sentences state it, never a difference of two lower bounds.
+        "improvement_pct": row.stated_pct,
+        "improvement_bound": sentences.IMPROVEMENT_BOUNDS.get(row.pct_mark or ""),
+        "improvement_not_stated": sentences.improvement_not_stated(row, threshold_ms),
         "p_value": welch.p_value if welch else None,
         "notes": row.notes,
     }
@@ -221,7 +225,22 @@ class CompareRowSerializer(serializers.Serializer):
     cache_b = serializers.CharField()
     a = CompareSideSerializer(help_text="System A's throughput at the threshold.")
     b = CompareSideSerializer(help_text="The baseline B's, before the adjustment factor.")
-    improvement_pct = serializers.FloatField(help_text="(A - B x adjust_b) / (B x adjust_b) x 100.")
+    improvement_pct = serializers.FloatField(
+        allow_null=True,
+        help_text="(A - B x adjust_b) / (B x adjust_b) x 100, as the compare page states it: null where it states "
+        "no difference (improvement_not_stated says why); a bound where improvement_bound says so.",
+    )
+    improvement_bound = serializers.ChoiceField(
+        choices=list(sentences.IMPROVEMENT_BOUNDS.values()),
+        allow_null=True,
+        help_text="null: both figures read at the threshold, improvement_pct is the improvement. at_most: B's "
+        "figure is a lower bound (its best point), the improvement is improvement_pct or less (the page's "
+        "'≤'). at_least: A's is, the improvement is improvement_pct or more ('≥').",
+    )
+    improvement_not_stated = serializers.CharField(
+        help_text="Why improvement_pct is null, in the page's words ('' where it is not): neither figure reaches "
+        "the threshold, a figure published at another threshold, or B's figure is 0."
+    )
     p_value = serializers.FloatField(allow_null=True, help_text="Welch's t-test, where both sides were repeated.")
     notes = serializers.ListField(child=serializers.CharField())
 

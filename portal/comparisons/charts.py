@@ -143,7 +143,7 @@ def _compare_bars(
             Bars(f"A: {a_name}", [row.a_value * per for row in rows], A_COLOUR, errors["a"]),
             Bars(f"B: {b_name}", [row.b_value * per for row in rows], B_COLOUR, errors["b"]),
         ],
-        notes=[formatting.improvement(row.stated_pct) for row in rows],
+        notes=[formatting.marked_improvement(row.stated_pct, row.pct_mark) for row in rows],
     )
 
 
@@ -166,7 +166,7 @@ def multi_compare_chart(
                 system.name,
                 [cell[0] if cell else None for cell in cells],
                 CANDIDATE_COLOURS[index % len(CANDIDATE_COLOURS)],
-                notes=[formatting.improvement(cell[1]) if cell else "" for cell in cells],
+                notes=[formatting.marked_improvement(cell[1], cell[2]) if cell else "" for cell in cells],
             )
         )
     return BarChart(

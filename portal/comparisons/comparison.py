@@ -32,9 +32,20 @@ class ComparisonOptions:
     # Each system's drive type by (system id, RAID level, drive count), where its configurations of that
     # RAID level and drive count state one type: sentences name a difference of drive type.
     drive_types: Mapping[tuple[int, str, int | None], str] = field(default_factory=dict, compare=False, hash=False)
+    # Each system's other details by the same key (:func:`.details.stated_details`): sentences name a difference.
+    details: Mapping[tuple[int, str, int | None], dict[str, str]] = field(
+        default_factory=dict, compare=False, hash=False
+    )
 
     def drive_type(self, system_id: int, group: ConfigGroup) -> str:
         return self.drive_types.get((system_id, group.raid_level, group.drive_count), "")
+
+    def details_of(self, system_id: int, group: ConfigGroup, *, firmware_chosen: bool) -> dict[str, str]:
+        """A side's stated details; without its firmware where one was chosen (the side's name says it)."""
+        found = dict(self.details.get((system_id, group.raid_level, group.drive_count), {}))
+        if firmware_chosen:
+            found.pop("firmware", None)
+        return found
 
     def side_names(self, a: System, b: System) -> tuple[str, str]:
         """A and B as sentences name them: "IBM DS5020 firmware 07.30.12.00" when a firmware was chosen."""
@@ -66,6 +77,9 @@ class ComparisonRow:
     # Each side's drive type ("SSD", "HDD"; '' where not stated).
     drive_type_a: str = ""
     drive_type_b: str = ""
+    # Each side's other stated details by name ("drive speed": "15,000" rpm, "firmware": "5.0").
+    details_a: dict[str, str] = field(default_factory=dict)
+    details_b: dict[str, str] = field(default_factory=dict)
 
     @property
     def a_lower_bound(self) -> bool:

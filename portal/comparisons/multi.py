@@ -9,8 +9,10 @@ from portal.models import System
 from . import sentences
 from .comparison import Comparison
 
-# A candidate's figure and its improvement % over the baseline (None: B's figure is 0).
-Cell = tuple[float, float | None]
+# A candidate's figure, its improvement % over the baseline as the two-system comparison states it (None where
+# it states none: both figures lower bounds, one published at another threshold, B's figure 0) and the
+# improvement's mark ('' a finding, "≤" or "≥" a bound: :func:`.sentences.improvement_mark`).
+Cell = tuple[float, float | None, str]
 
 
 @dataclass
@@ -65,7 +67,7 @@ def multi_table(
             table = tables.setdefault(workload.workload, (workload.metric, {}))[1]
             for row in workload.rows:
                 found = table.setdefault(row.b_label, _multi_row(row.b_label, row.b_value, len(pairs)))
-                found.cells[index] = (row.a_value, row.pct)
+                found.cells[index] = (row.a_value, row.stated_pct, row.pct_mark or "")
                 found.configs[index] = "" if row.a_label == row.b_label else row.a_label
     # A workload none of the candidates could be paired in (no rows) is left out of the table.
     shown = sorted((label, metric, rows) for label, (metric, rows) in tables.items() if rows)

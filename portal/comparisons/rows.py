@@ -68,6 +68,8 @@ def compared_row(
         raid_level_b=None if b_key.raid_level == a_key.raid_level else b_key.raid_level,
         drive_type_a=options.drive_type(a.id, a_key),
         drive_type_b=options.drive_type(b.id, b_key),
+        details_a=options.details_of(a.id, a_key, firmware_chosen=bool(options.a_firmware)),
+        details_b=options.details_of(b.id, b_key, firmware_chosen=bool(options.b_firmware)),
     )
     if row.b_value * options.adjust_b > 0:
         row.pct = improvement_pct(row.a_value, row.b_value, adjust_b=options.adjust_b)

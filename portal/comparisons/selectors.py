@@ -20,6 +20,7 @@ from portal.models import Config, Run, System
 from portal.results.selectors import named, raid_level_asked, runs_filtered
 
 from .comparison import Comparison, ComparisonOptions, ComparisonRow, WorkloadComparison
+from .details import stated_details
 from .figures import (
     ComparedFigure,
     ConfigGroup,
@@ -107,7 +108,14 @@ def comparison(
     ``workload`` also names a workload by the name one of their teams gave it.
     """
     options = ComparisonOptions(
-        threshold_ms, adjust_b, latency, best_of_sizes, a_firmware or "", b_firmware or "", drive_types(a, b)
+        threshold_ms,
+        adjust_b,
+        latency,
+        best_of_sizes,
+        a_firmware or "",
+        b_firmware or "",
+        drive_types(a, b),
+        stated_details(a, b),
     )
     shared = SideFilters(raid_level_asked(raid_level=raid_level), drive_count, cache)
     a_asked = SideFilters(raid_level_asked(raid_level=a_raid_level), a_drive_count, a_cache, a_config, a_firmware)

@@ -12,6 +12,7 @@ from portal.analysis.pairing import config_key_label
 from portal.models import System
 from portal.results.selectors import LATENCIES
 
+from . import details
 from .figures import ReplicateGroup
 
 if TYPE_CHECKING:
@@ -119,6 +120,22 @@ def improvement_mark(row: "ComparisonRow", threshold_ms: float) -> str | None:
     return None
 
 
+# How the API and the commands name a bound on the improvement (:func:`improvement_mark`'s "≤" and "≥").
+IMPROVEMENT_BOUNDS = {"≤": "at_most", "≥": "at_least"}
+
+
+def improvement_not_stated(row: "ComparisonRow", threshold_ms: float) -> str:
+    """Why a row states no improvement, in words ('' where it states one, a finding or a bound): B's figure
+    is 0, both figures are lower bounds, or a figure was published at another threshold."""
+    if row.pct is None:
+        return "no improvement: B's figure is 0"
+    if improvement_mark(row, threshold_ms) is not None:
+        return ""
+    if row.a_figures is not None and row.a_figures.not_reached and row.b_figures and row.b_figures.not_reached:
+        return f"neither reaches {formatting.threshold(threshold_ms)}: both figures are lower bounds"
+    return unstated_improvement_note(row, threshold_ms) or "a figure not read at the threshold"
+
+
 def unstated_improvement_note(row: "ComparisonRow", threshold_ms: float) -> str:
     """Why a row's improvement is not stated where a figure was published at another threshold, '' else."""
     if row.pct is None or improvement_mark(row, threshold_ms) is not None:
@@ -134,7 +151,8 @@ def unstated_improvement_note(row: "ComparisonRow", threshold_ms: float) -> str:
 
 def configuration_words(row: "ComparisonRow") -> str:
     """What differs between the two configurations of a row, A's against B's ("3 against 1 drive; RAID-0
-    against RAID level not stated"), '' when nothing does."""
+    against RAID level not stated"), '' when nothing does: drive counts, RAID level, cache setting and drive
+    type, then drive speed, firmware and host adapter where both sides state them (:mod:`.details`)."""
     raid_b = row.raid_level if row.raid_level_b is None else row.raid_level_b
     differing = []
     if row.drive_count_a != row.drive_count_b:
@@ -147,7 +165,7 @@ def configuration_words(row: "ComparisonRow") -> str:
     ):
         if a != b:
             differing.append(f"{a or unstated} against {b or unstated}")
-    return "; ".join(differing)
+    return "; ".join(differing + details.differences(row.details_a, row.details_b))
 
 
 def group_sentences(

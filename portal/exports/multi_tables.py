@@ -3,7 +3,10 @@ figure, each system's figure and each system's improvement over the baseline (th
 two-system comparisons, as the compare page shows them: "–" where a system has no figure, "≥" before
 a lower bound)."""
 
-from portal.analysis.tables import Column, ColumnGroup, Table
+from dataclasses import replace
+
+from portal.analysis.tables import Column, ColumnGroup, Row, Table
+from portal.comparisons import sentences
 from portal.comparisons.comparison import ComparisonRow
 from portal.comparisons.selectors import MultiComparison
 
@@ -28,6 +31,14 @@ def _pair_rows(multi: MultiComparison) -> dict[tuple[int, str, str], ComparisonR
     }
 
 
+def _improvement_marks(row: Row, marks: list[str], *, first: int) -> Row:
+    """``row`` with its improvement cells (from column ``first``, one per candidate) marked as each candidate's
+    comparison states them: "≤" at most, "≥" at least."""
+    upper = {first + i for i, mark in enumerate(marks) if mark == "≤"}
+    lower = {first + i for i, mark in enumerate(marks) if mark == "≥"}
+    return replace(row, upper_bounds=row.upper_bounds | upper, lower_bounds=row.lower_bounds | lower)
+
+
 def multi_comparison_table(multi: MultiComparison) -> Table:
     baseline, candidates = multi.baseline, multi.candidates
     figures = [Column(f"{baseline.name} (baseline)", COMPARISON_NUMBERS)]
@@ -50,11 +61,15 @@ def multi_comparison_table(multi: MultiComparison) -> Table:
             paired = [pair_rows.get((index, workload.workload, row.label)) for index in range(len(candidates))]
             baseline_bound = any(is_lower_bound(found.b_figures) for found in paired if found is not None)
             bounds = (baseline_bound, *(found is not None and is_lower_bound(found.a_figures) for found in paired))
-            rows.append(
-                figure_row(
-                    (name, row.label), (row.baseline, *values, *improvements), metric=workload.metric, bounds=bounds
-                )
+            found = figure_row(
+                (name, row.label), (row.baseline, *values, *improvements), metric=workload.metric, bounds=bounds
             )
+            rows.append(_improvement_marks(found, [cell[2] if cell else "" for cell in row.cells], first=len(bounds)))
+            notes += [
+                f"{workload.workload}, {row.label}: {system.name}: improvement not stated: {why}."
+                for system, found_row in zip(candidates, paired, strict=True)
+                if found_row is not None and (why := sentences.improvement_not_stated(found_row, multi.threshold_ms))
+            ]
             notes += [
                 f"{workload.workload}, {row.label}: {system.name}: {config or reason}."
                 for system, config, reason in zip(candidates, row.configs, row.reasons, strict=True)
@@ -68,7 +83,9 @@ def multi_comparison_table(multi: MultiComparison) -> Table:
         footnotes=(
             f"Throughput at {response_time_words(threshold_ms=multi.threshold_ms, latency=multi.latency)}; "
             "MB/s = 10^6 bytes/s.",
-            "Improvement = (system - baseline) / baseline x 100; – where the system has no such configuration.",
+            "Improvement = (system - baseline) / baseline x 100, as each system's comparison states it: ≤ at most "
+            "(the baseline's figure a lower bound), ≥ at least (the system's); – where the system has no such "
+            "configuration or no difference is stated (the notes say why).",
             *marks_notes(rows),
             *notes,
             *multi.summaries,

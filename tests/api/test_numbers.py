@@ -63,25 +63,50 @@ def test_several_systems_are_each_compared_with_b(demo, api):
     assert "IBM DS4500 published 722 MBps (2^20 bytes/s)" in streaming["notes"]
 
 
-def test_pages_command_and_api_give_the_same_numbers(demo, api):
-    """One selection, three ways in: the compare page (A = DS4500 against B = DS4400), the command, the API."""
-    options = {"threshold_ms": "25", "adjust_b": "1.05", "raid_level": "RAID-5"}
+def _three_ways(api, threshold_ms):
+    """The improvements of one selection three ways in: the compare page (A = DS4500 against B = DS4400), the
+    command and the API, with the API's reasons for those not stated."""
+    options = {"threshold_ms": threshold_ms, "adjust_b": "1.05", "raid_level": "RAID-5"}
     page = Client().get("/compare/", {"a": "IBM DS4500", "b": "IBM DS4400", **options}).context["result"]
-    on_page = {(w.workload, row.label): round(row.pct, 2) for w in page.workloads for row in w.rows}
+    on_page = {
+        (w.workload, row.label): None if row.stated_pct is None else round(row.stated_pct, 2)
+        for w in page.workloads
+        for row in w.rows
+    }
     out = io.StringIO()
     call_command(
-        "compare", "IBM DS4500", "IBM DS4400", "--threshold-ms", "25", "--adjust-b", "1.05", "--raid-level", "RAID-5",
-        "--format", "json", stdout=out,
+        "compare", "IBM DS4500", "IBM DS4400", "--threshold-ms", threshold_ms, "--adjust-b", "1.05", "--raid-level",
+        "RAID-5", "--format", "json", stdout=out,
     )  # fmt: skip
     from_command = {
         (row["workload"], row["configuration"]): row["improvement_pct"] for row in json.loads(out.getvalue())["rows"]
     }
     rows = api_rows(api, a="IBM DS4500", b="IBM DS4400", **options)
-    from_api = {key: round(row["improvement_pct"], 2) for key, row in rows.items()}
+    from_api = {
+        key: None if row["improvement_pct"] is None else round(row["improvement_pct"], 2) for key, row in rows.items()
+    }
+    return on_page, from_command, from_api, {key: row["improvement_not_stated"] for key, row in rows.items()}
+
+
+def test_pages_command_and_api_give_the_same_numbers(demo, api):
+    on_page, from_command, from_api, why = _three_ways(api, "20")
     # 30,020 / (26,640 x 1.05): seed 000's 12.7 % with the DS4400 boosted for its older drives.
     assert on_page[(RANDOM_READS, "RAID-5, 140 drives, All Caches Disabled")] == 7.32
     assert len(on_page) == 3
     assert on_page == from_command == from_api
+    assert why[(RANDOM_READS, "RAID-5, 140 drives, All Caches Disabled")] == ""
+
+
+def test_figures_published_at_20_ms_state_no_improvement_at_25_ms_anywhere(demo, api):
+    """Seed 000 publishes its figures at 20 ms: at 25 ms the page, the command and the API state no
+    improvement (null), and the API says why."""
+    on_page, from_command, from_api, why = _three_ways(api, "25")
+    assert len(on_page) == 3
+    assert set(on_page.values()) == {None}
+    assert on_page == from_command == from_api
+    assert why[(RANDOM_READS, "RAID-5, 140 drives, All Caches Disabled")] == (
+        "improvement not stated at 25 ms: published at 20 ms"
+    )
 
 
 def test_compare_errors_name_the_parameter(demo, api):

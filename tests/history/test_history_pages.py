@@ -96,8 +96,12 @@ def test_two_firmware_versions_of_one_system_are_a_compare_page_api_and_export(h
     assert [figure["run"] for figure in row["a"]["figures"]] == list(
         Run.objects.filter(firmware="07.30.12.00").order_by("id").values_list("id", flat=True)
     )
-    # A: three runs at 0.8 x (1, 1.01, 0.99) of the sample's IOPS, B: three at 1 x; A is 20 % lower.
-    assert round(row["improvement_pct"], 1) == -20.0
+    # A: three runs at 0.8 x (1, 1.01, 0.99) of the sample's IOPS, B: three at 1 x: A's figure is 0.8 x B's.
+    # Each run is one point at about 1 ms: at 20 ms both are lower bounds, and no difference is stated.
+    assert round(row["a"]["value"] / row["b"]["value"], 3) == 0.8
+    assert row["a"]["status"] == row["b"]["status"] == "not_reached"
+    assert (row["improvement_pct"], row["improvement_bound"]) == (None, None)
+    assert row["improvement_not_stated"] == "neither reaches 20 ms: both figures are lower bounds"
     refused = client.get("/compare/", {**query, "b_firmware": "9.99"})
     assert refused.status_code == 400
     assert "IBM DS5020 (B) has no runs under firmware 9.99 to compare" in refused.content.decode()

@@ -1,7 +1,8 @@
 """Every comparison of a corpus of real result files answers, at any threshold and latency figure: the compare
 page, the page of several systems against one and ``/api/v1/compare/`` for every pair of the corpus' systems at
 0.1, 0.5, 1, 20 and 30 ms of the average and of the 99th percentile response time. No answer is a server error;
-where two systems share no workload the page says so; a few figures are checked against the files.
+where two systems share no workload the page says so; the API's improvement is null only with its reason
+(``improvement_not_stated``) and a bound only beside a value; a few figures are checked against the files.
 
 The corpus: two fio-plot grids (samples/fio-grids/: the Crucial MX200 alone and three of them in RAID-0), the
 two fio-plot sweeps (samples/fio-sweeps/), PerfKitBenchmarker's DiskSpd XML, an old
@@ -70,10 +71,33 @@ def test_every_pair_at_every_threshold_and_latency_answers(corpus, client):
             for first in range(0, len(others), 5):
                 candidates = [("a", name) for name in others[first : first + 5]]
                 for url in ("/compare/", "/api/v1/compare/"):
-                    status, _ = _answers(client, url, [*candidates, ("b", baseline), *basis])
+                    status, answer = _answers(client, url, [*candidates, ("b", baseline), *basis])
                     if status != 200:
                         failures.append((url, others[first : first + 5], baseline, threshold_ms, latency, status))
+                    elif url.startswith("/api/"):
+                        failures += _unexplained(answer, threshold_ms, latency)
     assert failures == []
+
+
+def _unexplained(answer, threshold_ms, latency):
+    """API rows whose improvement is null without a reason, or given beside one, or a bound without a value."""
+    return [
+        (
+            compared["a"]["name"],
+            answer["b"]["name"],
+            threshold_ms,
+            latency,
+            row["configuration"],
+            row["improvement_pct"],
+            row["improvement_bound"],
+            row["improvement_not_stated"],
+        )
+        for compared in answer["comparisons"]
+        for workload in compared["workloads"]
+        for row in workload["rows"]
+        if (row["improvement_pct"] is None) != bool(row["improvement_not_stated"])
+        or (row["improvement_bound"] is not None and row["improvement_pct"] is None)
+    ]
 
 
 def _sweep_points(folder):

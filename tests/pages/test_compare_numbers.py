@@ -53,9 +53,11 @@ def test_rows_of_different_drive_counts_name_them_and_give_figures_per_drive(dem
     # 379 x 1.048576 / 96 = 4.14 MB/s a drive.
     page = html.unescape(client.get("/compare/", {"a": "IBM DS4500", "b": "IBM DS4400"}).content.decode())
     assert "per drive: IBM DS4500 12.7 MB/s, IBM DS4400 4.14 MB/s" in page
+    # The DS4400's RAID-10 streaming reads used 10K rpm drives and version 5.0 firmware (seed 000 line 353), the
+    # DS4500's 15K rpm drives (line 110) and its Appware 05.40.06.00 (line 108).
     assert (
-        "IBM DS4500 performs 92.1 % better than IBM DS4400 for RAID-10 Streaming Reads 64K (60 against 96 drives)"
-        in page
+        "IBM DS4500 performs 92.1 % better than IBM DS4400 for RAID-10 Streaming Reads 64K (60 against 96 drives;"
+        " 15,000 against 10,000 rpm; firmware 05.40.06.00 against 5.0)" in page
     )
 
 
@@ -103,9 +105,11 @@ def test_command_csv_json_markdown(demo, capsys):
         "compare", "IBM DS4500", "IBM DS4400", "--adjust-b", "1.05", "--raid-level", "RAID-5", "--format", "csv"
     )
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "workload,configuration,metric,a,b,adjust_b,improvement_pct,notes"
+    assert lines[0] == (
+        "workload,configuration,metric,a,b,adjust_b,improvement_pct,improvement_bound,improvement_not_stated,notes"
+    )
     streaming = next(line for line in lines if line.startswith("Streaming Reads 64K"))
-    assert ",1.05,77.22," in streaming
+    assert ",1.05,77.22,,," in streaming
 
     call_command("compare", "IBM DS4500", "IBM DS4400", "--workload", "Random Reads 8K", "--format", "json")
     document = json.loads(capsys.readouterr().out)

@@ -17,7 +17,8 @@ configuration and whether its figure was read at the threshold), never to the co
   figures were read at the threshold; "at least"/"at most" only where exactly one side is a lower bound,
   in the direction the bound allows; two lower bounds give no percentage;
 - every configuration difference named: drive counts, RAID level, cache setting and drive type (the
-  drive type as the database stores each side's configuration);
+  drive type as the database stores each side's configuration), and the drives' speed and the firmware
+  where both sides' runs state one and they differ (the DS4400's streaming runs: 10K rpm, version 5.0);
 - the table's precision: each percentage has the table's one decimal and is the row's improvement,
   (A - B x k) / (B x k) x 100, computed here from the row's two figures and rounded half up.
 
@@ -30,6 +31,7 @@ import itertools
 import json
 import re
 from decimal import ROUND_HALF_UP, Decimal
+from typing import NamedTuple
 
 import pytest
 from django.core.management import call_command
@@ -68,22 +70,25 @@ def corpus(db, data_dir):
     return {system.name: system for system in System.objects.all()}
 
 
-def _comparisons(systems):
-    """Every comparison of the corpus that compares a configuration, at each basis."""
+def _asked(systems):
+    """Every comparison of the corpus that compares a configuration, at each basis, as the arguments of
+    :func:`comparison` (and the compare page's parameters)."""
     found = []
     for a, b in itertools.permutations(sorted(systems.values(), key=lambda s: s.name), 2):
         first = comparison(a=a, b=b, threshold_ms=20.0)
         if not any(workload.rows for workload in first.workloads):
             continue  # nothing both ran: no sentence to check (and no threshold changes that)
-        found.append(first)
-        found += [comparison(a=a, b=b, threshold_ms=ms, latency=latency) for ms, latency in BASES[1:]]
+        found += [{"a": a, "b": b, "threshold_ms": ms, "latency": latency} for ms, latency in BASES]
     raid0 = Config.objects.get(system=systems["Crucial MX200 x3"])
     for other in ("Intel D3-S4610", "Samsung PM883", "Crucial MX200"):
         single = Config.objects.get(system=systems[other])
-        for ms, latency in BASES:
-            found.append(comparison(a=systems["Crucial MX200 x3"], b=systems[other], a_config=raid0.id,
-                                    b_config=single.id, threshold_ms=ms, latency=latency))  # fmt: skip
+        found += [{"a": systems["Crucial MX200 x3"], "b": systems[other], "a_config": raid0.id,
+                   "b_config": single.id, "threshold_ms": ms, "latency": latency} for ms, latency in BASES]  # fmt: skip
     return found
+
+
+def _comparisons(systems):
+    return [comparison(**asked) for asked in _asked(systems)]
 
 
 # What each row is, read from its figures and the database, not from any sentence.
@@ -111,11 +116,18 @@ def _figure(value, metric):
     return f"{round(value):,} MB/s" if value >= 100 else f"{float(f'{value:.3g}'):g} MB/s"
 
 
+class Stated(NamedTuple):
+    """What the database states of each side's configurations, by (system, RAID level, drive count)."""
+
+    types: dict
+    details: dict
+
+
 def _drive_types(systems):
     types = {}
     for config in Config.objects.filter(system__in=systems):
         types.setdefault((config.system_id, config.raid_level, config.drive_count), set()).add(config.drive_type or "")
-    return types
+    return Stated(types, _stated_details(systems))
 
 
 def _differences(row, result, types):
@@ -129,15 +141,46 @@ def _differences(row, result, types):
         wanted.append(tuple(level or "RAID level not stated" for level in (row.raid_level, raid_b)))
     if row.cache_a != row.cache_b:
         wanted.append(tuple(cache or "cache setting not stated" for cache in (row.cache_a, row.cache_b)))
-    a_types = types.get((result.a.id, row.raid_level, row.drive_count_a), {""})
-    b_types = types.get((result.b.id, raid_b, row.drive_count_b), {""})
+    a_types = types.types.get((result.a.id, row.raid_level, row.drive_count_a), {""})
+    b_types = types.types.get((result.b.id, raid_b, row.drive_count_b), {""})
     if len(a_types) == len(b_types) == 1 and a_types != b_types:
         wanted.append(tuple(kind or "drive type not stated" for kind in (*a_types, *b_types)))
     return wanted
 
 
+def _stated_details(systems):
+    """Each system's drive speed and firmware by (system, RAID level, drive count), where all its runs there
+    state one: the run's firmware, else its configuration's (the demo's papers per measurement), else the
+    system's."""
+    found = {}
+    for run in Run.objects.filter(config__system__in=systems).select_related("config", "config__system"):
+        key = (run.config.system_id, run.config.raid_level, run.config.drive_count)
+        firmware = run.firmware or (run.config.extra or {}).get("firmware") or run.config.system.firmware
+        speeds, versions = found.setdefault(key, (set(), set()))
+        speeds.add(f"{run.config.drive_rpm:,}" if run.config.drive_rpm else "")
+        versions.add(firmware or "")
+    return {
+        key: [values.pop() if len(values) == 1 and "" not in values else None for values in details]
+        for key, details in found.items()
+    }
+
+
+def _detail_differences(row, result, details):
+    """Drive speed and firmware where both sides state one and they differ, as the words a sentence must hold."""
+    raid_b = row.raid_level if row.raid_level_b is None else row.raid_level_b
+    a = details.get((result.a.id, row.raid_level, row.drive_count_a), [None, None])
+    b = details.get((result.b.id, raid_b, row.drive_count_b), [None, None])
+    wanted = []
+    if a[0] and b[0] and a[0] != b[0]:
+        wanted.append((f"{a[0]} against {b[0]} rpm",))
+    if a[1] and b[1] and a[1] != b[1] and not (result.a_firmware or result.b_firmware):
+        wanted.append((f"firmware {a[1]} against {b[1]}",))
+    return wanted
+
+
 def _names_differences(sentence, row, result, types):
-    return [words for words in _differences(row, result, types) if not all(word in sentence for word in words)]
+    wanted = _differences(row, result, types) + _detail_differences(row, result, types.details)
+    return [words for words in wanted if not all(word in sentence for word in words)]
 
 
 def _signed(sentence):

@@ -189,7 +189,8 @@ def test_the_summary_states_the_range_of_improvement(built):
     # with write cache enabled.
     assert (
         "Best case of IBM DS4500 against IBM DS4400: Streaming Writes 64K, RAID-10, 60 vs 58 drives, Write Cache"
-        " Enabled (60 against 58 drives; cache setting not stated against Write Cache Enabled): +250.0 %." in summary
+        " Enabled (60 against 58 drives; cache setting not stated against Write Cache Enabled; 15,000 against 10,000"
+        " rpm; firmware 05.40.06.00 against 5.0): +250.0 %." in summary
     )
 
 

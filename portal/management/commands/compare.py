@@ -8,14 +8,27 @@ from typing import Any
 from django.core.management import BaseCommand, CommandError
 from django.core.management.base import CommandParser
 
+from portal.analysis.compare import improvement_size
 from portal.analysis.pairing import config_key_label
-from portal.comparisons.selectors import Comparison, comparison
+from portal.comparisons import sentences
+from portal.comparisons.selectors import Comparison, ComparisonRow, comparison
 from portal.management.viewer import add_viewer_argument, viewer_of
 from portal.results.selectors import LATENCIES
 from portal.spreadsheets import csv_cell
 from portal.systems.selectors import SystemNotFound, system_by_name
 
-COLUMNS = ("workload", "configuration", "metric", "a", "b", "adjust_b", "improvement_pct", "notes")
+COLUMNS = (
+    "workload",
+    "configuration",
+    "metric",
+    "a",
+    "b",
+    "adjust_b",
+    "improvement_pct",
+    "improvement_bound",
+    "improvement_not_stated",
+    "notes",
+)
 
 
 class Command(BaseCommand):
@@ -95,7 +108,10 @@ def _rows(result):
                 "a": round(row.a_value, 3),
                 "b": round(row.b_value, 3),
                 "adjust_b": result.adjust_b,
-                "improvement_pct": None if row.pct is None else round(row.pct, 2),
+                # As the page states it: null where no difference is stated, a bound where one side's is.
+                "improvement_pct": None if row.stated_pct is None else round(row.stated_pct, 2),
+                "improvement_bound": sentences.IMPROVEMENT_BOUNDS.get(row.pct_mark or ""),
+                "improvement_not_stated": sentences.improvement_not_stated(row, result.threshold_ms),
                 "notes": "; ".join(row.notes),
             }
 
@@ -126,7 +142,8 @@ def as_text(result: Comparison) -> str:
         lines.append(f"{workload.workload} ({unit}; matched {workload.matched_by})")
         for row in workload.rows:
             notes = f"  [{'; '.join(row.notes)}]" if row.notes else ""
-            lines.append(f"  {row.label:<50} A {row.a_value:>10,.1f}  B {row.b_value:>10,.1f}  {_pct(row.pct)}{notes}")
+            a, b = _figure(row.a_value, row.a_lower_bound), _figure(row.b_value, row.b_lower_bound)
+            lines.append(f"  {row.label:<50} A {a:>10}  B {b:>10}  {improvement(row):>9}{notes}")
         lines += [f"  {sentence}" for sentence in workload.summaries]
         lines.append("")
     lines += _unmatched(result)
@@ -161,15 +178,16 @@ def as_markdown(result: Comparison) -> str:
         "| Workload | Configuration | A | B | Improvement |",
         "|---|---|---:|---:|---:|",
     ]
-    for row in _rows(result):
-        cells = (
-            row["workload"],
-            row["configuration"],
-            f"{row['a']:,.1f}",
-            f"{row['b']:,.1f}",
-            f"{row['improvement_pct']:.1f} %",
-        )
-        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    for workload in result.workloads:
+        for row in workload.rows:
+            cells = (
+                workload.workload,
+                row.label,
+                _figure(row.a_value, row.a_lower_bound),
+                _figure(row.b_value, row.b_lower_bound),
+                improvement(row, signed=False),
+            )
+            lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     lines.append("")
     lines += [f"- {sentence}" for workload in result.workloads for sentence in workload.summaries]
     lines += [f"- {line}" for line in _unmatched(result)]
@@ -179,5 +197,17 @@ def as_markdown(result: Comparison) -> str:
 FORMATS = {"text": as_text, "csv": as_csv, "json": as_json, "markdown": as_markdown}
 
 
-def _pct(pct: float | None) -> str:
-    return "   none  " if pct is None else f"{pct:+7.1f} %"
+def _figure(value: float, lower_bound: bool) -> str:
+    """A figure with one decimal, "≥" before a lower bound (the threshold not reached: its best point)."""
+    return f"{'≥ ' if lower_bound else ''}{value:,.1f}"
+
+
+def improvement(row: ComparisonRow, *, signed: bool = True) -> str:
+    """The improvement as the compare page states it ("+12.7 %", "≤ -3.4 %"): "–" where it states none (the
+    row's notes say why), "none" where B's figure is 0."""
+    if row.pct is None:
+        return "none"
+    if row.stated_pct is None:
+        return "–"
+    sign = ("+" if row.stated_pct >= 0 else "-") if signed else ("-" if row.stated_pct < 0 else "")
+    return f"{f'{row.pct_mark} ' if row.pct_mark else ''}{sign}{improvement_size(row.stated_pct)} %"
