@@ -12,7 +12,9 @@
    per sweep with the model that answers it, and pooled; each knee forced everywhere and linear
    interpolation between the neighbours for reference. Then the question sizing asks: the drives needed
    for a left-out count's throughput, on the rising parts of the sweeps, with the gradual knee's margin
-   fixed and chosen on the other sweeps (each sweep left out in turn).
+   fixed and chosen on the other sweeps (each sweep left out in turn); then each way of answering it
+   (tests/sizing_candidates.py: the model, PCHIP and straight lines between the measured neighbours) and the
+   way chosen on the other sweeps.
 3. The DS4500's RAID-5 OLTP 8K (All Caches Disabled) sweep: drives for 12,000 and 20,000 IOPS at 20 ms.
 4. Prediction along read % on the fio-plot grids with both randread (100 %) and randwrite (0 %):
    IOPS by total outstanding I/O (the mean over iodepth x numjobs of the same total), every 0 % cell
@@ -45,6 +47,7 @@ from portal.analysis.drive_scaling import (
 from portal.analysis.drives_error import RISING_PCT, drives_left_out
 from portal.analysis.grid_prediction import Model, middle, percentile, predict_grid
 from portal.analysis.prediction_bands import Band, Kind, band_of
+from tests import sizing_candidates
 from tests.samples import REPO, sample
 
 SEED_000 = "000_f52f16ce4c762121.txt"
@@ -197,6 +200,20 @@ def report_sizing() -> None:
         f"    with the gradual knee's margin chosen on the other sweeps (leave one sweep out; chosen:"
         f" {', '.join(f'{m:g}' for m in sorted(set(chosen)))} points): {_summary(errors)},"
         f" worst {formatting.percent(max(errors))}"
+    )
+    report_candidates(sweeps)
+
+
+def report_candidates(sweeps: dict) -> None:
+    """The ways of answering drives needed, each pooled, and the one chosen on the other sweeps."""
+    pooled, errors, choices = sizing_candidates.compared(sweeps)
+    print("    each way of answering, everywhere:")
+    for name, values in pooled.items():
+        print(f"      {name}: {_summary(values)}, worst {formatting.percent(max(values))}")
+    counts = ", ".join(f"{name} for {choices.count(name)}" for name in dict.fromkeys(choices))
+    print(
+        f"    the way chosen on the other sweeps (leave one sweep out; chosen: {counts} of {len(choices)} sweeps):"
+        f" {_summary(errors)}, worst {formatting.percent(max(errors))}"
     )
 
 
