@@ -50,7 +50,25 @@ def test_healthz_all_ok_with_a_running_worker(celery_worker_process, client):
         "database": "ok",
         "broker": "ok",
         "worker": "ok",
+        "webhook_worker": "not needed: no team has a webhook",
     }
+
+
+@pytest.mark.worker
+def test_healthz_names_the_missing_webhook_worker_once_a_team_has_a_webhook(celery_workers, client):
+    from portal.models import Team, TeamWebhook
+
+    celery_workers.start()
+    TeamWebhook.objects.create(team=Team.objects.create(name="Lab", slug="lab"), url="https://hooks.example.com/a")
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    queue = celery_workers.webhook_queue
+    assert response.json()["webhook_worker"] == f"error: no Celery worker consumes the queue {queue!r}"
+    assert response.json()["worker"] == "ok"
+    celery_workers.start(queue=queue)
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["webhook_worker"] == "ok"
 
 
 @pytest.mark.django_db

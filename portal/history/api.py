@@ -15,7 +15,7 @@ from rest_framework.response import Response
 
 from portal import formatting
 from portal.api.views import KnownParameters
-from portal.models import Alert, AlertStatus
+from portal.models import Alert, AlertState, AlertStatus
 from portal.systems.selectors import systems_named
 
 from .selectors import alerts_visible
@@ -23,7 +23,9 @@ from .services import alert_triage
 
 
 class AlertFilter(filters.FilterSet):
-    status = filters.ChoiceFilter(choices=AlertStatus.choices)
+    status = filters.ChoiceFilter(
+        choices=AlertStatus.choices, method="of_status", label="Of this status; a withdrawn alert is not untriaged."
+    )
     system = filters.CharFilter(method="of_system", label="A system, by id or name.")
     version = filters.CharFilter(lookup_expr="iexact", label="The firmware version the change starts at.")
     min_change_pct = filters.NumberFilter(method="at_least", label="Changes of at least this size, % either way.")
@@ -31,6 +33,12 @@ class AlertFilter(filters.FilterSet):
     class Meta:
         model = Alert
         fields: list[str] = []
+
+    def of_status(self, queryset: QuerySet[Alert], name: str, value: str) -> QuerySet[Alert]:
+        # A withdrawn alert counts as triaged: later versions took it back, nobody needs to look at it.
+        if value == AlertStatus.UNTRIAGED:
+            queryset = queryset.exclude(state=AlertState.WITHDRAWN)
+        return queryset.filter(status=value)
 
     def of_system(self, queryset: QuerySet[Alert], name: str, value: str) -> QuerySet[Alert]:
         value = value.strip()

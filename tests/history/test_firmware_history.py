@@ -122,6 +122,17 @@ def test_the_alert_is_listed_by_the_api_to_the_team_only(history, engineer, view
     assert _client().get("/api/v1/alerts/", {"colour": "red"}).status_code == 400
 
 
+def test_a_withdrawn_alert_is_not_listed_as_untriaged(history, viewer):
+    system, _ = history
+    alert = Alert.objects.get(system=system)
+    Alert.objects.filter(id=alert.id).update(state="withdrawn")
+    assert _client(viewer).get("/api/v1/alerts/", {"status": "untriaged"}).json()["results"] == []
+    # Still listed, as what it is: withdrawn, never triaged by anyone.
+    rows = _client(viewer).get("/api/v1/alerts/").json()["results"]
+    listed = [(row["version"], row["state"], row["status"]) for row in rows]
+    assert listed == [("07.30.12.00", "withdrawn", "untriaged")]
+
+
 def test_viewers_read_alerts_and_uploaders_triage_them(history, engineer, viewer):
     system, _ = history
     alert = Alert.objects.get(system=system)
