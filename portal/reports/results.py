@@ -19,6 +19,7 @@ from .options import (
     Reported,
     ReportOptions,
     joined,
+    run_ids,
     side_a,
     side_b,
     transfer_size_bytes,
@@ -39,10 +40,31 @@ def results_section(
                 if len(reported) > 1:
                     blocks.append(Heading(f"{side_a(pair.result)} against {side_b(pair.result)}", 3))
                 blocks += _workload_results(pair.result, workload, runs, options, draw=draw)
+    blocks += _workloads_not_compared(reported, options)
     if options.tables:
         first = reported[0].result
-        blocks += _system_tables(systems, threshold_ms=first.threshold_ms, latency=first.latency, options=options)
+        compared = {run_id for pair in reported for workload in pair.workloads for run_id in run_ids(workload)}
+        blocks += _system_tables(
+            systems,
+            {run_id: runs[run_id] for run_id in sorted(compared)},
+            threshold_ms=first.threshold_ms,
+            latency=first.latency,
+            options=options,
+        )
     return blocks
+
+
+def _workloads_not_compared(reported: list[Reported], options: ReportOptions) -> list[Block]:
+    """The workloads both systems measured that no figure compares, each with why (the reader is told, not
+    left to notice a workload missing); those the author left out by choice are not listed."""
+    blocks: list[Block] = []
+    for pair in reported:
+        for workload in pair.result.workloads:
+            if workload.rows or (options.workloads and workload.workload not in options.workloads):
+                continue
+            why = list(workload.empty) + [f"{sentence}." for sentence in workload.ambiguous]
+            blocks.append(Box(f"{workload.workload}: not compared", tuple(why or ["No figure pairs."])))
+    return [Heading("Workloads not compared", 2), *blocks] if blocks else []
 
 
 def _workload_results(
@@ -186,21 +208,31 @@ def _config_words(key: tuple[str | None, int | None, str]) -> str:
     return formatting.config_words(raid, drives, cache)
 
 
-def _system_tables(systems: list[System], *, threshold_ms: float, latency: str, options: ReportOptions) -> list[Block]:
-    """Each system's white-paper table (seed 000 Table 1's layout), as the table export prints it, at the
-    comparison's threshold and latency and in the report's MB/s."""
+def _system_tables(
+    systems: list[System], compared: dict[int, Run], *, threshold_ms: float, latency: str, options: ReportOptions
+) -> list[Block]:
+    """Each system's white-paper table (seed 000 Table 1's layout) of the runs the comparison uses (``compared``,
+    by id), one per RAID level, as the table export prints it, at the comparison's threshold and latency and
+    in the report's MB/s."""
     blocks: list[Block] = []
     for system in systems:
-        try:
-            selection = presets.default_selection(system)
-            table = presets.whitepaper(
-                system, threshold_ms=threshold_ms, latency=latency, mbps_unit=options.mbps_unit, selection=selection
-            )
-        except presets.PresetError:
-            continue  # a system without drive counts has no white-paper table; the comparison stands
-        blocks.append(_from_table(table, key=f"{system.name} figures table", options=options))
+        levels: dict[str, list[int]] = {}
+        for run_id, run in compared.items():
+            if run.config.system_id == system.id:
+                levels.setdefault(run.config.raid_level or "", []).append(run_id)
+        for level, ids in sorted(levels.items()):
+            selection = presets.Selection(raid_level=level or None, run_ids=tuple(ids))
+            try:
+                table = presets.whitepaper(
+                    system, threshold_ms=threshold_ms, latency=latency, mbps_unit=options.mbps_unit, selection=selection
+                )
+            except presets.PresetError:
+                continue  # runs without drive counts have no white-paper table; the comparison stands
+            key = " ".join(part for part in (system.name, level, "figures table") if part)
+            blocks.append(_from_table(table, key=key, options=options))
     if blocks:
         blocks.insert(0, Heading("Each system's figures", 2))
+        blocks.insert(1, Paragraph("The runs compared above, as each system's results table lays them out."))
     return blocks
 
 
