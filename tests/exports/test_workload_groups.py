@@ -118,21 +118,34 @@ def test_the_drive_count_sweep_draws_one_line_per_workload(mx200, client):
     assert names == [f"{READ} (IOPS)", f"{WRITE} (IOPS)"]
 
 
-def test_the_system_page_says_which_workload_each_run_of_the_shared_name_measured(mx200, client):
+def test_the_system_page_lists_each_workload_of_the_shared_name_under_its_own_heading(mx200, client):
     page = client.get(f"/systems/{mx200.id}/").content.decode()
-    section = page[page.index("stored as “random-read”") :]
-    section = section[: section.index("</table>")]
-    assert '<th scope="col">Workload</th>' in section
-    rows = {
-        (cells[0], cells[1]): cells[4]
-        for cells in (
-            [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)][1:]
-            for row in re.findall(r"<tr><td>.*?</tr>", section, re.S)
-        )
-    }
-    assert rows[("4 KiB random read", "3 SSDs")] == f"{round(THREE_READ):,} IOPS"
-    assert rows[("4 KiB random write", "3 SSDs")] == f"{round(THREE_WRITE):,} IOPS"
-    assert len(rows) == 4
+    headings = [
+        " ".join(re.sub(r"<[^>]+>", "", heading).split())
+        for heading in re.findall(r"<h3>(.*?)</h3>", page[page.index('id="runs"') :], re.S)
+    ]
+    # Two runs of each (one drive, three drives), both stored as fio-plot's "random-read".
+    assert headings[:2] == [
+        "4 KiB random read (stored as “random-read”, 2 runs) history",
+        "4 KiB random write (stored as “random-read”, 2 runs) history",
+    ]
+    sections = page.split("<h3>")[1:]
+    for title, figure in (("4 KiB random read", THREE_READ), ("4 KiB random write", THREE_WRITE)):
+        (section,) = [section for section in sections if section.startswith(f"{title} ")]
+        table = section[: section.index("</table>")]
+        rows = [
+            [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+            for row in re.findall(r"<tr><td>.*?</tr>", table, re.S)
+        ]
+        assert '<th scope="col">Workload</th>' not in table
+        assert len(rows) == 2
+        # Run, Configuration, Tool, Source, At threshold.
+        assert [row[4] for row in rows if "3 SSDs" in row[1]] == [f"{round(figure):,} IOPS"]
+    # The sweep's choice says what the runs of the name do; its value stays the name they were stored under.
+    select = re.search(r'<select id="id_sweep_workload" name="workload">(.*?)</select>', page, re.S).group(1)
+    assert re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', select) == [
+        ("random-read", "4 KiB random read / 4 KiB random write (stored as “random-read”)")
+    ]
 
 
 def test_sizing_fits_each_workload_s_sweep_on_its_own(mx200):
