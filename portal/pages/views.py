@@ -330,7 +330,8 @@ def sizing(request: HttpRequest, system_id: int) -> HttpResponse:
         return _sizing_export(system, answer, export_format)
     query = request.GET.urlencode()
     exports = [(name, f"?{query}&export={name}") for name in EXPORT_FORMATS] if answer else []
-    context = {"system": system, "form": form, "answer": answer, "workloads": sweep_workloads(system=system)}
+    workloads = _described(sweep_workloads(system=system), by_name=run_lists.workload_run_counts(system=system))
+    context = {"system": system, "form": form, "answer": answer, "workloads": workloads}
     return render(request, "pages/sizing.html", {**context, "exports": exports})
 
 

@@ -155,6 +155,15 @@ def test_sizing_fits_each_workload_s_sweep_on_its_own(mx200):
     assert measured[READ][3] == pytest.approx(THREE_READ) and measured[WRITE][3] == pytest.approx(THREE_WRITE)
 
 
+def test_the_sizing_page_offers_the_workload_by_what_it_does(mx200, client):
+    page = client.get(f"/systems/{mx200.id}/sizing/").content.decode()
+    datalist = re.search(r'<datalist id="sizing-workloads">(.*?)</datalist>', page, re.S).group(1)
+    # Chosen by the name the runs were stored under (the sizing reads it), shown by what they do.
+    label = "4 KiB random read / 4 KiB random write (stored as “random-read”)"
+    assert datalist == f'<option value="random-read" label="{label}">'
+    assert f"Measured at two or more drive counts: {label}." in page
+
+
 def test_the_sweep_cells_keep_read_and_write_apart(mx200):
     """A cell's IOPS sum is of its workload's files only: three drives, numjobs 1, every iodepth."""
     (config_id,) = {cell.config_id for cell in SweepCell.objects.filter(config__drive_count=3)}
