@@ -221,7 +221,7 @@ def reading(
     if status is Status.SINGLE_POINT:
         stated = "" if below is None or below.response_ms is None else f" at {ms(below.response_ms)}"
         return f"{figure} {at}: published by the paper{stated}."
-    if answer.rule is Rule.AT_OR_BELOW:
+    if answer.rule is Rule.AT_OR_BELOW or (below is not None and below.response_ms != answer.threshold_ms):
         return f"{figure} {at}: the best point measured at or under the threshold, {_point(below, load_kind)}."
     return f"{figure} {at}: measured at {_point(below, load_kind)}."
 

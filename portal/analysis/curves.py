@@ -5,12 +5,17 @@ figure the caller chose (IOPS or MB/s); response times are average response time
 
 Two rules read a throughput at a threshold:
 
-- ``interpolate`` (IBM's papers, 20 ms): linear interpolation between the last point at or under
-  the threshold and the first point over it, along the load order.
+- ``interpolate`` (IBM's papers, 20 ms): read off the curve's upper envelope, the points no other
+  point beats with more throughput at a response time as low: the best point at or under the
+  threshold, interpolated linearly towards the first envelope point over it (the next point over the
+  threshold with more throughput). On a curve whose throughput and response time rise together that
+  is the papers' interpolation between the last point under the threshold and the first over it; on a
+  grid (fio iodepth x numjobs) or a curve whose response times fall as the load rises, the figure is
+  never below a measured point that meets the threshold.
 - ``at_or_below`` (HP's papers, 30 ms): the best measured point whose response time does not
   exceed the threshold.
 
-The awkward cases are reported, never hidden: every point under the threshold, the first point
+The awkward cases are reported, never hidden: every point under the threshold, every point
 already over it, response times that fall while the load rises, and a single published figure.
 
 A published figure is a number a paper stated at its threshold and is used as is. A single measured
@@ -99,7 +104,7 @@ class ThroughputAtThreshold:
     ``value`` is ``None`` only when there is no answer (``FIRST_POINT_OVER``, ``NO_DATA``).
     ``reached`` says whether some point's response time reached the threshold; when it is
     ``False`` the value is the best measured point, a lower bound. ``below`` and ``above`` are the
-    points the value comes from (``above`` is the first point over the threshold after ``below``).
+    points the value comes from (``above``: the point over the threshold it is interpolated towards).
     ``load`` is the load at the threshold, interpolated like the value when loads are known.
     """
 
@@ -211,19 +216,18 @@ def _single_point(answer: _Answer, point: CurvePoint) -> ThroughputAtThreshold:
 
 def _interpolate(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtThreshold:
     threshold_ms = answer.threshold_ms
-    first_over = next((i for i, p in enumerate(points) if _response_ms(p) > threshold_ms), None)
-    if first_over == 0:
+    under = [p for p in points if _response_ms(p) <= threshold_ms]
+    if not under:
         answer.warn(_first_point_over_message(points[0], threshold_ms, only=len(points) == 1), reason=True)
         return answer.result(Status.FIRST_POINT_OVER, value=None, reached=True, above=points[0])
-    if first_over is None:
-        at_threshold = next((p for p in points if _response_ms(p) == threshold_ms), None)
-        if at_threshold is not None:
-            return answer.result(
-                Status.MEASURED, value=at_threshold.throughput, reached=True, below=at_threshold, load=at_threshold.load
-            )
+    if all(_response_ms(p) < threshold_ms for p in points):
         return _not_reached(answer, points)
-    below, above = points[first_over - 1], points[first_over]
-    if _response_ms(below) == threshold_ms:
+    # The envelope's last point at or under the threshold (of equal throughputs, the quickest) and its next
+    # point over it: the quickest of the points over the threshold with more throughput.
+    below = max(under, key=lambda p: (p.throughput, -_response_ms(p)))
+    better = [p for p in points if _response_ms(p) > threshold_ms and p.throughput > below.throughput]
+    above = min(better, key=lambda p: (_response_ms(p), -p.throughput), default=None)
+    if above is None or _response_ms(below) == threshold_ms:
         return answer.result(
             Status.MEASURED, value=below.throughput, reached=True, below=below, above=above, load=below.load
         )
@@ -275,10 +279,14 @@ def _not_reached(answer: _Answer, points: Sequence[CurvePoint]) -> ThroughputAtT
 def _warn_if_not_monotonic(answer: _Answer, points: Sequence[CurvePoint]) -> None:
     for before, after in zip(points, points[1:], strict=False):
         if _response_ms(after) < _response_ms(before):
-            used = "the first crossing of the threshold" if answer.rule is Rule.INTERPOLATE else "the best point"
+            used = (
+                "the best throughput at or under the threshold and the next point over it with more throughput are"
+                if answer.rule is Rule.INTERPOLATE
+                else "the best point is"
+            )
             answer.warn(
                 f"response times fall as the load rises ({_ms(_response_ms(after))} ms after "
-                f"{_ms(_response_ms(before))} ms); {used} is used"
+                f"{_ms(_response_ms(before))} ms); {used} used"
             )
             return
 
@@ -316,9 +324,10 @@ def _is_non_negative(number) -> bool:
 
 
 def marker_response_ms(answer: ThroughputAtThreshold) -> float:
-    """Where a chart marks the figure on the response-time axis: on the threshold when the curve crosses
-    it there, else at the response time the figure was measured (a lower bound) or stated at (published)."""
-    if answer.status in (Status.NOT_REACHED, Status.SINGLE_POINT) and answer.below is not None:
+    """Where a chart marks the figure on the response-time axis: on the threshold when it is interpolated
+    there, else at the response time the figure was measured (a lower bound, the best point at or under the
+    threshold) or stated at (published)."""
+    if answer.status in (Status.NOT_REACHED, Status.SINGLE_POINT, Status.MEASURED) and answer.below is not None:
         return answer.below.response_ms if answer.below.response_ms is not None else answer.threshold_ms
     return answer.threshold_ms
 

@@ -113,12 +113,17 @@ def _side_curve(
         at_ms = next(
             (c.response_ms for c in curve if c.throughput == figure.value and c.response_ms is not None), threshold_ms
         )
-    at = (
-        f"at least {figure_text} at {formatting.threshold(threshold_ms)} (a lower bound, measured at "
-        f"{formatting.ms(at_ms)})"
-        if figure.status == Status.NOT_REACHED
-        else f"{figure_text} at {formatting.threshold(threshold_ms)} ({formatting.status_words(figure.status)})"
-    )
+    elif figure.status == Status.MEASURED:
+        # So is the best point under the threshold where no point over it does more.
+        measured = [c.response_ms for c in curve if c.throughput == figure.value and c.response_ms is not None]
+        at_ms = min((ms for ms in measured if ms <= threshold_ms), default=threshold_ms)
+    at = f"{figure_text} at {formatting.threshold(threshold_ms)} ({formatting.status_words(figure.status)})"
+    if figure.status == Status.NOT_REACHED:
+        at = f"at least {figure_text} at {formatting.threshold(threshold_ms)} (a lower bound, measured at "
+        at += f"{formatting.ms(at_ms)})"
+    elif figure.status == Status.MEASURED and at_ms < threshold_ms:
+        at = f"{figure_text} at {formatting.threshold(threshold_ms)} (the best point at or under it, measured at "
+        at += f"{formatting.ms(at_ms)})"
     marker = Series(f"{name}: {at}", [figure.value * unit.per_figure], [at_ms], hover=[at], mode="markers",
                     style=index, group=name, colour=colour)  # fmt: skip
     return [line, marker]

@@ -108,11 +108,13 @@ class PresetError(ApplicationError):
 
 @dataclass(frozen=True)
 class Selection:
-    """Which runs of a system a results table shows; ``source_table`` is a paper's table ("Table 1")."""
+    """Which runs of a system a results table shows; ``source_table`` is a paper's table ("Table 1");
+    ``run_ids``: only these runs (a report's table of the runs its comparison uses)."""
 
     raid_level: str | None = None
     workloads: tuple[str, ...] | None = None
     source_table: str | None = None
+    run_ids: tuple[int, ...] | None = None
 
 
 def natural_key(text: str | None) -> list[int | str]:
@@ -151,12 +153,13 @@ def _only_raid_level(system: System, source_table: str | None) -> str | None:
 
 
 def _runs(system: System, selection: Selection) -> QuerySet[Run]:
-    return runs_filtered(
+    runs = runs_filtered(
         system=system,
         raid_level=selection.raid_level or None,
         workloads=selection.workloads or (),
         source_table=selection.source_table,
     )
+    return runs if selection.run_ids is None else runs.filter(id__in=selection.run_ids)
 
 
 def workload_order(run: Run) -> tuple[str, int, list[int | str]]:
@@ -212,6 +215,7 @@ def selected_runs(system: System, selection: Selection) -> list[Run]:
 
 def _describe(selection: Selection) -> str:
     parts = [selection.source_table, selection.raid_level, ", ".join(selection.workloads or ())]
+    parts += ["the runs compared"] if selection.run_ids is not None else []
     return " / ".join(p for p in parts if p) or "any workload"
 
 

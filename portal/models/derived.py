@@ -31,9 +31,9 @@ class RunCurve(models.Model):
     p95_ms = ArrayField(models.FloatField(null=True), default=list)
     p99_ms = ArrayField(models.FloatField(null=True), default=list)
     p99_9_ms = ArrayField(models.FloatField(null=True), default=list)
-    # For each response time, the highest one up to each point (NULL before the first known): sorted, so the
-    # first point over a threshold is found by a binary search (``width_bucket``), not by reading every point.
-    # NULL where it is the response time itself (response times that never fall, a single point).
+    # For each response time, the highest one up to each point (NULL before the first known); NULL where it is
+    # the response time itself (response times that never fall, a single point). Migration 0021's first-crossing
+    # read searched them; the envelope read of migration 0031 reads the response times themselves.
     highest_avg_response_ms = ArrayField(models.FloatField(null=True), null=True)
     highest_max_response_ms = ArrayField(models.FloatField(null=True), null=True)
     highest_p50_ms = ArrayField(models.FloatField(null=True), null=True)

@@ -2,7 +2,7 @@
 runs and their figures are read by :mod:`portal.results.system_runs`)."""
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from html import escape
 
 from django.core.paginator import Page, Paginator
@@ -52,11 +52,9 @@ def runs_page(count: int, *, number: int | str | None) -> Page:
 # A row of the system page's runs table (``templates/pages/system.html``), its values escaped: filled here
 # once per row, as the template's lookups of each value were most of what a page of hundreds of rows cost.
 _ROW_HTML = (
-    '<tr><td><a href="{}">#{}</a></td>{}<td>{}</td><td>{}</td><td>{}</td>\n'
+    '<tr><td><a href="{}">#{}</a></td><td>{}</td><td>{}</td><td>{}</td>\n'
     '        <td class="num">{}</td><td class="num">{}</td><td>{}{}</td></tr>'
 )
-# The workload cell of a row in a section whose name was stored for runs of several workloads.
-_WORKLOAD_HTML = "<td>{}</td>"
 _EXCLUDED_HTML = '<br><span class="muted">{}</span>'
 
 
@@ -74,37 +72,27 @@ class RunRow:
     how_read: str
     # "excluded from comparisons: <reason>, by <user> on <date>"; blank for a compared run.
     excluded: str = ""
-    # What the run does, where its section's name was stored for runs of several workloads; None: no cell.
-    workload: str | None = None
 
     @property
     def html(self) -> SafeString:
         """The row as the page shows it, every value escaped (as ``format_html`` does, without its
         checks of values already safe: every value here is plain text)."""
         excluded = _EXCLUDED_HTML.format(escape(self.excluded)) if self.excluded else ""
-        workload = _WORKLOAD_HTML.format(escape(self.workload)) if self.workload is not None else ""
         cells = (self.configuration, self.tool, self.source, self.at_threshold, self.per_drive, self.how_read)
         escaped = [escape(str(value)) for value in cells]
-        return mark_safe(_ROW_HTML.format(escape(self.url), self.run_id, workload, *escaped, excluded))
+        return mark_safe(_ROW_HTML.format(escape(self.url), self.run_id, *escaped, excluded))
 
 
-def run_rows(
-    figures: Iterable[RunFigure], *, names_shown: bool = False, workloads: dict[int | None, str] | None = None
-) -> list[RunRow]:
-    """The rows of ``figures`` (:func:`run_row`), their runs' addresses from one ``reverse``; with ``workloads``
-    (the titles of a section's workloads by id, :func:`section_workloads`), each row says what its run does."""
-    figures = list(figures)
+def run_rows(figures: Iterable[RunFigure], *, names_shown: bool = False) -> list[RunRow]:
+    """The rows of ``figures`` (:func:`run_row`), their runs' addresses from one ``reverse``."""
     before, after = reverse("pages:run", args=[_ANY_RUN]).split(str(_ANY_RUN))
-    rows = [run_row(figure, names_shown=names_shown, url=f"{before}{figure.run.id}{after}") for figure in figures]
-    if workloads is None:
-        return rows
-    return [replace(row, workload=workloads[figure.run.workload_id]) for row, figure in zip(rows, figures, strict=True)]
+    return [run_row(figure, names_shown=names_shown, url=f"{before}{figure.run.id}{after}") for figure in figures]
 
 
 def section_workloads(*, name: str, found: list[NamedWorkload]) -> dict[int | None, str] | None:
     """The titles of the workloads runs stored under ``name`` are of, by id, when they are several (fio-plot
-    names its randread and randwrite jobs both "random-read"); None when they are one, which the section's
-    title says."""
+    names its randread and randwrite jobs both "random-read": a section each); None when they are one, which
+    the section's title says."""
     titles = {named.workload_id: named.title or NOT_STATED for named in found if named.name == name}
     return titles if len(titles) > 1 else None
 

@@ -92,7 +92,7 @@ def system_detail(request: HttpRequest, system_id: int) -> HttpResponse:
         "profile": _profile_tables(system.profile or {}),
         "profile_drives": _profile_drives(system.profile or {}),
         "workload_count": len(counts),
-        "sweep_workloads": swept if not chosen or chosen in swept else [chosen, *swept],
+        "sweep_workloads": _described(swept if not chosen or chosen in swept else [chosen, *swept], by_name=by_name),
         "sweep_query": sweep_query.urlencode(),
         "sweep_workload": chosen,
         # A drive-count or stroke sweep draws a workload across configurations: none is measured in several.
@@ -102,6 +102,15 @@ def system_detail(request: HttpRequest, system_id: int) -> HttpResponse:
         **_system_runs(request, form, system=system, by_name=by_name),
     }
     return render(request, "pages/system.html", context)
+
+
+def _described(names: list[str], *, by_name) -> list[tuple[str, str]]:
+    """(stored name, what its runs do in words, with the name they were stored under where it differs)."""
+    found = run_lists.named_workloads(
+        workload_ids={name: by_name.workload_ids.get(name, set()) for name in names}, names=names
+    )
+    titles = system_runs.workload_titles(names=names, found=found)
+    return [(name, titles[name] if titles[name] == name else f"{titles[name]} (stored as “{name}”)") for name in names]
 
 
 def _system_runs(request: HttpRequest, form, *, system, by_name):
@@ -120,24 +129,21 @@ def _system_runs(request: HttpRequest, form, *, system, by_name):
     found = run_lists.named_workloads(workload_ids=by_name.workload_ids, names=names)
     titles = system_runs.workload_titles(names=names, found=found)
     names_shown = role_of(request.user, system.team) is not None
-    # Names stored for runs of several workloads: each row says which.
+    # Names stored for runs of several workloads: a section each.
     several = {name: system_runs.section_workloads(name=name, found=found) for name in names}
     aliases = system_workload_aliases(
         pairs=[(named.name, named.workload_id) for named in found], workload_names=names, viewer=request.user
     )
+    run_sections = [
+        (name, title, of_workload, system_runs.run_rows(rows, names_shown=names_shown), link(runs=name))
+        for name, count, shown in sections
+        for title, of_workload, rows in _by_workload(
+            shown, title=aliases.get(name, titles[name]), count=count, several=several[name], name=name, by_name=by_name
+        )
+    ]
     return {
         "runs_of": form.value("runs"),
-        "run_sections": [
-            (
-                name,
-                aliases.get(name, titles[name]),
-                count,
-                system_runs.run_rows(shown, names_shown=names_shown, workloads=several[name]),
-                link(runs=name),
-                several[name] is not None,
-            )
-            for name, count, shown in sections
-        ],
+        "run_sections": run_sections,
         "runs_page": page,
         "previous_url": link(page=page.previous_page_number()) if page.has_previous() else "",
         "next_url": link(page=page.next_page_number()) if page.has_next() else "",
@@ -151,6 +157,21 @@ def _system_runs(request: HttpRequest, form, *, system, by_name):
 
 
 _SORTS = run_lists.RUN_SORTS.items()
+
+
+def _by_workload(shown, *, title, count, several, name, by_name):
+    """A section's (title, run count, shown runs): one, or where runs of several workloads were stored under
+    one name (``several``: their titles by id), one per workload, titled by what it does."""
+    if several is None:
+        return [(title, count, shown)]
+    return [
+        (
+            workload_title,
+            by_name.workload_counts[name, workload_id],
+            [f for f in shown if f.run.workload_id == workload_id],
+        )
+        for workload_id, workload_title in sorted(several.items(), key=lambda item: item[1])
+    ]
 
 
 def _runs_link(query, *, runs, sort, **changes):
@@ -309,7 +330,8 @@ def sizing(request: HttpRequest, system_id: int) -> HttpResponse:
         return _sizing_export(system, answer, export_format)
     query = request.GET.urlencode()
     exports = [(name, f"?{query}&export={name}") for name in EXPORT_FORMATS] if answer else []
-    context = {"system": system, "form": form, "answer": answer, "workloads": sweep_workloads(system=system)}
+    workloads = _described(sweep_workloads(system=system), by_name=run_lists.workload_run_counts(system=system))
+    context = {"system": system, "form": form, "answer": answer, "workloads": workloads}
     return render(request, "pages/sizing.html", {**context, "exports": exports})
 
 

@@ -19,12 +19,12 @@ from .options import (
     Reported,
     ReportOptions,
     joined,
+    run_ids,
     side_a,
     side_b,
     transfer_size_bytes,
     workload_names,
 )
-from .sparse import sparse_table_sentence
 
 IMPROVEMENT_FORMULA = "improvement = (A - B x k) / (B x k) x 100, k the adjustment factor for B"
 
@@ -40,11 +40,38 @@ def results_section(
                 if len(reported) > 1:
                     blocks.append(Heading(f"{side_a(pair.result)} against {side_b(pair.result)}", 3))
                 blocks += _workload_results(pair.result, workload, runs, options, draw=draw)
-    blocks += _not_compared_workloads(reported, options)
+    blocks += _workloads_not_compared(reported, options)
     if options.tables:
         first = reported[0].result
-        blocks += _system_tables(systems, threshold_ms=first.threshold_ms, latency=first.latency, options=options)
+        compared = {run_id for pair in reported for workload in pair.workloads for run_id in run_ids(workload)}
+        blocks += _system_tables(
+            systems,
+            {run_id: runs[run_id] for run_id in sorted(compared)},
+            threshold_ms=first.threshold_ms,
+            latency=first.latency,
+            options=options,
+        )
     return blocks
+
+
+def _workloads_not_compared(reported: list[Reported], options: ReportOptions) -> list[Block]:
+    """The workloads both systems measured that no figure compares, each with why (the reader is told, not
+    left to notice a workload missing); those the author left out by choice are not listed."""
+    blocks: list[Block] = []
+    for pair in reported:
+        for workload in pair.result.workloads:
+            if workload.rows or (options.workloads and workload.workload not in options.workloads):
+                continue
+            why = [
+                *workload.empty,
+                *(f"{sentence}." for sentence in workload.ambiguous),
+                *(f"{sentence}." for sentence in workload.sides_measured),
+            ]
+            title = f"{workload.workload}: not compared"
+            if len(reported) > 1:
+                title = f"{workload.workload}, {side_a(pair.result)} against {side_b(pair.result)}: not compared"
+            blocks.append(Box(title, tuple(why or ["No figure pairs."])))
+    return [Heading("Workloads not compared", 2), *blocks] if blocks else []
 
 
 def _workload_results(
@@ -174,26 +201,6 @@ def _confidence(row: ComparisonRow) -> str:
     return str(getattr(confidence, "reason", ""))
 
 
-def _not_compared_workloads(reported: list[Reported], options: ReportOptions) -> list[Block]:
-    """The workloads both systems ran with no configuration compared: why (no figure at the threshold on a
-    side, and where each side's curve is measured)."""
-    shown = set(workload_names(reported))
-    blocks: list[Block] = []
-    for pair in reported:
-        for workload in pair.result.workloads:
-            chosen = not options.workloads or workload.workload in options.workloads
-            if workload.rows or workload.workload in shown or not chosen:
-                continue
-            heading = f"{workload.workload}: {side_a(pair.result)} against {side_b(pair.result)}"
-            lines = [*workload.empty, *(f"{sentence}." for sentence in workload.sides_measured)]
-            blocks += [Heading(heading, 2), *_not_compared_box(lines)]
-    return blocks
-
-
-def _not_compared_box(lines: list[str]) -> list[Block]:
-    return [Box("Not compared", tuple(lines))] if lines else []
-
-
 def _not_compared(result: Comparison, workload: WorkloadComparison) -> list[Block]:
     lines = list(workload.empty) + [f"Not compared: {sentence}." for sentence in workload.ambiguous]
     for side, keys in ((side_a(result), workload.only_a), (side_b(result), workload.only_b)):
@@ -208,25 +215,31 @@ def _config_words(key: tuple[str | None, int | None, str]) -> str:
     return formatting.config_words(raid, drives, cache)
 
 
-def _system_tables(systems: list[System], *, threshold_ms: float, latency: str, options: ReportOptions) -> list[Block]:
-    """Each system's white-paper table (seed 000 Table 1's layout), as the table export prints it, at the
-    comparison's threshold and latency and in the report's MB/s."""
+def _system_tables(
+    systems: list[System], compared: dict[int, Run], *, threshold_ms: float, latency: str, options: ReportOptions
+) -> list[Block]:
+    """Each system's white-paper table (seed 000 Table 1's layout) of the runs the comparison uses (``compared``,
+    by id), one per RAID level, as the table export prints it, at the comparison's threshold and latency and
+    in the report's MB/s."""
     blocks: list[Block] = []
     for system in systems:
-        try:
-            selection = presets.default_selection(system)
-            table = presets.whitepaper(
-                system, threshold_ms=threshold_ms, latency=latency, mbps_unit=options.mbps_unit, selection=selection
-            )
-        except presets.PresetError:
-            continue  # a system without drive counts has no white-paper table; the comparison stands
-        block = _from_table(table, key=f"{system.name} figures table", options=options)
-        sentence = sparse_table_sentence(
-            block, workloads=_workloads(table), threshold=formatting.threshold(threshold_ms)
-        )
-        blocks.append(sentence or block)
+        levels: dict[str, list[int]] = {}
+        for run_id, run in compared.items():
+            if run.config.system_id == system.id:
+                levels.setdefault(run.config.raid_level or "", []).append(run_id)
+        for level, ids in sorted(levels.items()):
+            selection = presets.Selection(raid_level=level or None, run_ids=tuple(ids))
+            try:
+                table = presets.whitepaper(
+                    system, threshold_ms=threshold_ms, latency=latency, mbps_unit=options.mbps_unit, selection=selection
+                )
+            except presets.PresetError:
+                continue  # runs without drive counts have no white-paper table; the comparison stands
+            key = " ".join(part for part in (system.name, level, "figures table") if part)
+            blocks.append(_from_table(table, key=key, options=options))
     if blocks:
         blocks.insert(0, Heading("Each system's figures", 2))
+        blocks.insert(1, Paragraph("The runs compared above, as each system's results table lays them out."))
     return blocks
 
 
@@ -247,15 +260,6 @@ def _from_table(table: Table, *, key: str, options: ReportOptions) -> TableBlock
         numeric=tuple(j >= width for j in range(len(header))),
         key=key,
     )
-
-
-def _workloads(table: Table) -> list[str]:
-    """Each column's workload: the group heading over it, carried over the columns it spans."""
-    current, out = "", []
-    for group in table.text_grid()[0]:
-        current = group or current
-        out.append(current)
-    return out
 
 
 def _group_headers(header: tuple[str, ...], groups: list[str]) -> tuple[str, ...]:

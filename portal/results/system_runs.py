@@ -80,6 +80,8 @@ class WorkloadRuns(NamedTuple):
     swept: list[str]
     # The workloads the runs of each name are of (None for runs of none).
     workload_ids: dict[str, set[int | None]]
+    # The runs of each name and workload.
+    workload_counts: dict[tuple[str, int | None], int]
 
 
 def workload_run_counts(*, system: System) -> WorkloadRuns:
@@ -91,7 +93,7 @@ def workload_run_counts(*, system: System) -> WorkloadRuns:
     not one per name."""
     runs = Run.objects.filter(config__system=system).values("config_id", "workload_name", "workload_id")
     rows = runs.annotate(runs=Count("id")).order_by("workload_name")
-    found = WorkloadRuns([], [], {})
+    found = WorkloadRuns([], [], {}, {})
     rows_by_name = itertools.groupby(
         rows.values_list("workload_name", "config_id", "workload_id", "runs"), key=operator.itemgetter(0)
     )
@@ -99,6 +101,8 @@ def workload_run_counts(*, system: System) -> WorkloadRuns:
         of_name = list(group)
         found.counts.append((name, sum(count for *_, count in of_name)))
         found.workload_ids[name] = {workload_id for _, _, workload_id, _ in of_name}
+        for _, _, workload_id, count in of_name:
+            found.workload_counts[name, workload_id] = found.workload_counts.get((name, workload_id), 0) + count
         if len({config_id for _, config_id, _, _ in of_name}) > 1 and len(found.swept) < SWEPT_WORKLOADS_SHOWN:
             found.swept.append(name)
     return found

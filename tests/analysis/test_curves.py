@@ -97,14 +97,34 @@ NON_MONOTONIC = [
 ]
 
 
-def test_non_monotonic_response_times_use_the_first_crossing_and_warn():
+def test_non_monotonic_response_times_read_the_envelope_and_warn():
     result = throughput_at(NON_MONOTONIC, threshold_ms=20)
-    # By hand: the first crossing is between 5 ms and 25 ms: 1000 + 0.75 x 1000 = 1750.
+    # By hand: 2,500 IOPS at 15 ms meets the threshold; the first crossing in load order (5 ms to 25 ms,
+    # 1,750) would state less. The next point over 20 ms with more throughput is 3,000 at 40 ms:
+    # 2500 + (20 - 15) / (40 - 15) x 500 = 2,600.
     assert result.status is Status.INTERPOLATED
-    assert result.value == pytest.approx(1750)
+    assert result.value == pytest.approx(2600)
+    assert (result.below, result.above) == (NON_MONOTONIC[2], NON_MONOTONIC[3])
     assert result.warnings == (
-        "response times fall as the load rises (15 ms after 25 ms); the first crossing of the threshold is used",
+        "response times fall as the load rises (15 ms after 25 ms); the best throughput at or under the "
+        "threshold and the next point over it with more throughput are used",
     )
+
+
+def test_a_point_over_the_threshold_with_less_throughput_leaves_the_best_point_measured_under_it():
+    # Throughput falls past saturation: 2,000 IOPS at 5 ms, 1,900 at 25 ms. The figure at 20 ms is the
+    # 2,000 measured at 5 ms, not 1,925 read on the way down to 1,900.
+    saturated = [CurvePoint(1, 1000, 1.0), CurvePoint(2, 2000, 5.0), CurvePoint(4, 1900, 25.0)]
+    result = throughput_at(saturated, threshold_ms=20)
+    assert (result.status, result.value, result.reached, result.above) == (Status.MEASURED, 2000, True, None)
+    assert reading(result, metric="iops", load_kind="outstanding_io") == (
+        "2,000 IOPS at 20 ms: the best point measured at or under the threshold, 5 ms at 2 outstanding I/Os."
+    )
+
+
+def test_a_curve_over_the_threshold_at_its_lowest_load_but_under_it_later_has_a_value():
+    result = throughput_at([CurvePoint(1, 500, 30.0), CurvePoint(2, 800, 12.0)], threshold_ms=20)
+    assert (result.status, result.value) == (Status.MEASURED, 800)
 
 
 def test_non_monotonic_at_or_below_takes_the_best_point_and_warns():

@@ -9,6 +9,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from portal.analysis.curves import CurvePoint, throughput_at
 from portal.comparisons.selectors import comparison
 from portal.models import System
 from tests.pages.test_compare_thresholds import QUERY, ssds  # noqa: F401 (the fixture)
@@ -37,6 +38,27 @@ def test_the_database_reads_a_curve_by_the_papers_rules():
     assert _figure_at(iops, ms, 30, "at_or_below") == (2000.0, "measured", True)
     assert _figure_at(iops, ms, 60, "at_or_below") == (3000.0, "not_reached", False)
     assert _figure_at(iops, ms, 4, "at_or_below") == (None, "first_point_over", True)
+
+
+@pytest.mark.django_db
+def test_the_database_reads_the_curves_upper_envelope_as_python_does():
+    # Response times fall as the load rises: 2,500 IOPS at 15 ms meets 20 ms, so the figure is read from it
+    # towards 3,000 at 40 ms (2,500 + 5 / 25 x 500 = 2,600), not at the first crossing (1,750).
+    iops, ms = [1000.0, 2000.0, 2500.0, 3000.0], [5.0, 25.0, 15.0, 40.0]
+    assert _figure_at(iops, ms, 20) == (2600.0, "interpolated", True)
+    # Past saturation the point over 20 ms does less: the best point under it is the figure, measured.
+    assert _figure_at([1000.0, 2000.0, 1900.0], [1.0, 5.0, 25.0], 20) == (2000.0, "measured", True)
+    # Over the threshold at the lowest load, under it later: a value.
+    assert _figure_at([500.0, 800.0], [30.0, 12.0], 20) == (800.0, "measured", True)
+    for throughputs, responses in ((iops, ms), ([1000.0, 2000.0, 1900.0], [1.0, 5.0, 25.0])):
+        points = [CurvePoint(load, t, r) for load, (t, r) in enumerate(zip(throughputs, responses, strict=True))]
+        for threshold_ms in (0.5, 1.0, 3.0, 5.0, 12.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0):
+            answer = throughput_at(points, threshold_ms=threshold_ms)
+            assert _figure_at(throughputs, responses, threshold_ms) == (
+                pytest.approx(answer.value) if answer.value is not None else None,
+                str(answer.status),
+                answer.reached,
+            ), threshold_ms
 
 
 def _row(result):

@@ -175,9 +175,11 @@ def test_the_sweep_offers_the_workloads_measured_in_several_configurations(clien
 
 
 def sweep_choices(body):
-    """(workload, selected) of each option of the sweep's workload choice."""
+    """(workload as the option reads, selected) of each option of the sweep's workload choice; each option's value is
+    the name its runs were stored under."""
     select = re.search(r'<select id="id_sweep_workload" name="workload">(.*?)</select>', body, re.S).group(1)
-    return [(name, bool(selected)) for selected, name in re.findall(r"<option( selected)?>([^<]*)</option>", select)]
+    options = re.findall(r'<option value="([^"]*)"( selected)?>([^<]*)</option>', select)
+    return [(label, bool(selected)) for _, selected, label in options]
 
 
 @pytest.mark.django_db

@@ -1,0 +1,71 @@
+"""The report of IBM DS4500 vs IBM DS4400 (demo data, 20 ms) states every workload both systems measured:
+those it compares with their figures in each system's results tables, and why it does not compare the rest.
+
+Figures from seed 000 (000_f52f16ce4c762121.txt): line 295 (RAID-5 Random Reads 8K with 140 HDDs: DS4500
+30,020 IOPS, DS4400 26,640), line 244 (File Server with 140 HDDs: 133 and 114 MBps, the DS4400's cache setting
+not stated)."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from portal.comparisons.selectors import comparison
+from portal.models import System
+from portal.reports.content import ReportOptions, report_content
+from portal.reports.document import Box, TableBlock
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def report(settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    call_command("loaddemo", stdout=io.StringIO())
+    a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
+    return report_content([comparison(a=a, b=b, threshold_ms=20.0)], options=ReportOptions())
+
+
+def _figures_tables(report):
+    return {
+        block.key: block
+        for block in report.blocks
+        if isinstance(block, TableBlock) and block.key.endswith("figures table")
+    }
+
+
+def _cell(table, drives, cache, column):
+    """The text of ``column`` in the row of ``drives`` and ``cache`` (a drive count is written on its first row)."""
+    index = table.header.index(column)
+    current = ""
+    for row in table.rows:
+        current = row[0].text or current
+        if current == drives and row[1].text.startswith(cache):
+            return row[index].text
+    raise AssertionError(f"no row {drives}, {cache} in {table.caption}")
+
+
+def test_the_file_server_workload_is_said_not_compared_and_why(report):
+    (box,) = [block for block in report.blocks if isinstance(block, Box) and block.title.startswith("File Server")]
+    assert box.title == "File Server: not compared"
+    # Seed 000 line 244: the DS4400's File Server figure at 140 HDDs states no cache setting; the DS4500's two do.
+    assert (
+        "B's RAID-5, 140 drives could match A's 'All Caches Disabled' or 'Write Cache Enabled': choose a cache "
+        "setting to compare them." in box.lines
+    )
+
+
+def test_each_systems_tables_hold_the_figures_compared(report):
+    tables = _figures_tables(report)
+    assert sorted(tables) == [
+        "IBM DS4400 RAID-10 figures table",
+        "IBM DS4400 RAID-5 figures table",
+        "IBM DS4500 RAID-10 figures table",
+        "IBM DS4500 RAID-5 figures table",
+    ]
+    # Seed 000 line 295: RAID-5, 140 HDDs, Random Reads 8K.
+    assert (
+        _cell(tables["IBM DS4500 RAID-5 figures table"], "140 HDDs", "All Caches Disabled", "Random Reads 8K I/Os")
+        == "30,020"
+    )
+    assert _cell(tables["IBM DS4400 RAID-5 figures table"], "140 HDDs", "", "Random Reads 8K I/Os") == "26,640"
