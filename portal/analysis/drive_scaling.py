@@ -22,7 +22,7 @@ import math
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 # The knee's roundness: 12 keeps T within 6 % of the smaller regime at the knee and within 0.1 %
 # a third of the way either side of it; 4 is 16 % under at the knee and bends from half of it.
@@ -115,11 +115,15 @@ class LeftOut:
         return abs(self.predicted - self.measured) / self.measured * 100
 
 
-@dataclass(frozen=True)
-class ScalingError:
-    """The model's error on its own sweep: median and worst over the drive counts left out."""
+class _HasErrorPct(Protocol):
+    @property
+    def error_pct(self) -> float: ...
 
-    left_out: tuple[LeftOut, ...]
+
+class LeftOutErrors:
+    """Median and worst of the errors of what was left out (``left_out``, each with its ``error_pct``)."""
+
+    left_out: Sequence[_HasErrorPct]
 
     @property
     def median_pct(self) -> float | None:
@@ -128,6 +132,13 @@ class ScalingError:
     @property
     def worst_pct(self) -> float | None:
         return max(x.error_pct for x in self.left_out) if self.left_out else None
+
+
+@dataclass(frozen=True)
+class ScalingError(LeftOutErrors):
+    """The model's error on its own sweep: median and worst over the drive counts left out."""
+
+    left_out: tuple[LeftOut, ...]
 
 
 @dataclass(frozen=True)

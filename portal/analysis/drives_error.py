@@ -7,7 +7,6 @@ left-out count's throughput are compared with the drives that measured it. Where
 off, a throughput does not name a drive count, so those counts are not asked.
 """
 
-import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -16,6 +15,7 @@ from portal.analysis.drive_scaling import (
     SEARCH_FACTOR,
     DriveCountFigure,
     DriveScaling,
+    LeftOutErrors,
     fit,
 )
 
@@ -42,16 +42,10 @@ class DrivesLeftOut:
 
 
 @dataclass(frozen=True)
-class DrivesError:
+class DrivesError(LeftOutErrors):
+    """The error of the drives needed on one sweep: median and worst over the drive counts left out."""
+
     left_out: tuple[DrivesLeftOut, ...]
-
-    @property
-    def median_pct(self) -> float | None:
-        return statistics.median(x.error_pct for x in self.left_out) if self.left_out else None
-
-    @property
-    def worst_pct(self) -> float | None:
-        return max(x.error_pct for x in self.left_out) if self.left_out else None
 
 
 def drive_count_for(scaling: DriveScaling, *, target: float) -> float | None:
