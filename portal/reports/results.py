@@ -215,9 +215,11 @@ def _system_tables(systems: list[System], *, threshold_ms: float, latency: str, 
     for system in systems:
         try:
             selection = presets.default_selection(system)
+            # Headed in the report's words: its workloads as the comparison names them, IOPS as IOPS.
             table = presets.whitepaper(
-                system, threshold_ms=threshold_ms, latency=latency, mbps_unit=options.mbps_unit, selection=selection
-            )
+                system, threshold_ms=threshold_ms, latency=latency, mbps_unit=options.mbps_unit, selection=selection,
+                iops_label="IOPS", titled=True,
+            )  # fmt: skip
         except presets.PresetError:
             continue  # a system without drive counts has no white-paper table; the comparison stands
         block = _from_table(table, key=f"{system.name} figures table", options=options)

@@ -131,13 +131,14 @@ def test_the_environment_and_table_1_come_from_the_paper(built):
 def test_each_header_of_the_figures_table_says_what_its_column_holds(built):
     """The Markdown report's Table 1 of the DS4500 (seed 000 lines 139-140): the paper prints "Workload" over
     the workloads and "RAID-5" over the drive counts and cache settings; on one header line the first two
-    columns are named for what they hold, each figure column for its workload and unit."""
+    columns are named for what they hold, each figure column for its workload and unit: IOPS, as the rest of the
+    report writes it, where the paper prints "I/Os"."""
     lines = built.files["md"].decode().splitlines()
     caption = next(i for i, line in enumerate(lines) if "IBM DS4500 RAID-5 results, laid out as the paper's" in line)
     header = next(line for line in lines[caption:] if line.startswith("| "))
     workloads = [cell for cell in seed_line(139).split("\t")[1:] if cell]
     assert workloads == ["OLTP 4K", "OLTP 8K", "OLTP 16K", "OLTP 32K", "OLTP 64K"]
-    figures = [f"{workload} {unit}" for workload in workloads for unit in ("I/Os", "MB/s")]
+    figures = [f"{workload} {unit}" for workload in workloads for unit in ("IOPS", "MB/s")]
     assert header == "| " + " | ".join(["Drives", "Cache setting", *figures]) + " |"
 
 

@@ -213,7 +213,7 @@ def test_the_demo_report_reads_as_printed(db, settings, tmp_path):
     # The wide "each system's figures" table (12 columns) is set landscape, not shrunk.
     assert read.latex.count(r"\begin{landscape}") >= 1 and any(width > height for width, height in read.pages)
     # The DS4400's RAID-10 table has a figure at 20 ms in 4 of its 96 cells (12 configurations x 4 workloads x
-    # I/Os and MB/s): a sentence says so instead, naming them; 26,700 8K I/Os with 140 HDDs is seed 000
+    # IOPS and MB/s): a sentence says so instead, naming them; 26,700 8K I/Os with 140 HDDs is seed 000
     # (000_f52f16ce4c762121.txt), line 446, under Chart 12.
     tables = [block.key for block, _ in numbered(built.report) if isinstance(block, TableBlock)]
     assert "IBM DS4500 figures table" in tables and "IBM DS4400 figures table" not in tables
@@ -221,7 +221,7 @@ def test_the_demo_report_reads_as_printed(db, settings, tmp_path):
         "IBM DS4400 RAID-10 results: only 4 of the table's 96 cells have a figure at 20 ms, so the table is left out."
     )
     assert flat(sentence) in flat(read.text)
-    assert flat("Random Reads 8K: 26,700 I/Os with 140 HDDs, Cache not stated") in flat(read.text)
+    assert flat("Random Reads 8K: 26,700 IOPS with 140 HDDs, Cache not stated") in flat(read.text)
     assert flat("The other 8 of its 12 configurations have no figure at 20 ms in any workload.") in flat(read.text)
     assert r"$10^{6}$ bytes per second" in read.latex and r"$(A - B \times k) / (B \times k) \times 100$" in read.latex
     assert "MB/s = 106 bytes per second" in read.text  # the exponent set raised, as math
@@ -263,6 +263,16 @@ def test_three_fio_systems_at_1_ms_read_as_printed(db, data_dir, tmp_path):
         "Lab Ceph RAID-5 results: none of the table's 2 cells has a figure at 1 ms.",
     ):
         assert flat(sentence) in pdf, sentence
+    # Nothing of the three systems' environment is stated and none of their runs is compared: no environment
+    # table, one sentence each.
+    assert flat("Measurement environment of") not in pdf
+    for name in ("Lab SSD", "Lab RAID", "Lab Ceph"):
+        said = (
+            f"No run of {name} is compared, so its configurations and host are not listed; its uploads do not state"
+            " its vendor, model, controllers, cache per controller or host interfaces."
+        )
+        assert flat(said) in pdf, name
+    assert "notstated" not in pdf.replace("Cachenotstated", "")
     # The one figure at 1 ms, Lab SSD's, in its table: 8,706.99 IOPS and 35.7 MB/s, lower bounds, at 9 pt.
     assert _in_one_cell(read.words, "≥ 8,707") and _in_one_cell(read.words, "≥ 35.7")
     (iops,) = [word for word in read.words if word.text == "8,707"]
