@@ -93,8 +93,14 @@ class Bars:
     values: list
     colour: int
     errors: list = field(default_factory=list)
-    # Text written above each bar (a system's improvement over the baseline).
+    # Text written above each bar (a system's improvement over the baseline, "≥" before a lower bound).
     notes: list = field(default_factory=list)
+    # Per bar: True where its figure is a lower bound (the curve never reaches the threshold); drawn hatched.
+    bounds: list = field(default_factory=list)
+
+
+# Said under a chart drawing a lower bound: what the hatching and the "≥" mean.
+LOWER_BOUND_NOTE = "Hatched, ≥: the curve never reaches the threshold; the bar is a lower bound (its best point)."
 
 
 @dataclass
@@ -250,7 +256,7 @@ def _bar_figure(chart):
                 x=categories,
                 y=bars.values,
                 name=label_text(bars.name),
-                marker={"color": COLOURS[bars.colour % len(COLOURS)]},
+                marker=_bar_marker(bars),
                 error_y=errors,
                 text=[label_text(note) for note in bars.notes] or None,
                 textposition="outside" if bars.notes else None,
@@ -262,7 +268,14 @@ def _bar_figure(chart):
         max((b.values[i] or 0) + (b.errors[i] if b.errors else 0) for b in chart.bars)
         for i in range(len(chart.categories))
     ]
+    bounded = any(any(bars.bounds) for bars in chart.bars)
+    # The improvement above a category clears the text written above its bars.
+    note_shift = 34 if any(any(bars.notes) for bars in chart.bars) else 14
     title, lines = _title(chart.title)
+    if bounded:
+        # Said under the title, read before the bars: what the hatching and the "≥" mean.
+        note, note_lines = _title(LOWER_BOUND_NOTE)
+        title, lines = f"{title}<br>{note}", lines + note_lines
     figure.update_layout(
         title=title,
         barmode="group",
@@ -271,12 +284,21 @@ def _bar_figure(chart):
         legend={"orientation": "h", "y": -0.25},
         margin={"t": 40 + 22 * lines, "l": 70, "r": 20},
         annotations=[
-            {"x": category, "y": top, "text": label_text(note), "showarrow": False, "yshift": 14}
+            {"x": category, "y": top, "text": label_text(note), "showarrow": False, "yshift": note_shift}
             for category, top, note in zip(categories, tops, chart.notes, strict=False)
             if note
         ],
     )
     return figure
+
+
+def _bar_marker(bars: Bars) -> dict:
+    """A bar's fill: the system's colour, hatched where its figure is a lower bound."""
+    colour = COLOURS[bars.colour % len(COLOURS)]
+    if not any(bars.bounds):
+        return {"color": colour}
+    shapes = ["/" if bound else "" for bound in bars.bounds]
+    return {"color": colour, "pattern": {"shape": shapes, "fillmode": "overlay", "fgcolor": "white", "solidity": 0.4}}
 
 
 def _heatmap_figure(heatmap):

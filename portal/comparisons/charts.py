@@ -139,15 +139,18 @@ def _compare_bars(
         for side in ("a", "b")
     }
     a_name, b_name = names
+    sides = []
+    for side, name, colour in (("a", a_name, A_COLOUR), ("b", b_name, B_COLOUR)):
+        values = [getattr(row, f"{side}_value") * per for row in rows]
+        bounds = [getattr(row, f"{side}_lower_bound") for row in rows]
+        notes = [_bound_text(value, unit.name) if bound else "" for value, bound in zip(values, bounds, strict=True)]
+        sides.append(Bars(f"{side.upper()}: {name}", values, colour, errors[side], notes=notes, bounds=bounds))
     return BarChart(
         title=f"{workload_comparison.workload} at {formatting.threshold(threshold_ms)}: {a_name} (A) vs {b_name} (B)",
         x_title="Configuration",
         y_title=unit.name,
         categories=[row.label for row in rows],
-        bars=[
-            Bars(f"A: {a_name}", [row.a_value * per for row in rows], A_COLOUR, errors["a"]),
-            Bars(f"B: {b_name}", [row.b_value * per for row in rows], B_COLOUR, errors["b"]),
-        ],
+        bars=sides,
         notes=[formatting.marked_improvement(row.stated_pct, row.pct_mark) for row in rows],
     )
 
@@ -163,16 +166,27 @@ def multi_compare_chart(
     """One workload of several systems against one baseline: a bar per system for each configuration,
     the baseline first, each system's improvement over the baseline written above its bar."""
     rows = multi_workload.rows
-    bars = [Bars(f"{baseline.name} (baseline)", [row.baseline for row in rows], B_COLOUR)]
+    unit = METRICS[multi_workload.metric]
+    baseline_bounds = [row.baseline_bound for row in rows]
+    baseline_notes = [
+        _bound_text(row.baseline, unit) if bound else "" for row, bound in zip(rows, baseline_bounds, strict=True)
+    ]
+    bars = [
+        Bars(
+            f"{baseline.name} (baseline)",
+            [row.baseline for row in rows],
+            B_COLOUR,
+            notes=baseline_notes,
+            bounds=baseline_bounds,
+        )  # fmt: skip
+    ]
     for index, system in enumerate(candidates):
         cells = [row.cells[index] for row in rows]
+        bounds = [bool(row.bounds[index]) if row.bounds else False for row in rows]
+        notes = [_candidate_text(cell, bound, unit) if cell else "" for cell, bound in zip(cells, bounds, strict=True)]
+        colour = CANDIDATE_COLOURS[index % len(CANDIDATE_COLOURS)]
         bars.append(
-            Bars(
-                system.name,
-                [cell[0] if cell else None for cell in cells],
-                CANDIDATE_COLOURS[index % len(CANDIDATE_COLOURS)],
-                notes=[formatting.marked_improvement(cell[1], cell[2]) if cell else "" for cell in cells],
-            )
+            Bars(system.name, [cell[0] if cell else None for cell in cells], colour, notes=notes, bounds=bounds)
         )
     return BarChart(
         title=f"{multi_workload.workload} at {formatting.threshold(threshold_ms)}: each system against {baseline.name}",
@@ -181,6 +195,19 @@ def multi_compare_chart(
         categories=[row.label for row in rows],
         bars=bars,
     )
+
+
+def _bound_text(value: float | None, unit: str) -> str:
+    """A lower bound as written over its bar: "≥ 69,656"."""
+    return f"≥ {formatting.iops(value) if unit == 'IOPS' else formatting.mbps(value)}"
+
+
+def _candidate_text(cell: tuple[float, float | None, str], bound: bool, unit: str) -> str:
+    """Over a candidate's bar: its improvement over the baseline, after its figure where that is a lower bound."""
+    improvement = formatting.marked_improvement(cell[1], cell[2])
+    if not bound:
+        return improvement
+    return f"{_bound_text(cell[0], unit)} ({improvement})" if improvement else _bound_text(cell[0], unit)
 
 
 def _spread(values: Sequence[float]) -> float:

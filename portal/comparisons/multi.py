@@ -28,6 +28,9 @@ class MultiRow:
     configs: list[str] = field(default_factory=list)
     # Per candidate: why its cell is empty, else "".
     reasons: list[str] = field(default_factory=list)
+    # Whether the baseline's figure, and per candidate its figure, is a lower bound (the threshold not reached).
+    baseline_bound: bool = False
+    bounds: list[bool] = field(default_factory=list)
 
     @property
     def entries(self) -> list[tuple[Cell | None, str, str]]:
@@ -69,6 +72,8 @@ def multi_table(
                 found = table.setdefault(row.b_label, _multi_row(row.b_label, row.b_value, len(pairs)))
                 found.cells[index] = (row.a_value, row.stated_pct, row.pct_mark or "")
                 found.configs[index] = "" if row.a_label == row.b_label else row.a_label
+                found.bounds[index] = row.a_lower_bound
+                found.baseline_bound = found.baseline_bound or row.b_lower_bound
     # A workload none of the candidates could be paired in (no rows) is left out of the table.
     shown = sorted((label, metric, rows) for label, (metric, rows) in tables.items() if rows)
     tabled = [MultiWorkload(label, metric, list(rows.values())) for label, metric, rows in shown]
@@ -85,4 +90,6 @@ def multi_table(
 
 
 def _multi_row(label: str, baseline: float, candidates: int) -> MultiRow:
-    return MultiRow(label, baseline, [None] * candidates, [""] * candidates, [""] * candidates)
+    return MultiRow(
+        label, baseline, [None] * candidates, [""] * candidates, [""] * candidates, bounds=[False] * candidates
+    )

@@ -227,13 +227,17 @@ def whitepaper(
     mbps_unit: str = "MBps",
     selection: Selection | None = None,
     metrics: tuple[str, ...] = (IOPS, MBPS),
+    iops_label: str = PAPER_METRIC_LABELS[IOPS],
+    titled: bool = False,
 ) -> Table:
     """Seed 000 Table 1's layout for ``system`` (``selection`` from :func:`default_selection`) at
-    ``threshold_ms`` of ``latency``, MB/s in ``mbps_unit``; a mean with a lower bound among its runs is one."""
+    ``threshold_ms`` of ``latency``, MB/s in ``mbps_unit``; a mean with a lower bound among its runs is one.
+    IOPS columns are headed ``iops_label`` (the paper's "I/Os"); ``titled`` heads each workload by its
+    workload's name, as a comparison names it, not by the name its runs were stored under (a fio job's)."""
     selection = selection or default_selection(system)
     unit = MBPS_UNITS[mbps_unit]
     runs = selected_runs(system, selection)
-    groups = run_group_labels(runs=runs)
+    groups = run_group_labels(runs=runs, titled=titled)
     skipped = [run for run in runs if run.config.drive_count is None]
     shown = [run for run in runs if run.config.drive_count is not None]
     cache_of = {run.id: cache_setting(config=run.config) or "Cache not stated" for run in shown}
@@ -256,7 +260,7 @@ def whitepaper(
                 bounded.add(key)
     cells, averaged = mean_cells(values)
     records = [ResultRecord(*key, value, key in bounded) for key, value in cells.items()]
-    labels = {**PAPER_METRIC_LABELS, MBPS: unit.label}
+    labels = {IOPS: iops_label, MBPS: unit.label}
     workloads = workload_columns(runs, groups, asked=selection.workloads)
     drive_types = {run.config.drive_type for run in runs if run.config.drive_count is not None}
     drive_type = drive_types.pop() if len(drive_types) == 1 else ""

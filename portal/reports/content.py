@@ -245,16 +245,20 @@ def _cases(result: Comparison, workloads: list[WorkloadComparison]) -> list[str]
     found = _findings(result, workloads)
     if not found:
         return []
+    sides = f"{side_a(result)} against {side_b(result)}"
+    extremes = [
+        (f"Best case of {sides}", max(found, key=lambda pair: pair[1].pct or 0.0)),
+        (f"Worst case of {sides}", min(found, key=lambda pair: pair[1].pct or 0.0)),
+    ]
+    if len(found) == 1:
+        # One row is both the best and the worst case: it is said once.
+        others = sum(len(workload.rows) for workload in workloads) > 1
+        extremes = [(f"The one comparison of {sides}" + (" read at the threshold" if others else ""), found[0])]
     cases = []
-    for words, (workload, row) in (
-        ("Best case", max(found, key=lambda pair: pair[1].pct or 0.0)),
-        ("Worst case", min(found, key=lambda pair: pair[1].pct or 0.0)),
-    ):
+    for words, (workload, row) in extremes:
         differing = sentences.configuration_words(row)
         where = f"{workload.workload}, {row.label}" + (f" ({differing})" if differing else "")
-        cases.append(
-            f"{words} of {side_a(result)} against {side_b(result)}: {where}: {formatting.improvement(row.pct)}."
-        )
+        cases.append(f"{words}: {where}: {formatting.improvement(row.pct)}.")
     return cases
 
 

@@ -102,16 +102,62 @@ def environment_section(
             ("Host", joined(_host(config) for config in configs.values())),
             ("Measurement", joined(run.get_measurement_display() for run in own)),
         ]
+        if not own:
+            # What its compared runs would say cannot be read: the uploads are not said to leave it out.
+            rows = [(name, value) for name, value in rows if value or name not in RUN_ROWS]
+        blocks += _environment_table(system, rows, options, compared=bool(own))
+    return blocks
+
+
+# The environment rows read off the runs compared (the firmware where the system states none).
+RUN_ROWS = frozenset(
+    ("Firmware", "Drives", "RAID levels and drive counts tested", "Segment sizes", "Cache settings", "Host",
+     "Measurement")
+)  # fmt: skip
+
+
+def _environment_table(
+    system: System, rows: list[tuple[str, str]], options: ReportOptions, *, compared: bool
+) -> list[Block]:
+    """The rows the uploads state, as a table (none where they state nothing), and one sentence naming the
+    rows they do not state; for a system none of whose runs is compared, that its configurations are not
+    listed."""
+    stated = [(name, value) for name, value in rows if value]
+    unstated = _listed([_lowered(name) for name, value in rows if not value])
+    blocks: list[Block] = []
+    if stated:
         key = f"{system.name} environment table"
         blocks.append(
             TableBlock(
                 caption=options.captions.get(key) or f"Measurement environment of {system.name}",
                 header=("", system.name),
-                rows=tuple((Cell(name), Cell(value or "not stated")) for name, value in rows),
+                rows=tuple((Cell(name), Cell(value)) for name, value in stated),
                 key=key,
             )
         )
+    if not compared:
+        missing = f"; its uploads do not state its {unstated}" if unstated else ""
+        blocks.append(
+            Paragraph(f"No run of {system.name} is compared, so its configurations and host are not listed{missing}.")
+        )
+    elif unstated:
+        sentence = (
+            f"The uploads of {system.name} do not state its {unstated}."
+            if stated
+            else f"The uploads of {system.name} state nothing of its environment ({unstated})."
+        )
+        blocks.append(Paragraph(sentence))
     return blocks
+
+
+def _listed(names: list[str]) -> str:
+    """ "a", "a or b", "a, b or c"; '' for none."""
+    return " or ".join(filter(None, (", ".join(names[:-1]), names[-1]))) if names else ""
+
+
+def _lowered(name: str) -> str:
+    """A row's name inside a sentence: "Cache per controller" as "cache per controller", "RAID ..." kept."""
+    return name if name[1:2].isupper() else name[:1].lower() + name[1:]
 
 
 def _firmware(system: System, reported: list[Reported], runs: list[Run]) -> str:
@@ -150,7 +196,8 @@ def _drive_parts(config: Config) -> tuple[str | None, ...]:
 def drive_descriptions(configs: Iterable[Config]) -> str:
     """One description per distinct drive ("HDD, 10,000 rpm; HDD, 15,000 rpm, 18.2 GB"): a description that
     states less of a drive another states more of ("HDD" beside "HDD, 10,000 rpm") is that drive."""
-    drives = {_drive_parts(config) for config in configs}
+    # A configuration stating nothing of its drives describes none.
+    drives = {parts for parts in map(_drive_parts, configs) if any(parts)}
     distinct = [
         parts
         for parts in drives
@@ -159,7 +206,7 @@ def drive_descriptions(configs: Iterable[Config]) -> str:
             for other in drives
         )
     ]
-    return joined(", ".join(part for part in parts if part) or "drives" for parts in distinct)
+    return joined(", ".join(part for part in parts if part) for parts in distinct)
 
 
 def measured_configurations(reported: list[Reported], system: System) -> set[ConfigKey]:

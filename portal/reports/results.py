@@ -230,8 +230,15 @@ def _system_tables(
         for level, ids in sorted(levels.items()):
             selection = presets.Selection(raid_level=level or None, run_ids=tuple(ids))
             try:
+                # Headed in the report's words: its workloads as the comparison names them, IOPS as IOPS.
                 table = presets.whitepaper(
-                    system, threshold_ms=threshold_ms, latency=latency, mbps_unit=options.mbps_unit, selection=selection
+                    system,
+                    threshold_ms=threshold_ms,
+                    latency=latency,
+                    mbps_unit=options.mbps_unit,
+                    selection=selection,
+                    iops_label="IOPS",
+                    titled=True,
                 )
             except presets.PresetError:
                 continue  # runs without drive counts have no white-paper table; the comparison stands

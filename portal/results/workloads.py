@@ -134,11 +134,12 @@ def _workload_names_add(pairs: set[tuple[int, str]], stored: dict) -> None:
             cursor.execute(_NAMES_ADD_SQL, [[pair[0] for pair in added], [pair[1] for pair in added]])
 
 
-def run_group_labels(*, runs: Iterable[Run]) -> dict[int, str]:
+def run_group_labels(*, runs: Iterable[Run], titled: bool = False) -> dict[int, str]:
     """Each run's workload group by run id, as its name (:mod:`portal.analysis.workload_groups`): runs of one
-    workload share it, runs of two never do, whatever they were stored under. Reads ``run.workload``: select
-    it with the runs."""
-    grouped = {run.id: _grouped(run) for run in runs}
+    workload share it, runs of two never do, whatever they were stored under; ``titled``: a group of a
+    workload named by the workload's name (as comparisons name it), not its runs' stored name. Reads
+    ``run.workload``: select it with the runs."""
+    grouped = {run.id: _grouped(run, titled=titled) for run in runs}
     labels = group_labels(grouped.values())
     return {
         run_id: labels[group_key(workload_id=run.workload_id, stored_name=run.stored_name)]
@@ -146,8 +147,10 @@ def run_group_labels(*, runs: Iterable[Run]) -> dict[int, str]:
     }
 
 
-def _grouped(run: Run) -> GroupedRun:
+def _grouped(run: Run, *, titled: bool = False) -> GroupedRun:
     workload = run.workload
     if workload is None:
         return GroupedRun(None, run.workload_name, "", "")
-    return GroupedRun(workload.id, run.workload_name, workload.name, describe(workload.signature()))
+    # A workload's group key is its id: the stored name only names it.
+    name = workload.name if titled else run.workload_name
+    return GroupedRun(workload.id, name, workload.name, describe(workload.signature()))

@@ -129,7 +129,7 @@ def test_each_header_of_the_figures_table_says_what_its_column_holds(built):
     caption = next(i for i, line in enumerate(lines) if "IBM DS4500 RAID-5 results" in line)
     header = next(line for line in lines[caption:] if line.startswith("| "))
     workloads = ["Random Reads 8K", "Streaming Reads 64K", "Streaming Writes 64K"]
-    figures = [f"{workload} {unit}" for workload in workloads for unit in ("I/Os", "MB/s")]
+    figures = [f"{workload} {unit}" for workload in workloads for unit in ("IOPS", "MB/s")]
     assert header == "| " + " | ".join(["Drives", "Cache setting", *figures]) + " |"
 
 

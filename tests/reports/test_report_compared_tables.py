@@ -65,7 +65,7 @@ def test_each_systems_tables_hold_the_figures_compared(report):
     ]
     # Seed 000 line 295: RAID-5, 140 HDDs, Random Reads 8K.
     assert (
-        _cell(tables["IBM DS4500 RAID-5 figures table"], "140 HDDs", "All Caches Disabled", "Random Reads 8K I/Os")
+        _cell(tables["IBM DS4500 RAID-5 figures table"], "140 HDDs", "All Caches Disabled", "Random Reads 8K IOPS")
         == "30,020"
     )
-    assert _cell(tables["IBM DS4400 RAID-5 figures table"], "140 HDDs", "", "Random Reads 8K I/Os") == "26,640"
+    assert _cell(tables["IBM DS4400 RAID-5 figures table"], "140 HDDs", "", "Random Reads 8K IOPS") == "26,640"

@@ -97,3 +97,27 @@ def test_the_word_document_of_two_versions_reads_as_one_systems(versions, engine
     )
     assert known in texts
     assert known in summary and "20 % worse" not in summary and "20.0 % worse" not in summary
+
+
+def test_the_reports_tables_name_the_workload_and_leave_out_what_the_uploads_do_not_state(versions):
+    """The sample's fio job is named "FIOJOB" (``jobs[0].jobname``), a name nobody reads: the white-paper table
+    heads its columns by the workload, as every other table and heading of the report names it, in IOPS. The
+    uploads state the RAID level and drive count (RAID-5, 16 drives) but no drive type, model, speed or size:
+    no "Drives" row, and a sentence names what is not stated."""
+    result = comparison(a=versions, b=versions, a_firmware=NEW, b_firmware=OLD, threshold_ms=20.0)
+    built = build_report([result], options=ReportOptions())
+    document = Document(io.BytesIO(built.files["docx"]))
+    cells = [[cell.text for cell in row.cells] for table in document.tables for row in table.rows]
+    header = next(row for row in cells if row[:2] == ["Drives", "Cache setting"])
+    assert header[2:] == ["4 KiB random read IOPS", "4 KiB random read MB/s"]
+    every = "\n".join([*(p.text for p in document.paragraphs), *("\t".join(row) for row in cells)])
+    assert "FIOJOB" not in every and "fiojob" not in every.lower()
+    environment = {row[0]: row[1] for row in cells if len(row) == 2}
+    assert environment["RAID levels and drive counts tested"] == "RAID-5: 16 drives"
+    assert "Drives" not in environment and "drives" not in environment.values()
+    assert "not stated" not in environment.values()
+    assert (
+        "The uploads of IBM DS5020 do not state its cache per controller, host interfaces, drives, segment sizes,"
+        " cache settings or host." in [p.text for p in document.paragraphs]
+    )
+    assert "FIOJOB" not in built.files["md"].decode() and "FIOJOB" not in built.files["html"].decode()
