@@ -44,10 +44,13 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# The tests run in TEST_PROCESSES processes (pytest-xdist), each with its own copy of the migrated test database;
+# a test file's tests run in one process, so a module's fixtures are made once.
+TEST_PROCESSES ?= 2
 test: install test-tools lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python manage.py check
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadfile
 
 benchmark: install test-tools
 	$(BIN)/python -m tests.benchmark
@@ -57,9 +60,10 @@ changepoints: install
 	$(BIN)/python -m tests.changepoints
 
 # Damaged copies of every format's sample files, thousands per format (FUZZ_EXAMPLES to change), and each
-# file cut at every line end and inside every number (up to FUZZ_CUTS of each kind per file, 0 for all).
+# file cut at every line end and inside every number (up to FUZZ_CUTS of each kind per file, 0 for all);
+# thousands of random curves read by throughput_at and by the database's arraybench_figure_at.
 fuzz: install
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/ingest/test_fuzz.py -p no:cacheprovider
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/ingest/test_fuzz.py tests/test_figure_at_property.py -p no:cacheprovider
 
 # static/vendor/plotly/plotly.min.js, rebuilt from the npm registry's plotly.js (only when the plotly
 # package or the charts' trace types change: the built file is committed, so `make run` needs no npm).

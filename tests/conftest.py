@@ -25,6 +25,17 @@ def database_url(settings_dict):
     return f"postgresql://{auth}{host}{port}/{settings_dict['NAME']}"
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, django_db_blocker):
+    """The test database is a copy of a migrated template database (tests/database.py), not migrated anew."""
+    from django.conf import settings
+
+    from tests.database import use_template
+
+    with django_db_blocker.unblock():
+        use_template(settings.DATA_DIR)
+
+
 @pytest.fixture
 def data_dir(settings, tmp_path):
     """Originals go to a temporary data directory (workers are started with the same one)."""
@@ -218,6 +229,15 @@ def team_member(user, *, role, team=LAB):
     found, _ = Team.objects.get_or_create(name=team, defaults={"slug": team.lower().replace(" ", "-")})
     Membership.objects.update_or_create(team=found, user=user, defaults={"role": role})
     return found
+
+
+def pytest_configure(config):
+    """Two test processes (pytest-xdist) share the embedded Redis: each counts API requests under its own keys."""
+    worker = getattr(config, "workerinput", {}).get("workerid")
+    if worker:
+        from django.conf import settings
+
+        settings.CACHES["api"]["KEY_PREFIX"] = f"api-{worker}"
 
 
 def pytest_unconfigure(config):

@@ -1,6 +1,7 @@
 """Response-time curves and the throughput a run delivers at a response-time threshold.
 
-A curve is a run's points in load order (outstanding I/Os or threads). Throughput is whatever
+A curve is a run's points in load order (outstanding I/Os or threads; points of equal load in increasing
+response time, then throughput, see ``curve``). Throughput is whatever
 figure the caller chose (IOPS or MB/s); response times are average response times in ms.
 
 Two rules read a throughput at a threshold:
@@ -124,11 +125,18 @@ class ThroughputAtThreshold:
 
 
 def curve(points: Iterable[CurvePoint]) -> Curve:
-    """The points in increasing load order; the given order is kept when any load is unknown."""
+    """The points in increasing load order, points of equal load in increasing response time (one without
+    last), then increasing throughput: no figure depends on the order points of equal load were given in.
+    The given order is kept when any load is unknown."""
     points = tuple(points)
     if all(p.load is not None for p in points):
-        points = tuple(sorted(points, key=lambda p: cast(float, p.load)))
+        points = tuple(sorted(points, key=_curve_order))
     return Curve(points)
+
+
+def _curve_order(point: CurvePoint) -> tuple[float, bool, float, float]:
+    response = point.response_ms
+    return (cast(float, point.load), response is None, response or 0.0, point.throughput)
 
 
 def throughput_at(

@@ -221,6 +221,11 @@ def runs_stored_figures_fill(*, batch: int = 5_000, curves: bool = True) -> int:
 # The response times a curve holds (each also as the highest up to each point).
 _RESPONSES = tuple(RunCurve.RESPONSE_COLUMNS.values())
 _PERCENTILE_COLUMNS = {f"p{pct.replace('.', '_')}_ms": pct for pct in PERCENTILES}
+# The curve's order: increasing load; points of equal load in increasing average response time, then IOPS,
+# then MB/s (a missing figure last), as ``portal.analysis.curves.curve`` orders them, so that no figure read
+# off a curve depends on the order its file listed points of equal load in.
+CURVE_TIES = ("avg_response_ms", "iops", "mbps")
+CURVE_ORDER = f"load, {', '.join(f'{name} NULLS LAST' for name in CURVE_TIES)}, seq"
 # The columns of a run's curve, in the order :func:`run_curve_row` gives them.
 CURVE_COLUMNS = (
     *("run_id", "loads", "iops", "mbps", *_RESPONSES),
@@ -235,6 +240,12 @@ def _point_load(point: dict, seq: int) -> float:
     if load.get("outstanding_io") is not None:
         return float(load["outstanding_io"])
     return float(load.get("threads") or seq)
+
+
+def _curve_order(load: float, point: dict) -> tuple:
+    """A point's place on its curve (:data:`CURVE_ORDER`): its load, then (among points of equal load) its
+    average response time, IOPS and MB/s, each increasing, a missing figure last."""
+    return (load, *((point.get(name) is None, point.get(name) or 0.0) for name in CURVE_TIES))
 
 
 def _highest(values: list[float | None]) -> list[float | None] | None:
@@ -264,8 +275,8 @@ def run_curve_row(*, run_id: int, points: Sequence[dict], percentiles: Sequence[
     percentile (``percentiles``, a dict per point) in load order, each response time's highest up to each
     point (None where it is the response time itself), and the peak IOPS and MB/s."""
     loads = [_point_load(point, seq) for seq, point in enumerate(points)]
-    ordered = all(before <= after for before, after in zip(loads, loads[1:], strict=False))
-    order = None if ordered else sorted(range(len(points)), key=loads.__getitem__)
+    ordered = all(before < after for before, after in zip(loads, loads[1:], strict=False))
+    order = None if ordered else sorted(range(len(points)), key=lambda seq: _curve_order(loads[seq], points[seq]))
     figures = {
         name: _in_order((point.get(name) for point in points), order)
         for name in ("iops", "mbps", "avg_response_ms", "max_response_ms")
@@ -296,17 +307,19 @@ _RESPONSE_SQL = {
 _ARRAYS = ("load", "iops", "mbps", *_RESPONSES)
 # A response time's highest so far is stored as NULL where it is the response time itself (never falling).
 _HIGHEST = tuple(
-    f"nullif(array_agg(highest_{name} ORDER BY load, seq), array_agg({name} ORDER BY load, seq))" for name in _RESPONSES
+    f"nullif(array_agg(highest_{name} ORDER BY {CURVE_ORDER}), array_agg({name} ORDER BY {CURVE_ORDER}))"
+    for name in _RESPONSES
 )
 _CURVES_SQL = f"""
     INSERT INTO {RunCurve._meta.db_table} ({", ".join(CURVE_COLUMNS)})
-    SELECT run_id, {", ".join(f"array_agg({name} ORDER BY load, seq)" for name in _ARRAYS)},
+    SELECT run_id, {", ".join(f"array_agg({name} ORDER BY {CURVE_ORDER})" for name in _ARRAYS)},
            {", ".join(_HIGHEST)}, max(iops), max(mbps)
     FROM (SELECT run_id, seq, {_LOAD} AS load, iops, mbps,
                  {", ".join(f"{sql} AS {name}" for name, sql in _RESPONSE_SQL.items())},
                  {", ".join(f"max({sql}) OVER by_load AS highest_{name}" for name, sql in _RESPONSE_SQL.items())}
           FROM {Point._meta.db_table} WHERE run_id = ANY(%s)
-          WINDOW by_load AS (PARTITION BY run_id ORDER BY {_LOAD}, seq ROWS UNBOUNDED PRECEDING)) AS point
+          WINDOW by_load AS (PARTITION BY run_id ORDER BY {_LOAD}, {CURVE_ORDER.split(", ", 1)[1]}
+                             ROWS UNBOUNDED PRECEDING)) AS point
     GROUP BY run_id
 """
 

@@ -30,10 +30,12 @@ def api(token):  # noqa: F811
 
 
 def _idle(app):
-    """Whether the worker has no task running nor waiting (detection runs after an upload is marked done)."""
+    """Whether this test's workers have no task running nor waiting (detection runs after an upload is marked
+    done); workers of other tests on the same broker (another pytest-xdist process) are not asked about."""
     inspect = app.control.inspect(timeout=1)
-    busy = [*((inspect.active() or {}).values()), *((inspect.reserved() or {}).values())]
-    return not any(busy)
+    queue = app.conf.task_default_queue
+    found = [*(inspect.active() or {}).items(), *(inspect.reserved() or {}).items()]
+    return not any(tasks for hostname, tasks in found if f".{queue}" in hostname)
 
 
 def _push(api, app, firmware, level, day):

@@ -18,6 +18,7 @@ import pytest
 from django.core.management import call_command
 
 from portal.models import System
+from tests.database import analyze
 from tests.samples import sample
 
 FILES = {
@@ -40,6 +41,7 @@ def corpus(db, data_dir, settings):
     call_command("loaddemo", stdout=io.StringIO())
     for name, parts in FILES.items():
         call_command("ingest", str(sample(*parts)), "--system", name, stdout=io.StringIO())
+    analyze()
     return sorted(System.objects.values_list("name", flat=True))
 
 
