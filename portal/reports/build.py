@@ -13,14 +13,8 @@ from portal.exports.charts import PRINT_SCALE, ChartRequest, ChartUnavailable, r
 
 from .content import ReportOptions, report_content
 from .document import Figure, Paragraph, Report
-from .render import (
-    ReportUnavailable,
-    compile_pdf,
-    render_docx,
-    render_html,
-    render_latex,
-    render_markdown,
-)
+from .latex import compile_pdf, render_latex
+from .render import ReportUnavailable, render_docx, render_html, render_markdown
 
 # The files of a report, as the archive and the download links name them.
 REPORT_FILES = {

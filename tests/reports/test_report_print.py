@@ -21,7 +21,8 @@ from portal.models import System
 from portal.reports.build import BuiltReport, build_report
 from portal.reports.content import ReportOptions
 from portal.reports.document import Cell, Figure, Heading, Paragraph, Report, TableBlock
-from portal.reports.render import compile_pdf, numbered, render_latex
+from portal.reports.latex import compile_pdf, render_latex
+from portal.reports.render import numbered
 from tests.reports.test_report_kinds import FILES, uploaded
 
 MARGIN_PT = 62.36  # 2.2 cm
