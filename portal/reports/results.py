@@ -2,6 +2,8 @@
 chose (IOPS, MB/s or MiB/s), the page's sentences and what was not compared; then each system's
 white-paper table."""
 
+from dataclasses import replace
+
 from portal import formatting
 from portal.analysis.digits import NO_FIGURE
 from portal.analysis.tables import LOWER_BOUND, Table, round_half_up
@@ -219,15 +221,17 @@ def _system_tables(
     systems: list[System], compared: dict[int, Run], *, threshold_ms: float, latency: str, options: ReportOptions
 ) -> list[Block]:
     """Each system's white-paper table (seed 000 Table 1's layout) of the runs the comparison uses (``compared``,
-    by id), one per RAID level, as the table export prints it, at the comparison's threshold and latency and
-    in the report's MB/s."""
+    by id), one per RAID level (and per firmware version where the runs compared span several, as a firmware
+    report's two sides do: a figure is never the mean of two versions' runs), as the table export prints it, at
+    the comparison's threshold and latency and in the report's MB/s."""
     blocks: list[Block] = []
     for system in systems:
-        levels: dict[str, list[int]] = {}
-        for run_id, run in compared.items():
-            if run.config.system_id == system.id:
-                levels.setdefault(run.config.raid_level or "", []).append(run_id)
-        for level, ids in sorted(levels.items()):
+        mine = {run_id: run for run_id, run in compared.items() if run.config.system_id == system.id}
+        by_version = len({run.firmware for run in mine.values()}) > 1
+        groups: dict[tuple[str, str], list[int]] = {}
+        for run_id, run in mine.items():
+            groups.setdefault((run.config.raid_level or "", run.firmware if by_version else ""), []).append(run_id)
+        for (level, firmware), ids in sorted(groups.items()):
             selection = presets.Selection(raid_level=level or None, run_ids=tuple(ids))
             try:
                 # Headed in the report's words: its workloads as the comparison names them, IOPS as IOPS.
@@ -242,8 +246,12 @@ def _system_tables(
                 )
             except presets.PresetError:
                 continue  # runs without drive counts have no white-paper table; the comparison stands
-            key = " ".join(part for part in (system.name, level, "figures table") if part)
-            blocks.append(_from_table(table, key=key, options=options))
+            version = f"firmware {firmware}" if firmware else ("firmware not stated" if by_version else "")
+            key = " ".join(part for part in (system.name, level, version, "figures table") if part)
+            block = _from_table(table, key=key, options=options)
+            if version and key not in options.captions:
+                block = replace(block, caption=f"{block.caption} ({version})")
+            blocks.append(block)
     if blocks:
         blocks.insert(0, Heading("Each system's figures", 2))
         blocks.insert(1, Paragraph("The runs compared above, as each system's results table lays them out."))

@@ -15,6 +15,7 @@ from portal.comparisons.selectors import comparison
 from portal.history.selectors import system_series
 from portal.reports.build import build_report
 from portal.reports.content import ReportOptions
+from portal.reports.document import TableBlock
 from tests.factories import SystemFactory
 from tests.history.conftest import SAMPLE_IOPS, upload_version
 from tests.reports.test_report import PAGE_ROW
@@ -121,3 +122,28 @@ def test_the_reports_tables_name_the_workload_and_leave_out_what_the_uploads_do_
         " cache settings or host." in [p.text for p in document.paragraphs]
     )
     assert "FIOJOB" not in built.files["md"].decode() and "FIOJOB" not in built.files["html"].decode()
+
+
+def test_each_versions_figures_stand_in_a_table_of_their_own(versions):
+    """The runs compared are one system's under two versions: each version's white-paper table holds its own
+    three runs' mean (A at 0.8 x the sample's IOPS, B at 1 x; lower bounds, the sample's point under 20 ms),
+    never the mean of all six runs (0.9 x)."""
+    result = comparison(a=versions, b=versions, a_firmware=NEW, b_firmware=OLD, threshold_ms=20.0)
+    built = build_report([result], options=ReportOptions())
+    tables = {
+        block.key: block
+        for block in built.report.blocks
+        if isinstance(block, TableBlock) and block.key.endswith("figures table")
+    }
+    assert sorted(tables) == [
+        f"IBM DS5020 RAID-5 firmware {OLD} figures table",
+        f"IBM DS5020 RAID-5 firmware {NEW} figures table",
+    ]
+    for firmware, level in ((NEW, 0.8), (OLD, 1.0)):
+        table = tables[f"IBM DS5020 RAID-5 firmware {firmware} figures table"]
+        assert table.caption.endswith(f"(firmware {firmware})")
+        (row,) = table.rows
+        column = table.header.index("4 KiB random read IOPS")
+        assert row[column].text == f"≥ {level * SAMPLE_IOPS:,.0f}"
+    every = "\n".join(cell.text for table in tables.values() for row in table.rows for cell in row)
+    assert f"{0.9 * SAMPLE_IOPS:,.0f}" not in every
