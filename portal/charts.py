@@ -329,8 +329,10 @@ def csv_text(chart: AnyChart) -> str:
     out = io.StringIO()
     writer = SpreadsheetCsvWriter(out)
     if isinstance(chart, BarChart):
-        noted = [bars for bars in chart.bars if bars.notes]
-        header = [chart.x_title, *(bars.name for bars in chart.bars), *(f"{bars.name} vs baseline" for bars in noted)]
+        # A column of the text written over a series' bars ("+12.7 %" against the baseline, "≥ 65,342" for a
+        # lower bound) only where some bar of it has one.
+        noted = [bars for bars in chart.bars if any(bars.notes)]
+        header = [chart.x_title, *(bars.name for bars in chart.bars), *(f"{bars.name}: over its bar" for bars in noted)]
         writer.writerow([*header, "note"])
         for index, category in enumerate(chart.categories):
             note = chart.notes[index] if index < len(chart.notes) else ""

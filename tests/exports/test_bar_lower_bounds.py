@@ -7,12 +7,13 @@ file's ``jobs[0].read``: the Intel D3-S4610's best point is 69,656.0 IOPS at iod
 neither reaches a p99 of 2 ms, so each figure at 2 ms is its best point, a lower bound. At a p99 of 1 ms the
 Samsung's iodepth 64 point (1.044 ms) is over the threshold: its figure is read off the curve, not a bound."""
 
+import csv
 import io
 
 import pytest
 from django.core.management import call_command
 
-from portal.charts import LOWER_BOUND_NOTE, plotly_figure
+from portal.charts import LOWER_BOUND_NOTE, csv_text, plotly_figure
 from portal.comparisons.charts import multi_compare_chart
 from portal.comparisons.selectors import multi_comparison
 from portal.exports.charts import for_print, render_chart
@@ -30,12 +31,15 @@ def ssds(db, data_dir):
     return {name: System.objects.get(name=name) for name in DEVICES}
 
 
-def _figure(ssds, threshold_ms):
+def _chart(ssds, threshold_ms):
     intel, samsung = ssds["Intel D3-S4610"], ssds["Samsung PM883"]
     multi = multi_comparison(candidates=[intel], baseline=samsung, threshold_ms=threshold_ms, latency="p99")
     (workload,) = multi.workloads
-    chart = multi_compare_chart(workload, baseline=samsung, candidates=[intel], threshold_ms=threshold_ms)
-    return for_print(plotly_figure(chart))
+    return multi_compare_chart(workload, baseline=samsung, candidates=[intel], threshold_ms=threshold_ms)
+
+
+def _figure(ssds, threshold_ms):
+    return for_print(plotly_figure(_chart(ssds, threshold_ms)))
 
 
 def test_lower_bounds_are_hatched_marked_and_explained(ssds):
@@ -71,3 +75,14 @@ def test_the_rendered_png_shows_the_hatched_bars(ssds, tmp_path):
     assert png.startswith(b"\x89PNG")
     (tmp_path / "bounds.png").write_bytes(png)
     print(tmp_path / "bounds.png")
+
+
+def test_the_chart_data_keeps_the_mark_over_each_bar(ssds):
+    """The chart's CSV gives, beside each figure, what is written over its bar: the "≥" of a lower bound."""
+    header, row = csv_text(_chart(ssds, 2.0)).splitlines()[:2]
+    columns = header.split(",")
+    assert columns[1:3] == ["Samsung PM883 (baseline)", "Intel D3-S4610"]
+    assert "Samsung PM883 (baseline): over its bar" in columns
+    cells = dict(zip(columns, next(csv.reader([row])), strict=True))
+    assert cells["Samsung PM883 (baseline): over its bar"] == "≥ 65,342"
+    assert cells["Intel D3-S4610: over its bar"].startswith("≥ 69,656")
