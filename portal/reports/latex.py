@@ -142,7 +142,10 @@ def _latex_table(block: TableBlock) -> str:
     )
     count = len(block.header)
     header = " & ".join(rf"\textbf{{{latex_escape(text)}}}" for text in block.header) + r" \\"
-    body = [" & ".join(latex_escape(cell.text) for cell in row) + r" \\" for row in block.rows]
+    body = [
+        " & ".join(latex_escape(cell.text) for cell in row) + _row_end(index, len(block.rows))
+        for index, row in enumerate(block.rows)
+    ]
     notes = [rf"{latex_escape(note)}\par" for note in block.notes]
     table = [
         r"\begingroup\footnotesize\setlength{\tabcolsep}{3pt}\setlength{\LTpost}{2pt}",
@@ -168,6 +171,18 @@ def _latex_table(block: TableBlock) -> str:
         r"\endgroup\medskip",
     ]
     return "\n".join(table)
+
+
+# A table of up to this many rows is never broken across pages (it moves to the next page whole); a longer
+# one never leaves its first row alone at the foot of a page or its last alone at the head of the next.
+KEEP_WHOLE_ROWS = 12
+
+
+def _row_end(index: int, count: int) -> str:
+    """The end of row ``index`` of ``count``: ``\\*`` (no page break after it) where a break would leave a
+    short table split or a row alone, else ``\\``."""
+    keep = count <= KEEP_WHOLE_ROWS or index == 0 or index == count - 2
+    return r" \\*" if keep else r" \\"
 
 
 def _column_widths(block: TableBlock, available_pt: float) -> list[float] | None:

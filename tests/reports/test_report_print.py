@@ -294,6 +294,23 @@ def test_a_long_table_breaks_across_pages_with_its_header_repeated(tmp_path):
     assert text.count("Table 1, continued") == text.count("continued on the next page") == pages - 1
 
 
+def test_a_short_table_is_never_split_across_pages(tmp_path):
+    """Most of a page of text, then a 4-row table that would be split after its second row (22 paragraphs of
+    filler; 21 to 24 split it): it moves to the next page whole, its caption, header and rows on one page."""
+    rows = tuple((Cell(f"Row {n}"), Cell(f"{n:,}", float(n))) for n in range(1, 5))
+    table = TableBlock("Four rows", ("Name", "Value"), rows, numeric=(False, True))
+    filler = [Paragraph(f"Line {n} of the text before the table, long enough to fill the page.") for n in range(1, 23)]
+    report = Report("Short", "", "2026-01-01", "One table.", [Heading("Rows", 1), *filler, table])
+    pdf = compile_pdf(render_latex(report, []), {})
+    (tmp_path / "short.pdf").write_bytes(pdf)
+    text = subprocess.run(
+        ["pdftotext", "-layout", "short.pdf", "-"], cwd=tmp_path, capture_output=True, check=True
+    ).stdout.decode()
+    pages = text.split("\f")
+    (page,) = [page for page in pages if "Four rows" in page]
+    assert all(f"Row {n}" in page for n in range(1, 5)) and "continued" not in text
+
+
 def test_a_heading_with_nothing_under_it_is_left_out():
     report = Report(
         "T",
