@@ -87,6 +87,9 @@ def _provenance(reading: Reading) -> list[Block]:
                             Cell(_source(run)),
                         )
                     )
+    if not rows:
+        blocks.append(Paragraph("No figure is compared, so no figure's source is listed."))
+        return blocks
     key = "Provenance table"
     blocks.append(
         TableBlock(

@@ -254,6 +254,7 @@ def test_three_fio_systems_at_1_ms_read_as_printed(db, data_dir, tmp_path):
         assert flat(sentence) in pdf, sentence
     # Nothing is compared, so no system's figures table is printed (they hold the runs compared).
     assert "Each system's figures" not in read.text
+    assert flat("No figure is compared, so no figure's source is listed.") in pdf
     # Nothing of the three systems' environment is stated and none of their runs is compared: no environment
     # table, one sentence each.
     assert flat("Measurement environment of") not in pdf
