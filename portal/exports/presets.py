@@ -299,7 +299,7 @@ def marks_notes(rows: Iterable[Row], *, no_figure: str = NO_FIGURE) -> list[str]
     if any(row.upper_bounds for row in rows):
         notes.append("≤: an upper bound, an improvement over a lower bound.")
     if any(cell is None for row in rows for cell in (row.cells[: len(row.formats)] if row.formats else row.cells)):
-        notes.append(f"{no_figure}: no figure at the threshold.")
+        notes.append(f"{no_figure}: no figure at the threshold, or no run of that configuration and workload.")
     return notes
 
 

@@ -246,6 +246,8 @@ def _system_tables(
                 )
             except presets.PresetError:
                 continue  # runs without drive counts have no white-paper table; the comparison stands
+            # A drive count and cache setting with no run compared has no row (the paper's grid would print one).
+            table = replace(table, rows=tuple(row for row in table.rows if any(cell is not None for cell in row.cells)))
             version = f"firmware {firmware}" if firmware else ("firmware not stated" if by_version else "")
             key = " ".join(part for part in (system.name, level, version, "figures table") if part)
             block = _from_table(table, key=key, options=options)
