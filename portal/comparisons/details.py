@@ -5,36 +5,50 @@ names such a difference where both sides state the property and they differ."""
 from collections import defaultdict
 from collections.abc import Iterable
 
+from django.db import connection
+
 from portal import formatting
-from portal.models import Run, System
+from portal.models import Config, Run, System
 
 # A configuration group of a system: (system id, RAID level, drive count).
 GroupKey = tuple[int, str, int | None]
 
 
+# Each configuration of the systems with the distinct firmware versions its runs state, one index probe per
+# version (a loose scan of ``run_config_firmware``, however many runs a configuration holds), with what the
+# configuration and its system state.
+_DETAILS_SQL = f"""
+WITH RECURSIVE version AS (
+    SELECT config.id AS config_id,
+           (SELECT min(firmware) FROM {Run._meta.db_table} WHERE config_id = config.id) AS firmware
+    FROM {Config._meta.db_table} AS config WHERE config.system_id = ANY(%s)
+  UNION ALL
+    SELECT version.config_id, (SELECT min(firmware) FROM {Run._meta.db_table}
+                               WHERE config_id = version.config_id AND firmware > version.firmware)
+    FROM version WHERE version.firmware IS NOT NULL
+)
+SELECT config.system_id, config.raid_level, config.drive_count, config.drive_rpm, config.host_hba, version.firmware,
+       config.extra ->> 'firmware', system.firmware
+FROM version
+JOIN {Config._meta.db_table} AS config ON config.id = version.config_id
+JOIN {System._meta.db_table} AS system ON system.id = config.system_id
+WHERE version.firmware IS NOT NULL
+"""
+
+
 def stated_details(*systems: System) -> dict[GroupKey, dict[str, str]]:
     """Each system's details by RAID level and drive count, ("drive speed": "15,000" rpm, "firmware": "5.0"), where
-    every run of its configurations of those states one value (one query)."""
+    every run of its configurations of those states one value (one query, its cost by configurations and
+    firmware versions, not runs)."""
     found: defaultdict[GroupKey, defaultdict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-    runs = (
-        Run.objects.filter(config__system__in=systems)
-        .values_list(
-            "config__system_id",
-            "config__raid_level",
-            "config__drive_count",
-            "config__drive_rpm",
-            "config__host_hba",
-            "firmware",
-            "config__extra",
-            "config__system__firmware",
-        )
-        .distinct()
-    )
-    for system_id, raid_level, drive_count, rpm, host_hba, firmware, extra, system_firmware in runs:
+    with connection.cursor() as cursor:
+        cursor.execute(_DETAILS_SQL, [[system.id for system in systems]])
+        rows = cursor.fetchall()
+    for system_id, raid_level, drive_count, rpm, host_hba, firmware, config_firmware, system_firmware in rows:
         details = found[(system_id, raid_level, drive_count)]
         details["drive speed"].add(formatting.whole(rpm) if rpm else "")
         # The run's firmware, else its configuration's (a paper's per measurement), else the system's.
-        version = firmware or str((extra or {}).get("firmware") or "") or system_firmware
+        version = firmware or config_firmware or system_firmware
         details["firmware"].add(version)
         details["host adapter"].add(host_hba)
     return {key: _uniform(details.items()) for key, details in found.items()}

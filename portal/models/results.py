@@ -263,6 +263,9 @@ class Run(models.Model):
             models.Index(fields=["workload_name", "tool"], name="run_workload_tool"),
             # Runs of one workload, whatever their names (compare, tables, sweeps).
             models.Index(fields=["workload", "config"], name="run_workload_config"),
+            # The firmware versions a configuration's runs state (a loose index scan, one probe per version: what a
+            # comparison's sentences name as a difference).
+            models.Index(fields=["config", "firmware"], name="run_config_firmware"),
             # The tools the systems list can be filtered by (a loose index scan, one probe per tool).
             models.Index(fields=["tool"], name="run_tool"),
             # A comparison's runs at the stored default, read from the index alone, not from their wide rows: a
