@@ -8,7 +8,7 @@ and any cell that is not a plain figure, goes through the careful readers of :mo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 from ...errors import ParseError
 from ...result import mib_to_mbps
@@ -23,8 +23,15 @@ _ROW_KINDS = frozenset((*_ROW_KINDS_NOT_TARGETS, "DISK", "NETWORK"))
 _MEMBER_ROW_KEYS = (*_MEMBER_KEYS, "queue_depth")
 
 
-if TYPE_CHECKING:
-    from .reader import _Reader
+class _Reader(Protocol):
+    """What the row loop reads of the file's reader (``reader._Reader``): the names seen so far, the section
+    and table a results row belongs to, and whether a line is the file's last."""
+
+    names: dict[str, str]
+
+    def results_section(self, number: int) -> tuple[_Section, _Table]: ...
+
+    def at_last_line(self, number: int) -> bool: ...
 
 
 def read_rows(reader: _Reader, lines: list[str], i: int, before: int) -> int:
