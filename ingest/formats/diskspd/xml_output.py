@@ -9,6 +9,7 @@ from ...errors import ParseError
 from ...numbers import Printed, read_number, whole
 from ...result import Run
 from ...source import Source
+from ...xmlfile import xml_root
 from .model import _Direction, _Measurement, _run, _Target
 
 PRINTED_XML = Printed(refusal="<{field}> holds {stripped!r}, not a number")
@@ -29,22 +30,8 @@ class _XmlFile:
         return self.lines.get(found if found is not None else element)
 
 
-class _LineNumbers(ET.TreeBuilder):
-    """Builds the tree, noting the line each element starts on (``line`` is set as lines are fed)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.line = 0
-        self.lines: dict[ET.Element, int] = {}
-
-    def start(self, tag: str, attrs: dict[str, str]) -> ET.Element:
-        element = super().start(tag, attrs)
-        self.lines[element] = self.line
-        return element
-
-
 def _parse_xml(source: Source) -> tuple[str | None, list[Run], list[str]]:
-    root, lines = _xml_root(source)
+    root, lines = xml_root(source, tool="DiskSpd")
     xml = _XmlFile(source.name, lines)
     if root.tag != "Results":
         raise ParseError(f"the XML root is <{root.tag}>, expected DiskSpd's <Results>", file=source.name)
@@ -72,36 +59,6 @@ def _parse_xml(source: Source) -> tuple[str | None, list[Run], list[str]]:
             )
         )
     return root.findtext("System/Tool/Version"), runs, warnings
-
-
-def _xml_root(source: Source) -> tuple[ET.Element, dict[ET.Element, int]]:
-    """Parse line by line, refusing DTDs: a result file never needs one, and entities can attack."""
-    target = _LineNumbers()
-    parser = ET.XMLParser(target=target)
-    with source.open_text() as stream:
-        for number, line in enumerate(stream, 1):
-            target.line = number
-            if "<!DOCTYPE" in line or "<!ENTITY" in line:
-                raise ParseError(
-                    "the XML declares a DOCTYPE or ENTITY; DiskSpd never writes one, so the file is refused",
-                    file=source.name,
-                    line=number,
-                )
-            try:
-                parser.feed(line)
-            except ET.ParseError as error:
-                raise _xml_error(error, source) from None
-        try:
-            return parser.close(), target.lines
-        except ET.ParseError as error:
-            raise _xml_error(error, source) from None
-
-
-def _xml_error(error: ET.ParseError, source: Source) -> ParseError:
-    line, column = error.position
-    return ParseError(
-        f"not well-formed XML ({error.msg}); the file may be truncated", file=source.name, line=line, column=column
-    )
 
 
 def _xml_measurement(span: ET.Element, profile: ET.Element | None, source: _XmlFile) -> _Measurement:
