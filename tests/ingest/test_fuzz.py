@@ -92,6 +92,10 @@ INPUTS = {
         sample("ffsb", "jrsantos_ffsb-6.0_examples_profile_everything"),
         data("ffsb", "sweep_and_two_groups.txt"),
     ),
+    "bonnie": _files(
+        sample("bonnie++", "bonnie-1.96-pkb-csv.txt"),
+        data("bonnie", "header_two_lines.csv"),
+    ),
     "specsfs": _files(
         sample("specsfs", "specsfs2014-pkb-summary.xml"),
         data("specsfs", "two_loads_one_invalid.xml"),
@@ -417,7 +421,7 @@ def test_a_file_cut_at_a_line_end_or_inside_a_number_is_refused_or_warned_or_kee
 # test`` takes every cut of a small file and an evenly spread 40 of a large one's last quarter, and one
 # fio grid of each folder of ``fio-grids``; ``make fuzz`` takes every cut of every file.
 SAMPLE_FOLDERS = ("iometer", "orion", "jetstress", "ffsb", "profile", "fio", "fio-sweeps", "fio-grids", "diskspd")
-SAMPLE_FOLDERS += ("vdbench", "elbencho", "specsfs")
+SAMPLE_FOLDERS += ("vdbench", "elbencho", "specsfs", "bonnie++")
 CUT_FRACTIONS = (0.25, 0.5, 0.75, 0.9)
 FULL_CUTS = os.environ.get("HYPOTHESIS_PROFILE", "default") != "default"
 LAST_QUARTER_CUTS = None if FULL_CUTS else 40
@@ -473,6 +477,8 @@ def _diskspd_whole(text):
 WHOLE_ENDINGS = {
     "iometer": re.compile(rb"'End Test\s*$").search,
     "elbencho": re.compile(rb"\n$").search,
+    # One CSV line per test run: a copy cut at a line end holds the whole lines before it.
+    "bonnie": re.compile(rb"\n$").search,
     # Each RD's rows end with its avg_ (std_, max_) line; the summary's RD list is checked by its parser.
     "vdbench": re.compile(rb"\s(?:avg|std|max|min)_\d+-\d+\s[^\n]*\n(?:\s*</pre>\s*)?$").search,
     "diskspd": _diskspd_whole,

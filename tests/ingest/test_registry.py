@@ -75,7 +75,7 @@ def test_the_optional_hooks_are_where_the_readme_says():
     refusing = {module.FORMAT for module in FORMATS.values() if isinstance(module, RefusingFormat)}
     grouped = {module.FORMAT for module in FORMATS.values() if isinstance(module, GroupedFormat)}
     # Configuration files refused: Iometer .icf, Jetstress XML, FFSB profiles, DiskSpd -X profiles.
-    assert refusing == {"iometer", "jetstress", "ffsb", "diskspd"}
+    assert refusing == {"iometer", "jetstress", "ffsb", "diskspd", "bonnie"}
     # Read together: an ORION test, a fio-plot folder, a vdbench output folder.
     assert grouped == {"orion", "fio", "vdbench"}
 
