@@ -16,7 +16,20 @@ from . import contract
 from .archive import DEFAULT_ZIP_LIMITS, ZipLimits, is_zip, zip_members
 from .cycles import cycle_collection_paused
 from .errors import ParseError
-from .formats import array_profile, bonnie, diskspd, elbencho, ffsb, fio, iometer, jetstress, orion, specsfs, vdbench
+from .formats import (
+    array_profile,
+    bonnie,
+    diskspd,
+    elbencho,
+    ffsb,
+    fio,
+    fsmark,
+    iometer,
+    jetstress,
+    orion,
+    specsfs,
+    vdbench,
+)
 from .formats.base import FormatModule, GroupedFormat, RefusingFormat
 from .result import ResultSet
 from .source import Source, sniff_encoding
@@ -36,6 +49,7 @@ FORMAT_MODULES: tuple[FormatModule, ...] = (
     elbencho,
     specsfs,
     bonnie,
+    fsmark,
 )
 FORMATS: dict[str, FormatModule] = {module.FORMAT: module for module in FORMAT_MODULES}
 # The formats with a refuse hook, asked about every file before any format sniffs it.

@@ -96,6 +96,10 @@ INPUTS = {
         sample("bonnie++", "bonnie-1.96-pkb-csv.txt"),
         data("bonnie", "header_two_lines.csv"),
     ),
+    "fsmark": _files(
+        sample("fsmark", "fsmark-3.3-lkp.txt"),
+        data("fsmark", "two_invocations.txt"),
+    ),
     "specsfs": _files(
         sample("specsfs", "specsfs2014-pkb-summary.xml"),
         data("specsfs", "two_loads_one_invalid.xml"),
@@ -421,7 +425,7 @@ def test_a_file_cut_at_a_line_end_or_inside_a_number_is_refused_or_warned_or_kee
 # test`` takes every cut of a small file and an evenly spread 40 of a large one's last quarter, and one
 # fio grid of each folder of ``fio-grids``; ``make fuzz`` takes every cut of every file.
 SAMPLE_FOLDERS = ("iometer", "orion", "jetstress", "ffsb", "profile", "fio", "fio-sweeps", "fio-grids", "diskspd")
-SAMPLE_FOLDERS += ("vdbench", "elbencho", "specsfs", "bonnie++")
+SAMPLE_FOLDERS += ("vdbench", "elbencho", "specsfs", "bonnie++", "fsmark")
 CUT_FRACTIONS = (0.25, 0.5, 0.75, 0.9)
 FULL_CUTS = os.environ.get("HYPOTHESIS_PROFILE", "default") != "default"
 LAST_QUARTER_CUTS = None if FULL_CUTS else 40
