@@ -19,6 +19,7 @@ from .errors import ParseError
 from .formats import (
     array_profile,
     bonnie,
+    cosbench,
     diskspd,
     elbencho,
     ffsb,
@@ -50,6 +51,7 @@ FORMAT_MODULES: tuple[FormatModule, ...] = (
     specsfs,
     bonnie,
     fsmark,
+    cosbench,
 )
 FORMATS: dict[str, FormatModule] = {module.FORMAT: module for module in FORMAT_MODULES}
 # The formats with a refuse hook, asked about every file before any format sniffs it.

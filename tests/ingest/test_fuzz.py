@@ -96,6 +96,10 @@ INPUTS = {
         sample("bonnie++", "bonnie-1.96-pkb-csv.txt"),
         data("bonnie", "header_two_lines.csv"),
     ),
+    "cosbench": _files(
+        sample("cosbench", "cosbench-workload-summary-w55.csv"),
+        sample("cosbench", "cosbench-stage-timeseries-s2.csv"),
+    ),
     "fsmark": _files(
         sample("fsmark", "fsmark-3.3-lkp.txt"),
         data("fsmark", "two_invocations.txt"),
@@ -425,7 +429,7 @@ def test_a_file_cut_at_a_line_end_or_inside_a_number_is_refused_or_warned_or_kee
 # test`` takes every cut of a small file and an evenly spread 40 of a large one's last quarter, and one
 # fio grid of each folder of ``fio-grids``; ``make fuzz`` takes every cut of every file.
 SAMPLE_FOLDERS = ("iometer", "orion", "jetstress", "ffsb", "profile", "fio", "fio-sweeps", "fio-grids", "diskspd")
-SAMPLE_FOLDERS += ("vdbench", "elbencho", "specsfs", "bonnie++", "fsmark")
+SAMPLE_FOLDERS += ("vdbench", "elbencho", "specsfs", "bonnie++", "fsmark", "cosbench")
 CUT_FRACTIONS = (0.25, 0.5, 0.75, 0.9)
 FULL_CUTS = os.environ.get("HYPOTHESIS_PROFILE", "default") != "default"
 LAST_QUARTER_CUTS = None if FULL_CUTS else 40
@@ -483,6 +487,8 @@ WHOLE_ENDINGS = {
     "elbencho": re.compile(rb"\n$").search,
     # One CSV line per test run: a copy cut at a line end holds the whole lines before it.
     "bonnie": re.compile(rb"\n$").search,
+    # A row per stage and operation (a summary) or per sample (a time series), no count of them stated.
+    "cosbench": re.compile(rb"\n$").search,
     # Each RD's rows end with its avg_ (std_, max_) line; the summary's RD list is checked by its parser.
     "vdbench": re.compile(rb"\s(?:avg|std|max|min)_\d+-\d+\s[^\n]*\n(?:\s*</pre>\s*)?$").search,
     "diskspd": _diskspd_whole,

@@ -1,0 +1,90 @@
+"""COSBench: a real workload summary (20 stages, ragged Detailed Status) and a real stage time series."""
+
+import pytest
+
+from ingest import ParseError, parse_paths
+from ingest.registry import parse_sources
+from ingest.source import Source
+from tests.ingest.contract import FormatContract
+from tests.samples import sample
+
+SUMMARY = sample("cosbench", "cosbench-workload-summary-w55.csv")
+SERIES = sample("cosbench", "cosbench-stage-timeseries-s2.csv")
+
+
+class TestCosbenchContract(FormatContract):
+    format_id = "cosbench"
+    inputs = [[SUMMARY], [SERIES]]
+
+
+@pytest.fixture(scope="module")
+def summary():
+    return parse_paths([SUMMARY])[0]
+
+
+def _run(result, name):
+    [run] = [run for run in result["runs"] if run["name"] == name]
+    return run, run["points"][0]
+
+
+def test_each_stage_and_operation_is_a_run(summary):
+    assert len(summary["runs"]) == 32  # lines 2-33
+    run, point = _run(summary, "s2-w(4)KB_c1_o1000_r80w15d5_1: read")
+    assert run["workload"]["name"] == "read" and run["workload"]["read_pct"] == 100
+    assert run["workload"]["transfer_sizes"] == [{"bytes": 4000, "pct": 100.0}]  # line 3: 178640000 B / 44660 ops
+    assert point["iops"] == pytest.approx(74.45)  # line 3: Throughput
+    assert point["read_mbps"] == pytest.approx(0.29779786)  # line 3: Bandwidth 297797.86 B/s
+    assert point["avg_response_ms"] == pytest.approx(2.75)  # line 3: Avg-ResTime
+    assert point["max_response_ms"] == 280  # line 3: 100%-ResTime
+    assert point["metrics"]["response_ms_percentiles"]["99%"] == 10  # line 3: 99%-ResTime
+    assert point["metrics"]["success_pct"] == pytest.approx(74.87)  # line 3: Succ-Ratio
+    assert run["started_at"] == "2014-05-07T09:45:37"  # line 3: "running @ 2014-05-07 09:45:37"
+    assert "failed @ 2014-05-07 09:57:38" in run["params"]["states"]  # line 3: the spilled Detailed Status
+
+
+def test_prepare_and_cleanup_stages_are_preparation_runs(summary):
+    assert [run["name"] for run in summary["runs"] if run["phase"] == "preparation"] == [
+        "s1-prepare: prepare-write",  # line 2
+        "s20-cleanup: cleanup-delete",  # line 33
+    ]
+
+
+def test_a_read_success_ratio_below_100_is_warned_with_its_line(summary):
+    assert summary["warnings"][0] == (
+        "cosbench-workload-summary-w55.csv:3: s2-w(4)KB_c1_o1000_r80w15d5_1 read: 74.87 % of the operations succeeded"
+    )
+    assert len(summary["warnings"]) == 12  # every read row (12) is below 100 %; no other operation is
+
+
+def test_a_time_series_is_read_as_its_samples_mean_and_says_so():
+    [result] = parse_paths([SERIES])
+    assert [run["workload"]["name"] for run in result["runs"]] == ["read", "write", "delete"]  # line 2
+    read = result["runs"][0]
+    assert read["params"]["samples"] == 143  # lines 3-146 less line 13
+    series = read["points"][0]["metrics"]["series"]["rows"]
+    assert series[0] == [3, 84.94, 339749.95, 2.74]  # line 3: read Throughput, Bandwidth, Avg-ResTime
+    rates = [row[1] for row in series]
+    assert read["points"][0]["iops"] == pytest.approx(sum(rates) / 143)
+    assert result["warnings"][0] == (
+        "cosbench-stage-timeseries-s2.csv: line(s) 13: samples without figures (fewer columns than the header), "
+        "passed over"
+    )
+    assert "read as the average of its samples up to the last sample (line 146, 09:57:40)" in result["warnings"][1]
+
+
+def _parse(text: str):
+    return parse_sources([Source(name="w1.csv", data=text.encode())])
+
+
+def test_a_throughput_that_is_no_number_is_refused_naming_the_line():
+    with pytest.raises(ParseError) as error:
+        _parse(SUMMARY.read_text().replace(",74.45,", ",fast,"))
+    assert (error.value.file, error.value.line) == ("w1.csv", 3)
+    assert "Throughput 'fast' is not a number" in str(error.value)
+
+
+def test_a_row_cut_before_its_status_is_refused():
+    text = SUMMARY.read_text()
+    with pytest.raises(ParseError) as error:
+        _parse(text[: text.index(",74.45,")] + "\n")
+    assert error.value.line == 3 and "expected at least 17 columns" in str(error.value)
