@@ -191,20 +191,11 @@ def _job(
     # The job name is the tool's name of the workload; a job without one is named by its place only.
     job_name = name if "jobname" in entries[0] else None
     workload = Workload(name=job_name, transfer_sizes=list(workload.transfer_sizes), **fixed)
-    # A file that shows no options states no iodepth: fio's default of 1 is no figure of it (fio 2.1.4's
-    # "iodepth_level" may put 91 % of the I/Os at >= 64). Several entries of a job are its threads; one
-    # entry may be several reported as a group.
-    if shown:
-        point.load = {"outstanding_io": iodepth * numjobs, "threads": numjobs}
-    else:
-        point.load = {"threads": len(entries)} if len(entries) > 1 else {}
+    point.load = _load(iodepth, numjobs, len(entries), shown=shown)
     _job_warnings(name, rw, point, len(figures or entries), where, warnings)
-    options["groupid"] = groupid
-    if defaults:
-        options["fio_defaults"] = defaults
     steady = _steady_state(name, entries[0], where, warnings)
-    if steady:
-        options["steadystate_result"] = steady
+    options |= {"groupid": groupid} | ({"fio_defaults": defaults} if defaults else {})
+    options |= {"steadystate_result": steady} if steady else {}
     return _Job(
         name=name,
         rw=rw,
@@ -219,6 +210,15 @@ def _job(
         entries=figures or entries,
         where=where,
     )
+
+
+def _load(iodepth: int, numjobs: int, entry_count: int, *, shown: bool) -> dict[str, int]:
+    """A job's load. A file that shows no options states no iodepth: fio's default of 1 is no figure of
+    it (fio 2.1.4's "iodepth_level" may put 91 % of the I/Os at >= 64). Several entries of a job are its
+    threads; one entry may be several reported as a group."""
+    if shown:
+        return {"outstanding_io": iodepth * numjobs, "threads": numjobs}
+    return {"threads": entry_count} if entry_count > 1 else {}
 
 
 def _document_options(data: JSONObject, where: _Where) -> tuple[JSONObject, str | None, bool]:
