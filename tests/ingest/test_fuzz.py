@@ -134,6 +134,8 @@ INPUTS = {
         sample("elbencho", "glennklockwood_cgpu_bw-direct.04threads.2798687.out"),
         data("elbencho", "randread_sweep_rwmix.csv"),
         data("elbencho", "rwmix_lat.res.txt"),
+        sample("elbencho", "elbencho-2021-mtelbencho-sweep-large.txt"),
+        sample("elbencho", "elbencho-2021-mtelbencho-sweep-losf.txt"),
     ),
 }
 
