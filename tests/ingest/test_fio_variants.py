@@ -37,7 +37,7 @@ def test_client_server_output_stores_the_all_clients_sum_and_names_the_hosts():
     [point] = run["points"]
     assert result["tool"] == {"name": "fio", "version": "3.7"}  # "fio version" : "fio-3.7"
     assert run["name"] == "job-/tmp/fio"
-    # The "All clients" entry (jobname at line 2786 in an editor): "iops" : 93198.150858 (line 2794), not
+    # The "All clients" entry (jobname at line 2786): "iops" : 93198.150858 (line 2794), not
     # the 93,303.6 the ten host entries' own IOPS add up to (fio divides by the longest runtime).
     assert point["iops"] == pytest.approx(93198.150858)
     assert point["mbps"] == pytest.approx(381824630 / 1e6)  # "bw_bytes" : 381824630, line 2792
@@ -49,9 +49,15 @@ def test_client_server_output_stores_the_all_clients_sum_and_names_the_hosts():
     assert run["params"]["hosts"] == ["perf36", "perf84"]
     assert run["workload"]["read_pct"] == 100 and run["workload"]["transfer_sizes"] == [{"bytes": 4096, "pct": 100.0}]
     warnings = " ".join(result["warnings"])
-    assert "ran on 2 hosts through fio --client: perf36 (5 job entries), perf84 (5 job entries)" in warnings
+    assert (
+        "pbench.txt:2786: job 'job-/tmp/fio' ran on 2 hosts through fio --client: perf36 (5 job entries), "
+        "perf84 (5 job entries)" in warnings
+    )
     assert 'its figures are fio\'s "All clients" sum over them' in warnings
-    assert "skipped 25 lines of text before the JSON: hostname=perf84" in warnings
+    # Lines 1-2 (hostname=), the progress line fio rewrote with carriage returns (its last state shown), and
+    # two 'Disk stats (read/write):' lines.
+    assert "skipped 5 lines of text before the JSON: hostname=perf84" in warnings
+    assert "| Jobs: 5 (f=5): [E(3),_(1),E(1)][31.6%]" in warnings
 
 
 def test_client_server_output_without_an_all_clients_entry_sums_the_hosts():

@@ -54,8 +54,10 @@ def _read_document(source: Source, warnings: list[str]) -> _Document:
     """The JSON object of a fio output, skipping the text fio prints before it (with a warning)."""
     preamble: list[str] = []
     first_line: int | None = None
-    with source.open_text() as stream:
-        text = stream.read()  # lines end with "\n": the stream reads newlines universally
+    # Lines counted as an editor counts them: fio's progress line before the JSON (client/server mode)
+    # rewrites itself with lone carriage returns, which end no line.
+    with source.open_text(newline="") as stream:
+        text = stream.read()
     start, number = 0, 1
     while start < len(text):
         end = text.find("\n", start) + 1 or len(text)
@@ -65,7 +67,8 @@ def _read_document(source: Source, warnings: list[str]) -> _Document:
             text = text[start:] if start else text
             break
         if line.strip():
-            preamble.append(line.strip())
+            # A line fio rewrote with carriage returns: its last state, as the terminal showed it.
+            preamble.append(line.strip().rsplit("\r", 1)[-1].strip() or line.strip())
         start, number = end, number + 1
     if first_line is None:
         raise ParseError("no JSON object found; expected the output of fio --output-format=json", file=source.name)
