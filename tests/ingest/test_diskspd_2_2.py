@@ -96,3 +96,8 @@ def test_the_160_thread_run_takes_its_load_from_diskspds_thread_count():
     assert run["params"]["cpu count"] == "320" and run["params"]["group count"] == "5"  # lines 32, 34
     assert run["params"]["node count"] == "4" and run["params"]["socket count"] == "2"  # lines 35-36
     assert any("the Total IO table lists 2 of the 800 threads" in w for w in result["warnings"])
+    # "threads per file: 160" (line 23) for its one path: the harness's edits left the two disagreeing.
+    assert any(
+        "the input parameters give 160 threads ('threads per file' over 1 target), the results 'thread count: 800'" in w
+        for w in result["warnings"]
+    )

@@ -28,6 +28,7 @@ CPU_HEADER = re.compile(r"^(?:(?:Socket|Node|Group|Core)\s*\|\s*)*CPU\s*\|")
 # Command-line switches that give a run's profile when the output has no 'Input parameters:' (DiskSpd
 # -Rtext as some harnesses save it): block size, random (alignment) or sequential (stride), write %,
 # outstanding I/Os per thread and target.
+THREADS_PER_FILE = re.compile(r"threads per file:\s*(\d+)")
 SWITCH = re.compile(r"^[-/]([brswo])(.*)$")
 # DiskSpd's documented defaults for what the command line leaves out: 64 KiB blocks, sequential,
 # reads only, 2 outstanding I/Os.
@@ -370,6 +371,7 @@ class _TextReader:
         pairs = self._thread_rows(result["tables"]["total"])
         if span is None:
             span = self._command_line_span(run, pairs)
+        self._check_thread_count(result, span)
         return _Measurement(
             seconds=seconds,
             threads=self._count(result["thread count"], result["line"], "thread count")
@@ -384,6 +386,24 @@ class _TextReader:
             params={"command_line": run.command_line, **(span["settings"] if span else {}), **run.system}
             | {"targets": [vars(t) for t in (span["targets"] if span else [])]},
         )
+
+    def _check_thread_count(self, result: dict[str, Any], span: dict[str, Any] | None) -> None:
+        """A warning when the input parameters' threads per file, added over the targets, are not the
+        results' 'thread count' (the count is the load stored)."""
+        per_target = [
+            int(match.group(1))
+            for target in (span["targets"] if span else [])
+            for setting in target.settings
+            if (match := THREADS_PER_FILE.fullmatch(setting))
+        ]
+        stated = result.get("thread count")
+        complete = per_target and len(per_target) == len(span["targets"] if span else [])
+        if complete and stated is not None and stated != sum(per_target):
+            self.warnings.append(
+                f"{self.source.name}:{result['line']}: the input parameters give {sum(per_target)} threads "
+                f"('threads per file' over {len(per_target)} target{'s' if len(per_target) > 1 else ''}), the "
+                f"results 'thread count: {stated:.0f}'; the load stored is the thread count"
+            )
 
     def _command_line_span(self, run: _TextRun, pairs: list[tuple[str, int]]) -> dict[str, Any] | None:
         """The profile the command line states, for an output without 'Input parameters:': one target per
