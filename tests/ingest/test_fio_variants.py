@@ -72,6 +72,21 @@ def test_client_server_output_without_an_all_clients_entry_sums_the_hosts():
     assert any("their entries are summed into its figures" in w for w in result["warnings"])
 
 
+def test_client_server_output_of_two_jobs_in_one_group_sums_each_jobs_hosts():
+    # fio's "All clients" entry sums a whole group: with two jobs in it, it is neither job's figures.
+    data = json.loads(CLIENT_SERVER.read_text()[CLIENT_SERVER.read_text().index("{\n") :])
+    for entry in data["client_stats"][5:10]:  # perf84's five entries
+        entry["jobname"] = "job-b"
+    [result] = parse_sources([Source(name="two-jobs.json", data=json.dumps(data).encode())])
+    runs = {run["name"]: run for run in result["runs"]}
+    assert set(runs) == {"job-/tmp/fio", "job-b"}
+    perf36 = sum(entry["read"]["iops"] for entry in data["client_stats"][:5])
+    assert runs["job-/tmp/fio"]["points"][0]["iops"] == pytest.approx(perf36)
+    assert runs["job-/tmp/fio"]["params"]["hosts"] == ["perf36"]
+    assert runs["job-b"]["points"][0]["load"] == {"outstanding_io": 160, "threads": 5}
+    assert "job 'job-b' ran on 1 host through fio --client: perf84 (5 job entries)" in " ".join(result["warnings"])
+
+
 def test_a_client_server_entry_that_is_not_an_object_is_refused_with_its_place():
     data = json.loads(CLIENT_SERVER.read_text()[CLIENT_SERVER.read_text().index("{\n") :])
     data["client_stats"][3] = "perf36 lost"

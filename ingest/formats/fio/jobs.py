@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -85,11 +86,14 @@ def _job_groups(document: _Document, source: Source, warnings: list[str]) -> tup
             entries.append(job)
     known = _Known()
     jobs = []
+    jobs_in_group = Counter(groupid for _, groupid in groups)
     for key, entries in groups.items():
         name, groupid = key
         where = _Where(source.name, document, first_index[key], known)
         if document.client_mode:
-            job = _client_job(document, key, entries, all_clients, where, warnings)
+            # fio's sum over the hosts is the job's when the group holds this job only.
+            aggregate = all_clients.get(groupid) if jobs_in_group[groupid] == 1 else None
+            job = _client_job(document, key, entries, aggregate, where, warnings)
         else:
             job = _job(document.data, name, groupid, entries, where, warnings)
         if job.point.iops is None:
@@ -103,45 +107,30 @@ def _client_job(
     document: _Document,
     key: tuple[str, Any],
     entries: list[JSONObject],
-    all_clients: dict[Any, tuple[int, JSONObject]],
+    aggregate: tuple[int, JSONObject] | None,
     where: _Where,
     warnings: list[str],
 ) -> _Job:
-    """A job of fio's client/server mode: its options from the hosts' entries, its figures from the
-    group's "All clients" entry (fio's sum over every host) when the group holds this job only, else
-    the hosts' entries summed (fio's aggregate would mix in the group's other jobs)."""
+    """A job of fio's client/server mode: its options from the hosts' entries, its figures from fio's
+    "All clients" entry (``aggregate``: its index and the entry) when it has one, else the hosts'
+    entries summed."""
     name, groupid = key
-    hosts = list(dict.fromkeys(str(entry.get("hostname", "unnamed host")) for entry in entries))
-    per_host = ", ".join(
-        f"{host} ({sum(str(e.get('hostname', 'unnamed host')) == host for e in entries)} job entries)" for host in hosts
-    )
-    jobs_in_group = sum(1 for other_name, other_group in _group_keys(document) if other_group == groupid)
-    aggregate = all_clients.get(groupid) if jobs_in_group == 1 else None
+    host_of = [str(entry.get("hostname", "unnamed host")) for entry in entries]
+    hosts = list(dict.fromkeys(host_of))
+    per_host = ", ".join(f"{host} ({host_of.count(host)} job entries)" for host in hosts)
     figures = [aggregate[1]] if aggregate else None
     job = _job(document.data, name, groupid, entries, where, warnings, figures=figures, hosts=len(hosts))
     job.options["hosts"] = hosts
+    ran_on = f"job {name!r} ran on {len(hosts)} host{'s' if len(hosts) != 1 else ''} through fio --client: {per_host}"
     if aggregate:
-        line = document.job_line(aggregate[0])
         job.point.metrics["hosts_summed"] = len(hosts)
         warnings.append(
-            f"{where.file}:{line}: job {name!r} ran on {len(hosts)} hosts through fio --client: {per_host}; "
-            f'its figures are fio\'s "{ALL_CLIENTS}" sum over them (fio gives that sum no clat percentiles)'
+            f"{where.file}:{document.job_line(aggregate[0])}: {ran_on}; its figures are fio's "
+            f'"{ALL_CLIENTS}" sum over them (fio gives that sum no clat percentiles)'
         )
     else:
-        warnings.append(
-            f"{where.file}:{where.line}: job {name!r} ran on {len(hosts)} hosts through fio --client: {per_host}; "
-            "their entries are summed into its figures"
-        )
+        warnings.append(f"{where.file}:{where.line}: {ran_on}; their entries are summed into its figures")
     return job
-
-
-def _group_keys(document: _Document) -> set[tuple[str, Any]]:
-    """The (job name, group) of each host entry of a client/server file (not its "All clients" sums)."""
-    return {
-        (str(entry.get("jobname")), entry.get("groupid", 0))
-        for entry in document.entries
-        if isinstance(entry, dict) and entry.get("jobname") != ALL_CLIENTS
-    }
 
 
 def _failure_sentence(name: str, code: object, preamble: list[str]) -> str:

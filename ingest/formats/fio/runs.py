@@ -13,7 +13,7 @@ from .figures import _point
 from .jobs import _Job
 
 # A CBT job's name ends with its client's host and volume: ``cbt-fio-32krandomread-<host>-file-0``.
-CLIENT_JOB_SUFFIX = re.compile(r"-[^-]+(?:\.[^-]+)*-file-\d+$")
+CLIENT_JOB_SUFFIX = re.compile(r"-[^-]+-file-\d+$")
 SWEEP_FILE_NAME = re.compile(
     r"^(read|write|trim|randread|randwrite|randtrim|rw|readwrite|randrw|trimwrite)-(\d+)-(\d+)\.json$",
     re.IGNORECASE,
