@@ -36,6 +36,7 @@ test-tools:
 	@command -v pdflatex >/dev/null 2>&1 || { apt-get update -qq && $(APT_INSTALL) --no-install-recommends texlive-latex-recommended >/dev/null; }
 	@kpsewhich lmodern.sty >/dev/null 2>&1 || { apt-get update -qq && $(APT_INSTALL) --no-install-recommends lmodern >/dev/null; }
 	@command -v pdftotext >/dev/null 2>&1 || { apt-get update -qq && $(APT_INSTALL) poppler-utils >/dev/null; }
+	@command -v fio >/dev/null 2>&1 || { apt-get update -qq && $(APT_INSTALL) --no-install-recommends fio >/dev/null; }
 
 # mypy reads its settings from pyproject.toml; its django-stubs plugin imports
 # portal.settings_typecheck, which starts no server and needs no DATABASE_URL.

@@ -208,8 +208,11 @@ class Source:
         """The first bytes decoded as text (by BOM / meta charset), bad bytes replaced."""
         return decode_head(self.head(size))
 
-    def open_text(self, encoding: str | None = None, errors: str = "strict") -> "TextStream":
-        """A text stream with universal newlines (CRLF and LF read alike).
+    def open_text(
+        self, encoding: str | None = None, errors: str = "strict", newline: str | None = None
+    ) -> "TextStream":
+        """A text stream with universal newlines (CRLF and LF read alike); with ``newline=""`` line ends
+        are kept as written, and a lone CR (a terminal's progress line) ends no line, as in an editor.
 
         The encoding comes from the byte-order mark or an HTML meta charset unless given.
         """
@@ -218,7 +221,7 @@ class Source:
             encoding, bom_length = sniff_encoding(self.head())
         stream = self.open_binary()
         stream.read(bom_length)
-        return TextStream(stream, encoding=encoding, errors=errors, newline=None, source=self, skip=bom_length)
+        return TextStream(stream, encoding=encoding, errors=errors, newline=newline, source=self, skip=bom_length)
 
     @property
     def sha256(self) -> str:

@@ -162,7 +162,7 @@ def test_randrw_json_plus_fills_both_directions_and_reports_the_failed_job():
     assert run["started_at"] == "2024-03-09T15:59:29+00:00"  # job_start 1709999969000 ms
     assert len(result["runs"]) == 1
     assert "oltp_randrw_jsonplus.json:85: job 'seqwrite' failed with error 5" in " ".join(result["warnings"])
-    assert any("'filename' appears twice with different values" in w for w in result["warnings"])
+    assert any("option 'filename' is given 2 times with different values" in w for w in result["warnings"])
     assert run["params"]["filename"] == "/dev/sdc"
 
 
@@ -420,8 +420,8 @@ class TestWorkloadSignature:
 )
 def test_an_option_given_twice_is_found_however_its_object_is_written(options):
     text = f'{{"global options": {options}, "jobs": []}}'
-    assert fio.document._options_given_twice(text, len(text)) == ["rw"]
-    assert fio.document._options_given_twice(text.replace('"write"', '"read"'), len(text)) == []
+    assert fio.document._options_given_twice(text, len(text)) == {"rw": ["read", "write"]}
+    assert fio.document._options_given_twice(text.replace('"write"', '"read"'), len(text)) == {}
 
 
 class TestFioDefaults:

@@ -120,6 +120,10 @@ INPUTS = {
         sample("fio", "fioplot_fio-3.33_write-64-1_error-prefix.json"),
         sample("fio", "fioplot_fio-3.6_multijob-no-group-reporting_randwrite-1-8.json"),
         data("fio", "oltp_randrw_jsonplus.json"),
+        sample("fio", "fio-3.7-client-server-pbench.txt"),
+        sample("fio", "fio-3.26-19-ge7e53-git-version.json"),
+        sample("fio", "fio-3.42-cbt-librbdfio-output.1.json"),
+        sample("fio", "fio-3.15-lkp-mmap.json"),
     )
     + [sorted(data("fio", "sweep").iterdir())],
     "diskspd": _files(
@@ -127,6 +131,9 @@ INPUTS = {
         sample("diskspd", "basilkisel_diskspd-text_goodwinserverdc.westeurope.cloudapp.azure.com.txt"),
         data("diskspd", "cp1251_nbsp_ru.txt"),
         data("diskspd", "randrw_latency.xml"),
+        sample("diskspd", "diskspd-2.2.0-multinuma-multigroup.txt"),
+        sample("diskspd", "diskspd-2.2.0-multisocket-singlegroup.txt"),
+        sample("diskspd", "diskspd-2.2.0-writeonly-160threads.txt"),
     ),
     "vdbench": _files(
         sample("vdbench", "jiaoben_fsd_totals.html"),
@@ -143,6 +150,8 @@ INPUTS = {
         sample("elbencho", "glennklockwood_cgpu_bw-direct.04threads.2798687.out"),
         data("elbencho", "randread_sweep_rwmix.csv"),
         data("elbencho", "rwmix_lat.res.txt"),
+        sample("elbencho", "elbencho-2021-mtelbencho-sweep-large.txt"),
+        sample("elbencho", "elbencho-2021-mtelbencho-sweep-losf.txt"),
     ),
 }
 

@@ -1,5 +1,6 @@
 """Files dropped together that belong together are read as one; large files report progress."""
 
+import json
 import zipfile
 
 import pytest
@@ -50,6 +51,27 @@ def test_a_fio_sweep_dropped_together_is_one_curve(signed_in, data_dir, django_c
     run_job_of(Upload.objects.get(id=ids[0]))
     # randread-1-1.json, randread-4-1.json, randread-16-1.json: queue depths 1, 4 and 16.
     assert list(Run.objects.get().points.values_list("outstanding_io", flat=True)) == [1, 4, 16]
+
+
+def test_the_per_client_fio_files_of_one_cbt_run_dropped_together_are_one_run(
+    signed_in, data_dir, tmp_path, django_capture_on_commit_callbacks
+):
+    # Two clients of one run, as CBT names their outputs: the shared sample's client (output.1) and a
+    # second one whose read figures are set to 1,000 IOPS over the same 90,001 ms.
+    client = json.loads(sample("fio", "fio-3.42-cbt-librbdfio-output.1.json").read_text())
+    (tmp_path / "output.1").write_text(json.dumps(client))
+    client["jobs"][0]["jobname"] = "cbt-fio-32krandomread-soko08.front.sepia.ceph.com-file-0"
+    client["jobs"][0]["read"] |= {"iops": 1000.0, "total_ios": 90001, "bw_bytes": 32768000}
+    (tmp_path / "output.0").write_text(json.dumps(client))
+    ids, queued = _post(signed_in, [tmp_path / "output.0", tmp_path / "output.1"], django_capture_on_commit_callbacks)
+    assert len(queued) == 1
+    run_job_of(Upload.objects.get(id=ids[0]))
+    run = Run.objects.get()
+    [point] = run.points.all()
+    # "iops" : 1669.370340 (the sample's line 43) + 1,000; iodepth 1 on each client.
+    assert point.iops == pytest.approx(2669.37034)
+    assert (point.outstanding_io, point.threads) == (2, 2)
+    assert run.name == "cbt-fio-32krandomread"
 
 
 def test_unrelated_files_dropped_together_are_queued_one_by_one(

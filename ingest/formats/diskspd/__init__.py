@@ -4,7 +4,10 @@ One run per measured timespan (a text file may hold several DiskSpd outputs one 
 each after its ``Command Line:``), one point per run. DiskSpd counts bytes exactly, so MB/s
 (10^6 bytes/s) are computed from the byte counts and the measured time rather than from its
 rounded binary ``MB/s`` / ``MiB/s`` column. The ``Totals:`` table DiskSpd adds after several
-timespans only sums them again and is not stored.
+timespans only sums them again and is not stored. The CPU table's average Usage is the point's CPU %,
+whatever columns place each CPU (DiskSpd 2.2's Socket, Node, Group, Core). An output saved without its
+'Input parameters:' takes its profile from the command line; a Total IO table listing fewer threads than
+DiskSpd's 'thread count' (abridged) takes its load from the count.
 
 The modules: :mod:`.xml_output` and :mod:`.text_output` read the two outputs into the measurements of
 :mod:`.model`, which makes each one's run and point.
@@ -22,8 +25,10 @@ __all__ = ["FORMAT", "READS", "TOOL", "parse", "refuse", "sniff"]
 FORMAT = "diskspd"
 TOOL = "DiskSpd"
 READS = (
-    "DiskSpd `-Rxml` and text output (Total/Read/Write IO, `%-ile` and CPU tables; several runs per "
-    "file; legacy code pages); binary MB/s converted"
+    "DiskSpd `-Rxml` and text output, 2.0 to 2.2 (Total/Read/Write IO, `%-ile` and CPU tables, "
+    "including 2.2's Socket/Node/Group/Core columns; group, node and socket counts kept; several "
+    "runs per file; legacy code pages); without `Input parameters:` the profile is read from the "
+    "command line (`-b -r/-s -w -o`, DiskSpd's defaults named); binary MB/s converted"
 )
 
 

@@ -139,6 +139,18 @@ def _outstanding(m: _Measurement, warnings: list[str], where: str) -> int | None
     """Outstanding I/Os: per-thread depth x threads, summed over the targets each thread drives."""
     if m.pool_outstanding_per_thread and m.threads:
         return m.pool_outstanding_per_thread * m.threads
+    depths = {t.outstanding_per_thread for t in m.targets}
+    if m.threads and len(m.pairs) < m.threads and len(depths) == 1 and None not in depths:
+        # Every thread has a row of its own (one per target with -F): fewer rows than threads is a table
+        # cut down by hand or by a harness; DiskSpd's own thread count is the load.
+        depth = depths.pop()
+        assert depth is not None
+        warnings.append(
+            f"{where}: the Total IO table lists {len(m.pairs)} of the {m.threads} threads DiskSpd counted "
+            f"(its 'thread count'); outstanding I/Os are {m.threads} threads x {depth}, its figures the "
+            "table's total: row"
+        )
+        return m.threads * depth
     by_path = {t.path.lower(): t for t in m.targets}
     total = 0
     for path, _ in m.pairs:

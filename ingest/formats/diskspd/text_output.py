@@ -22,7 +22,18 @@ PERCENTILE_ROWS |= {"95th": "95", "99th": "99"}
 PERCENTILE_ROWS |= {f"{n}-nines": "99." + "9" * (n - 2) for n in range(3, 10)}
 # -L: DiskSpd measures latency and ends each result with a %-ile table.
 LATENCY_FLAG = re.compile(r"(?:^|\s)-L(?=\s|$)")
-CPU_HEADER = re.compile(r"^(Group \| |Core \| )?CPU \|")
+# The CPU table's header: DiskSpd 2.0 writes "CPU |" or "Group | CPU |"; 2.1 and 2.2 put the CPU's
+# place before it ("Core | CPU |", "Node | Group | Core | CPU |", "Socket | Node | Core | CPU |", ...).
+CPU_HEADER = re.compile(r"^(?:(?:Socket|Node|Group|Core)\s*\|\s*)*CPU\s*\|")
+# Command-line switches that give a run's profile when the output has no 'Input parameters:' (DiskSpd
+# -Rtext as some harnesses save it): block size, random (alignment) or sequential (stride), write %,
+# outstanding I/Os per thread and target.
+THREADS_PER_FILE = re.compile(r"threads per file:\s*(\d+)")
+SWITCH = re.compile(r"^[-/]([brswo])(.*)$")
+# DiskSpd's documented defaults for what the command line leaves out: 64 KiB blocks, sequential,
+# reads only, 2 outstanding I/Os.
+COMMAND_LINE_DEFAULTS = {"b": "64K", "w": "0", "o": "2"}
+SWITCH_SIZE_UNITS = {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
 FILE_SIZE_SUFFIX = re.compile(r"\s+\(\d+(?:[KMGT]i?)?B\)$")
 # Text output as a Windows locale prints it: grouping spaces, a decimal comma, "N/A", "12%".
 PRINTED_TEXT = Printed(
@@ -358,6 +369,9 @@ class _TextReader:
             )
         directions = {kind: self._io_table(table) for kind, table in result["tables"].items() if kind != "cpu"}
         pairs = self._thread_rows(result["tables"]["total"])
+        if span is None:
+            span = self._command_line_span(run, pairs)
+        self._check_thread_count(result, span)
         return _Measurement(
             seconds=seconds,
             threads=self._count(result["thread count"], result["line"], "thread count")
@@ -372,6 +386,69 @@ class _TextReader:
             params={"command_line": run.command_line, **(span["settings"] if span else {}), **run.system}
             | {"targets": [vars(t) for t in (span["targets"] if span else [])]},
         )
+
+    def _check_thread_count(self, result: dict[str, Any], span: dict[str, Any] | None) -> None:
+        """A warning when the input parameters' threads per file, added over the targets, are not the
+        results' 'thread count' (the count is the load stored)."""
+        per_target = [
+            int(match.group(1))
+            for target in (span["targets"] if span else [])
+            for setting in target.settings
+            if (match := THREADS_PER_FILE.fullmatch(setting))
+        ]
+        stated = result.get("thread count")
+        complete = per_target and len(per_target) == len(span["targets"] if span else [])
+        if complete and stated is not None and stated != sum(per_target):
+            self.warnings.append(
+                f"{self.source.name}:{result['line']}: the input parameters give {sum(per_target)} threads "
+                f"('threads per file' over {len(per_target)} target{'s' if len(per_target) > 1 else ''}), the "
+                f"results 'thread count: {stated:.0f}'; the load stored is the thread count"
+            )
+
+    def _command_line_span(self, run: _TextRun, pairs: list[tuple[str, int]]) -> dict[str, Any] | None:
+        """The profile the command line states, for an output without 'Input parameters:': one target per
+        path the results name, each with the command's -b, -r/-s, -w and -o (DiskSpd's defaults where it
+        gives none); ``None`` when the command sets a switch twice or takes its profile from -X."""
+        switches: dict[str, str] = {}
+        for token in run.command_line.split()[1:]:
+            match = SWITCH.match(token)
+            if token.lower().startswith(("-x", "/x")) or (match and match.group(1) in switches):
+                return None
+            if match:
+                switches[match.group(1)] = match.group(2)
+        if "r" in switches and "s" in switches:
+            return None
+        given = {**COMMAND_LINE_DEFAULTS, **switches}
+        block = self._switch_number(given["b"], run, "-b", sizes=True)
+        random = "r" in switches
+        alignment = self._switch_number(given["r"] or given["b"], run, "-r", sizes=True) if random else None
+        targets = [
+            _Target(
+                path=path,
+                block_bytes=block,
+                write_pct=float(self._switch_number(given["w"], run, "-w")),
+                random_pct=100.0 if random else 0.0,
+                outstanding_per_thread=self._switch_number(given["o"], run, "-o"),
+                alignment_bytes=alignment,
+            )
+            for path in dict.fromkeys(path for path, _ in pairs)
+        ]
+        defaults = ", ".join(f"-{key}{value}" for key, value in COMMAND_LINE_DEFAULTS.items() if key not in switches)
+        self.warnings.append(
+            f"{self.source.name}:{run.line}: the output has no 'Input parameters:'; the workload and queue depth "
+            "are read from the command line"
+            + (f" (DiskSpd's defaults {defaults} for what it leaves out)" if defaults else "")
+        )
+        return {"targets": targets, "pool_depth": None, "settings": {"profile": "from the command line"}}
+
+    def _switch_number(self, text: str, run: _TextRun, switch: str, *, sizes: bool = False) -> int:
+        """The number a command-line switch gives (``-b4K``: 4,096 with ``sizes``)."""
+        match = re.fullmatch(r"(\d+)([bkmgBKMG]?)", text)
+        if not match or (match.group(2) and not sizes):
+            raise ParseError(
+                f"the command line's {switch}{text} is not a number DiskSpd takes", file=self.source.name, line=run.line
+            )
+        return int(match.group(1)) * SWITCH_SIZE_UNITS[match.group(2).lower()]
 
     def _io_table(self, table: dict[str, Any]) -> _Direction:
         """The ``total:`` row of one Total/Read/Write IO table."""

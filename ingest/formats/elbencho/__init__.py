@@ -8,6 +8,10 @@ column (all workers finished); the "first done" column is kept in ``metrics.firs
 is converted to 10^6 bytes per second; latencies are microseconds in the CSV. Phases without
 any figure (SYNC, DROPCACHES) are skipped with a warning.
 
+A result table saved by mtelbencho.sh (elbencho's storage sweep script, 2021) is read as a resfile: its
+settings (``block_size``), a ``Working on <folder> with <n> threads...`` line per test, whose folder
+(``1024x1GiB``) names the test's runs and gives their file size, and elbencho's NOTE lines (warned of).
+
 A ``--livecsv`` file holds only progress samples, no final result: it is read as one run per
 phase whose point is the average up to the last sample, with the samples in ``metrics.live``
 and a warning saying so.
@@ -32,8 +36,9 @@ __all__ = ["FORMAT", "READS", "TOOL", "parse", "sniff"]
 FORMAT = "elbencho"
 TOOL = "elbencho"
 READS = (
-    "elbencho `--csvfile` CSV, `--resfile` text and `--livecsv` progress CSV: one run per phase, "
-    "threads x hosts as load, 'last done' figures, MiB/s converted"
+    "elbencho `--csvfile` CSV, `--resfile` text (also elbencho 1.6 tables saved by `mtelbencho.sh` "
+    "sweeps: one run per file count × size and phase) and `--livecsv` progress CSV: one run per "
+    "phase, threads x hosts as load, 'last done' figures, MiB/s converted"
 )
 
 _RESULT_CSV = re.compile(rb"^(?:\xef\xbb\xbf)?ISO date,label,path type,[^\n]*,operation,")

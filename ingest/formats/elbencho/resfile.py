@@ -4,9 +4,10 @@ import re
 from typing import Any
 
 from ...errors import ParseError
+from ...numbers import size_or_none
 from ...source import Source
 from ...units import convert_time
-from .phases import _command_setup, _number, _Phase
+from .phases import MAX_COUNT_DIGITS, _command_setup, _number, _Phase
 
 _RES_ROW = re.compile(r"^(\S+)?\s+(\S.*?)\s*:\s*(.*?)\s*$")
 _RES_NAMES = {
@@ -32,6 +33,17 @@ _RES_NAMES = {
 # Entry lines are named after the entry type: "Dirs/s", "Files/s read", "Files total".
 _RES_ENTRY_RATE = re.compile(r"^\w+/s( write| read| total)?$")
 _RES_ENTRY_COUNT = re.compile(r"^\w+ (total|write|read)$")
+# elbencho 1.6 (2021) writes entry counts the other way round: "Total files", "Total dirs".
+_RES_OLD_ENTRY_COUNT = re.compile(r"^total (?!mib$)\w+$")
+# mtelbencho.sh (elbencho's contrib/storage_sweep) writes its settings before the results, then a line
+# per test of its sweep ("Working on <dir>/<files>x<size> with <n> threads..."), elbencho's NOTE lines,
+# and two closing lines.
+_SWEEP_SETTINGS = frozenset(("range_to_sweep", "threads", "src_data_dir", "fs_block_size", "block_size"))
+_SWEEP_SETTINGS |= frozenset(("buffered", "verbose", "dry_run", "cmd"))
+_SWEEP_SETTING = re.compile(r"^(\w+)\s*:\s*(.*)$")
+_SWEEP_TEST = re.compile(r"^Working on (\S+) with (\d+) threads\.\.\.$")
+_SWEEP_TEST_SIZE = re.compile(r"^(\d+)x(\d+[KMGT]iB)$")
+_SWEEP_CLOSING = ("===>", "Total test time:")
 _RES_LATENCY = re.compile(r"min=(\S+)\s+avg=(\S+)\s+max=(\S+)")
 _HUMAN_LATENCY = re.compile(r"^([\d.]+)(us|ms|s)$")
 _HUMAN_ELAPSED = re.compile(r"^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:([\d.]+)s)?(?:(\d+)ms)?$")
@@ -43,12 +55,22 @@ _HUMAN_ELAPSED = re.compile(r"^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:([\d.]+)s)?(?:(\d+)
 def _resfile_phases(source: Source, warnings: list[str]) -> list[_Phase]:
     phases: list[_Phase] = []
     setup: dict[str, Any] = {}
+    sweep: dict[str, Any] = {}  # mtelbencho.sh's settings
+    notes: dict[str, list[int]] = {}
     current: _Phase | None = None
     number = 0
     with source.open_text() as stream:
         for number, text in enumerate(stream, start=1):
             line = text.rstrip()
-            if line.startswith("ISO DATE:"):
+            if not phases and _sweep_setting(line, sweep, number):
+                continue
+            if line.startswith("Working on "):
+                setup = _sweep_test(line, sweep, number)
+            elif line.startswith("NOTE:"):
+                notes.setdefault(line.partition(":")[2].strip(), []).append(number)
+            elif line.startswith(_SWEEP_CLOSING):
+                warnings.append(f"{source.name}:{number}: mtelbencho.sh's closing line not stored: {line.strip()!r}")
+            elif line.startswith("ISO DATE:"):
                 setup = {"started_at": line.partition(":")[2].strip()}
             elif line.startswith("COMMAND LINE:"):
                 setup |= _command_setup(line.partition(":")[2], number)
@@ -64,9 +86,47 @@ def _resfile_phases(source: Source, warnings: list[str]) -> list[_Phase]:
             f"{source.name}:{number}: the {current.operation} phase (line {current.line}) has no closing '---' "
             "line: the file looks cut short here, and the phase's results after this line are missing"
         )
+    for note, lines in notes.items():
+        shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
+        warnings.append(f"{source.name}: elbencho's note on {len(lines)} tests (lines {shown}): {note}")
     if phases and "threads" not in phases[0].setup:
         warnings.append("no COMMAND LINE before the results: the thread count and block size are unknown")
     return phases
+
+
+def _sweep_setting(line: str, sweep: dict[str, Any], number: int) -> bool:
+    """Whether ``line`` is one of mtelbencho.sh's settings (``threads       : 56``), kept in ``sweep``."""
+    match = _SWEEP_SETTING.match(line)
+    if match is None or match.group(1) not in _SWEEP_SETTINGS:
+        return False
+    key, value = match.group(1), match.group(2).strip()
+    if key == "block_size" and value:
+        block = size_or_none(value)
+        if block is None:
+            raise ParseError(f"mtelbencho.sh's block_size {value!r} is not a size", line=number, field=key)
+        sweep["block"] = block
+    return True
+
+
+def _sweep_test(line: str, sweep: dict[str, Any], number: int) -> dict[str, Any]:
+    """The setup of one test of an mtelbencho.sh sweep: its thread count, and the file count and size
+    its folder is named by (``1024x1GiB``), which names its runs."""
+    match = _SWEEP_TEST.match(line)
+    if match is None:
+        raise ParseError("expected mtelbencho.sh's 'Working on <folder> with <n> threads...'", line=number)
+    folder, threads = match.groups()
+    label = folder.rstrip("/").rsplit("/", 1)[-1]
+    setup: dict[str, Any] = {"threads": _option_count(threads, number), "label": label, **sweep}
+    files = _SWEEP_TEST_SIZE.match(label)
+    if files:
+        setup["size"] = size_or_none(files.group(2))
+    return setup
+
+
+def _option_count(text: str, number: int) -> int:
+    if len(text) > MAX_COUNT_DIGITS:
+        raise ParseError(f"{text[:20]!r} threads is not a plausible count", line=number, field="threads")
+    return int(text)
 
 
 def _resfile_row(line: str, number: int, setup: dict[str, Any], current: _Phase | None, phases: list[_Phase]) -> _Phase:
@@ -114,6 +174,8 @@ def _resfile_name(label: str) -> str | None:
         return {None: "entries_per_s", " write": "entries_per_s", " read": "rwmix_read_entries_per_s"}.get(
             rate.group(1)
         )
+    if _RES_OLD_ENTRY_COUNT.match(label):
+        return "entries"
     count = _RES_ENTRY_COUNT.match(label)
     if count:
         return {"total": "entries", "write": "entries", "read": "rwmix_read_entries"}[count.group(1)]

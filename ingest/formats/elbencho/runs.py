@@ -43,6 +43,8 @@ def _run_identity(phase: _Phase) -> tuple[str, Workload]:
     setup = phase.setup
     moves_data = any(key in phase.last for key in ("iops", "mib_per_s", "mb_per_s"))
     block = setup.get("block") if moves_data else None
+    if block and setup.get("size") and setup["size"] < block:
+        block = setup["size"]  # a file smaller than a block is written and read in one I/O of its size
     random = setup.get("random")
     workload = Workload(
         read_pct=_phase_read_pct(phase.operation, _rwmix_read_pct(phase)),

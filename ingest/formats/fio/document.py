@@ -13,6 +13,10 @@ from ...errors import ParseError
 from ...source import Source
 
 PREAMBLE_SHOWN = 3
+# fio --client (client/server mode) writes its jobs under this key, one entry per job and host, with
+# an entry of this name per group summing every host.
+CLIENT_JOBS_KEY = "client_stats"
+ALL_CLIENTS = "All clients"
 # The objects holding the options a job file gave, where an option may be given twice.
 OPTIONS_OBJECT = re.compile(r'"(?:global|job) options"\s*:\s*(?=\{)')
 _OPTIONS_KEYS = ('"job options"', '"global options"')  # a job's first: there are more of them
@@ -26,10 +30,14 @@ JSONObject = dict[str, Any]
 
 
 class _Document:
-    """The JSON object of one file, the text fio printed before it, and where each job starts."""
+    """The JSON object of one file, the text fio printed before it, and where each job starts.
+    ``entries`` are its job entries: ``jobs``, or ``client_stats`` for fio's client/server mode
+    (``client_mode``), where each entry names the host that ran it."""
 
     def __init__(self, data: JSONObject, preamble: list[str], text: str, first_line: int) -> None:
         self.data = data
+        self.client_mode = not isinstance(data.get("jobs"), list)
+        self.entries: list[Any] = data[CLIENT_JOBS_KEY] if self.client_mode else data["jobs"]
         self.preamble = preamble
         self._text, self._first_line = text, first_line
         self._job_lines: list[int] | None = None
@@ -46,8 +54,10 @@ def _read_document(source: Source, warnings: list[str]) -> _Document:
     """The JSON object of a fio output, skipping the text fio prints before it (with a warning)."""
     preamble: list[str] = []
     first_line: int | None = None
-    with source.open_text() as stream:
-        text = stream.read()  # lines end with "\n": the stream reads newlines universally
+    # Lines counted as an editor counts them: fio's progress line before the JSON (client/server mode)
+    # rewrites itself with lone carriage returns, which end no line.
+    with source.open_text(newline="") as stream:
+        text = stream.read()
     start, number = 0, 1
     while start < len(text):
         end = text.find("\n", start) + 1 or len(text)
@@ -57,7 +67,8 @@ def _read_document(source: Source, warnings: list[str]) -> _Document:
             text = text[start:] if start else text
             break
         if line.strip():
-            preamble.append(line.strip())
+            # A line fio rewrote with carriage returns: its last state, as the terminal showed it.
+            preamble.append(line.strip().rsplit("\r", 1)[-1].strip() or line.strip())
         start, number = end, number + 1
     if first_line is None:
         raise ParseError("no JSON object found; expected the output of fio --output-format=json", file=source.name)
@@ -68,19 +79,22 @@ def _read_document(source: Source, warnings: list[str]) -> _Document:
     return _Document(data, preamble, text, first_line)
 
 
-def _options_given_twice(text: str, end: int) -> list[str]:
+def _options_given_twice(text: str, end: int) -> dict[str, list[Any]]:
     """Options given twice with different values in the option objects (a job file may repeat an
     option; JSON keeps the last). Only these objects are decoded again to see the pairs: fio writes
-    every other key once, and a hook on every object of a large file costs as much as the decoding."""
-    duplicates: list[str] = []
+    every other key once, and a hook on every object of a large file costs as much as the decoding.
+    Each such option with the values it was given, in order."""
+    duplicates: dict[str, list[Any]] = {}
 
     def keep_last(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         options = dict(pairs)
         if len(options) != len(pairs):
-            first_values: dict[str, Any] = {}
+            given: dict[str, list[Any]] = {}
             for key, value in pairs:
-                if first_values.setdefault(key, value) != value:
-                    duplicates.append(key)
+                given.setdefault(key, []).append(value)
+            for key, values in given.items():
+                if len(set(map(str, values))) > 1:
+                    duplicates.setdefault(key, values)
         return options
 
     decoder = json.JSONDecoder(object_pairs_hook=keep_last)
@@ -98,7 +112,7 @@ def _options_given_twice(text: str, end: int) -> list[str]:
             keep_last(list(zip(keys, parts[3::4], strict=True)))
         else:
             plain.add(inner)
-    return list(dict.fromkeys(duplicates))
+    return duplicates
 
 
 def _options_objects(text: str, end: int) -> Iterator[int]:
@@ -162,11 +176,18 @@ def _decode(text: str, source: Source, first_line: int, warnings: list[str]) -> 
         huge = re.search(rf"\d{{{sys.get_int_max_str_digits() + 1},}}", text)
         line = first_line + text.count("\n", 0, huge.start()) if huge else None
         raise ParseError("a number of thousands of digits: the file is damaged", file=source.name, line=line) from None
-    for key in _options_given_twice(text, end):
-        warnings.append(f"{source.name}: key {key!r} appears twice with different values; the last one was kept")
+    for key, values in _options_given_twice(text, end).items():
+        given = ", then ".join(repr(str(value)[:80]) for value in values)
+        warnings.append(
+            f"{source.name}: option {key!r} is given {len(values)} times with different values ({given}); "
+            f"the last one, {str(values[-1])[:80]!r}, is kept (fio applies a job file's options in order)"
+        )
     if text[end:].strip():
         line = first_line + text.count("\n", 0, end)
         warnings.append(f"{source.name}:{line}: text after the JSON object was skipped")
-    if not isinstance(data, dict) or not isinstance(data.get("jobs"), list):
-        raise ParseError('no "jobs" list; expected the output of fio --output-format=json', file=source.name)
+    if not isinstance(data, dict) or not any(isinstance(data.get(key), list) for key in ("jobs", CLIENT_JOBS_KEY)):
+        raise ParseError(
+            'no "jobs" list (nor the "client_stats" of fio --client); expected the output of fio --output-format=json',
+            file=source.name,
+        )
     return data

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from ...errors import ParseError
 from ...result import Point, Workload
 from ...source import Source
-from .document import JSONObject, _Document
+from .document import ALL_CLIENTS, JSONObject, _Document
 from .figures import _entry_point, _point
 from .where import _Known, _object, _Where
 from .workload import (
@@ -53,13 +54,18 @@ class _Job:
     # Without job options: the workload fields taken from the figures, and the (read, write) I/Os.
     measured: list[str] | None = None
     ios: tuple[float, float] | None = None
+    # The entries the figures were read from and where, for a sum over the files of one run's clients.
+    entries: list[JSONObject] = field(default_factory=list)
+    where: _Where | None = None
 
 
 def _job_groups(document: _Document, source: Source, warnings: list[str]) -> tuple[list[_Job], list[_Failure]]:
     groups: dict[tuple[str, Any], list[JSONObject]] = {}
     first_index: dict[tuple[str, Any], int] = {}
+    # fio --client: each group's "All clients" entry (figures of every host), and where it is.
+    all_clients: dict[Any, tuple[int, JSONObject]] = {}
     failures: list[_Failure] = []
-    for index, job in enumerate(document.data["jobs"]):
+    for index, job in enumerate(document.entries):
         if not isinstance(job, dict):
             raise ParseError(
                 f"job {index + 1} is {str(job)[:40]!r}, not an object", file=source.name, line=document.job_line(index)
@@ -69,6 +75,9 @@ def _job_groups(document: _Document, source: Source, warnings: list[str]) -> tup
             sentence = _failure_sentence(name, job["error"], document.preamble)
             failures.append(_Failure(source.name, document.job_line(index), sentence))
             continue
+        if document.client_mode and name == ALL_CLIENTS:
+            all_clients[job.get("groupid", 0)] = index, job
+            continue
         key = (name, job.get("groupid", 0))
         entries = groups.get(key)
         if entries is None:
@@ -77,15 +86,51 @@ def _job_groups(document: _Document, source: Source, warnings: list[str]) -> tup
             entries.append(job)
     known = _Known()
     jobs = []
+    jobs_in_group = Counter(groupid for _, groupid in groups)
     for key, entries in groups.items():
         name, groupid = key
         where = _Where(source.name, document, first_index[key], known)
-        job = _job(document.data, name, groupid, entries, where, warnings)
+        if document.client_mode:
+            # fio's sum over the hosts is the job's when the group holds this job only.
+            aggregate = all_clients.get(groupid) if jobs_in_group[groupid] == 1 else None
+            job = _client_job(document, key, entries, aggregate, where, warnings)
+        else:
+            job = _job(document.data, name, groupid, entries, where, warnings)
         if job.point.iops is None:
             failures.append(_Failure(source.name, where.line, f"job {name!r} did no I/O"))
         else:
             jobs.append(job)
     return jobs, failures
+
+
+def _client_job(
+    document: _Document,
+    key: tuple[str, Any],
+    entries: list[JSONObject],
+    aggregate: tuple[int, JSONObject] | None,
+    where: _Where,
+    warnings: list[str],
+) -> _Job:
+    """A job of fio's client/server mode: its options from the hosts' entries, its figures from fio's
+    "All clients" entry (``aggregate``: its index and the entry) when it has one, else the hosts'
+    entries summed."""
+    name, groupid = key
+    host_of = [str(entry.get("hostname", "unnamed host")) for entry in entries]
+    hosts = list(dict.fromkeys(host_of))
+    per_host = ", ".join(f"{host} ({host_of.count(host)} job entries)" for host in hosts)
+    figures = [aggregate[1]] if aggregate else None
+    job = _job(document.data, name, groupid, entries, where, warnings, figures=figures, hosts=len(hosts))
+    job.options["hosts"] = hosts
+    ran_on = f"job {name!r} ran on {len(hosts)} host{'s' if len(hosts) != 1 else ''} through fio --client: {per_host}"
+    if aggregate:
+        job.point.metrics["hosts_summed"] = len(hosts)
+        warnings.append(
+            f"{where.file}:{document.job_line(aggregate[0])}: {ran_on}; its figures are fio's "
+            f'"{ALL_CLIENTS}" sum over them (fio gives that sum no clat percentiles)'
+        )
+    else:
+        warnings.append(f"{where.file}:{where.line}: {ran_on}; their entries are summed into its figures")
+    return job
 
 
 def _failure_sentence(name: str, code: object, preamble: list[str]) -> str:
@@ -97,8 +142,18 @@ def _failure_sentence(name: str, code: object, preamble: list[str]) -> str:
 
 
 def _job(
-    data: JSONObject, name: str, groupid: object, entries: list[JSONObject], where: _Where, warnings: list[str]
+    data: JSONObject,
+    name: str,
+    groupid: object,
+    entries: list[JSONObject],
+    where: _Where,
+    warnings: list[str],
+    *,
+    figures: list[JSONObject] | None = None,
+    hosts: int = 1,
 ) -> _Job:
+    """A job group's run: options from ``entries``, figures from ``figures`` when given (fio's sum over
+    the ``hosts`` of a client/server run), else from ``entries`` summed."""
     global_options, version, global_text = _document_options(data, where)
     job_options = _object(entries[0], "job options", where)
     options = {**global_options, **job_options}
@@ -110,7 +165,7 @@ def _job(
     if stated is None:
         iodepth = _whole_number(options.get("iodepth", 1), "iodepth", where)
         numjobs = _whole_number(options.get("numjobs", len(entries)), "numjobs", where)
-        point = _job_point(entries, where)
+        point = _job_point(figures or entries, where)
         rw, workload, fixed, defaults = _job_workload(global_options, job_options, entries, where, shown=shown)
         if key is not None:
             given_numjobs = numjobs if "numjobs" in options else None
@@ -118,22 +173,18 @@ def _job(
     else:
         iodepth, given_numjobs, rw, workload, fixed, defaults = stated
         numjobs = len(entries) if given_numjobs is None else given_numjobs
-        point = _job_point(entries, where)
+        point = _job_point(figures or entries, where)
+    if hosts > 1 and "numjobs" in options:
+        numjobs *= hosts  # each host ran numjobs clones; entries counted every host's already
     # Each run gets its own workload and list: a caller may change one run's sizes.
     # The job name is the tool's name of the workload; a job without one is named by its place only.
     job_name = name if "jobname" in entries[0] else None
     workload = Workload(name=job_name, transfer_sizes=list(workload.transfer_sizes), **fixed)
-    # A file that shows no options states no iodepth: fio's default of 1 is no figure of it (fio 2.1.4's
-    # "iodepth_level" may put 91 % of the I/Os at >= 64). Several entries of a job are its threads; one
-    # entry may be several reported as a group.
-    if shown:
-        point.load = {"outstanding_io": iodepth * numjobs, "threads": numjobs}
-    else:
-        point.load = {"threads": len(entries)} if len(entries) > 1 else {}
-    _job_warnings(name, rw, point, len(entries), where, warnings)
-    options["groupid"] = groupid
-    if defaults:
-        options["fio_defaults"] = defaults
+    point.load = _load(iodepth, numjobs, len(entries), shown=shown)
+    _job_warnings(name, rw, point, len(figures or entries), where, warnings)
+    steady = _steady_state(name, entries[0], where, warnings)
+    options |= {"groupid": groupid} | ({"fio_defaults": defaults} if defaults else {})
+    options |= {"steadystate_result": steady} if steady else {}
     return _Job(
         name=name,
         rw=rw,
@@ -145,7 +196,18 @@ def _job(
         file=where.file,
         measured=None if shown else _measured_fields(workload),
         ios=None if shown else _direction_ios(entries, where),
+        entries=figures or entries,
+        where=where,
     )
+
+
+def _load(iodepth: int, numjobs: int, entry_count: int, *, shown: bool) -> dict[str, int]:
+    """A job's load. A file that shows no options states no iodepth: fio's default of 1 is no figure of
+    it (fio 2.1.4's "iodepth_level" may put 91 % of the I/Os at >= 64). Several entries of a job are its
+    threads; one entry may be several reported as a group."""
+    if shown:
+        return {"outstanding_io": iodepth * numjobs, "threads": numjobs}
+    return {"threads": entry_count} if entry_count > 1 else {}
 
 
 def _document_options(data: JSONObject, where: _Where) -> tuple[JSONObject, str | None, bool]:
@@ -193,6 +255,27 @@ def _job_warnings(
             f"{where.file}:{where.line}: job {name!r}: rw={rw} trims, which are neither reads nor writes; "
             "its read % is left unknown"
         )
+
+
+def _steady_state(name: str, entry: JSONObject, where: _Where, warnings: list[str]) -> JSONObject | None:
+    """What fio's ``--steadystate`` check said of a job (its criterion, whether it was attained, the
+    window in s), for the run's parameters; a warning when it was not attained. The job's figures are
+    of its whole run either way: fio stops a job early once the criterion is met."""
+    steady = entry.get("steadystate")
+    if not isinstance(steady, dict) or "ss" not in steady:
+        return None
+    attained = where.number(steady, "attained", 0) > 0
+    if not attained:
+        warnings.append(
+            f"{where.file}:{where.line}: job {name!r}: fio's steady-state criterion {steady['ss']} was not "
+            "attained; its figures are of the whole run, which may not be steady"
+        )
+    return {
+        "criterion": str(steady["ss"]),
+        "attained": attained,
+        "window_s": where.number(steady, "duration"),
+        "deviation_found": str(steady.get("criterion", "")),
+    }
 
 
 def _whole_number(value: object, option: str, where: _Where) -> int:

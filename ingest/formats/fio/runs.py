@@ -9,23 +9,31 @@ from typing import Any
 
 from ...result import Run
 from ...source import Source
+from .figures import _point
 from .jobs import _Job
 
+# A CBT job's name ends with its client's host and volume: ``cbt-fio-32krandomread-<host>-file-0``.
+CLIENT_JOB_SUFFIX = re.compile(r"-[^-]+-file-\d+$")
 SWEEP_FILE_NAME = re.compile(
     r"^(read|write|trim|randread|randwrite|randtrim|rw|readwrite|randrw|trimwrite)-(\d+)-(\d+)\.json$",
     re.IGNORECASE,
 )
 
+# CBT (Ceph Benchmarking Tool) writes one fio output per client of a run, ``output.0`` to ``output.N``,
+# in the run's folder.
+CLIENT_FILE_NAME = re.compile(r"^output\.\d+$")
+
 
 def group_key(source: Source) -> str | None:
     """Files of one fio-plot sweep share their folder (the one their name gives, else the one they
-    are in); other fio files are parsed alone."""
+    are in), and so do the per-client files of one CBT run; other fio files are parsed alone."""
     name = PurePosixPath(source.name.replace("\\", "/"))
-    if not SWEEP_FILE_NAME.match(name.name):
+    clients = CLIENT_FILE_NAME.match(name.name) is not None
+    if not clients and not SWEEP_FILE_NAME.match(name.name):
         return None
-    if str(name.parent) != "." or source.path is None:
-        return str(name.parent)  # a zip member's folder, or a batch of files given together
-    return str(source.path.resolve().parent)
+    # A zip member's folder, or a batch of files given together; else the folder the file is in.
+    folder = str(name.parent) if str(name.parent) != "." or source.path is None else str(source.path.resolve().parent)
+    return f"clients of {folder}" if clients else folder
 
 
 # Runs -----------------------------------------------------------------------------------------
@@ -54,6 +62,48 @@ def _runs(jobs: list[_Job], *, several_files: bool) -> list[Run]:
         job_names = {job.workload.name for job in members}
         run.workload.name = job_names.pop() if len(job_names) == 1 else None  # where the files agree on it
         runs.append(run)
+    return runs
+
+
+def is_client_file(source: Source) -> bool:
+    """Whether ``source`` is named as CBT names one client's fio output (``output.3``)."""
+    return CLIENT_FILE_NAME.match(PurePosixPath(source.name.replace("\\", "/")).name) is not None
+
+
+def _client_runs(jobs: list[_Job], files: int, warnings: list[str]) -> list[Run]:
+    """The per-client files of one CBT run summed: one run per workload, its one point the sum of every
+    client's job entries (IOPS and MB/s added, mean latency over all I/Os, the largest maximum)."""
+    by_workload: dict[tuple[Any, ...], list[_Job]] = {}
+    for job in jobs:
+        sizes = tuple((s.bytes, s.pct) for s in job.workload.transfer_sizes)
+        key = (job.rw, job.workload.read_pct, job.workload.random_pct, sizes)
+        by_workload.setdefault(key, []).append(job)
+    runs = []
+    for members in by_workload.values():
+        first = members[0]
+        assert first.where is not None
+        point = _point([entry for job in members for entry in job.entries], first.where)
+        point.load = {
+            name: sum(job.point.load[name] for job in members)
+            for name in ("outstanding_io", "threads")
+            if all(name in job.point.load for job in members)
+        }
+        point.metrics["clients_summed"] = len(members)
+        client_files = sorted({job.file for job in members})
+        stems = {CLIENT_JOB_SUFFIX.sub("", job.name) for job in members}
+        name = stems.pop() if len(stems) == 1 else _workload_name(first)
+        run = _run(name, [first])
+        run.points = [point]
+        run.params = {**first.options, "files": client_files}
+        starts = [job.started_at for job in members if job.started_at]
+        run.started_at = min(starts) if starts else None
+        warnings.append(
+            f"{len(client_files)} per-client fio files of one run summed into {name!r} ({len(members)} jobs: "
+            f"{', '.join(client_files)}); clat percentiles cannot be combined and are left out"
+        )
+        runs.append(run)
+    if len(runs) > 1:
+        warnings.append(f"the {files} per-client files hold {len(runs)} different workloads: one run each")
     return runs
 
 

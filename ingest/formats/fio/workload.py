@@ -33,6 +33,8 @@ RW_MODES: dict[str | None, tuple[float | None, float | None]] = {
     "randtrim": (None, 100),
     "trimwrite": (0, 0),
 }
+# The modes mixing reads and writes by rwmixread (``readwrite`` is fio's other name of ``rw``).
+MIXED_MODES = frozenset(("rw", "readwrite", "randrw"))
 # fio's documented defaults (fio HOWTO, "Job file parameters") the workload relies on: rw=read,
 # bs=4096 bytes for each direction, rwmixread=50 for a mixed job (percentage_random=100 and
 # kb_base=1024 are applied where they are read). ``ba`` (default: bs, for random I/O only) is not
@@ -72,7 +74,7 @@ def _defaults_taken(options: JSONObject) -> dict[str, str]:
     if "rw" not in given:
         taken["rw"] = FIO_DEFAULTS["rw"]
     rw = str(given.get("rw", FIO_DEFAULTS["rw"])).split(":")[0].strip().lower()
-    if rw in ("rw", "randrw") and not {"rwmixread", "rwmixwrite"} & given.keys():
+    if rw in MIXED_MODES and not {"rwmixread", "rwmixwrite"} & given.keys():
         taken["rwmixread"] = FIO_DEFAULTS["rwmixread"]
     sizes_given = {"bs", "bssplit", "bsrange"} & given.keys()
     if not sizes_given or sizes_given == {"bs"} and None in _per_direction(given["bs"]).values():
@@ -99,7 +101,7 @@ def _workload(rw: str | None, options: JSONObject, where: _Where) -> Workload:
     """The signature the job options state (``rw=randrw`` without ``rwmixread`` / ``rwmixwrite``
     reads 50 %, fio's default)."""
     read_pct, random_pct = RW_MODES[rw]
-    if rw in ("rw", "randrw"):
+    if rw in MIXED_MODES:
         if "rwmixread" in options:
             read_pct = _percent(options["rwmixread"], "rwmixread", where)
         elif "rwmixwrite" in options:
