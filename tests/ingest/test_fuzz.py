@@ -144,7 +144,8 @@ INPUTS = {
         sample("io500", "sc23-aurora-daos-result_summary.txt"),
         sample("io500", "sc25-core42-daos-result_summary.txt"),
         sample("io500", "sc23-aurora-daos-result.txt"),
-    ),
+    )
+    + [[sample("io500", f"sc23-aurora-daos-{name}") for name in ("config.ini", "result.txt", "result_summary.txt")]],
 }
 
 NUMBER = re.compile(rb"-?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?")

@@ -4,7 +4,6 @@ read by hand from the files."""
 import pytest
 
 from ingest import ParseError, Source, parse_sources
-from ingest.registry import detect
 from ingest.units import GIB
 from tests.ingest.contract import FormatContract
 from tests.ingest.helpers import parse_one, runs_by_name
@@ -34,7 +33,7 @@ SCORED = [
 
 class TestIo500Contract(FormatContract):
     format_id = "io500"
-    inputs = [[SUMMARY_2018], [FULL_2018], [SUMMARY_SC23], [SUMMARY_SC25], [RESULT_SC23]]
+    inputs = [[SUMMARY_2018], [FULL_2018], [SUMMARY_SC23], [SUMMARY_SC25], [RESULT_SC23], [CONFIG_SC23, RESULT_SC23]]
 
 
 def parse_text(text, name="result_summary.txt"):
@@ -144,13 +143,57 @@ def test_result_ini_adds_the_process_count_start_times_and_stonewall_figures():
     assert result["warnings"] == ["phases with no score (IO500's own steps, no figure): timestamp (line 26)"]
 
 
-def test_config_ini_is_refused_with_what_to_upload():
+def test_config_ini_alone_is_refused_with_what_to_upload():
     with pytest.raises(ParseError) as refused:
-        detect(Source(CONFIG_SC23))
+        parse_sources([Source(CONFIG_SC23)])
     assert str(refused.value) == (
         f"{CONFIG_SC23.name}: this is an IO500 configuration file (config.ini): it holds the run's settings, not "
-        "its results; upload result_summary.txt or result.txt from the same results folder"
+        "its results; upload result_summary.txt or result.txt from the same results folder (with config.ini, to "
+        "keep its settings)"
     )
+
+
+def test_a_results_folder_is_read_together_with_its_settings():
+    [result] = parse_sources([Source(path) for path in (CONFIG_SC23, RESULT_SC23, SUMMARY_SC23)])
+    assert result["source"]["name"] == " + ".join(path.name for path in (CONFIG_SC23, RESULT_SC23, SUMMARY_SC23))
+    runs = runs_by_name(result)
+    # result.txt's phases, once: the summary holds the same figures, and is only checked against them
+    assert list(runs) == [*SCORED, "IO500 score"]
+    assert runs["ior-easy-write"]["points"][0]["load"] == {"threads": 2080}
+    # config.ini lines 18-22, [ior-easy]: transferSize = 16m (line 20), filePerProc = FALSE (line 22)
+    easy_write = runs["ior-easy-write"]
+    assert easy_write["params"]["config"]["transferSize"] == "16m"
+    assert easy_write["params"]["config"]["filePerProc"] == "FALSE"
+    assert easy_write["workload"]["transfer_sizes"] == [{"bytes": 16 * 2**20, "pct": 100.0}]
+    assert runs["ior-easy-read"]["workload"]["transfer_sizes"] == [{"bytes": 16 * 2**20, "pct": 100.0}]
+    assert runs["ior-hard-write"]["workload"]["transfer_sizes"] == []  # [ior-hard] states no transferSize
+    # [mdtest-easy] line 44: n = 10000000; [global] line 6: api = DFS --dfs.pool=mypool --dfs.cont=mycont
+    assert runs["mdtest-easy-write"]["params"]["config"]["n"] == "10000000"
+    assert runs["IO500 score"]["params"]["config"]["api"] == "DFS --dfs.pool=mypool --dfs.cont=mycont"
+    assert result["warnings"] == ["phases with no score (IO500's own steps, no figure): timestamp (line 26)"]
+
+
+def test_a_summary_that_disagrees_with_result_ini_is_warned_of():
+    summary = SUMMARY_SC23.read_text().replace("1313.924246 GiB/s", "1300.000000 GiB/s")
+    sources = [Source(RESULT_SC23), Source(name="sc23-aurora-daos-result_summary.txt", data=summary.encode())]
+    [result] = parse_sources(sources)
+    assert runs_by_name(result)["ior-easy-write"]["points"][0]["mbps"] == gib(1313.924246)
+    assert (
+        "sc23-aurora-daos-result_summary.txt: phase ior-easy-write differs from sc23-aurora-daos-result.txt, whose "
+        "figure is stored"
+    ) in result["warnings"]
+
+
+def test_a_config_ini_cut_before_a_phase_section_is_warned_of():
+    text = CONFIG_SC23.read_text()
+    cut = text[: text.index("[mdtest-hard-delete]")]
+    sources = [Source(RESULT_SC23), Source(name="sc23-aurora-daos-config.ini", data=cut.encode())]
+    [result] = parse_sources(sources)
+    assert "config" not in runs_by_name(result)["mdtest-hard-delete"]["params"]
+    assert (
+        "sc23-aurora-daos-config.ini: no section for phase(s) mdtest-hard-delete, which IO500 writes for every "
+        "phase it knows: the file looks cut short, and these phases' settings are missing"
+    ) in result["warnings"]
 
 
 def test_an_invalid_phase_and_score_are_stored_with_a_fail_verdict_and_warned_of():

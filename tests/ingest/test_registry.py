@@ -74,10 +74,10 @@ def test_every_registered_format_provides_what_the_registry_reads(format_id):
 def test_the_optional_hooks_are_where_the_readme_says():
     refusing = {module.FORMAT for module in FORMATS.values() if isinstance(module, RefusingFormat)}
     grouped = {module.FORMAT for module in FORMATS.values() if isinstance(module, GroupedFormat)}
-    # Configuration files refused: Iometer .icf, Jetstress XML, FFSB profiles, DiskSpd -X profiles, IO500 config.ini.
-    assert refusing == {"iometer", "jetstress", "ffsb", "diskspd", "io500"}
-    # Read together: an ORION test, a fio-plot folder, a vdbench output folder.
-    assert grouped == {"orion", "fio", "vdbench"}
+    # Configuration files refused: Iometer .icf, Jetstress XML, FFSB profiles, DiskSpd -X profiles.
+    assert refusing == {"iometer", "jetstress", "ffsb", "diskspd"}
+    # Read together: an ORION test, a fio-plot folder, a vdbench output folder, an IO500 results folder.
+    assert grouped == {"orion", "fio", "vdbench", "io500"}
 
 
 def test_a_module_missing_part_of_the_interface_is_told_what():

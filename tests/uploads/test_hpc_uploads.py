@@ -44,3 +44,10 @@ def test_an_io500_summary_is_stored_as_a_run_per_phase_and_the_score(data_dir):
     assert score.metrics["bandwidth_gib_per_s"] == 734.502697 and score.metrics["metadata_kiops"] == 11336.265046
     # line 4: the timestamp step, no figure: not stored, warned of
     assert f"{path.name}:4: phase timestamp states no figure (0), not stored" in upload.warnings
+
+
+def test_an_io500_config_ini_uploaded_alone_fails_saying_what_to_upload(data_dir):
+    upload = store_file(sample("io500", "sc23-aurora-daos-config.ini"), system=SystemFactory(name="Aurora DAOS"))
+    assert upload.status == Upload.Status.FAILED
+    assert "upload result_summary.txt or result.txt from the same results folder" in upload.error
+    assert not Run.objects.exists()
