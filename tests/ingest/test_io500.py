@@ -211,6 +211,19 @@ def test_an_invalid_phase_and_score_are_stored_with_a_fail_verdict_and_warned_of
     assert "result_summary.txt:15: IO500 marks the score [INVALID]; stored with a fail verdict" in result["warnings"]
 
 
+def test_a_2019_result_invalid_line_and_an_extended_score_are_read_and_warned_of():
+    text = SUMMARY_2018.read_text().replace("[RESULT] IOPS phase 3", "[RESULT-invalid] IOPS phase 3", 1)
+    text += "[SCOREX] Bandwidth 5.1 GiB/s : IOPS 40.2 kiops : TOTAL 14.3\n"
+    [result] = parse_text(text)
+    runs = runs_by_name(result)
+    assert runs["find"]["verdict"] == "fail" and runs["find"]["points"][0]["iops"] == pytest.approx(757910.0)
+    assert runs["IO500 score"]["points"][0]["metrics"]["score"] == 12.8704
+    assert result["warnings"] == [
+        "result_summary.txt:14: the extended-mode score is not stored (the standard score is)",
+        "result_summary.txt:5: IO500 marks phase find [INVALID]; stored with a fail verdict",
+    ]
+
+
 def test_a_summary_without_its_score_line_is_warned_of_as_cut():
     lines = SUMMARY_SC23.read_text().splitlines(keepends=True)
     [result] = parse_text("".join(lines[:9]))

@@ -84,6 +84,17 @@ def test_the_per_rank_csv_reads_the_all_row_and_the_ranks_lowest_and_highest_rat
     assert result["warnings"][-1].startswith(f"{RANK_CSV.name}:2082: ranks read up to this line")
 
 
+def test_mdtest_3_3s_stonewall_row_with_na_statistics_is_a_run_of_its_own():
+    # mdtest 3.3 with -W prints a 'File create (stonewall)' row after the file rows, NA but for its rate
+    row = "   File create (stonewall)   :             NA             NA      12345.678             NA\n"
+    text = MDTEST_34.read_text()
+    at = text.index("   Tree creation")
+    [result] = parse_text(text[:at] + row + text[at:])
+    stonewall = runs_by_name(result)["File create (stonewall)"]
+    assert stonewall["points"][0]["iops"] == 12345.678
+    assert stonewall["points"][0]["metrics"]["operations_per_s"] == {"mean": 12345.678}
+
+
 def test_a_file_without_its_finished_line_is_warned_of_as_cut():
     text = MDTEST_34.read_text()
     [result] = parse_text(text[: text.index("SUMMARY time")], name=MDTEST_34.name)

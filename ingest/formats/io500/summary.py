@@ -15,11 +15,11 @@ from .phases import SCORED, Phase, Score, phase_name, phase_runs, score_run
 
 _PRINTED = Printed(required=True)
 _RESULT = re.compile(
-    r"^\[(RESULT|\s+)\]\s+(?:(?:BW|IOPS)\s+phase\s+\d+\s+)?(\S+)\s+(\S+)\s+(GiB/s|GB/s|kIOPS|kiops)\s*:"
+    r"^\[(RESULT(?:-invalid)?|\s+)\]\s+(?:(?:BW|IOPS)\s+phase\s+\d+\s+)?(\S+)\s+(\S+)\s+(GiB/s|GB/s|kIOPS|kiops)\s*:"
     r"\s*time\s+(\S+)\s+seconds\s*(\[INVALID\])?\s*$"
 )
 _SCORE = re.compile(
-    r"^\[SCORE ?\]\s+Bandwidth\s+(\S+)\s+(?:GiB/s|GB/s)\s*:\s*IOPS\s+(\S+)\s+kiops\s*:"
+    r"^\[SCORE(-invalid| )?\]\s+Bandwidth\s+(\S+)\s+(?:GiB/s|GB/s)\s*:\s*IOPS\s+(\S+)\s+kiops\s*:"
     r"\s*TOTAL\s+(\S+)\s*(\[INVALID\])?\s*$"
 )
 _VERSION = re.compile(r"^IO500 version (\S+)(?: \((\w+)\))?")
@@ -66,11 +66,11 @@ def _line(reading: _Reading, line: str, number: int, warnings: list[str], name: 
             reading.params["mode"] = match.group(2)
     elif match := _INFO.match(line):
         reading.params[match.group(1)] = match.group(2).strip().strip("'\"")
-    elif line.startswith("[SCORE"):
-        reading.score = _score(line, number)
     elif line.startswith("[SCOREX"):
         warnings.append(f"{name}:{number}: the extended-mode score is not stored (the standard score is)")
-    elif line.startswith("[RESULT]") or line.startswith("[ "):
+    elif line.startswith("[SCORE"):
+        reading.score = _score(line, number)
+    elif line.startswith(("[RESULT]", "[RESULT-invalid]", "[ ")):
         _phase(reading, line, number, warnings, name)
 
 
@@ -88,8 +88,8 @@ def _phase(reading: _Reading, line: str, number: int, warnings: list[str], name:
         line=number,
         figure=_number(figure, number, printed),
         time_s=_number(time_s, number, "time"),
-        scored=tag == "RESULT" and phase_name(printed) in SCORED,
-        valid=invalid is None,
+        scored=tag.startswith("RESULT") and phase_name(printed) in SCORED,
+        valid=invalid is None and not tag.endswith("-invalid"),
     )
     earlier = reading.phases.get(phase.name)
     if earlier is not None and (earlier.figure, earlier.time_s) != (phase.figure, phase.time_s):
@@ -107,11 +107,11 @@ def _score(line: str, number: int) -> Score:
         raise ParseError(
             f"expected 'Bandwidth N GiB/s : IOPS N kiops : TOTAL N' after [SCORE], found {line[:60]!r}", line=number
         )
-    bandwidth, metadata, total, invalid = match.groups()
+    tag, bandwidth, metadata, total, invalid = match.groups()
     return Score(
         line=number,
         bandwidth_gib_per_s=_number(bandwidth, number, "Bandwidth"),
         metadata_kiops=_number(metadata, number, "IOPS"),
         total=_number(total, number, "TOTAL"),
-        valid=invalid is None,
+        valid=invalid is None and tag != "-invalid",
     )

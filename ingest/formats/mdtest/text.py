@@ -12,6 +12,8 @@ from ...source import Source
 from .operations import Rate, operation_runs
 
 _PRINTED = Printed(required=True)
+# mdtest 3.3 prints "NA" for the statistics its 'File create (stonewall)' row has none of.
+_STATISTIC = Printed(required=True, missing=frozenset({"na"}))
 _STARTED = re.compile(r"^-- started at (.+?) --$")
 _LAUNCHED = re.compile(r"^mdtest-\S+ was launched with (\d+) total task\(s\) on (\d+) node\(s\)")
 _ITEMS = re.compile(r"^(\d+) tasks, (\d+) (?:files|directories|files/directories)\b")
@@ -19,7 +21,7 @@ _STONEWALL_RANK = re.compile(r"^stonewall rank \d+: (\d+) of (\d+)")
 _STONEWALL_HIT = re.compile(r"^Continue stonewall hit min: (\S+) max: (\S+) avg: (\S+)")
 _TABLE = re.compile(r"^SUMMARY(?: (rate|time))?: \(of (\d+) iterations?\)")
 # A table row: the operation's name (with a colon in 1.9.3) and its max, min, mean and standard deviation.
-_ROW = re.compile(r"^([A-Za-z][A-Za-z ]*?)\s*:?\s+([^\s:]+)\s+(\S+)\s+(\S+)\s+(\S+)$")
+_ROW = re.compile(r"^([A-Za-z][A-Za-z ()]*?)\s*:?\s+([^\s:]+)\s+(\S+)\s+(\S+)\s+(\S+)$")
 _STATISTICS = ("max", "min", "mean", "std_dev")
 
 
@@ -105,9 +107,13 @@ def _table_row(reading: _Reading, line: str, number: int) -> None:
         )
     operation = " ".join(match.group(1).split())
     figures = {
-        name: _number(text, number, f"{operation} {name}")
+        name: value
         for name, text in zip(_STATISTICS, match.groups()[1:], strict=True)
+        if (value := read_number(text, file=None, line=number, field=f"{operation} {name}", printed=_STATISTIC))
+        is not None
     }
+    if "mean" not in figures:
+        raise ParseError(f"the {operation} row states no mean (NA)", line=number)
     if reading.table == "time":
         reading.times[operation] = figures
     elif any(rate.operation == operation for rate in reading.rates):
