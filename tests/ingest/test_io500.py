@@ -4,6 +4,7 @@ read by hand from the files."""
 import pytest
 
 from ingest import ParseError, Source, parse_sources
+from ingest.formats import io500
 from ingest.units import GIB
 from tests.ingest.contract import FormatContract
 from tests.ingest.helpers import parse_one, runs_by_name
@@ -171,6 +172,19 @@ def test_a_results_folder_is_read_together_with_its_settings():
     assert runs["mdtest-easy-write"]["params"]["config"]["n"] == "10000000"
     assert runs["IO500 score"]["params"]["config"]["api"] == "DFS --dfs.pool=mypool --dfs.cont=mycont"
     assert result["warnings"] == ["phases with no score (IO500's own steps, no figure): timestamp (line 26)"]
+
+
+def test_the_files_of_one_results_folder_share_a_group_and_two_folders_given_unzipped_are_refused():
+    assert io500.group_key(Source(name="2023.10.08-18.11.45/result.txt", data=b"")) == "2023.10.08-18.11.45/"
+    assert io500.group_key(Source(name="2023.10.08-18.11.45/config.ini", data=b"")) == "2023.10.08-18.11.45/"
+    assert io500.group_key(Source(name="io-500-summary.2018.11.11-21.32.04.txt", data=b"")) is None
+    two = [Source(name="result_summary.txt", data=path.read_bytes()) for path in (SUMMARY_SC23, SUMMARY_SC25)]
+    with pytest.raises(ParseError) as refused:
+        parse_sources(two)
+    assert str(refused.value) == (
+        "result_summary.txt: more than one IO500 result of one kind given together (result_summary.txt, "
+        "result_summary.txt): upload each results folder apart, or zip the folders"
+    )
 
 
 def test_a_summary_that_disagrees_with_result_ini_is_warned_of():

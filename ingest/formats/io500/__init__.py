@@ -79,13 +79,19 @@ def parse_group(sources: list[Source]) -> ResultSet:
     if not results:
         raise ParseError(_CONFIG_ONLY, file=configs[0].name)
     if len(configs) > 1:
-        raise ParseError(f"two IO500 config.ini for one results folder: {configs[0].name} and {configs[1].name}")
+        raise ParseError(
+            f"two IO500 config.ini given together ({configs[0].name}, {configs[1].name}): upload each results "
+            "folder apart, or zip the folders"
+        )
     warnings: list[str] = []
     ini = [source for source in results if _RESULT_INI.search(source.head())]
     summaries = [source for source in results if source not in ini]
     if len(ini) > 1 or len(summaries) > 1:
         names = ", ".join(source.name for source in results)
-        raise ParseError(f"more than one IO500 result of one kind for one results folder: {names}")
+        raise ParseError(
+            f"more than one IO500 result of one kind given together ({names}): upload each results folder apart, "
+            "or zip the folders"
+        )
     if ini:
         runs, version = _result_ini_runs(ini[0], warnings)
         if summaries:
