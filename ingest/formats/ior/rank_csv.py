@@ -73,17 +73,20 @@ def _run(name: str, access: str, rows: _Access, warnings: list[str]) -> Run:
     if sorted(rows.ranks) != list(range(count)):
         warnings.append(f"the {access} ranks are not 0 to {count - 1} once each: some ranks are missing or repeated")
     total = known_sum(rows.throughput)
+    without_openclose = known_sum(rows.throughput_without_openclose)
+    mbps = total / MB if total is not None else None
+    reads = access == "read"
     point = Point(
         load={"threads": count},
-        mbps=total / MB if total is not None else None,
-        read_mbps=total / MB if total is not None and access == "read" else 0.0 if access == "write" else None,
-        write_mbps=total / MB if total is not None and access == "write" else 0.0 if access == "read" else None,
+        mbps=mbps,
+        read_mbps=mbps if reads else 0.0,
+        write_mbps=0.0 if reads else mbps,
         metrics={
             "slowest_rank_s": max(rows.runtime_s),
             "fastest_rank_s": min(rows.runtime_s),
             "lowest_rank_mbps": min(rows.throughput) / MB,
             "highest_rank_mbps": max(rows.throughput) / MB,
-            "mbps_without_openclose": (known_sum(rows.throughput_without_openclose) or 0.0) / MB,
+            "mbps_without_openclose": without_openclose / MB if without_openclose is not None else None,
         },
     )
-    return Run(name=access, workload=Workload(read_pct=100.0 if access == "read" else 0.0), points=[point])
+    return Run(name=access, workload=Workload(read_pct=100.0 if reads else 0.0), points=[point])
