@@ -100,6 +100,7 @@ Results:
 
 access    bw(MiB/s)  IOPS       Latency(s)  block(KiB) xfer(KiB)  open(s)    wr/rd(s)   close(s)   total(s)   iter
 ------    ---------  ----       ----------  ---------- ---------  --------   --------   --------   --------   ----
+Commencing write performance test: Mon Jan  6 10:00:01 2025
 write     400.00     400.00     0.010000    16384      1024.00    0.001      0.16       0.001      0.16       0
 read      800.00     800.00     0.005000    16384      1024.00    0.001      0.08       0.001      0.08       0
 write     420.00     420.00     0.009500    16384      1024.00    0.001      0.15       0.001      0.15       1
@@ -116,8 +117,10 @@ def test_repeated_tests_are_a_run_per_iteration_and_a_missing_row_is_warned_of()
     assert read["started_at"] == "2025-01-06T10:00:00"
     # -w -r with 2 repetitions asks for 4 rows: the last iteration's read is missing
     assert result["warnings"] == [
-        "ior.txt:18: the test of line 6 holds 3 results row(s) where its command line and repetitions ask for 4: "
-        "the file looks cut short, and the rest are missing"
+        "ior.txt:16: 1 line(s) under Results:, the first on this line, are no results row (IOR's verbose output) "
+        "and were not read",
+        "ior.txt:19: the test of line 6 holds 3 results row(s) where its command line and repetitions ask for 4: "
+        "the file looks cut short, and the rest are missing",
     ]
 
 

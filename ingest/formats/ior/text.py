@@ -98,7 +98,8 @@ def _text_runs(source: Source, warnings: list[str]) -> list[Run]:
     if reading.unread:
         first = reading.unread[0]
         warnings.append(
-            f"{len(reading.unread)} line(s) under Results: are no results row and were not read (line {first})"
+            f"{reading.name}:{first}: {len(reading.unread)} line(s) under Results:, the first on this line, are no "
+            "results row (IOR's verbose output) and were not read"
         )
     warnings.extend(_cut_warnings(reading, number))
     return [run for test in reading.tests for run in _test_runs(reading, test)]
