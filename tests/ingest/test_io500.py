@@ -113,6 +113,8 @@ def test_the_2018_full_log_reads_each_phase_once_and_keeps_the_system_descriptio
     # Each phase is printed twice (line 62 and again at line 125): one run each
     assert len(result["runs"]) == 13
     assert runs["ior-hard-read"]["points"][0]["mbps"] == gib(1.746)
+    # line 38: io500_mpiargs='-np 80 -ppn 10 -f /lustre/gcp/cfg/machines-10.txt', every phase's processes
+    assert {run["points"][0]["load"]["threads"] for run in result["runs"]} == {80}
     params = runs["IO500 score"]["params"]
     # lines 8-27: io500_info_filesystem=Lustre, io500_info_num_client_nodes=120, io500_info_system_name='...'
     assert params["filesystem"] == "Lustre" and params["num_client_nodes"] == "120"

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import ParseError
-from ...numbers import Printed, read_number
+from ...numbers import Printed, read_number, read_whole
 from ...result import Run
 from ...source import Source
 from .phases import SCORED, Phase, Score, phase_name, phase_runs, score_run
@@ -24,6 +24,8 @@ _SCORE = re.compile(
 )
 _VERSION = re.compile(r"^IO500 version (\S+)(?: \((\w+)\))?")
 _INFO = re.compile(r"^io500_info_(\w+)=(.*)$")
+# The 2018 script's MPI arguments, which give every phase's process count: io500_mpiargs='-np 80 -ppn 10 ...'.
+_MPI_PROCESSES = re.compile(r"^io500_mpiargs=.*?(?:-np|-n)\s+(\d+)")
 
 
 @dataclass
@@ -33,6 +35,7 @@ class _Reading:
     phases: dict[str, Phase] = field(default_factory=dict)
     score: Score | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    procs: int | None = None
 
 
 def _number(text: str, number: int, column: str) -> float:
@@ -47,7 +50,7 @@ def _summary_runs(source: Source, warnings: list[str]) -> tuple[list[Run], str |
     with source.open_text() as stream:
         for number, text in enumerate(stream, start=1):
             _line(reading, text.strip(), number, warnings, source.name)
-    runs = phase_runs(list(reading.phases.values()), procs=None, warnings=warnings, name=source.name)
+    runs = phase_runs(list(reading.phases.values()), procs=reading.procs, warnings=warnings, name=source.name)
     if reading.score is None:
         warnings.append(
             f"{source.name}:{number}: the file ends before IO500's [SCORE] line: it looks cut short, and the phases "
@@ -55,7 +58,7 @@ def _summary_runs(source: Source, warnings: list[str]) -> tuple[list[Run], str |
         )
     else:
         reading.score.params = reading.params
-        runs.append(score_run(reading.score, procs=None, warnings=warnings, name=source.name))
+        runs.append(score_run(reading.score, procs=reading.procs, warnings=warnings, name=source.name))
     return runs, reading.params.get("io500_version")
 
 
@@ -64,6 +67,8 @@ def _line(reading: _Reading, line: str, number: int, warnings: list[str], name: 
         reading.params["io500_version"] = match.group(1)
         if match.group(2):
             reading.params["mode"] = match.group(2)
+    elif match := _MPI_PROCESSES.match(line):
+        reading.procs = read_whole(match.group(1), file=None, line=number, field="io500_mpiargs")
     elif match := _INFO.match(line):
         reading.params[match.group(1)] = match.group(2).strip().strip("'\"")
     elif line.startswith("[SCOREX"):
