@@ -37,7 +37,7 @@ READS = (
 )
 
 _SUMMARY = re.compile(
-    rb"^(?:\[RESULT\]\s+(?:(?:BW|IOPS)\s+phase\s+\d+\s+)?\S+\s+[\d.]+\s+(?:GiB/s|GB/s|kIOPS|kiops)\s*:"
+    rb"^(?:\[RESULT(?:-invalid)?\]\s+(?:(?:BW|IOPS)\s+phase\s+\d+\s+)?\S+\s+[\d.]+\s+(?:GiB/s|GB/s|kIOPS|kiops)\s*:"
     rb"|IO500 version \S+|Running the IO500 Benchmark now|io500_ior_cmd=)",
     re.MULTILINE,
 )
