@@ -4,7 +4,7 @@ import pytest
 
 from portal.models import Point, Run, Upload
 from tests.factories import SystemFactory
-from tests.ingesting import store_file
+from tests.ingesting import ingest_command, store_file
 from tests.samples import sample
 
 pytestmark = pytest.mark.django_db
@@ -51,3 +51,21 @@ def test_an_io500_config_ini_uploaded_alone_fails_saying_what_to_upload(data_dir
     assert upload.status == Upload.Status.FAILED
     assert "upload result_summary.txt or result.txt from the same results folder" in upload.error
     assert not Run.objects.exists()
+
+
+def test_an_io500_results_folder_is_stored_once_with_its_settings(data_dir, tmp_path):
+    """A results folder as IO500 names its files (links to the shared samples of one sc23 run)."""
+    folder = tmp_path / "2023.10.08-18.11.45"
+    folder.mkdir()
+    for name in ("result.txt", "result_summary.txt", "config.ini"):
+        (folder / name).symlink_to(sample("io500", f"sc23-aurora-daos-{name}"))
+    status, out = ingest_command(folder, "--system", "Aurora DAOS")
+    assert status == 0, out
+    assert "3 files: 3 stored or already stored, 0 failed" in out
+    # result.txt's 12 scored phases and the score, each once (result_summary.txt only checked against them)
+    assert Run.objects.count() == 13 and Run.objects.filter(name="ior-easy-write").count() == 1
+    easy_write = Run.objects.get(name="ior-easy-write")
+    # config.ini [ior-easy] line 20: transferSize = 16m; result.txt line 2: procs = 2080
+    assert easy_write.transfer_sizes == [{"bytes": 16 * 2**20, "pct": 100.0}]
+    assert easy_write.params["config"]["transferSize"] == "16m"
+    assert easy_write.points.get().threads == 2080
