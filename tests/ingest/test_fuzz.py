@@ -153,6 +153,24 @@ INPUTS = {
         sample("elbencho", "elbencho-2021-mtelbencho-sweep-large.txt"),
         sample("elbencho", "elbencho-2021-mtelbencho-sweep-losf.txt"),
     ),
+    "ior": _files(
+        sample("ior", "ior-3.2.0-lustre-gcp-easy-write.txt"),
+        sample("ior", "ior-3.4.0dev-daos-easy-write.txt"),
+        sample("ior", "ior-3.4.0dev-daos-easy-write-per-rank.csv"),
+    ),
+    "mdtest": _files(
+        sample("mdtest", "mdtest-1.9.3-lustre-gcp-easy-write.txt"),
+        sample("mdtest", "mdtest-3.4.0dev-daos-easy-write.txt"),
+        sample("mdtest", "mdtest-3.4.0dev-daos-easy-write-per-rank.csv"),
+    ),
+    "io500": _files(
+        sample("io500", "2018-gcp-ddn-lustre-result_summary.txt"),
+        sample("io500", "2018-gcp-ddn-io-500-summary.txt"),
+        sample("io500", "sc23-aurora-daos-result_summary.txt"),
+        sample("io500", "sc25-core42-daos-result_summary.txt"),
+        sample("io500", "sc23-aurora-daos-result.txt"),
+    )
+    + [[sample("io500", f"sc23-aurora-daos-{name}") for name in ("config.ini", "result.txt", "result_summary.txt")]],
 }
 
 NUMBER = re.compile(rb"-?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?")
@@ -438,7 +456,7 @@ def test_a_file_cut_at_a_line_end_or_inside_a_number_is_refused_or_warned_or_kee
 # test`` takes every cut of a small file and an evenly spread 40 of a large one's last quarter, and one
 # fio grid of each folder of ``fio-grids``; ``make fuzz`` takes every cut of every file.
 SAMPLE_FOLDERS = ("iometer", "orion", "jetstress", "ffsb", "profile", "fio", "fio-sweeps", "fio-grids", "diskspd")
-SAMPLE_FOLDERS += ("vdbench", "elbencho", "specsfs", "bonnie++", "fsmark", "cosbench")
+SAMPLE_FOLDERS += ("vdbench", "elbencho", "ior", "mdtest", "io500", "specsfs", "bonnie++", "fsmark", "cosbench")
 CUT_FRACTIONS = (0.25, 0.5, 0.75, 0.9)
 FULL_CUTS = os.environ.get("HYPOTHESIS_PROFILE", "default") != "default"
 LAST_QUARTER_CUTS = None if FULL_CUTS else 40
@@ -482,6 +500,9 @@ def sample_cuts(content, last_quarter=None):
 # its parser warns when a command line asks for a phase the file does not hold, so any line end after the
 # last phase asked for is a whole file; vdbench closes each RD with its avg_ line; an FFSB run with its
 # CPU Utilization line; a DiskSpd text run ends with its %-ile table's max row (-L) or its Write IO table;
+# IOR's parser warns when a test holds fewer results rows than its command line and repetitions ask for, or a
+# summary ends before its 'Finished' line, so any line end after the last row is a whole file (as IO500's runs
+# of IOR 3.4 end, with no summary);
 # runs saved one after another (with the user's own lines between them) state no count. A copy cut there
 # cannot tell: it may store fewer runs and points (each the intact file's, figure for figure) without a warning.
 def _diskspd_whole(text):
@@ -502,6 +523,7 @@ WHOLE_ENDINGS = {
     "vdbench": re.compile(rb"\s(?:avg|std|max|min)_\d+-\d+\s[^\n]*\n(?:\s*</pre>\s*)?$").search,
     "diskspd": _diskspd_whole,
     "ffsb": re.compile(rb"CPU Utilization\s*$").search,
+    "ior": re.compile(rb"\n$").search,
 }
 
 

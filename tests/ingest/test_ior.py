@@ -1,0 +1,158 @@
+"""IOR: the 3.2 and 3.4 text output and the per-rank CSV, figures read by hand from the files."""
+
+import pytest
+
+from ingest import ParseError, Source, parse_sources
+from tests.ingest.contract import FormatContract, SingleSizeUnits
+from tests.ingest.helpers import mib, parse_one
+from tests.samples import sample
+
+IOR_32 = sample("ior", "ior-3.2.0-lustre-gcp-easy-write.txt")
+IOR_34 = sample("ior", "ior-3.4.0dev-daos-easy-write.txt")
+RANK_CSV = sample("ior", "ior-3.4.0dev-daos-easy-write-per-rank.csv")
+
+
+class TestIorContract(FormatContract, SingleSizeUnits):
+    format_id = "ior"
+    inputs = [[IOR_32], [IOR_34], [RANK_CSV]]
+
+
+def parse_text(text, name="ior.txt"):
+    return parse_sources([Source(name=name, data=text.encode())])
+
+
+def test_ior_3_2_reads_the_results_row_and_keeps_the_summary_of_all_tests():
+    result = parse_one(IOR_32)
+    assert result["tool"] == {"name": "IOR", "version": "3.2.0"}  # line 1: IOR-3.2.0
+    [run] = result["runs"]
+    assert run["name"] == "write" and run["started_at"] == "2018-11-11T21:32:17"  # line 6: StartTime
+    # line 34: write 14314 MiB/s, block 61440000 KiB, xfer 2048.00 KiB, open 0.012369 s, total 335.34 s
+    [point] = run["points"]
+    assert point["mbps"] == mib(14314) and point["write_mbps"] == mib(14314) and point["read_mbps"] == 0.0
+    # 3.2 prints no IOPS column: 14314 MiB/s over 2 MiB transfers, as the summary's OPs (line 39: 7157.01)
+    assert point["iops"] == 7157.0
+    assert point["avg_response_ms"] is None
+    assert point["metrics"]["total_s"] == 335.34 and point["metrics"]["open_s"] == 0.012369
+    assert point["load"] == {"threads": 80}  # line 20: tasks 80
+    assert run["workload"]["read_pct"] == 0.0 and run["workload"]["random_pct"] == 0.0  # line 16: sequential
+    assert run["workload"]["transfer_sizes"] == [{"bytes": 2 * 1024 * 1024, "pct": 100.0}]
+    # line 39: write 14314.03 14314.03 14314.03 0.00 7157.01 7157.01 7157.01 0.00 335.33540
+    [summary] = run["params"]["ior_summary"]
+    assert summary["mean_mib_per_s"] == 14314.03 and summary["mean_ops_per_s"] == 7157.01
+    assert summary["mean_s"] == 335.3354
+    assert run["params"]["access"] == "file-per-process" and run["params"]["api"] == "POSIX"
+    assert run["params"]["stonewalling"].startswith("stonewalling pairs accessed min: 16674 max: 30000")
+    assert result["warnings"] == []
+
+
+def test_ior_3_4_reads_iops_and_latency_and_turns_its_warning_lines_into_warnings():
+    result = parse_one(IOR_34)
+    assert result["tool"]["version"] == "3.4.0+dev"
+    [run] = result["runs"]
+    [point] = run["points"]
+    # line 39: write 1345458 MiB/s, IOPS 84110, Latency 0.000053 s, xfer 16384 KiB, total 344.14 s
+    assert point["mbps"] == mib(1345458) == pytest.approx(1410814.97, abs=0.01)
+    assert point["iops"] == 84110.0 and point["write_iops"] == 84110.0
+    assert point["avg_response_ms"] == pytest.approx(0.053) and point["avg_write_response_ms"] == pytest.approx(0.053)
+    assert point["load"] == {"threads": 2080}  # line 21: tasks 2080
+    assert run["workload"]["transfer_sizes"] == [{"bytes": 16 * 1024 * 1024, "pct": 100.0}]
+    assert run["params"]["api"] == "DFS" and run["params"]["nodes"] == "10"
+    assert "ior_summary" not in run["params"]
+    # lines 35-38: the WARNING lines inside the Results table
+    assert result["warnings"] == [
+        f"{IOR_34.name}:35: IOR warns: Expected aggregate file size       = 216358977536000000",
+        f"{IOR_34.name}:36: IOR warns: Stat() of aggregate file size      = 216255192218206208",
+        f"{IOR_34.name}:37: IOR warns: Using actual aggregate bytes moved = 485516524912640",
+        f"{IOR_34.name}:38: IOR warns: Maybe caused by deadlineForStonewalling",
+    ]
+
+
+def test_the_per_rank_csv_sums_the_ranks_and_says_it_cannot_tell_a_cut_copy():
+    result = parse_one(RANK_CSV)
+    [run] = result["runs"]
+    [point] = run["points"]
+    # 2,080 rows after the header (lines 2 to 2081, ranks 0 to 2079); their throughput-withopenclose
+    # column sums to 1,410,816.138 MB/s (summed with awk), the text output's 1,345,458 MiB/s within 0.0001 %
+    assert point["load"] == {"threads": 2080}
+    assert point["mbps"] == pytest.approx(1410816.138266, abs=1e-3)
+    assert point["metrics"]["mbps_without_openclose"] == pytest.approx(1499301.304752, abs=1e-3)
+    # line 2: rank 0's runtime-with-openclose 3.4413878703e+02
+    assert 344.13 < point["metrics"]["fastest_rank_s"] <= 344.1387870 <= point["metrics"]["slowest_rank_s"] < 344.14
+    assert run["workload"]["read_pct"] == 0.0 and run["workload"]["transfer_sizes"] == []
+    assert result["warnings"] == [
+        f"{RANK_CSV.name}:2081: 2080 write ranks read, the last on this line; a per-rank CSV states no task count, "
+        "so a copy cut short at a line end is read as a smaller run (IOR's text output states it)"
+    ]
+
+
+WRITE_READ_TWICE = """IOR-3.3.0: MPI Coordinated Test of Parallel I/O
+Command line        : ior -w -r -i 2 -t 1m -b 16m -z
+TestID              : 0
+StartTime           : Mon Jan  6 10:00:00 2025
+
+Options:
+api                 : POSIX
+ordering in a file  : random
+tasks               : 4
+repetitions         : 2
+
+Results:
+
+access    bw(MiB/s)  IOPS       Latency(s)  block(KiB) xfer(KiB)  open(s)    wr/rd(s)   close(s)   total(s)   iter
+------    ---------  ----       ----------  ---------- ---------  --------   --------   --------   --------   ----
+Commencing write performance test: Mon Jan  6 10:00:01 2025
+write     400.00     400.00     0.010000    16384      1024.00    0.001      0.16       0.001      0.16       0
+read      800.00     800.00     0.005000    16384      1024.00    0.001      0.08       0.001      0.08       0
+write     420.00     420.00     0.009500    16384      1024.00    0.001      0.15       0.001      0.15       1
+"""
+
+
+def test_repeated_tests_are_a_run_per_iteration_and_a_missing_row_is_warned_of():
+    [result] = parse_text(WRITE_READ_TWICE)
+    names = [run["name"] for run in result["runs"]]
+    assert names == ["write, iteration 0", "read, iteration 0", "write, iteration 1"]
+    read = result["runs"][1]
+    assert read["workload"]["read_pct"] == 100.0 and read["workload"]["random_pct"] == 100.0  # random ordering
+    assert read["points"][0]["read_iops"] == 800.0 and read["points"][0]["avg_read_response_ms"] == 5.0
+    assert read["started_at"] == "2025-01-06T10:00:00"
+    # -w -r with 2 repetitions asks for 4 rows: the last iteration's read is missing
+    assert result["warnings"] == [
+        "ior.txt:16: 1 line(s) under Results:, the first on this line, are no results row (IOR's verbose output) "
+        "and were not read",
+        "ior.txt:19: the test of line 6 holds 3 results row(s) where its command line and repetitions ask for 4: "
+        "the file looks cut short, and the rest are missing",
+    ]
+
+
+def test_a_summary_without_its_finished_line_is_warned_of():
+    text = IOR_32.read_text()
+    [result] = parse_text(text[: text.index("write       14314.03")], name=IOR_32.name)
+    assert result["warnings"] == [
+        f"{IOR_32.name}:38: the 'Summary of all tests' (line 37) ends before IOR's 'Finished' line: the file looks "
+        "cut short, and the summary's rows after this line are missing"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("written", "damaged", "message"),
+    [
+        ("write     14314      61440000", "write     14314", "ior.txt:34: expected 9 columns as the header row"),
+        ("write     14314 ", "write     -14314 ", "ior.txt:34: field 'bw(MiB/s)': '-14314' is negative"),
+        ("write       14314.03   14314.03", "write       huge   14314.03", "ior.txt:39: field 'Max(MiB)': 'huge' is"),
+        ("write     14314  ", "", "ior.txt: no results row"),
+    ],
+)
+def test_a_damaged_ior_file_is_refused_naming_the_line(written, damaged, message):
+    text = IOR_32.read_text()
+    if not damaged:
+        text = text[: text.index(written)]
+    with pytest.raises(ParseError) as refused:
+        parse_text(text.replace(written, damaged, 1))
+    assert str(refused.value).startswith(message)
+
+
+def test_a_rank_csv_row_of_another_shape_is_refused_naming_the_line():
+    text = RANK_CSV.read_text().replace("write,3,", "write,3,9,", 1)
+    with pytest.raises(ParseError) as refused:
+        parse_text(text, name="ranks.csv")
+    assert str(refused.value).startswith("ranks.csv:5: expected 6 columns")
