@@ -3,6 +3,7 @@ too wide for the text set landscape, charts as vector PDF.
 """
 
 import itertools
+import math
 import re
 import shutil
 import subprocess
@@ -63,7 +64,8 @@ def render_latex(report: Report, chart_files: list[str]) -> str:
     for index, block in enumerate(blocks):
         after = blocks[index + 1] if index + 1 < len(blocks) else None
         if isinstance(block, Heading):
-            chunks.append((_latex_heading(block, after), _is_landscape(after)))
+            under = index > 0 and isinstance(blocks[index - 1], Heading)
+            chunks.append((_latex_heading(block, blocks[index + 1 :], under=under), _is_landscape(after)))
         elif isinstance(block, Figure):
             chunks.append((_latex_figure(block, next(charts)), False))
         elif isinstance(block, TableBlock):
@@ -79,10 +81,16 @@ def render_latex(report: Report, chart_files: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _latex_heading(block: Heading, after: Block | None) -> str:
+def _latex_heading(block: Heading, following: list[Block], *, under: bool) -> str:
+    """The heading, after a page break where what must stand with it on its page does not fit
+    (:func:`_room_after_heading_pt`). One just ``under`` another heading offers no break of its own: the heading
+    above kept the room for both, and a break there would leave it alone at the foot of a page."""
     commands = {1: "section", 2: "subsection", 3: "subsubsection"}
-    keep = _KEEP_WITH_HEADING.get(type(after), KEEP_WITH_TEXT)
-    return rf"\keepspace{{{keep}}}" + "\n" + rf"\{commands[block.level]}{{{latex_escape(block.text)}}}"
+    heading = rf"\{commands[block.level]}{{{latex_escape(block.text)}}}"
+    if under:
+        return heading
+    room = min(_room_after_heading_pt(block, following), KEEP_AT_MOST_PT)
+    return rf"\keepspace{{{room:.0f}pt}}" + "\n" + heading
 
 
 def _latex_figure(block: Figure, chart_file: str) -> str:
@@ -102,23 +110,54 @@ def _is_landscape(block: Block | None) -> bool:
     return isinstance(block, TableBlock) and _column_widths(block, PORTRAIT_WIDTH_PT) is None
 
 
-# The room a heading keeps on its page for what follows it: a chart (at the text width, 1890 x 1050 px,
-# and its caption), else the first rows of a table or lines of text.
-_KEEP_WITH_HEADING: dict[type, str] = {Figure: r"0.62\linewidth"}
-KEEP_WITH_TEXT = r"6\baselineskip"
+# The room a heading keeps on its page for what follows it: the heading itself (its font and the space
+# around it) and a chart (at the text width, 1890 x 1050 px, and its caption), a table kept whole or its
+# caption, header and first rows, a box kept whole, the next heading with what it keeps, or lines of text.
+HEADING_PT = {1: 50.0, 2: 38.0, 3: 32.0}
+FIGURE_PT = 0.62 * 470.0
+TEXT_PT = 6 * 13.6
+# Never more than most of a landscape page's text height (A4's width less both margins): a heading is not
+# moved to a page of its own.
+KEEP_AT_MOST_PT = 0.8 * (595.28 - 2 * 62.36)
+
+
+def _room_after_heading_pt(block: Heading, following: list[Block]) -> float:
+    after = following[0] if following else None
+    if isinstance(after, Heading):
+        return HEADING_PT[block.level] + _room_after_heading_pt(after, following[1:])
+    if isinstance(after, Figure):
+        return HEADING_PT[block.level] + FIGURE_PT
+    if isinstance(after, TableBlock):
+        return HEADING_PT[block.level] + _table_height_pt(after, rows=min(len(after.rows), _kept_rows(after)))
+    if isinstance(after, Box):
+        height = _box_height_pt(after)
+        return HEADING_PT[block.level] + (height if height <= BOX_WHOLE_AT_MOST_PT else TEXT_PT)
+    return HEADING_PT[block.level] + TEXT_PT
 
 
 def _latex_box(block: Box) -> str:
-    """A "lessons learned" box between two rules, free to break across pages however long it is."""
+    """A "lessons learned" or "not compared" box between two rules, kept whole on one page (a minipage); one
+    too long for a page breaks between its sentences, its rules kept with its first and last."""
     items = "\n".join(rf"\item {latex_escape(line)}" for line in block.lines)
-    return "\n".join(
-        [
-            r"\par\medskip\noindent\rule{\linewidth}{0.4pt}\par\nopagebreak",
-            rf"\noindent\textbf{{{latex_escape(block.title)}}}\nopagebreak",
-            rf"\begin{{itemize}}{items}\end{{itemize}}",
-            r"\nopagebreak\noindent\rule{\linewidth}{0.4pt}\par\medskip",
-        ]
-    )
+    title = rf"\noindent\textbf{{{latex_escape(block.title)}}}\par"
+    top = [r"\noindent\rule{\linewidth}{0.4pt}\par\nopagebreak", title]
+    body = [rf"\begin{{itemize}}{items}\end{{itemize}}", r"\nopagebreak\noindent\rule{\linewidth}{0.4pt}"]
+    if _box_height_pt(block) > BOX_WHOLE_AT_MOST_PT:
+        return "\n".join([r"\par\medskip", *top, "\\nopagebreak", *body, r"\par\medskip"])
+    return "\n".join([r"\par\medskip\noindent\begin{minipage}{\linewidth}", *top, *body, r"\end{minipage}\par\medskip"])
+
+
+# A box is kept whole up to most of a portrait page's text height (A4 less both margins).
+BOX_WHOLE_AT_MOST_PT = 0.85 * (841.89 - 2 * 62.36)
+# The box's text: 11 pt on 13.6 pt lines, an item indented 25 pt of the 470 pt text width (a character is
+# taken as 0.5 em, a little generous), 7 pt between items; its title, rules and the space around it 64 pt.
+_BOX_LINE_PT, _BOX_CHARS_PER_LINE, _BOX_ITEM_SEP_PT, _BOX_FRAME_PT = 13.6, 80, 7.0, 64.0
+
+
+def _box_height_pt(block: Box) -> float:
+    """An upper estimate of the box's height on the page."""
+    lines = sum(max(1, math.ceil(len(line) / _BOX_CHARS_PER_LINE)) for line in block.lines)
+    return _BOX_FRAME_PT + lines * _BOX_LINE_PT + len(block.lines) * _BOX_ITEM_SEP_PT
 
 
 # Tables are set at 9 pt (\footnotesize of an 11 pt document) with 3 pt either side of a column, on an A4
@@ -130,11 +169,16 @@ PORTRAIT_WIDTH_PT = 462.0
 LANDSCAPE_WIDTH_PT = 705.0
 
 
+def _table_widths(block: TableBlock) -> list[float]:
+    """Each column's width: on a portrait page, else on a landscape one, else its longest word."""
+    return _column_widths(block, PORTRAIT_WIDTH_PT) or _column_widths(block, LANDSCAPE_WIDTH_PT) or _narrowest(block)
+
+
 def _latex_table(block: TableBlock) -> str:
     """A booktabs longtable: it breaks across pages, its caption and header on the first, its header again
     on the next with "continued"; each column as wide as its text, text columns wrapping where the page
     is narrower; a table too wide for the page even then is set landscape; never shrunk."""
-    widths = _column_widths(block, PORTRAIT_WIDTH_PT) or _column_widths(block, LANDSCAPE_WIDTH_PT) or _narrowest(block)
+    widths = _table_widths(block)
     spec = "".join(
         (r">{\raggedleft\arraybackslash}" if block.is_numeric(j) else r">{\RaggedRight\arraybackslash}")
         + f"p{{{width:.1f}pt}}"
@@ -183,6 +227,32 @@ def _row_end(index: int, count: int) -> str:
     short table split or a row alone, else ``\\``."""
     keep = count <= KEEP_WHOLE_ROWS or index == 0 or index == count - 2
     return r" \\*" if keep else r" \\"
+
+
+def _kept_rows(block: TableBlock) -> int:
+    """How many of the table's first rows stand on one page: all of a short table, else the first two."""
+    return len(block.rows) if len(block.rows) <= KEEP_WHOLE_ROWS else 2
+
+
+# A table's lines are 11 pt apart (\footnotesize); its caption, rules and the space around it 64 pt.
+_TABLE_LINE_PT, _TABLE_FRAME_PT = 11.0, 64.0
+
+
+def _table_height_pt(block: TableBlock, *, rows: int) -> float:
+    """An upper estimate of the height of the table's caption, header and first ``rows`` rows, each row as
+    many lines as its most wrapped cell."""
+    widths = _table_widths(block)
+
+    def lines(texts: tuple[str, ...], *, bold: bool) -> int:
+        return max(
+            max(1, math.ceil(_text_width_pt(text, bold=bold) / width)) if width else 1
+            for text, width in zip(texts, widths, strict=True)
+        )
+
+    count = lines(block.header, bold=True) + sum(
+        lines(tuple(cell.text for cell in row), bold=False) for row in block.rows[:rows]
+    )
+    return _TABLE_FRAME_PT + count * _TABLE_LINE_PT
 
 
 def _column_widths(block: TableBlock, available_pt: float) -> list[float] | None:

@@ -20,7 +20,7 @@ from portal.exports.formats import latex_escape
 from portal.models import System
 from portal.reports.build import BuiltReport, build_report
 from portal.reports.content import ReportOptions
-from portal.reports.document import Cell, Figure, Heading, Paragraph, Report, TableBlock
+from portal.reports.document import Box, Cell, Figure, Heading, Paragraph, Report, TableBlock
 from portal.reports.latex import compile_pdf, render_latex
 from portal.reports.render import numbered
 from tests.reports.test_report_kinds import FILES, uploaded
@@ -41,6 +41,12 @@ TEXT_WIDTH_PT = 595.28 - 2 * MARGIN_PT
 # plotly's 12 px tick labels in a 900 px chart printed at 470 pt (6.27 pt) read back 6.94 pt tall.
 CHART_BOX_PER_FONT_PT = 1.1
 SMALLEST_CHART_FONT_PT = 8.0
+# A heading's words read back taller than the body's (9.6 pt): a section's 14.4 pt, a subsection's 12 pt.
+HEADING_BOX_PT = 10.0
+# A box's rules run the text width; read at 72 dpi (a pixel a point), without anti-aliasing.
+RULE_SHARE_OF_TEXT_WIDTH = 0.95
+# A box's rule lies within this far above its title's words or below its last line's.
+RULE_NEAR_PT = 30.0
 
 
 @dataclass
@@ -60,6 +66,19 @@ class ReadBack:
     pages: list[tuple[float, float]]  # each page's width and height as read (landscape pages turned)
     log: str  # pdflatex's
     latex: str
+    rules: list[list[float]]  # each page's full-width rules: how far down the page (pt), as rendered
+
+
+@dataclass
+class Line:
+    page: int
+    y_min: float
+    y_max: float
+    words: list[Word]
+
+    @property
+    def text(self) -> str:
+        return " ".join(word.text for word in self.words)
 
 
 def read_back(built: BuiltReport, folder: Path) -> ReadBack:
@@ -79,7 +98,37 @@ def read_back(built: BuiltReport, folder: Path) -> ReadBack:
     subprocess.run(["pdftoppm", "-r", "50", "-png", "report.pdf", "page"], cwd=folder, check=True)
     rendered = sorted(folder.glob("page-*.png"))
     assert len(rendered) == len(pages) and all(png.stat().st_size > 1000 for png in rendered)
-    return ReadBack(" ".join(text.decode().split()), words, pages, log, latex)
+    grey = ["pdftoppm", "-r", "72", "-gray", "-aaVector", "no", "report.pdf", "grey"]
+    subprocess.run(grey, cwd=folder, check=True)
+    rules = [_full_width_rules(pgm.read_bytes()) for pgm in sorted(folder.glob("grey-*.pgm"))]
+    assert len(rules) == len(pages)
+    return ReadBack(" ".join(text.decode().split()), words, pages, log, latex, rules)
+
+
+def _full_width_rules(pgm: bytes) -> list[float]:
+    """How far down a page (pt, the page rendered at 72 dpi) each dark line across the text width lies."""
+    magic, width, height, _depth, pixels = pgm.split(maxsplit=4)
+    assert magic == b"P5"
+    width, height = int(width), int(height)
+    needed = RULE_SHARE_OF_TEXT_WIDTH * (width - 2 * MARGIN_PT)
+    return [
+        float(y)
+        for y in range(height)
+        if sum(1 for value in pixels[y * width : (y + 1) * width] if value < 128) >= needed
+    ]
+
+
+def _lines(words: list[Word]) -> list[Line]:
+    """The words of each page in lines, as pdftotext reads them: a word on the line of the one before it."""
+    lines: list[Line] = []
+    for word in words:
+        last = lines[-1] if lines else None
+        if last and last.page == word.page and abs(last.y_max - word.y_max) < 1.0:
+            last.words.append(word)
+            last.y_min, last.y_max = min(last.y_min, word.y_min), max(last.y_max, word.y_max)
+        else:
+            lines.append(Line(word.page, word.y_min, word.y_max, [word]))
+    return lines
 
 
 def _words(bbox_html: str) -> tuple[list[Word], list[tuple[float, float]]]:
@@ -117,6 +166,9 @@ def assert_read_as_printed(report: Report, read: ReadBack, *, compared: bool = T
         assert flat(text) in pdf, text
     assert "Overfull \\hbox" not in read.log
     _assert_words_within_the_text_area(read)
+    _assert_no_heading_alone_at_a_page_foot(read, [block for block in blocks if isinstance(block, Heading)])
+    for box in (block for block in blocks if isinstance(block, Box)):
+        _assert_box_whole_on_a_page(read, box)
     provenance = [block for block in blocks if isinstance(block, TableBlock) and block.key == "Provenance table"]
     assert len(provenance) == (1 if compared else 0)
     # A row's run and value, each printed in its cell (pdftotext may read a row's wrapped cells in any order:
@@ -126,6 +178,52 @@ def assert_read_as_printed(report: Report, read: ReadBack, *, compared: bool = T
         assert _in_one_cell(read.words, run) and _in_one_cell(read.words, value), row
     if compared:
         _assert_tables_at_8_pt_or_more(read, provenance[0])
+
+
+def _heading_lines(read: ReadBack, heading: Heading) -> list[Line]:
+    """The lines printing ``heading`` with its number ("3.1 Random Reads 8K"), set larger than the text."""
+    wanted = re.compile(r"\d+(\.\d+)*" + re.escape(flat(heading.text)))
+    return [
+        line
+        for line in _lines(read.words)
+        if wanted.fullmatch(flat(line.text)) and min(w.y_max - w.y_min for w in line.words) > HEADING_BOX_PT
+    ]
+
+
+def _assert_no_heading_alone_at_a_page_foot(read: ReadBack, headings: list[Heading]) -> None:
+    """Under every heading, on its page, a line of what it heads (the page number, the foot, is none)."""
+    lines = _lines(read.words)
+    for heading in headings:
+        (printed,) = _heading_lines(read, heading)
+        under = [
+            line
+            for line in lines
+            if line.page == printed.page and line.y_min > printed.y_max and line.text != str(line.page)
+        ]
+        assert under, f"{heading.text!r} stands alone at the foot of page {printed.page}"
+
+
+def _assert_box_whole_on_a_page(read: ReadBack, box: Box) -> None:
+    """The box's title, its sentences and both its rules (just above the title, just below the last line)
+    on one page."""
+    lines = _lines(read.words)
+    starts = [i for i, line in enumerate(lines) if flat(line.text) == flat(box.title)]
+    assert starts, box.title
+    start = starts[0]
+    wanted, read_so_far, end = flat(" ".join(box.lines)), "", None
+    for index in range(start + 1, len(lines)):
+        read_so_far += flat(lines[index].text.replace("•", ""))
+        if len(read_so_far) >= len(wanted):
+            end = index
+            break
+    assert end is not None and read_so_far.startswith(wanted), box.title
+    title, last = lines[start], lines[end]
+    assert title.page == last.page, f"the box {box.title!r} runs from page {title.page} onto page {last.page}"
+    rules = read.rules[title.page - 1]
+    assert any(title.y_min - RULE_NEAR_PT < y < title.y_min for y in rules), f"no rule above {box.title!r}"
+    assert any(last.y_max < y < last.y_max + RULE_NEAR_PT for y in rules), (
+        f"no rule under the box {box.title!r} on page {last.page}"
+    )
 
 
 def _in_one_cell(words: list[Word], text: str) -> bool:
@@ -217,6 +315,20 @@ def test_the_demo_report_reads_as_printed(db, settings, tmp_path):
     assert r"$10^{6}$ bytes per second" in read.latex and r"$(A - B \times k) / (B \times k) \times 100$" in read.latex
     assert "MB/s = 106 bytes per second" in read.text  # the exponent set raised, as math
     assert_chart_text_legible(built, tmp_path / "charts")
+    # The workload not compared (File Server: DS4400's RAID-10 and RAID-5 at 140 drives state no cache setting,
+    # DS4500 ran both 'All Caches Disabled' and 'Write Cache Enabled' there) is said in the report's own words,
+    # in every format: nothing points at the compare page's controls.
+    said = (
+        "No configuration of A (IBM DS4500) pairs with one of B (IBM DS4400) by RAID level, drive count and cache"
+        " setting, so none is compared.",
+        "B's RAID-10, 140 drives could match A's 'All Caches Disabled' or 'Write Cache Enabled': B states no cache"
+        " setting for it, so it is compared with neither.",
+    )
+    docx = " ".join(paragraph.text for paragraph in Document(io.BytesIO(built.files["docx"])).paragraphs)
+    for sentence in said:
+        assert flat(sentence) in flat(read.text) and sentence in docx, sentence
+    for text in (read.text, docx, built.files["html"].decode(), built.files["md"].decode()):
+        assert "choose" not in text and "above to compare" not in text
     # Word and the HTML printed: each table's header row repeated on every page it runs onto.
     document = Document(io.BytesIO(built.files["docx"]))
     assert len(document.tables) == len([block for block, _ in numbered(built.report) if isinstance(block, TableBlock)])
