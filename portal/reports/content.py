@@ -96,6 +96,7 @@ def _provenance(reading: Reading) -> list[Block]:
             caption=reading.options.captions.get(key) or "Where every figure came from",
             header=("Figure", "System", "Value", "Run", "Source"),
             rows=tuple(rows),
+            numeric=(False, False, True, False, False),
             key=key,
         )
     )

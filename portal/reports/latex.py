@@ -179,6 +179,7 @@ def _latex_table(block: TableBlock) -> str:
     on the next with "continued"; each column as wide as its text, text columns wrapping where the page
     is narrower; a table too wide for the page even then is set landscape; never shrunk."""
     widths = _table_widths(block)
+    whole = _kept_whole(block)
     spec = "".join(
         (r">{\raggedleft\arraybackslash}" if block.is_numeric(j) else r">{\RaggedRight\arraybackslash}")
         + f"p{{{width:.1f}pt}}"
@@ -187,12 +188,15 @@ def _latex_table(block: TableBlock) -> str:
     count = len(block.header)
     header = " & ".join(rf"\textbf{{{latex_escape(text)}}}" for text in block.header) + r" \\"
     body = [
-        " & ".join(latex_escape(cell.text) for cell in row) + _row_end(index, len(block.rows))
+        " & ".join(_latex_cell(cell.text) for cell in row) + _row_end(index, len(block.rows), whole=whole)
         for index, row in enumerate(block.rows)
     ]
     notes = [rf"{latex_escape(note)}\par" for note in block.notes]
     table = [
-        r"\begingroup\footnotesize\setlength{\tabcolsep}{3pt}\setlength{\LTpost}{2pt}",
+        # No word hyphenated in a table (a column is as wide as its longest word): a header or a name wraps
+        # between words. Rows a little apart where one wraps, so that its lines read as one row.
+        r"\begingroup\footnotesize\setlength{\tabcolsep}{3pt}\setlength{\LTpost}{2pt}\hyphenpenalty=10000",
+        *([r"\renewcommand{\arraystretch}{1.2}"] if _rows_spaced(block) else []),
         rf"\begin{{longtable}}{{{spec}}}",
         rf"\caption{{{latex_escape(block.caption)}}}\\",
         r"\toprule",
@@ -217,30 +221,52 @@ def _latex_table(block: TableBlock) -> str:
     return "\n".join(table)
 
 
-# A table of up to this many rows is never broken across pages (it moves to the next page whole); a longer
-# one never leaves its first row alone at the foot of a page or its last alone at the head of the next.
+def _latex_cell(text: str) -> str:
+    """A cell's text, free to break after an underscore (a file name as long as the column is wide)."""
+    return latex_escape(text).replace(r"\_", r"\_\allowbreak{}")
+
+
+# A table of up to this many rows, taking up to half a page, is never broken across pages (it moves to the
+# next page whole); a longer one never leaves its first row alone at the foot of a page or its last alone at
+# the head of the next.
 KEEP_WHOLE_ROWS = 12
+KEEP_WHOLE_AT_MOST_PT = 0.5 * (841.89 - 2 * 62.36)
 
 
-def _row_end(index: int, count: int) -> str:
-    """The end of row ``index`` of ``count``: ``\\*`` (no page break after it) where a break would leave a
-    short table split or a row alone, else ``\\``."""
-    keep = count <= KEEP_WHOLE_ROWS or index == 0 or index == count - 2
+def _kept_whole(block: TableBlock) -> bool:
+    """Whether the table is never broken across pages: a few rows, in less than half a page (twelve rows of
+    wrapped cells, a provenance table's, may take most of one: they break with the header repeated)."""
+    rows = len(block.rows)
+    return rows <= KEEP_WHOLE_ROWS and _table_height_pt(block, rows=rows) <= KEEP_WHOLE_AT_MOST_PT
+
+
+def _row_end(index: int, count: int, *, whole: bool) -> str:
+    """The end of row ``index`` of ``count``: ``\\*`` (no page break after it) where a break would split a
+    table kept ``whole`` or leave a row alone, else ``\\``."""
+    keep = whole or index == 0 or index == count - 2
     return r" \\*" if keep else r" \\"
 
 
 def _kept_rows(block: TableBlock) -> int:
-    """How many of the table's first rows stand on one page: all of a short table, else the first two."""
-    return len(block.rows) if len(block.rows) <= KEEP_WHOLE_ROWS else 2
+    """How many of the table's first rows stand on one page: all of a table kept whole, else the first two."""
+    return len(block.rows) if _kept_whole(block) else 2
 
 
-# A table's lines are 11 pt apart (\footnotesize); its caption, rules and the space around it 64 pt.
-_TABLE_LINE_PT, _TABLE_FRAME_PT = 11.0, 64.0
+# A table's lines are 11 pt apart (\footnotesize), its rows 3 pt more where they are set apart (\arraystretch);
+# its caption, rules and the space around it 64 pt.
+_TABLE_LINE_PT, _TABLE_ROW_PT, _TABLE_FRAME_PT = 11.0, 3.0, 64.0
 
 
 def _table_height_pt(block: TableBlock, *, rows: int) -> float:
     """An upper estimate of the height of the table's caption, header and first ``rows`` rows, each row as
     many lines as its most wrapped cell."""
+    header, *lines = _row_lines(block)
+    spaced = _TABLE_ROW_PT if _rows_spaced(block) else 0.0
+    return _TABLE_FRAME_PT + (header + sum(lines[:rows])) * _TABLE_LINE_PT + (rows + 1) * spaced
+
+
+def _row_lines(block: TableBlock) -> list[int]:
+    """How many lines the header and each row take, as many as the most wrapped cell (an upper estimate)."""
     widths = _table_widths(block)
 
     def lines(texts: tuple[str, ...], *, bold: bool) -> int:
@@ -249,34 +275,60 @@ def _table_height_pt(block: TableBlock, *, rows: int) -> float:
             for text, width in zip(texts, widths, strict=True)
         )
 
-    count = lines(block.header, bold=True) + sum(
-        lines(tuple(cell.text for cell in row), bold=False) for row in block.rows[:rows]
-    )
-    return _TABLE_FRAME_PT + count * _TABLE_LINE_PT
+    return [
+        lines(block.header, bold=True),
+        *(lines(tuple(cell.text for cell in row), bold=False) for row in block.rows),
+    ]
+
+
+def _rows_spaced(block: TableBlock) -> bool:
+    """Whether the table's rows are set a little apart: where a row wraps, so that its lines read as one."""
+    return any(lines > 1 for lines in _row_lines(block)[1:])
 
 
 def _column_widths(block: TableBlock, available_pt: float) -> list[float] | None:
     """Each column's width (less its padding) in points: its widest cell where the table fits
-    ``available_pt`` so, else its longest word and a share of what is left; None when even the longest
-    words do not fit."""
+    ``available_pt`` so, else its longest word and a share of what is left, the cells' text before the
+    headers' (a header wraps onto a few lines before a cell does); None when even the longest words do not
+    fit."""
     naturals, narrowest = _natural(block), _narrowest(block)
     room = available_pt - COLUMN_PADDING_PT * len(naturals)
     if sum(naturals) <= room:
         return naturals
     if sum(narrowest) > room:
         return None
-    # Each column starts at its longest word; what is left goes first, whole, to the columns that need
-    # least to reach their widest cell, the rest shared by the others in proportion to what they lack.
-    widths, spare = list(narrowest), room - sum(narrowest)
-    lacking = sorted(range(len(widths)), key=lambda j: naturals[j] - narrowest[j])
-    while lacking and naturals[lacking[0]] - narrowest[lacking[0]] <= spare / len(lacking):
+    cells = [max(low, cell) for low, cell in zip(narrowest, _widest_cells(block), strict=True)]
+    widths = _grown(narrowest, cells, room)
+    return _grown(widths, naturals, room) if sum(cells) < room else widths
+
+
+def _grown(widths: list[float], wanted: list[float], room: float) -> list[float]:
+    """``widths`` grown towards ``wanted`` with what is left of ``room``: first, whole, the columns that need
+    least, the rest shared by the others in proportion to what they lack."""
+    widths, spare = list(widths), room - sum(widths)
+    lacking = sorted(range(len(widths)), key=lambda j: wanted[j] - widths[j])
+    while lacking and wanted[lacking[0]] - widths[lacking[0]] <= spare / len(lacking):
         column = lacking.pop(0)
-        spare -= naturals[column] - narrowest[column]
-        widths[column] = naturals[column]
-    lack = sum(naturals[j] - narrowest[j] for j in lacking)
-    for column in lacking:
-        widths[column] += spare * (naturals[column] - narrowest[column]) / lack
-    return widths
+        spare -= wanted[column] - widths[column]
+        widths[column] = wanted[column]
+    lack = sum(wanted[j] - widths[j] for j in lacking)
+    grown = [spare * (wanted[j] - widths[j]) / lack if j in lacking else 0.0 for j in range(len(widths))]
+    return [width + more for width, more in zip(widths, grown, strict=True)]
+
+
+# A header is set on up to this many lines before a cell below it wraps.
+HEADER_LINES = 3
+
+
+def _widest_cells(block: TableBlock) -> list[float]:
+    """Each column's widest cell, and its header set on :data:`HEADER_LINES` lines."""
+    return [
+        max(
+            _text_width_pt(block.header[j], bold=True) / HEADER_LINES,
+            *(_text_width_pt(row[j].text, bold=False) for row in block.rows),
+        )
+        for j in range(len(block.header))
+    ]
 
 
 def _column_texts(block: TableBlock, column: int) -> list[tuple[str, bool]]:
@@ -290,13 +342,19 @@ def _natural(block: TableBlock) -> list[float]:
     ]
 
 
+# A cell of up to this many characters is never wrapped ("60 HDDs", "8 drives", "run 238").
+SHORT_CELL_CHARS = 10
+
+
 def _narrowest(block: TableBlock) -> list[float]:
-    """Each column's longest word (a figure whole, never wrapped; a sha256 by its 16-digit parts)."""
+    """Each column's longest word (a figure or a short cell whole, never wrapped; a sha256 by its 16-digit
+    parts, a file name at its underscores)."""
     widths = []
     for j in range(len(block.header)):
         words = [(word, bold) for text, bold in _column_texts(block, j) for word in _words(text)]
-        if block.is_numeric(j):
-            words += [(row[j].text, False) for row in block.rows]
+        words += [
+            (row[j].text, False) for row in block.rows if block.is_numeric(j) or len(row[j].text) <= SHORT_CELL_CHARS
+        ]
         widths.append(max((_text_width_pt(word, bold=bold) for word, bold in words), default=0.0))
     return widths
 
@@ -304,8 +362,10 @@ def _narrowest(block: TableBlock) -> list[float]:
 def _words(text: str) -> list[str]:
     words = []
     for word in text.split():
-        step = DIGEST_BREAK_EVERY if re.fullmatch("[0-9a-f]{64}", word) else len(word) or 1
-        words += [word[i : i + step] for i in range(0, len(word), step)]
+        if re.fullmatch("[0-9a-f]{64}", word):
+            words += [word[i : i + DIGEST_BREAK_EVERY] for i in range(0, len(word), DIGEST_BREAK_EVERY)]
+        else:
+            words += [part for part in re.split("(?<=_)", word) if part]
     return words
 
 

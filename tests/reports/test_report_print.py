@@ -1,7 +1,8 @@
 """The report PDF read as its reader reads it: every page rendered (pdftoppm) and its text read back
 (pdftotext), for the demo report (IBM DS4500 vs IBM DS4400 at 20 ms), three fio systems and the
 two firmware versions of one array: every provenance row, caption and heading is there; nothing is past
-the margins, no line too wide for its box, no table below 8 pt.
+the margins, no line too wide for its box, no table below 8 pt; no heading alone at a page's foot, each
+framed box whole on one page, no figure or run wrapped and no word hyphenated in a table.
 
 The page is A4 (595 x 842 pt) with 2.2 cm (62.4 pt) margins, as the report's LaTeX sets it."""
 
@@ -173,9 +174,11 @@ def assert_read_as_printed(report: Report, read: ReadBack, *, compared: bool = T
     assert len(provenance) == (1 if compared else 0)
     # A row's run and value, each printed in its cell (pdftotext may read a row's wrapped cells in any order:
     # the words are looked for in order, on one line or wrapped onto the next).
+    # A figure ("≥ 10,103 IOPS") and a run ("run 238") are never wrapped.
     for row in provenance[0].rows if compared else ():
         _figure, _system, value, run, _source = (cell.text for cell in row)
-        assert _in_one_cell(read.words, run) and _in_one_cell(read.words, value), row
+        assert _on_one_line(read, run) and _on_one_line(read, value), row
+    _assert_no_word_hyphenated_in_a_table(read, [block for block in blocks if isinstance(block, TableBlock)])
     if compared:
         _assert_tables_at_8_pt_or_more(read, provenance[0])
 
@@ -226,25 +229,26 @@ def _assert_box_whole_on_a_page(read: ReadBack, box: Box) -> None:
     )
 
 
-def _in_one_cell(words: list[Word], text: str) -> bool:
-    """Whether ``text``'s words stand in order in one table cell of a page: each after the one before on its
-    line, or on one of the next lines (a wrapped cell), with at most a few words of neighbouring cells read
-    in between."""
-    wanted = text.split()
-    for start, first in enumerate(words):
-        if first.text != wanted[0]:
-            continue
-        previous, position = first, start
-        for token in wanted[1:]:
-            following = words[position + 1 : position + 9]
-            found = next((i for i, w in enumerate(following) if w.text == token and _next_in_cell(previous, w)), None)
-            if found is None:
-                break
-            position += found + 1
-            previous = words[position]
-        else:
-            return True
-    return False
+def _on_one_line(read: ReadBack, text: str) -> bool:
+    """Whether ``text`` is read whole on one line of a page."""
+    return any(f" {text} " in f" {line.text} " for line in _lines(read.words))
+
+
+def _assert_no_word_hyphenated_in_a_table(read: ReadBack, tables: list[TableBlock]) -> None:
+    """No word of a table's header or cells broken by a hyphen at the end of a line ("ran-" "dom"): a
+    column is as wide as its longest word. A hyphen the text has ("RAID-10", "randread-1-1") may end a line."""
+    table_words = {
+        word
+        for table in tables
+        for text in (*table.header, *(cell.text for row in table.rows for cell in row))
+        for word in re.findall("[A-Za-z]+", text)
+    }
+    small = [word for word in read.words if word.y_max - word.y_min < HEADING_BOX_PT - 1.0]
+    for word in small:
+        part = word.text[:-1]
+        if word.text.endswith("-") and part.isalpha() and part not in table_words:
+            broken = [whole for whole in table_words if whole.startswith(part)]
+            assert not broken, f"{word.text!r} on page {word.page}: a table's word broken ({broken[0]!r})"
 
 
 def _next_in_cell(previous: Word, word: Word) -> bool:
