@@ -12,7 +12,7 @@ from pathlib import Path
 
 from portal.exports.formats import DIGEST_BREAK_EVERY, latex_escape
 
-from .document import Block, Box, Figure, Heading, Report, TableBlock
+from .document import Block, Box, Figure, Heading, Paragraph, Report, TableBlock
 from .render import ReportUnavailable, numbered
 
 LATEX_TIMEOUT_SECONDS = 60
@@ -115,24 +115,36 @@ def _is_landscape(block: Block | None) -> bool:
 # caption, header and first rows, a box kept whole, the next heading with what it keeps, or lines of text.
 HEADING_PT = {1: 50.0, 2: 38.0, 3: 32.0}
 FIGURE_PT = 0.62 * 470.0
-TEXT_PT = 6 * 13.6
+# The body's 11 pt text on 13.6 pt lines, some 85 characters to a line.
+_TEXT_LINE_PT, _TEXT_CHARS_PER_LINE = 13.6, 85
+TEXT_PT = 6 * _TEXT_LINE_PT
 # Never more than most of a landscape page's text height (A4's width less both margins): a heading is not
 # moved to a page of its own.
 KEEP_AT_MOST_PT = 0.8 * (595.28 - 2 * 62.36)
 
 
 def _room_after_heading_pt(block: Heading, following: list[Block]) -> float:
+    return HEADING_PT[block.level] + _opening_pt(following)
+
+
+def _opening_pt(following: list[Block]) -> float:
+    """The height of what opens a section, kept on its heading's page: a chart, a table kept whole (else its
+    first rows), a box kept whole, a heading with what opens its own section, a sentence introducing one of
+    these with it, else the first lines of text."""
     after = following[0] if following else None
     if isinstance(after, Heading):
-        return HEADING_PT[block.level] + _room_after_heading_pt(after, following[1:])
+        return HEADING_PT[after.level] + _opening_pt(following[1:])
     if isinstance(after, Figure):
-        return HEADING_PT[block.level] + FIGURE_PT
+        return FIGURE_PT
     if isinstance(after, TableBlock):
-        return HEADING_PT[block.level] + _table_height_pt(after, rows=min(len(after.rows), _kept_rows(after)))
+        return _table_height_pt(after, rows=min(len(after.rows), _kept_rows(after)))
     if isinstance(after, Box):
         height = _box_height_pt(after)
-        return HEADING_PT[block.level] + (height if height <= BOX_WHOLE_AT_MOST_PT else TEXT_PT)
-    return HEADING_PT[block.level] + TEXT_PT
+        return height if height <= BOX_WHOLE_AT_MOST_PT else TEXT_PT
+    if isinstance(after, Paragraph) and isinstance(following[1] if len(following) > 1 else None, Figure | TableBlock):
+        lines = math.ceil(len(after.text) / _TEXT_CHARS_PER_LINE)
+        return lines * _TEXT_LINE_PT + _opening_pt(following[1:])
+    return TEXT_PT
 
 
 def _latex_box(block: Box) -> str:
@@ -317,7 +329,7 @@ def _grown(widths: list[float], wanted: list[float], room: float) -> list[float]
 
 
 # A header is set on up to this many lines before a cell below it wraps.
-HEADER_LINES = 3
+HEADER_LINES = 2
 
 
 def _widest_cells(block: TableBlock) -> list[float]:

@@ -21,7 +21,7 @@ from portal.exports.formats import latex_escape
 from portal.models import System
 from portal.reports.build import BuiltReport, build_report
 from portal.reports.content import ReportOptions
-from portal.reports.document import Box, Cell, Figure, Heading, Paragraph, Report, TableBlock
+from portal.reports.document import Block, Box, Cell, Figure, Heading, Paragraph, Report, TableBlock
 from portal.reports.latex import compile_pdf, render_latex
 from portal.reports.render import numbered
 from tests.reports.test_report_kinds import FILES, uploaded
@@ -159,7 +159,8 @@ def assert_read_as_printed(report: Report, read: ReadBack, *, compared: bool = T
     """Every heading and caption printed, every provenance row (none where nothing is ``compared``), no
     overfull line, nothing past the margins, the tables at 8 pt or more."""
     pdf = flat(read.text)
-    blocks = [block for block, _ in numbered(report)]
+    labelled = list(numbered(report))
+    blocks = [block for block, _ in labelled]
     headings = [block.text for block in blocks if isinstance(block, Heading)]
     captions = [block.caption for block in blocks if isinstance(block, TableBlock | Figure)]
     assert headings and (captions or not compared)  # a report comparing nothing may have no table
@@ -170,6 +171,7 @@ def assert_read_as_printed(report: Report, read: ReadBack, *, compared: bool = T
     _assert_no_heading_alone_at_a_page_foot(read, [block for block in blocks if isinstance(block, Heading)])
     for box in (block for block in blocks if isinstance(block, Box)):
         _assert_box_whole_on_a_page(read, box)
+    _assert_sections_open_with_their_table_or_chart(read, labelled)
     provenance = [block for block in blocks if isinstance(block, TableBlock) and block.key == "Provenance table"]
     assert len(provenance) == (1 if compared else 0)
     # A row's run and value, each printed in its cell (pdftotext may read a row's wrapped cells in any order:
@@ -204,6 +206,26 @@ def _assert_no_heading_alone_at_a_page_foot(read: ReadBack, headings: list[Headi
             if line.page == printed.page and line.y_min > printed.y_max and line.text != str(line.page)
         ]
         assert under, f"{heading.text!r} stands alone at the foot of page {printed.page}"
+
+
+def _assert_sections_open_with_their_table_or_chart(read: ReadBack, labelled: list[tuple[Block, str]]) -> None:
+    """A table or chart opening a section (under its heading, or after one sentence introducing it) has its
+    caption on the heading's page."""
+    lines = _lines(read.words)
+    for index, (block, _label) in enumerate(labelled):
+        if not isinstance(block, Heading):
+            continue
+        opening = labelled[index + 1 : index + 3]
+        if opening and isinstance(opening[0][0], Paragraph):
+            opening = opening[1:]
+        if not opening or not isinstance(opening[0][0], TableBlock | Figure):
+            continue
+        (heading,) = _heading_lines(read, block)
+        label = opening[0][1]
+        caption = next(line for line in lines if line.text.startswith(f"{label}:"))
+        assert caption.page == heading.page, (
+            f"{label} on page {caption.page}, its heading {block.text!r} on {heading.page}"
+        )
 
 
 def _assert_box_whole_on_a_page(read: ReadBack, box: Box) -> None:
