@@ -34,7 +34,8 @@ LATEX_PREAMBLE = r"""\documentclass[11pt,a4paper]{article}
 \usepackage{ragged2e}
 \DeclareUnicodeCharacter{2013}{--}
 \DeclareUnicodeCharacter{00B7}{\textperiodcentered}
-\setlength{\LTcapwidth}{\linewidth}
+% A table's caption as wide as the text (\linewidth is the page's only from \begin{document} on).
+\AtBeginDocument{\setlength{\LTcapwidth}{\linewidth}}
 % Paragraphs apart, not indented: a sentence after a table or chart starts at the margin.
 \setlength{\parindent}{0pt}
 \setlength{\parskip}{4pt plus 1pt}

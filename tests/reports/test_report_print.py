@@ -172,6 +172,7 @@ def assert_read_as_printed(report: Report, read: ReadBack, *, compared: bool = T
     for box in (block for block in blocks if isinstance(block, Box)):
         _assert_box_whole_on_a_page(read, box)
     _assert_sections_open_with_their_table_or_chart(read, labelled)
+    _assert_captions_wrap_at_the_text_width(read, labelled)
     provenance = [block for block in blocks if isinstance(block, TableBlock) and block.key == "Provenance table"]
     assert len(provenance) == (1 if compared else 0)
     # A row's run and value, each printed in its cell (pdftotext may read a row's wrapped cells in any order:
@@ -226,6 +227,18 @@ def _assert_sections_open_with_their_table_or_chart(read: ReadBack, labelled: li
         assert caption.page == heading.page, (
             f"{label} on page {caption.page}, its heading {block.text!r} on {heading.page}"
         )
+
+
+def _assert_captions_wrap_at_the_text_width(read: ReadBack, labelled: list[tuple[Block, str]]) -> None:
+    """A caption too long for one line fills the text width before it wraps."""
+    lines = _lines(read.words)
+    for block, label in labelled:
+        if not isinstance(block, TableBlock | Figure):
+            continue
+        first = next(line for line in lines if line.text.startswith(f"{label}:"))
+        if flat(block.caption) not in flat(first.text):
+            width = first.words[-1].x_max - first.words[0].x_min
+            assert width > 0.9 * TEXT_WIDTH_PT, f"{label}'s caption wraps {width:.0f} pt wide, not at the text width"
 
 
 def _assert_box_whole_on_a_page(read: ReadBack, box: Box) -> None:
