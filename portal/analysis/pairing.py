@@ -71,9 +71,12 @@ def config_key_label(key: ConfigKey) -> str:
     return config_words(key[0], key[1], key[2])
 
 
-def ambiguities(a_left: list[ConfigKey], b_left: list[ConfigKey]) -> tuple[list[str], list[str]]:
+def ambiguities(
+    a_left: list[ConfigKey], b_left: list[ConfigKey], *, printed: bool = False
+) -> tuple[list[str], list[str]]:
     """Sentences for unmatched configurations that could match several on the other side because
-    one side does not state its cache setting, and the settings the user can choose between."""
+    one side does not state its cache setting, and the settings the user can choose between. The compare
+    page's sentences ask its reader to choose one; ``printed`` ones (a report's) say why it is not compared."""
     sentences: list[str] = []
     choices: list[str] = []
     for side, keys, others, other_side in (("A", a_left, b_left, "B"), ("B", b_left, a_left, "A")):
@@ -81,10 +84,12 @@ def ambiguities(a_left: list[ConfigKey], b_left: list[ConfigKey]) -> tuple[list[
             matches = [other for other in others if compatible(key, other)]
             if len(matches) > 1:
                 settings_text = " or ".join(repr(m[2]) for m in matches if m[2])
-                sentences.append(
-                    f"{side}'s {config_key_label(key)} could match {other_side}'s {settings_text}: "
-                    "choose a cache setting to compare them"
+                why = (
+                    f"{side} states no cache setting for it, so it is compared with neither"
+                    if printed
+                    else "choose a cache setting to compare them"
                 )
+                sentences.append(f"{side}'s {config_key_label(key)} could match {other_side}'s {settings_text}: {why}")
                 choices += [m[2] for m in matches if m[2] and m[2] not in choices]
     return sentences, choices
 

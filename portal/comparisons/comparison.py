@@ -137,8 +137,10 @@ class WorkloadComparison:
     matched_by: str = ""
     # Cache settings that would pair configurations one side states no cache setting for.
     cache_choices: list[str] = field(default_factory=list)
-    # Why no configuration is compared (sentences), when ``rows`` is empty.
+    # Why no configuration is compared (sentences), when ``rows`` is empty; ``printed_empty``: the same in a
+    # report's words, which point at no control of the compare page.
     empty: list[str] = field(default_factory=list)
+    printed_empty: list[str] = field(default_factory=list)
     # When a side's curve does not cross the threshold: the response times (ms) both sides' curves are
     # measured between, None when they share none, and thresholds within them to compare at instead;
     # ``sides_measured``: each side's own range in words, saying which does not reach the threshold.

@@ -108,5 +108,8 @@ def workload_comparison(
     a_name, b_name = options.side_names(a, b)
     summaries = sentences.raid_level_summaries(rows, a_name=a_name, b_name=b_name, label=label, options=options)
     said, choices = ambiguities(only_a, only_b)
-    empty = [] if rows else sentences.why_empty((a_name, b_name), a_figures, b_figures, metric)
-    return WorkloadComparison(label, metric, rows, only_a, only_b, summaries, said, matched_by, choices, empty=empty)
+    why = [] if rows else sentences.why_empty((a_name, b_name), a_figures, b_figures, metric)
+    printed = [] if rows else sentences.why_empty((a_name, b_name), a_figures, b_figures, metric, printed=True)
+    return WorkloadComparison(
+        label, metric, rows, only_a, only_b, summaries, said, matched_by, choices, empty=why, printed_empty=printed
+    )

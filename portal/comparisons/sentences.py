@@ -242,17 +242,28 @@ def _bounded_sentence(row: "ComparisonRow", names: tuple[str, str], subject: str
 
 
 def why_empty(
-    names: tuple[str, str], a_figures: list[ReplicateGroup], b_figures: list[ReplicateGroup], metric: str
+    names: tuple[str, str],
+    a_figures: list[ReplicateGroup],
+    b_figures: list[ReplicateGroup],
+    metric: str,
+    *,
+    printed: bool = False,
 ) -> list[str]:
     """Why a workload both sides have compares no configuration, in sentences; ``names``: A's and B's as
-    sentences name them."""
+    sentences name them. The compare page's sentences point at its choice of configurations; ``printed``
+    ones (a report's) say what was not compared in their own words."""
     why = []
     a_name, b_name = names
     for letter, name, figures in (("A", a_name, a_figures), ("B", b_name, b_figures)):
         if not any(found.metric == metric and found.summary is not None for found in figures):
             reasons = dict.fromkeys(words for found in figures for words in found.no_value)
             why.append(f"No figure of {letter} ({name}) at the threshold: {'; '.join(reasons) or 'no value'}.")
-    if not why:
+    if not why and printed:
+        why.append(
+            f"No configuration of A ({a_name}) pairs with one of B ({b_name}) by RAID level, drive count and"
+            " cache setting, so none is compared."
+        )
+    elif not why:
         why.append(
             f"No configuration of A ({a_name}) pairs with one of B ({b_name}): "
             "choose a configuration of each side above to compare them."

@@ -96,6 +96,7 @@ def _provenance(reading: Reading) -> list[Block]:
             caption=reading.options.captions.get(key) or "Where every figure came from",
             header=("Figure", "System", "Value", "Run", "Source"),
             rows=tuple(rows),
+            numeric=(False, False, True, False, False),
             key=key,
         )
     )
@@ -271,7 +272,7 @@ def _overall_sentence(result: Comparison, workloads: list[WorkloadComparison]) -
     rows (lower bounds, figures published at another threshold) in the summary's words."""
     rows = [row for workload in workloads for row in workload.rows]
     if not rows:
-        why = list(dict.fromkeys(sentence for workload in result.workloads for sentence in workload.empty))
+        why = list(dict.fromkeys(sentence for workload in result.workloads for sentence in workload.printed_empty))
         return " ".join(
             [f"No configuration of {side_a(result)} and {side_b(result)} could be compared at "
              f"{formatting.threshold(result.threshold_ms)}.", *why]

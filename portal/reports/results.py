@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from portal import formatting
 from portal.analysis.digits import NO_FIGURE
+from portal.analysis.pairing import ambiguities
 from portal.analysis.tables import LOWER_BOUND, Table, round_half_up
 from portal.comparisons.charts import ChartUnit
 from portal.comparisons.selectors import Comparison, ComparisonRow, WorkloadComparison
@@ -65,8 +66,8 @@ def _workloads_not_compared(reported: list[Reported], options: ReportOptions) ->
             if workload.rows or (options.workloads and workload.workload not in options.workloads):
                 continue
             why = [
-                *workload.empty,
-                *(f"{sentence}." for sentence in workload.ambiguous),
+                *workload.printed_empty,
+                *(f"{sentence}." for sentence in printed_ambiguities(workload)),
                 *(f"{sentence}." for sentence in workload.sides_measured),
             ]
             title = f"{workload.workload}: not compared"
@@ -204,12 +205,18 @@ def _confidence(row: ComparisonRow) -> str:
 
 
 def _not_compared(result: Comparison, workload: WorkloadComparison) -> list[Block]:
-    lines = list(workload.empty) + [f"Not compared: {sentence}." for sentence in workload.ambiguous]
+    lines = workload.printed_empty + [f"Not compared: {sentence}." for sentence in printed_ambiguities(workload)]
     for side, keys in ((side_a(result), workload.only_a), (side_b(result), workload.only_b)):
         if keys:
             named = "; ".join(_config_words(key) for key in keys)
             lines.append(f"Only {side} was measured with {named}: it has no counterpart to compare.")
     return [Box("Not compared", tuple(lines))] if lines else []
+
+
+def printed_ambiguities(workload: WorkloadComparison) -> list[str]:
+    """The configurations of ``workload`` that could match several of the other side's, in a report's words
+    (the compare page asks its reader to choose a cache setting; a report says why none is compared)."""
+    return ambiguities(workload.only_a, workload.only_b, printed=True)[0]
 
 
 def _config_words(key: tuple[str | None, int | None, str]) -> str:

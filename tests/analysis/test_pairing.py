@@ -64,6 +64,17 @@ def test_the_ambiguity_is_reported_from_either_side():
     assert choices == [DISABLED, ENABLED]
 
 
+def test_a_report_says_why_an_ambiguous_configuration_is_not_compared_without_pointing_at_the_page():
+    sentences, choices = ambiguities(
+        [("RAID-10", 28, DISABLED), ("RAID-10", 28, ENABLED)], [("RAID-10", 28, "")], printed=True
+    )
+    assert sentences == [
+        "B's RAID-10, 28 drives could match A's 'All Caches Disabled' or 'All Caches Enabled': "
+        "B states no cache setting for it, so it is compared with neither"
+    ]
+    assert choices == [DISABLED, ENABLED]
+
+
 def test_lone_arrays_of_different_sizes_at_one_raid_level_are_compared_at_their_best():
     pairs, only_a, only_b = pair_configs([("RAID-5", 140, DISABLED)], [("RAID-5", 112, DISABLED)])
     assert pairs == [(("RAID-5", 140, DISABLED), ("RAID-5", 112, DISABLED))]

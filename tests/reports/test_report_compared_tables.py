@@ -49,9 +49,10 @@ def test_the_file_server_workload_is_said_not_compared_and_why(report):
     (box,) = [block for block in report.blocks if isinstance(block, Box) and block.title.startswith("File Server")]
     assert box.title == "File Server: not compared"
     # Seed 000 line 244: the DS4400's File Server figure at 140 HDDs states no cache setting; the DS4500's two do.
+    # The report says why it is not compared; it points at no control of the compare page.
     assert (
-        "B's RAID-5, 140 drives could match A's 'All Caches Disabled' or 'Write Cache Enabled': choose a cache "
-        "setting to compare them." in box.lines
+        "B's RAID-5, 140 drives could match A's 'All Caches Disabled' or 'Write Cache Enabled': B states no cache "
+        "setting for it, so it is compared with neither." in box.lines
     )
 
 

@@ -1,7 +1,8 @@
 """The report PDF read as its reader reads it: every page rendered (pdftoppm) and its text read back
 (pdftotext), for the demo report (IBM DS4500 vs IBM DS4400 at 20 ms), three fio systems and the
 two firmware versions of one array: every provenance row, caption and heading is there; nothing is past
-the margins, no line too wide for its box, no table below 8 pt.
+the margins, no line too wide for its box, no table below 8 pt; no heading alone at a page's foot, each
+framed box whole on one page, no figure or run wrapped and no word hyphenated in a table.
 
 The page is A4 (595 x 842 pt) with 2.2 cm (62.4 pt) margins, as the report's LaTeX sets it."""
 
@@ -20,7 +21,7 @@ from portal.exports.formats import latex_escape
 from portal.models import System
 from portal.reports.build import BuiltReport, build_report
 from portal.reports.content import ReportOptions
-from portal.reports.document import Cell, Figure, Heading, Paragraph, Report, TableBlock
+from portal.reports.document import Block, Box, Cell, Figure, Heading, Paragraph, Report, TableBlock
 from portal.reports.latex import compile_pdf, render_latex
 from portal.reports.render import numbered
 from tests.reports.test_report_kinds import FILES, uploaded
@@ -41,6 +42,12 @@ TEXT_WIDTH_PT = 595.28 - 2 * MARGIN_PT
 # plotly's 12 px tick labels in a 900 px chart printed at 470 pt (6.27 pt) read back 6.94 pt tall.
 CHART_BOX_PER_FONT_PT = 1.1
 SMALLEST_CHART_FONT_PT = 8.0
+# A heading's words read back taller than the body's (9.6 pt): a section's 14.4 pt, a subsection's 12 pt.
+HEADING_BOX_PT = 10.0
+# A box's rules run the text width; read at 72 dpi (a pixel a point), without anti-aliasing.
+RULE_SHARE_OF_TEXT_WIDTH = 0.95
+# A box's rule lies within this far above its title's words or below its last line's.
+RULE_NEAR_PT = 30.0
 
 
 @dataclass
@@ -60,6 +67,19 @@ class ReadBack:
     pages: list[tuple[float, float]]  # each page's width and height as read (landscape pages turned)
     log: str  # pdflatex's
     latex: str
+    rules: list[list[float]]  # each page's full-width rules: how far down the page (pt), as rendered
+
+
+@dataclass
+class Line:
+    page: int
+    y_min: float
+    y_max: float
+    words: list[Word]
+
+    @property
+    def text(self) -> str:
+        return " ".join(word.text for word in self.words)
 
 
 def read_back(built: BuiltReport, folder: Path) -> ReadBack:
@@ -79,7 +99,37 @@ def read_back(built: BuiltReport, folder: Path) -> ReadBack:
     subprocess.run(["pdftoppm", "-r", "50", "-png", "report.pdf", "page"], cwd=folder, check=True)
     rendered = sorted(folder.glob("page-*.png"))
     assert len(rendered) == len(pages) and all(png.stat().st_size > 1000 for png in rendered)
-    return ReadBack(" ".join(text.decode().split()), words, pages, log, latex)
+    grey = ["pdftoppm", "-r", "72", "-gray", "-aaVector", "no", "report.pdf", "grey"]
+    subprocess.run(grey, cwd=folder, check=True)
+    rules = [_full_width_rules(pgm.read_bytes()) for pgm in sorted(folder.glob("grey-*.pgm"))]
+    assert len(rules) == len(pages)
+    return ReadBack(" ".join(text.decode().split()), words, pages, log, latex, rules)
+
+
+def _full_width_rules(pgm: bytes) -> list[float]:
+    """How far down a page (pt, the page rendered at 72 dpi) each dark line across the text width lies."""
+    magic, width, height, _depth, pixels = pgm.split(maxsplit=4)
+    assert magic == b"P5"
+    width, height = int(width), int(height)
+    needed = RULE_SHARE_OF_TEXT_WIDTH * (width - 2 * MARGIN_PT)
+    return [
+        float(y)
+        for y in range(height)
+        if sum(1 for value in pixels[y * width : (y + 1) * width] if value < 128) >= needed
+    ]
+
+
+def _lines(words: list[Word]) -> list[Line]:
+    """The words of each page in lines, as pdftotext reads them: a word on the line of the one before it."""
+    lines: list[Line] = []
+    for word in words:
+        last = lines[-1] if lines else None
+        if last and last.page == word.page and abs(last.y_max - word.y_max) < 1.0:
+            last.words.append(word)
+            last.y_min, last.y_max = min(last.y_min, word.y_min), max(last.y_max, word.y_max)
+        else:
+            lines.append(Line(word.page, word.y_min, word.y_max, [word]))
+    return lines
 
 
 def _words(bbox_html: str) -> tuple[list[Word], list[tuple[float, float]]]:
@@ -109,7 +159,8 @@ def assert_read_as_printed(report: Report, read: ReadBack, *, compared: bool = T
     """Every heading and caption printed, every provenance row (none where nothing is ``compared``), no
     overfull line, nothing past the margins, the tables at 8 pt or more."""
     pdf = flat(read.text)
-    blocks = [block for block, _ in numbered(report)]
+    labelled = list(numbered(report))
+    blocks = [block for block, _ in labelled]
     headings = [block.text for block in blocks if isinstance(block, Heading)]
     captions = [block.caption for block in blocks if isinstance(block, TableBlock | Figure)]
     assert headings and (captions or not compared)  # a report comparing nothing may have no table
@@ -117,36 +168,122 @@ def assert_read_as_printed(report: Report, read: ReadBack, *, compared: bool = T
         assert flat(text) in pdf, text
     assert "Overfull \\hbox" not in read.log
     _assert_words_within_the_text_area(read)
+    _assert_no_heading_alone_at_a_page_foot(read, [block for block in blocks if isinstance(block, Heading)])
+    for box in (block for block in blocks if isinstance(block, Box)):
+        _assert_box_whole_on_a_page(read, box)
+    _assert_sections_open_with_their_table_or_chart(read, labelled)
+    _assert_captions_wrap_at_the_text_width(read, labelled)
     provenance = [block for block in blocks if isinstance(block, TableBlock) and block.key == "Provenance table"]
     assert len(provenance) == (1 if compared else 0)
     # A row's run and value, each printed in its cell (pdftotext may read a row's wrapped cells in any order:
     # the words are looked for in order, on one line or wrapped onto the next).
+    # A figure ("≥ 10,103 IOPS") and a run ("run 238") are never wrapped.
     for row in provenance[0].rows if compared else ():
         _figure, _system, value, run, _source = (cell.text for cell in row)
-        assert _in_one_cell(read.words, run) and _in_one_cell(read.words, value), row
+        assert _on_one_line(read, run) and _on_one_line(read, value), row
+    _assert_no_word_hyphenated_in_a_table(read, [block for block in blocks if isinstance(block, TableBlock)])
     if compared:
         _assert_tables_at_8_pt_or_more(read, provenance[0])
 
 
-def _in_one_cell(words: list[Word], text: str) -> bool:
-    """Whether ``text``'s words stand in order in one table cell of a page: each after the one before on its
-    line, or on one of the next lines (a wrapped cell), with at most a few words of neighbouring cells read
-    in between."""
-    wanted = text.split()
-    for start, first in enumerate(words):
-        if first.text != wanted[0]:
+def _heading_lines(read: ReadBack, heading: Heading) -> list[Line]:
+    """The lines printing ``heading`` with its number ("3.1 Random Reads 8K"), set larger than the text."""
+    wanted = re.compile(r"\d+(\.\d+)*" + re.escape(flat(heading.text)))
+    return [
+        line
+        for line in _lines(read.words)
+        if wanted.fullmatch(flat(line.text)) and min(w.y_max - w.y_min for w in line.words) > HEADING_BOX_PT
+    ]
+
+
+def _assert_no_heading_alone_at_a_page_foot(read: ReadBack, headings: list[Heading]) -> None:
+    """Under every heading, on its page, a line of what it heads (the page number, the foot, is none)."""
+    lines = _lines(read.words)
+    for heading in headings:
+        (printed,) = _heading_lines(read, heading)
+        under = [
+            line
+            for line in lines
+            if line.page == printed.page and line.y_min > printed.y_max and line.text != str(line.page)
+        ]
+        assert under, f"{heading.text!r} stands alone at the foot of page {printed.page}"
+
+
+def _assert_sections_open_with_their_table_or_chart(read: ReadBack, labelled: list[tuple[Block, str]]) -> None:
+    """A table or chart opening a section (under its heading, or after one sentence introducing it) has its
+    caption on the heading's page."""
+    lines = _lines(read.words)
+    for index, (block, _label) in enumerate(labelled):
+        if not isinstance(block, Heading):
             continue
-        previous, position = first, start
-        for token in wanted[1:]:
-            following = words[position + 1 : position + 9]
-            found = next((i for i, w in enumerate(following) if w.text == token and _next_in_cell(previous, w)), None)
-            if found is None:
-                break
-            position += found + 1
-            previous = words[position]
-        else:
-            return True
-    return False
+        opening = labelled[index + 1 : index + 3]
+        if opening and isinstance(opening[0][0], Paragraph):
+            opening = opening[1:]
+        if not opening or not isinstance(opening[0][0], TableBlock | Figure):
+            continue
+        (heading,) = _heading_lines(read, block)
+        label = opening[0][1]
+        caption = next(line for line in lines if line.text.startswith(f"{label}:"))
+        assert caption.page == heading.page, (
+            f"{label} on page {caption.page}, its heading {block.text!r} on {heading.page}"
+        )
+
+
+def _assert_captions_wrap_at_the_text_width(read: ReadBack, labelled: list[tuple[Block, str]]) -> None:
+    """A caption too long for one line fills the text width before it wraps."""
+    lines = _lines(read.words)
+    for block, label in labelled:
+        if not isinstance(block, TableBlock | Figure):
+            continue
+        first = next(line for line in lines if line.text.startswith(f"{label}:"))
+        if flat(block.caption) not in flat(first.text):
+            width = first.words[-1].x_max - first.words[0].x_min
+            assert width > 0.9 * TEXT_WIDTH_PT, f"{label}'s caption wraps {width:.0f} pt wide, not at the text width"
+
+
+def _assert_box_whole_on_a_page(read: ReadBack, box: Box) -> None:
+    """The box's title, its sentences and both its rules (just above the title, just below the last line)
+    on one page."""
+    lines = _lines(read.words)
+    starts = [i for i, line in enumerate(lines) if flat(line.text) == flat(box.title)]
+    assert starts, box.title
+    start = starts[0]
+    wanted, read_so_far, end = flat(" ".join(box.lines)), "", None
+    for index in range(start + 1, len(lines)):
+        read_so_far += flat(lines[index].text.replace("•", ""))
+        if len(read_so_far) >= len(wanted):
+            end = index
+            break
+    assert end is not None and read_so_far.startswith(wanted), box.title
+    title, last = lines[start], lines[end]
+    assert title.page == last.page, f"the box {box.title!r} runs from page {title.page} onto page {last.page}"
+    rules = read.rules[title.page - 1]
+    assert any(title.y_min - RULE_NEAR_PT < y < title.y_min for y in rules), f"no rule above {box.title!r}"
+    assert any(last.y_max < y < last.y_max + RULE_NEAR_PT for y in rules), (
+        f"no rule under the box {box.title!r} on page {last.page}"
+    )
+
+
+def _on_one_line(read: ReadBack, text: str) -> bool:
+    """Whether ``text`` is read whole on one line of a page."""
+    return any(f" {text} " in f" {line.text} " for line in _lines(read.words))
+
+
+def _assert_no_word_hyphenated_in_a_table(read: ReadBack, tables: list[TableBlock]) -> None:
+    """No word of a table's header or cells broken by a hyphen at the end of a line ("ran-" "dom"): a
+    column is as wide as its longest word. A hyphen the text has ("RAID-10", "randread-1-1") may end a line."""
+    table_words = {
+        word
+        for table in tables
+        for text in (*table.header, *(cell.text for row in table.rows for cell in row))
+        for word in re.findall("[A-Za-z]+", text)
+    }
+    small = [word for word in read.words if word.y_max - word.y_min < HEADING_BOX_PT - 1.0]
+    for word in small:
+        part = word.text[:-1]
+        if word.text.endswith("-") and part.isalpha() and part not in table_words:
+            broken = [whole for whole in table_words if whole.startswith(part)]
+            assert not broken, f"{word.text!r} on page {word.page}: a table's word broken ({broken[0]!r})"
 
 
 def _next_in_cell(previous: Word, word: Word) -> bool:
@@ -217,6 +354,20 @@ def test_the_demo_report_reads_as_printed(db, settings, tmp_path):
     assert r"$10^{6}$ bytes per second" in read.latex and r"$(A - B \times k) / (B \times k) \times 100$" in read.latex
     assert "MB/s = 106 bytes per second" in read.text  # the exponent set raised, as math
     assert_chart_text_legible(built, tmp_path / "charts")
+    # The workload not compared (File Server: DS4400's RAID-10 and RAID-5 at 140 drives state no cache setting,
+    # DS4500 ran both 'All Caches Disabled' and 'Write Cache Enabled' there) is said in the report's own words,
+    # in every format: nothing points at the compare page's controls.
+    said = (
+        "No configuration of A (IBM DS4500) pairs with one of B (IBM DS4400) by RAID level, drive count and cache"
+        " setting, so none is compared.",
+        "B's RAID-10, 140 drives could match A's 'All Caches Disabled' or 'Write Cache Enabled': B states no cache"
+        " setting for it, so it is compared with neither.",
+    )
+    docx = " ".join(paragraph.text for paragraph in Document(io.BytesIO(built.files["docx"])).paragraphs)
+    for sentence in said:
+        assert flat(sentence) in flat(read.text) and sentence in docx, sentence
+    for text in (read.text, docx, built.files["html"].decode(), built.files["md"].decode()):
+        assert "choose" not in text and "above to compare" not in text
     # Word and the HTML printed: each table's header row repeated on every page it runs onto.
     document = Document(io.BytesIO(built.files["docx"]))
     assert len(document.tables) == len([block for block, _ in numbered(built.report) if isinstance(block, TableBlock)])
