@@ -16,7 +16,7 @@ from . import contract
 from .archive import DEFAULT_ZIP_LIMITS, ZipLimits, is_zip, zip_members
 from .cycles import cycle_collection_paused
 from .errors import ParseError
-from .formats import array_profile, diskspd, elbencho, ffsb, fio, iometer, jetstress, orion, vdbench
+from .formats import array_profile, diskspd, elbencho, ffsb, fio, iometer, jetstress, mlperf_storage, orion, vdbench
 from .formats.base import FormatModule, GroupedFormat, RefusingFormat
 from .result import ResultSet
 from .source import Source, sniff_encoding
@@ -34,6 +34,7 @@ FORMAT_MODULES: tuple[FormatModule, ...] = (
     diskspd,
     vdbench,
     elbencho,
+    mlperf_storage,
 )
 FORMATS: dict[str, FormatModule] = {module.FORMAT: module for module in FORMAT_MODULES}
 # The formats with a refuse hook, asked about every file before any format sniffs it.

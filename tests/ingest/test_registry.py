@@ -76,8 +76,9 @@ def test_the_optional_hooks_are_where_the_readme_says():
     grouped = {module.FORMAT for module in FORMATS.values() if isinstance(module, GroupedFormat)}
     # Configuration files refused: Iometer .icf, Jetstress XML, FFSB profiles, DiskSpd -X profiles.
     assert refusing == {"iometer", "jetstress", "ffsb", "diskspd"}
-    # Read together: an ORION test, a fio-plot folder, a vdbench output folder.
-    assert grouped == {"orion", "fio", "vdbench"}
+    # Read together: an ORION test, a fio-plot folder, a vdbench output folder, a DLIO run folder's
+    # summary.json and per_epoch_stats.json.
+    assert grouped == {"orion", "fio", "vdbench", "mlperf_storage"}
 
 
 def test_a_module_missing_part_of_the_interface_is_told_what():
