@@ -42,7 +42,12 @@ class JsonFile:
         return self._text.count("\n", 0, match.start()) + 1 if match else None
 
     def error(self, message: str, key: str, within: str | None = None) -> ParseError:
-        return ParseError(message, file=self.name, line=self.line_of(key, within), field=key)
+        """A refusal naming ``key`` and its line; for a key the file does not write, the line of the object
+        it is missing from (``within``)."""
+        line = self.line_of(key, within)
+        if line is None and within is not None:
+            line = self.line_of(within)
+        return ParseError(message, file=self.name, line=line, field=key)
 
     def section(self, parent: JSONObject, key: str, within: str | None = None) -> JSONObject:
         """``parent[key]``, a JSON object; refused when absent or anything else."""
