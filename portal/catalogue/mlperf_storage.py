@@ -1,0 +1,98 @@
+"""The submissions of an MLPerf Storage results repository, read from a local clone.
+
+The repositories (``mlcommons/storage_results_v1.0``, Apache-2.0) hold a folder per division and
+organisation: ``Closed|Open/<organisation>/systems/<system>.json`` describes each system submitted, and
+``results/<system>/<workload>/.../mlperf_storage_report.json`` holds each workload's report (Huawei's sits
+in ``results/<system>/`` itself). A results folder that names no system description is read as the
+organisation's only system when it has one (simplyblock's ``results/resnet-h100/``), else as a system
+of that folder's name without a description. The reports and descriptions are read by the
+``mlperf_storage`` parser, as an upload of them would be; DLIO's summaries are not read here.
+"""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ingest import ParseError, Source, parse_sources
+
+from .clone import Citation
+
+DIVISIONS = ("Closed", "Open")
+REPORT = "mlperf_storage_report.json"
+
+
+@dataclass
+class Submission:
+    """One system an organisation submitted: its description (the result contract's system) and each
+    workload's run, each with where it was read."""
+
+    division: str
+    organisation: str
+    system_id: str
+    description: dict | None = None
+    description_citation: Citation | None = None
+    runs: list[tuple[dict, Citation]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The system's name in the portal: the organisation and the submission's system id."""
+        return f"{self.organisation} {self.system_id}"
+
+
+@dataclass
+class Catalogue:
+    """What a clone holds: its submissions, and the files that could not be read (``path: reason``)."""
+
+    submissions: list[Submission]
+    failures: list[str]
+
+
+def clone_submissions(*, root: Path, repository: str, commit: str | None) -> Catalogue:
+    """Every submission of the clone at ``root``, in division, organisation and system order."""
+    submissions: list[Submission] = []
+    failures: list[str] = []
+    for division in DIVISIONS:
+        for organisation in sorted(p for p in (root / division).glob("*") if p.is_dir()):
+            found = _organisation(root, organisation, division, repository, commit, failures)
+            # A system with neither a description nor a report read is not stored (its files are in failures).
+            submissions.extend(found[key] for key in sorted(found) if found[key].description or found[key].runs)
+    return Catalogue(submissions, failures)
+
+
+def _organisation(
+    root: Path, folder: Path, division: str, repository: str, commit: str | None, failures: list[str]
+) -> dict[str, Submission]:
+    def cite(path: Path) -> Citation:
+        return Citation(repository=repository, path=path.relative_to(root).as_posix(), commit=commit)
+
+    submissions: dict[str, Submission] = {}
+    descriptions = sorted((folder / "systems").glob("*.json"))
+    for path in descriptions:
+        submission = submissions.setdefault(path.stem, Submission(division, folder.name, path.stem))
+        result = _read(path, root, failures)
+        if result is not None and result.get("system"):
+            submission.description, submission.description_citation = result["system"], cite(path)
+    for path in sorted((folder / "results").rglob(REPORT)):
+        first = path.relative_to(folder / "results").parts[0]
+        system_id = first if first in submissions or len(descriptions) != 1 else descriptions[0].stem
+        submission = submissions.setdefault(system_id, Submission(division, folder.name, system_id))
+        result = _read(path, root, failures)
+        if result is not None:
+            submission.runs.extend((run, cite(path)) for run in result["runs"])
+            submission.warnings.extend(result["warnings"])
+    return submissions
+
+
+def _read(path: Path, root: Path, failures: list[str]) -> dict | None:
+    """The one result set of a file, read as an upload is; ``None`` (and the reason in ``failures``) when
+    it cannot be read."""
+    name = path.relative_to(root).as_posix()
+    try:
+        results = parse_sources([Source(path, name=name)])
+    except ParseError as error:
+        failures.append(str(error))
+        return None
+    if len(results) != 1 or results[0]["format"] != "mlperf_storage":
+        failures.append(f"{name}: not an MLPerf Storage report or system description")
+        return None
+    return results[0]

@@ -1,0 +1,166 @@
+"""``manage.py catalogue import mlperf-storage PATH``: a clone of an MLPerf Storage results repository, built
+from the shared samples in the repository's layout, imported as published systems citing repository, path
+and commit; importing it again changes nothing, a newer commit updates."""
+
+import io
+import shutil
+import subprocess
+
+import pytest
+from django.core.management import call_command
+
+from portal.models import Point, Run, System
+from tests.samples import sample
+
+pytestmark = pytest.mark.django_db
+
+DDN_ID = "AI400X2T_24x14TiB_nvme_8xNDR200_16clients"
+DDN_REPORT = f"Closed/DDN/results/{DDN_ID}/cosmoflow-h100/runs/mlperf_storage_report.json"
+HUAWEI_REPORT = "Closed/Huawei/results/OceanStor_A800_51_hosts/mlperf_storage_report.json"
+RUN1 = f"Closed/DDN/results/{DDN_ID}/cosmoflow-h100/runs/run1/c002"
+# Where each shared sample sits in mlcommons/storage_results_v1.0 (its MANIFEST row).
+LAYOUT = {
+    f"Closed/DDN/systems/{DDN_ID}.json": "v1.0-ddn-system.json",
+    DDN_REPORT: "v1.0-ddn-cosmoflow-h100-report.json",
+    f"{RUN1}/summary.json": "v1.0-ddn-cosmoflow-h100-run1-summary.json",
+    f"{RUN1}/per_epoch_stats.json": "v1.0-ddn-cosmoflow-h100-run1-per_epoch_stats.json",
+    HUAWEI_REPORT: "v1.0-huawei-unet3d-h100-report.json",
+}
+
+
+def git(folder, *arguments):
+    done = subprocess.run(["git", "-C", str(folder), *arguments], capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def commit_all(folder, message):
+    git(folder, "add", "-A")
+    git(folder, "-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", message)
+    return git(folder, "rev-parse", "HEAD")
+
+
+@pytest.fixture
+def clone(tmp_path):
+    """A git clone of the repository's layout holding the shared samples (copied: the samples stay read-only)."""
+    root = tmp_path / "storage_results_v1.0"
+    for path, name in LAYOUT.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(sample("mlperf-storage", name), root / path)
+    git(tmp_path, "init", "-q", str(root))
+    git(root, "remote", "add", "origin", "https://github.com/mlcommons/storage_results_v1.0.git")
+    return root, commit_all(root, "v1.0 results")
+
+
+def catalogue_import(*arguments):
+    out = io.StringIO()
+    call_command("catalogue", "import", "mlperf-storage", *map(str, arguments), stdout=out)
+    return out.getvalue()
+
+
+def test_a_clone_is_imported_as_published_systems_citing_repository_path_and_commit(clone):
+    root, commit = clone
+    out = catalogue_import(root)
+    assert out.splitlines()[0] == (
+        f"mlcommons/storage_results_v1.0 at commit {commit}: 2 systems (2 added, 0 updated); "
+        "runs: 2 added, 0 replaced, 0 removed, 0 unchanged"
+    )
+    ddn = System.objects.get(name=f"DDN {DDN_ID}")
+    # the operator's (no team) and read by everyone, like the seed studies
+    assert ddn.published and ddn.team is None
+    # systems/<id>.json: storage_system.vendor_name, solution_name, version; hardware_components controller x 2
+    assert (ddn.vendor, ddn.model, ddn.firmware, ddn.controllers) == (
+        "DDN",
+        "AI400X2 Turbo",
+        "EXA6.3.0 - SFAOS12.4.0",
+        2,
+    )
+    assert ddn.profile["details"]["benchmark_hosts"] == {"client": 16}
+    assert ddn.profile["details"]["nodes"][0]["DRAM"]["capacity_MiB"] == 94208
+    assert ddn.profile["catalogue"] == {
+        "catalogue": "mlperf-storage",
+        "division": "Closed",
+        "organisation": "DDN",
+        "system_id": DDN_ID,
+        "citation": {
+            "repository": "mlcommons/storage_results_v1.0",
+            "path": f"Closed/DDN/systems/{DDN_ID}.json",
+            "commit": commit,
+        },
+    }
+    run = Run.objects.get(config__system=ddn)
+    assert run.origin == Run.Origin.PUBLISHED and run.tool == "MLPerf Storage"
+    assert (run.citation_document, run.citation_table, run.citation_note) == (
+        "mlcommons/storage_results_v1.0",
+        DDN_REPORT,
+        f"commit {commit}",
+    )
+    assert run.workload_name == "cosmoflow (h100)" and run.verdict == "pass"
+    [point] = run.points.all()
+    # overall.train_num_accelerators "64"; overall.train_throughput_mean_MB_per_second 33867.86398140645 MiB/s
+    assert point.load == {"accelerators": 64}
+    assert point.mbps == pytest.approx(35513.03, abs=0.01)
+    assert run.published_mbps_binary == pytest.approx(33867.86398140645)
+    # The Huawei folder has no systems/ description: a system of the folder's name, its vendor the organisation
+    huawei = System.objects.get(name="Huawei OceanStor_A800_51_hosts")
+    assert huawei.vendor == "Huawei" and huawei.published
+    huawei_point = Point.objects.get(run__config__system=huawei)
+    # overall.train_throughput_mean_MB_per_second 695480.2768186077 MiB/s, 255 accelerators
+    assert huawei_point.mbps == pytest.approx(729263.93, abs=0.01)
+    assert huawei_point.load == {"accelerators": 255}
+
+
+def test_a_second_import_of_the_same_commit_changes_nothing(clone):
+    root, _ = clone
+    catalogue_import(root)
+    before = {
+        "systems": list(System.objects.order_by("id").values_list("id", "updated_at")),
+        "runs": list(Run.objects.order_by("id").values_list("id", "citation_note")),
+        "points": list(Point.objects.order_by("id").values_list("id", "mbps")),
+    }
+    out = catalogue_import(root)
+    assert "2 systems (0 added, 0 updated); runs: 0 added, 0 replaced, 0 removed, 2 unchanged" in out
+    assert before == {
+        "systems": list(System.objects.order_by("id").values_list("id", "updated_at")),
+        "runs": list(Run.objects.order_by("id").values_list("id", "citation_note")),
+        "points": list(Point.objects.order_by("id").values_list("id", "mbps")),
+    }
+
+
+def test_a_newer_commit_updates_figures_and_citations_and_removes_what_it_withdrew(clone):
+    root, first = clone
+    catalogue_import(root)
+    report = root / HUAWEI_REPORT
+    report.write_text(report.read_text().replace("695480.2768186077", "700000.0", 1))
+    (root / DDN_REPORT).unlink()
+    newer = commit_all(root, "a corrected Huawei report; DDN's cosmoflow result withdrawn")
+    out = catalogue_import(root)
+    assert "2 systems (0 added, 1 updated); runs: 0 added, 1 replaced, 1 removed, 0 unchanged" in out
+    [run] = Run.objects.all()
+    assert run.citation_note == f"commit {newer}" != f"commit {first}"
+    # 700,000 MiB/s x 1.048576
+    assert run.points.get().mbps == pytest.approx(734003.2)
+    # the DDN system keeps its description, now cited at the newer commit, without runs
+    ddn = System.objects.get(name=f"DDN {DDN_ID}")
+    assert ddn.profile["catalogue"]["citation"]["commit"] == newer
+
+
+def test_a_folder_that_is_no_clone_is_cited_as_given_without_a_commit(tmp_path):
+    root = tmp_path / "results"
+    (root / HUAWEI_REPORT).parent.mkdir(parents=True)
+    shutil.copyfile(sample("mlperf-storage", "v1.0-huawei-unet3d-h100-report.json"), root / HUAWEI_REPORT)
+    out = catalogue_import(root, "--repository", "mlcommons/storage_results_v1.0")
+    assert out.startswith("mlcommons/storage_results_v1.0 at no commit (not a git clone): 1 systems")
+    run = Run.objects.get()
+    assert run.citation_note == "read from a folder that is no git clone: no commit"
+
+
+def test_a_file_that_cannot_be_read_is_named_and_the_rest_imported(clone):
+    root, _ = clone
+    report = root / HUAWEI_REPORT
+    report.write_text(report.read_text().replace('"train_num_accelerators": "255"', '"train_num_accelerators": "many"'))
+    out = catalogue_import(root)
+    assert "1 systems (1 added, 0 updated); runs: 1 added" in out
+    # the report's line 6: "train_num_accelerators": "255" in "overall"
+    assert f"not read   {HUAWEI_REPORT}:6: field 'train_num_accelerators': 'many' is not a number" in out.splitlines()
+    assert Run.objects.get().citation_table == DDN_REPORT
+    assert not System.objects.filter(name__startswith="Huawei").exists()
