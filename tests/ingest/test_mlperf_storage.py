@@ -221,6 +221,35 @@ def test_the_system_description_is_the_system_with_its_nodes_and_rated_drives():
     ]
 
 
+def test_a_description_names_the_system_by_vendor_solution_and_model_without_repeating_them():
+    # as Closed/Hammerspace/systems/*.json of mlcommons/storage_results_v1.0 names them (storage_system only)
+    # with a node's vendor, model and accelerators as Closed/simplyblock/systems/*.json states them
+    text = (
+        '{"networks": [], "nodes": [{"node_type_name": "Client", "node_model_name": "c6in.8xlarge", '
+        '"node_vendor_name": "AWS", "DRAM": {"capacity_MiB": 256}, "accelerators": [{"vendor_and_model": '
+        '"NVIDIA H100", "count_of_this_type": 2}]}], "storage_system": {"vendor_name": "Hammerspace Hyperscale NAS", '
+        '"solution_name": "Hammerspace", "model_name": "Server", "version": "5.1.6-166"}}\n'
+    )
+    [result] = parse_text(text, "Hammerspace_unet3d_5Client_H100.json")
+    assert result["system"]["name"] == "Hammerspace Hyperscale NAS Server"
+    [node] = result["system"]["details"]["nodes"]
+    assert (node["node_vendor_name"], node["node_model_name"]) == ("AWS", "c6in.8xlarge")
+    assert node["DRAM"] == {"capacity_MiB": 256}
+    assert node["accelerators"] == [{"vendor_and_model": "NVIDIA H100", "count_of_this_type": 2}]
+
+
+def test_a_description_without_a_storage_system_is_named_after_its_file():
+    [result] = parse_text('{"nodes": [{"node_type_name": "client"}]}\n', "systems/Acme_8_clients.json")
+    assert result["system"]["name"] == "Acme_8_clients"
+
+
+def test_a_json_schema_of_the_description_is_not_taken_for_one():
+    # Closed/Hammerspace/systems/Schema.json: the description's JSON Schema, its keys under "properties"
+    head = b'{\n    "$id": "x",\n    "$schema": "https://json-schema.org/draft/2020-12/schema",\n    "properties": {\n'
+    head += b'\t"networks": {}, "nodes": {"items": {"properties": {"node_type_name": {}}}}, "storage_system": {}}}\n'
+    assert not mlperf_storage.sniff(head, "Schema.json")
+
+
 # Damaged files: each refusal names the file, the line and the key.
 
 

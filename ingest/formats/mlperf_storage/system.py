@@ -33,9 +33,8 @@ def description_system(document: JsonFile) -> System:
     components = _list(document, storage, "hardware_components")
     vendor = _text(storage, "vendor_name")
     solution = _text(storage, "solution_name")
-    name = _text(storage, "model_name") or " ".join(part for part in (vendor, solution) if part) or None
     return System(
-        name=name or _fallback_name(document.name),
+        name=_name(vendor, solution, _text(storage, "model_name")) or _fallback_name(document.name),
         vendor=vendor,
         model=solution or _text(storage, "model_name"),
         firmware=_text(storage, "version"),
@@ -48,6 +47,18 @@ def description_system(document: JsonFile) -> System:
             "benchmark_hosts": _benchmark_hosts(document),
         },
     )
+
+
+def _name(*parts: str | None) -> str:
+    """The vendor, solution and model names joined, each left out when the name so far holds it or taken
+    alone when it holds the name so far: ``DDN`` + ``AI400X2 Turbo`` + ``DDN AI400X2 Turbo`` is "DDN AI400X2
+    Turbo"; ``Hammerspace Hyperscale NAS`` + ``Hammerspace`` + ``Server``, "Hammerspace Hyperscale NAS Server"."""
+    name = ""
+    for part in filter(None, parts):
+        if part.lower() in name.lower():
+            continue
+        name = part if name.lower() in part.lower() else f"{name} {part}"
+    return name
 
 
 def _fallback_name(file: str) -> str:
@@ -133,7 +144,7 @@ def _node(document: JsonFile, node: JSONObject) -> dict[str, Any]:
     cpu, dram = _part(node, "CPU"), _part(node, "DRAM")
     cpu_figures = ("socket_count", "cores_per_socket", "threads_per_socket", "base_frequency", "boost_frequency")
     return {
-        **_texts(node, ("node_type_name",)),
+        **_texts(node, ("node_type_name", "node_vendor_name", "node_model_name")),
         "CPU": {**_texts(cpu, ("vendor_and_model_name",)), **_figures(document, cpu, cpu_figures, "CPU")},
         "DRAM": {**_texts(dram, ("class",)), **_figures(document, dram, ("capacity_MiB", "frequency"), "DRAM")},
         "nic_ports": [
@@ -144,6 +155,13 @@ def _node(document: JsonFile, node: JSONObject) -> dict[str, Any]:
             for port in _list(document, node, "nic_ports")
         ],
         "drives": [_drive(document, drive) for drive in _list(document, node, "drives")],
+        "accelerators": [
+            {
+                **_texts(accelerator, ("vendor_and_model",)),
+                **_figures(document, accelerator, ("count_of_this_type",), "accelerators"),
+            }
+            for accelerator in _list(document, node, "accelerators")
+        ],
     }
 
 
