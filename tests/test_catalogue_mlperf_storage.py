@@ -164,3 +164,13 @@ def test_a_file_that_cannot_be_read_is_named_and_the_rest_imported(clone):
     assert f"not read   {HUAWEI_REPORT}:6: field 'train_num_accelerators': 'many' is not a number" in out.splitlines()
     assert Run.objects.get().citation_table == DDN_REPORT
     assert not System.objects.filter(name__startswith="Huawei").exists()
+
+
+def test_a_json_schema_among_the_system_descriptions_is_named_as_not_read(clone):
+    # Closed/Hammerspace/systems/Schema.json of the repository: the descriptions' JSON Schema, no system
+    root, _ = clone
+    schema = root / "Closed/DDN/systems/Schema.json"
+    schema.write_text('{\n    "$schema": "https://json-schema.org/draft/2020-12/schema",\n    "properties": {}\n}\n')
+    out = catalogue_import(root)
+    assert any(line.startswith("not read   Closed/DDN/systems/Schema.json:") for line in out.splitlines())
+    assert sorted(System.objects.values_list("name", flat=True)) == [f"DDN {DDN_ID}", "Huawei OceanStor_A800_51_hosts"]

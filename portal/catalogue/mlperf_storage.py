@@ -66,15 +66,15 @@ def _organisation(
         return Citation(repository=repository, path=path.relative_to(root).as_posix(), commit=commit)
 
     submissions: dict[str, Submission] = {}
-    descriptions = sorted((folder / "systems").glob("*.json"))
-    for path in descriptions:
-        submission = submissions.setdefault(path.stem, Submission(division, folder.name, path.stem))
+    for path in sorted((folder / "systems").glob("*.json")):
         result = _read(path, root, failures)
         if result is not None and result.get("system"):
+            submission = submissions.setdefault(path.stem, Submission(division, folder.name, path.stem))
             submission.description, submission.description_citation = result["system"], cite(path)
+    described = list(submissions)
     for path in sorted((folder / "results").rglob(REPORT)):
         first = path.relative_to(folder / "results").parts[0]
-        system_id = first if first in submissions or len(descriptions) != 1 else descriptions[0].stem
+        system_id = first if first in submissions or len(described) != 1 else described[0]
         submission = submissions.setdefault(system_id, Submission(division, folder.name, system_id))
         result = _read(path, root, failures)
         if result is not None:
