@@ -174,3 +174,26 @@ def test_a_json_schema_among_the_system_descriptions_is_named_as_not_read(clone)
     out = catalogue_import(root)
     assert any(line.startswith("not read   Closed/DDN/systems/Schema.json:") for line in out.splitlines())
     assert sorted(System.objects.values_list("name", flat=True)) == [f"DDN {DDN_ID}", "Huawei OceanStor_A800_51_hosts"]
+
+
+def test_an_open_submission_with_its_description_in_its_results_folder(tmp_path):
+    # Open/Volumez/results/File-Direct/systems/file-direct.json and .../unet3d/h100/mlperf_storage_report.json in
+    # the repository, with a macOS "._" copy beside the description
+    root = tmp_path / "storage_results_v1.0"
+    folder = root / "Open/Volumez/results/File-Direct"
+    (folder / "systems").mkdir(parents=True)
+    (folder / "unet3d/h100").mkdir(parents=True)
+    shutil.copyfile(sample("mlperf-storage", "v1.0-ddn-system.json"), folder / "systems/file-direct.json")
+    (folder / "systems/._file-direct.json").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X")
+    shutil.copyfile(
+        sample("mlperf-storage", "v1.0-huawei-unet3d-h100-report.json"),
+        folder / "unet3d/h100/mlperf_storage_report.json",
+    )
+    out = catalogue_import(root, "--repository", "mlcommons/storage_results_v1.0")
+    assert "not read" not in out
+    system = System.objects.get()
+    assert system.name == "Volumez File-Direct" and system.profile["catalogue"]["division"] == "Open"
+    assert (
+        system.profile["catalogue"]["citation"]["path"] == "Open/Volumez/results/File-Direct/systems/file-direct.json"
+    )
+    assert Run.objects.get().citation_table == "Open/Volumez/results/File-Direct/unet3d/h100/mlperf_storage_report.json"

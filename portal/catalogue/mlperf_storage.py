@@ -5,7 +5,8 @@ organisation: ``Closed|Open/<organisation>/systems/<system>.json`` describes eac
 ``results/<system>/<workload>/.../mlperf_storage_report.json`` holds each workload's report (Huawei's sits
 in ``results/<system>/`` itself). A results folder that names no system description is read as the
 organisation's only system when it has one (simplyblock's ``results/resnet-h100/``), else as a system
-of that folder's name without a description. The reports and descriptions are read by the
+of that folder's name without a description; a description in ``results/<system>/systems/`` (Volumez's, in
+the Open division) is that system's. The reports and descriptions are read by the
 ``mlperf_storage`` parser, as an upload of them would be; DLIO's summaries are not read here.
 """
 
@@ -66,10 +67,13 @@ def _organisation(
         return Citation(repository=repository, path=path.relative_to(root).as_posix(), commit=commit)
 
     submissions: dict[str, Submission] = {}
-    for path in sorted((folder / "systems").glob("*.json")):
+    nested = [(path.parent.parent.name, path) for path in _descriptions(folder, "results/*/systems/*.json")]
+    for system_id, path in [(path.stem, path) for path in _descriptions(folder, "systems/*.json")] + nested:
+        if system_id in submissions:
+            continue
         result = _read(path, root, failures)
         if result is not None and result.get("system"):
-            submission = submissions.setdefault(path.stem, Submission(division, folder.name, path.stem))
+            submission = submissions.setdefault(system_id, Submission(division, folder.name, system_id))
             submission.description, submission.description_citation = result["system"], cite(path)
     described = list(submissions)
     for path in sorted((folder / "results").rglob(REPORT)):
@@ -81,6 +85,12 @@ def _organisation(
             submission.runs.extend((run, cite(path)) for run in result["runs"])
             submission.warnings.extend(result["warnings"])
     return submissions
+
+
+def _descriptions(folder: Path, pattern: str) -> list[Path]:
+    """The system descriptions under ``folder`` matching ``pattern``, without hidden files (macOS's ``._``
+    copies)."""
+    return sorted(path for path in folder.glob(pattern) if not path.name.startswith("."))
 
 
 def _read(path: Path, root: Path, failures: list[str]) -> dict | None:
