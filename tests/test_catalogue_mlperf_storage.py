@@ -100,10 +100,18 @@ def test_a_clone_is_imported_as_published_systems_citing_repository_path_and_com
     assert point.load == {"accelerators": 64}
     assert point.mbps == pytest.approx(35513.03, abs=0.01)
     assert run.published_mbps_binary == pytest.approx(33867.86398140645)
+    # the accelerator utilisation of the one DLIO summary below the report's folder (run1/c002/summary.json:
+    # metric.train_au_mean_percentage, train_au_meet_expectation "success")
+    assert point.metrics["au_runs"] == {
+        "columns": ["run", "au_pct", "verdict"],
+        "rows": [["run1/c002", 70.26363970313434, "pass"]],
+    }
+    assert point.metrics["au_pct_lowest"] == 70.26363970313434
     # The Huawei folder has no systems/ description: a system of the folder's name, its vendor the organisation
     huawei = System.objects.get(name="Huawei OceanStor_A800_51_hosts")
     assert huawei.vendor == "Huawei" and huawei.published
     huawei_point = Point.objects.get(run__config__system=huawei)
+    assert "au_runs" not in huawei_point.metrics  # no summary in its folder
     # overall.train_throughput_mean_MB_per_second 695480.2768186077 MiB/s, 255 accelerators
     assert huawei_point.mbps == pytest.approx(729263.93, abs=0.01)
     assert huawei_point.load == {"accelerators": 255}

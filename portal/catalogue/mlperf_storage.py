@@ -7,7 +7,8 @@ in ``results/<system>/`` itself). A results folder that names no system descript
 organisation's only system when it has one (simplyblock's ``results/resnet-h100/``), else as a system
 of that folder's name without a description; a description in ``results/<system>/systems/`` (Volumez's, in
 the Open division) is that system's. The reports and descriptions are read by the
-``mlperf_storage`` parser, as an upload of them would be; DLIO's summaries are not read here.
+``mlperf_storage`` parser, as an upload of them would be; so are the DLIO summaries below a report's folder,
+for the accelerator utilisation each benchmark run reached, which the report does not state.
 """
 
 from dataclasses import dataclass, field
@@ -82,9 +83,39 @@ def _organisation(
         submission = submissions.setdefault(system_id, Submission(division, folder.name, system_id))
         result = _read(path, root, failures)
         if result is not None:
+            for run in result["runs"]:
+                _utilisation_add(run, _summaries(path.parent, root, failures))
             submission.runs.extend((run, cite(path)) for run in result["runs"])
             submission.warnings.extend(result["warnings"])
     return submissions
+
+
+SUMMARY = "summary.json"
+AU_COLUMNS = ("run", "au_pct", "verdict")
+
+
+def _summaries(folder: Path, root: Path, failures: list[str]) -> list[tuple[str, dict]]:
+    """The DLIO summaries of the benchmark runs a report in ``folder`` sums up (those below it, not below
+    another report's folder), each with its folder relative to ``folder`` and its run."""
+    found = []
+    for path in sorted(folder.rglob(SUMMARY)):
+        between = path.parent.relative_to(folder).parents
+        if any((folder / part / REPORT).exists() for part in between if part != Path(".")):
+            continue
+        result = _read(path, root, failures)
+        if result is not None and result["runs"]:
+            found.append((path.parent.relative_to(folder).as_posix(), result["runs"][0]))
+    return found
+
+
+def _utilisation_add(run: dict, summaries: list[tuple[str, dict]]) -> None:
+    """The accelerator utilisation each benchmark run reached (its DLIO summary's mean AU and verdict) into
+    the report's point, with the lowest of them (``au_pct_lowest``): the report states none itself."""
+    rows = [[name, summary["points"][0]["metrics"].get("au_pct"), summary["verdict"]] for name, summary in summaries]
+    if rows:
+        metrics = run["points"][0]["metrics"]
+        metrics["au_runs"] = {"columns": list(AU_COLUMNS), "rows": rows}
+        metrics["au_pct_lowest"] = min((row[1] for row in rows if row[1] is not None), default=None)
 
 
 def _descriptions(folder: Path, pattern: str) -> list[Path]:
