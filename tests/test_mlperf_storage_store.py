@@ -17,7 +17,7 @@ def test_the_samples_folder_stores_a_run_per_report_and_summary_and_the_descript
     assert "6 files: 6 stored or already stored, 0 failed" in out
     system = System.objects.get(name="Lab array")
     assert sorted(Run.objects.filter(config__system=system).values_list("name", flat=True)) == [
-        "DLIO training run, 64 accelerators (summary of c002)",
+        "DLIO training run of 2024-08-17 22:55, 64 accelerators (summary of c002)",
         "cosmoflow (h100), 64 accelerators",
         "resnet50 (h100), 1 accelerator",
         "unet3d (h100), 255 accelerators",

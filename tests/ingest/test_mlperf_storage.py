@@ -4,6 +4,8 @@ description; figures read by hand from the shared samples, each naming the key o
 The tools print "MB/second" for MiB/s (samples/s times the model's record size: cosmoflow's 2,828,486-byte
 sample x 12,555.49 samples/s / 2^20 = 33,867.86, the report's figure), so MB/s is that x 1.048576."""
 
+import zipfile
+
 import pytest
 
 from ingest import ParseError, Source
@@ -114,8 +116,8 @@ def test_a_run_of_another_accelerator_count_than_the_reports_is_told():
 def test_a_dlio_summary_with_its_epoch_times_is_one_passing_run_with_au():
     [result] = parse_sources([Source(SUMMARY), Source(EPOCHS)])
     run, point = only_point(result)
-    # num_accelerators 64, num_hosts 16, hostname c002; the summary names no model
-    assert run["name"] == "DLIO training run, 64 accelerators (summary of c002)"
+    # "start" 2024-08-17T22:55:06, num_accelerators 64, num_hosts 16, hostname c002; the summary names no model
+    assert run["name"] == "DLIO training run of 2024-08-17 22:55, 64 accelerators (summary of c002)"
     assert run["workload"]["name"] is None
     assert point["load"] == {"accelerators": 64}
     # metric.train_io_mean_MB_per_second 33870.97750831802 MiB/s (the report's iter0 run: the whole run's figure)
@@ -349,3 +351,26 @@ def _other_samples():
 @pytest.mark.parametrize("path", list(_other_samples()))
 def test_the_sniffer_takes_no_other_tools_sample(path):
     assert not mlperf_storage.sniff(Source(path).head(), path.name)
+
+
+def test_a_workloads_results_folder_as_a_zip_reads_the_report_and_each_summary_with_its_epochs(tmp_path):
+    # cosmoflow-h100/runs/ as the repository lays it out (MANIFEST rows), with a configuration file beside
+    archive = tmp_path / "cosmoflow-h100.zip"
+    with zipfile.ZipFile(archive, "w") as written:
+        written.write(DDN_REPORT, "runs/mlperf_storage_report.json")
+        written.write(SUMMARY, "runs/run1/c002/summary.json")
+        written.write(EPOCHS, "runs/run1/c002/per_epoch_stats.json")
+        written.writestr("runs/run1/c002/configs/hydra.yaml", "hydra:\n  run:\n    dir: ./\n")
+    results = parse_sources([Source(archive)])
+    names = sorted(run["name"] for result in results for run in result["runs"])
+    assert names == [
+        "DLIO training run of 2024-08-17 22:55, 64 accelerators (summary of c002)",
+        "cosmoflow (h100), 64 accelerators",
+    ]
+    summary = next(run for result in results for run in result["runs"] if run["name"].startswith("DLIO"))
+    # per_epoch_stats.json "1".duration "247.60", read with the summary of its folder
+    assert summary["points"][0]["metrics"]["epochs"]["rows"][0][5] == 247.6
+    warnings = [warning for result in results for warning in result["warnings"]]
+    assert any(
+        warning.startswith("cosmoflow-h100.zip/runs/run1/c002/configs/hydra.yaml: passed over") for warning in warnings
+    )

@@ -47,6 +47,7 @@ def summary_run(document: JsonFile, epochs: list[Epoch] | None, warnings: list[s
     au_mean = document.number(metric, "train_au_mean_percentage", _METRIC)
     hosts = document.whole(data, "num_hosts", required=False)
     host = data.get("hostname") if isinstance(data.get("hostname"), str) else None
+    started_at = document.moment(data, "start")
     point = Point(
         load={"accelerators": accelerators},
         mbps=mbps,
@@ -65,9 +66,9 @@ def summary_run(document: JsonFile, epochs: list[Epoch] | None, warnings: list[s
         },
     )
     return Run(
-        name=f"DLIO training run, {accelerators_named(accelerators)}" + (f" (summary of {host})" if host else ""),
+        name=_run_name(accelerators, started_at, host),
         description=f"{TOOL_DESCRIPTION}: one benchmark run's DLIO summary; it does not name the model",
-        started_at=document.moment(data, "start"),
+        started_at=started_at,
         verdict=_verdict(document, metric),
         params={
             "accelerators": accelerators,
@@ -78,6 +79,13 @@ def summary_run(document: JsonFile, epochs: list[Epoch] | None, warnings: list[s
         },
         points=[point],
     )
+
+
+def _run_name(accelerators: int, started_at: str | None, host: str | None) -> str:
+    """``DLIO training run of 2024-08-17 22:55, 64 accelerators (summary of c002)``: the start tells the
+    benchmark runs of one workload apart, their summaries being alike in all else."""
+    started = f" of {started_at[:16].replace('T', ' ')}" if started_at else ""
+    return f"DLIO training run{started}, {accelerators_named(accelerators)}" + (f" (summary of {host})" if host else "")
 
 
 def _verdict(document: JsonFile, metric: JSONObject) -> str:
