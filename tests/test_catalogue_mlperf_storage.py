@@ -9,6 +9,7 @@ import subprocess
 import pytest
 from django.core.management import call_command
 
+from portal.catalogue.clone import clone_repository
 from portal.models import Point, Run, System
 from tests.samples import sample
 
@@ -205,3 +206,30 @@ def test_an_open_submission_with_its_description_in_its_results_folder(tmp_path)
         system.profile["catalogue"]["citation"]["path"] == "Open/Volumez/results/File-Direct/systems/file-direct.json"
     )
     assert Run.objects.get().citation_table == "Open/Volumez/results/File-Direct/unet3d/h100/mlperf_storage_report.json"
+
+
+def test_the_run_page_of_a_published_run_shows_the_lowest_utilisation_of_its_runs_and_the_citation(clone, client):
+    root, commit = clone
+    catalogue_import(root)
+    run = Run.objects.get(citation_table=DDN_REPORT)
+    body = client.get(f"/runs/{run.id}/").content.decode()
+    # run1/c002/summary.json: metric.train_au_mean_percentage 70.2636...
+    assert "Accelerator utilisation (lowest of the runs)</th>" in body
+    assert '<td class="num" id="mlperf-au">70.3 %</td>' in body
+    assert DDN_REPORT in body and commit in body
+
+
+@pytest.mark.parametrize(
+    ("remote", "cited"),
+    [
+        ("https://github.com/mlcommons/storage_results_v1.0.git", "mlcommons/storage_results_v1.0"),
+        ("git@github.com:mlcommons/storage_results_v1.0.git", "mlcommons/storage_results_v1.0"),
+        ("https://user:secret@github.com/mlcommons/storage_results_v1.0", "mlcommons/storage_results_v1.0"),
+        ("https://user:secret@git.example.com/mirror/results.git", "https://git.example.com/mirror/results.git"),
+    ],
+)
+def test_the_repository_is_cited_from_the_clones_origin_without_credentials(tmp_path, remote, cited):
+    git(tmp_path, "init", "-q", str(tmp_path / "clone"))
+    git(tmp_path / "clone", "remote", "add", "origin", remote)
+    assert clone_repository(path=tmp_path / "clone", given=None) == cited
+    assert clone_repository(path=tmp_path / "clone", given="acme/results") == "acme/results"
