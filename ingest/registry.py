@@ -30,6 +30,7 @@ from .formats import (
     ior,
     jetstress,
     mdtest,
+    mlperf_storage,
     orion,
     specsfs,
     vdbench,
@@ -58,6 +59,7 @@ FORMAT_MODULES: tuple[FormatModule, ...] = (
     bonnie,
     fsmark,
     cosbench,
+    mlperf_storage,
 )
 FORMATS: dict[str, FormatModule] = {module.FORMAT: module for module in FORMAT_MODULES}
 # The formats with a refuse hook, asked about every file before any format sniffs it.

@@ -1,8 +1,9 @@
-"""The run page's tool views: Jetstress sizing, ORION maxima, FFSB operations, Iometer breakdown."""
+"""The run page's tool views: Jetstress sizing, ORION maxima, FFSB operations, Iometer breakdown, MLPerf Storage
+accelerators and utilisation."""
 
 from typing import Any
 
-from ingest.formats import ffsb, iometer, jetstress, orion
+from ingest.formats import ffsb, iometer, jetstress, mlperf_storage, orion
 from portal.analysis.sizing import jetstress_sizing, orion_summary
 from portal.models import Point, Run
 
@@ -19,6 +20,8 @@ def tool_view(run: Run, points: list[Point], *, iops_per_mailbox: float) -> dict
         return _ffsb(points)
     if run.tool == iometer.TOOL:
         return _iometer(points)
+    if run.tool == mlperf_storage.TOOL:
+        return _mlperf_storage(run, points)
     return None
 
 
@@ -90,3 +93,26 @@ def _named_rows(table: dict[str, Any] | None) -> list[dict[str, Any]]:
         return []
     columns = table["columns"]
     return [dict(zip(columns, row, strict=True)) for row in table["rows"]]
+
+
+def _mlperf_storage(run: Run, points: list[Point]) -> dict[str, Any]:
+    """The figures people compare of an MLPerf Storage run: the simulated accelerators it kept busy enough,
+    its throughput per accelerator and the accelerator utilisation (AU) against the benchmark's rule; and
+    its benchmark runs and epochs (``ingest.formats.mlperf_storage`` stores them as arrays)."""
+    point = points[0] if points else None
+    metrics = (point.metrics or {}) if point is not None else {}
+    params = run.params or {}
+    return {
+        "template": "pages/tools/mlperf_storage.html",
+        "point": point,
+        "accelerators": (point.load or {}).get("accelerators") if point is not None else None,
+        "accelerator": params.get("accelerator"),
+        "metrics": metrics,
+        "au_pct": metrics.get("au_pct", metrics.get("au_pct_lowest")),
+        "au_lowest": "au_pct" not in metrics and metrics.get("au_pct_lowest") is not None,
+        "au_threshold_pct": params.get("au_threshold_pct"),
+        "rule_met": {"pass": "met", "fail": "not met"}.get(run.verdict, ""),
+        "runs": _named_rows(metrics.get("runs")),
+        "au_runs": _named_rows(metrics.get("au_runs")),
+        "epochs": _named_rows(metrics.get("epochs")),
+    }

@@ -165,9 +165,9 @@ def result_sets_store(
     return what was stored.
 
     Systems the results name are the upload's team's (created private to it when new). Array
-    profiles create or update their system; runs go to the configuration given by the labels; run
-    summaries, figures at the papers' default and curves are written with them. Must run
-    inside a transaction: the caller decides what is stored together.
+    profiles and system descriptions (MLPerf Storage's) create or update their system; runs go to the
+    configuration given by the labels; run summaries, figures at the papers' default and curves are
+    written with them. Must run inside a transaction: the caller decides what is stored together.
     """
     # Rows of thousands of runs and points are built here, none in a reference cycle: the collector
     # would traverse them, and the result sets, again and again as they grow.
@@ -188,7 +188,7 @@ def _result_sets_store(results: list[dict], upload: Upload | None, system: Syste
         sweep_cells_lock(config_ids=[config.id for config in config_of.values()])
     for target, result in zip(targets, results, strict=True):
         counts["system"] = target
-        if result["format"] == "array_profile":
+        if result.get("system"):  # an array profile, a system description (MLPerf Storage's)
             _system_profile_update(target, result["system"], upload)
         if not result["runs"]:
             continue

@@ -17,6 +17,7 @@ LINE_FILES = [
     sample("elbencho", "glennklockwood_cgpu_bw-direct.04threads.2798687.csv"),
     sample("profile", "supportbundle_storageArrayProfile.txt"),
     sample("iometer", "maluramichael_results_1.1.0_network_emptyruns.csv"),
+    sample("mlperf-storage", "v1.0-simplyblock-reportgen-output.txt"),
 ]
 LAST_LINES = 40
 CUT_WARNING = "the file ends inside this line, with no line end: it looks cut there"

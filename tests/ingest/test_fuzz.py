@@ -171,6 +171,18 @@ INPUTS = {
         sample("io500", "sc23-aurora-daos-result.txt"),
     )
     + [[sample("io500", f"sc23-aurora-daos-{name}") for name in ("config.ini", "result.txt", "result_summary.txt")]],
+    "mlperf_storage": _files(
+        sample("mlperf-storage", "v1.0-ddn-cosmoflow-h100-report.json"),
+        sample("mlperf-storage", "v1.0-huawei-unet3d-h100-report.json"),
+        sample("mlperf-storage", "v1.0-ddn-system.json"),
+        sample("mlperf-storage", "v1.0-simplyblock-reportgen-output.txt"),
+    )
+    + [
+        [
+            sample("mlperf-storage", "v1.0-ddn-cosmoflow-h100-run1-summary.json"),
+            sample("mlperf-storage", "v1.0-ddn-cosmoflow-h100-run1-per_epoch_stats.json"),
+        ]
+    ],
 }
 
 NUMBER = re.compile(rb"-?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?")
@@ -457,6 +469,7 @@ def test_a_file_cut_at_a_line_end_or_inside_a_number_is_refused_or_warned_or_kee
 # fio grid of each folder of ``fio-grids``; ``make fuzz`` takes every cut of every file.
 SAMPLE_FOLDERS = ("iometer", "orion", "jetstress", "ffsb", "profile", "fio", "fio-sweeps", "fio-grids", "diskspd")
 SAMPLE_FOLDERS += ("vdbench", "elbencho", "ior", "mdtest", "io500", "specsfs", "bonnie++", "fsmark", "cosbench")
+SAMPLE_FOLDERS += ("mlperf-storage",)
 CUT_FRACTIONS = (0.25, 0.5, 0.75, 0.9)
 FULL_CUTS = os.environ.get("HYPOTHESIS_PROFILE", "default") != "default"
 LAST_QUARTER_CUTS = None if FULL_CUTS else 40

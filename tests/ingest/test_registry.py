@@ -77,8 +77,9 @@ def test_the_optional_hooks_are_where_the_readme_says():
     # Files that are not results refused: Iometer .icf, Jetstress XML, FFSB profiles, DiskSpd -X profiles,
     # fio's latency, bandwidth, IOPS and histogram logs, bonnie++ 1.03 CSV (laid out otherwise).
     assert refusing == {"iometer", "jetstress", "ffsb", "diskspd", "fio", "bonnie"}
-    # Read together: an ORION test, a fio-plot folder, a vdbench output folder, an IO500 results folder.
-    assert grouped == {"orion", "fio", "vdbench", "io500"}
+    # Read together: an ORION test, a fio-plot folder, a vdbench output folder, an IO500 results folder, a
+    # DLIO run folder's summary.json and per_epoch_stats.json.
+    assert grouped == {"orion", "fio", "vdbench", "io500", "mlperf_storage"}
 
 
 def test_a_module_missing_part_of_the_interface_is_told_what():

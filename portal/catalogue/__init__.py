@@ -1,0 +1,2 @@
+"""Published catalogues of results (MLPerf Storage's submissions), imported from local clones of their
+repositories as published systems that cite where each figure was read."""
