@@ -1,7 +1,5 @@
 """The compose form of a report, its progress page and its downloads; parameters in ``urls.py``."""
 
-from typing import Any
-
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -19,7 +17,7 @@ from .build import REPORT_FILES
 from .content import report_outline, title_of
 from .forms import ReportForm
 from .jobs import report_file, report_notes
-from .services import MAX_CANDIDATES, report_request, report_state
+from .services import MAX_CANDIDATES, report_request, report_state, status_data
 
 FORMAT_NAMES = {"docx": "Word (DOCX)", "pdf": "PDF", "html": "HTML (one file)", "md": "Markdown", "tex": "LaTeX"}
 
@@ -113,20 +111,6 @@ def status(request: HttpRequest, key: str) -> JsonResponse:
             {"status": "missing", **error_body(status=404, message="There is no such report.")}, status=404
         )
     return JsonResponse(status_data(key, state))
-
-
-def status_data(key: str, state: dict[str, Any]) -> dict[str, Any]:
-    answer = {name: state.get(name) for name in ("status", "progress", "step", "error", "note", "size_bytes")}
-    answer["status_url"] = reverse("reports:status", kwargs={"key": key})
-    answer["page_url"] = reverse("reports:progress", kwargs={"key": key})
-    if state["status"] == "done":
-        answer["download_url"] = reverse("reports:download", kwargs={"key": key, "extension": "docx"})
-        answer["downloads"] = {
-            extension: reverse("reports:download", kwargs={"key": key, "extension": extension})
-            for extension in REPORT_FILES
-            if report_file(bundle_jobs.bundle_path(key), extension) is not None
-        }
-    return answer
 
 
 @require_GET
