@@ -10,8 +10,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from portal.errors import form_error
-from portal.reports.forms import REPORT_PARAMETERS, ReportForm
-from portal.reports.services import report_request, status_data
+from portal.publishing.forms import REPORT_PARAMETERS, ReportForm
+from portal.publishing.services import report_request, status_data
 
 from .parameters import REPEATABLE, form_parameters, parameters_known
 

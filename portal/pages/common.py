@@ -1,28 +1,18 @@
-"""What the page views share: validating the query string, fetching what the viewer may read,
-answering chart data, and addresses with some parameters changed."""
+"""What the page views share: fetching what the viewer may read, answering chart data, and addresses
+with some parameters changed (a query string is validated by :func:`portal.errors.valid`)."""
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
-from django import forms
 from django.http import HttpRequest, HttpResponse, QueryDict
 
 from portal import charts
 from portal.charts import AnyChart
-from portal.errors import ApplicationError, NotFoundError, error_response, form_error
+from portal.errors import ApplicationError, NotFoundError, error_response
 from portal.models import Run, System
 from portal.results import selectors as result_selectors
 from portal.teams.selectors import visible
-
-FormT = TypeVar("FormT", bound=forms.Form)
-
-
-def valid(form: FormT) -> FormT:
-    """The form when its query string is valid, else the :class:`ApplicationError` naming what to correct."""
-    if not form.is_valid():
-        raise form_error(form)
-    return form
 
 
 def system_for(request: HttpRequest, system_id: int) -> System:

@@ -12,10 +12,10 @@ from portal.analysis.stroke import estimate_throughput
 from portal.charts import AnyChart
 from portal.comparisons import sweeps
 from portal.curation.selectors import system_workload_aliases
-from portal.errors import ApplicationError, NotFoundError, answers_errors
-from portal.exports.formats import FORMATS as EXPORT_FORMATS
-from portal.exports.formats import export
+from portal.errors import ApplicationError, NotFoundError, answers_errors, valid
 from portal.models import Role
+from portal.publishing.formats import FORMATS as EXPORT_FORMATS
+from portal.publishing.formats import export
 from portal.results import selectors as result_selectors
 from portal.results import system_runs as run_lists
 from portal.sizing.forms import PredictForm, SizingQuestionForm
@@ -27,7 +27,7 @@ from portal.systems import selectors as system_selectors
 from portal.teams.selectors import allows, role_of
 
 from . import families, system_charts, system_runs
-from .common import chart_data, system_for, valid
+from .common import chart_data, system_for
 from .forms import StrokeForm, SweepForm, SystemFilterForm, SystemPageForm
 
 # The systems list shows this many systems per page.

@@ -9,9 +9,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from portal.exports.formats import DIGEST_BREAK_EVERY, latex_escape
-
 from .document import Block, Box, Figure, Heading, Report, TableBlock
+from .formats import DIGEST_BREAK_EVERY, latex_escape
 from .render import ReportUnavailable, numbered
 
 LATEX_TIMEOUT_SECONDS = 60

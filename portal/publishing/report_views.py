@@ -7,12 +7,11 @@ from django.views.decorators.http import require_GET
 
 from portal.comparisons.forms import CompareForm
 from portal.comparisons.selectors import comparison
-from portal.errors import answers_errors, error_body
-from portal.exports import bundle_jobs
-from portal.pages.common import valid
+from portal.errors import answers_errors, error_body, valid
 from portal.results.selectors import LATENCIES
 from portal.systems.selectors import system_by_name
 
+from . import bundle_jobs
 from .build import REPORT_FILES
 from .content import report_outline, title_of
 from .forms import ReportForm

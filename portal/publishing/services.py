@@ -11,16 +11,16 @@ from django.utils.text import slugify
 from kombu.exceptions import KombuError
 
 from portal.errors import ApplicationError
-from portal.exports import bundle_jobs
-from portal.exports.tasks import bundle_task
 from portal.models import System
 from portal.systems.selectors import system_by_name
 from portal.teams.selectors import Viewer, visible
 
+from . import bundle_jobs
 from .build import REPORT_FILES
 from .forms import REPORT_PARAMETERS, ReportForm
 from .jobs import options_data, report_file
 from .options import default_title
+from .tasks import bundle_task
 
 # Systems compared with one baseline in one report, as on the compare page.
 MAX_CANDIDATES = 5
