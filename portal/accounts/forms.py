@@ -2,7 +2,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
-from portal.teams.models import Role
+from portal.models.teams import Role
 
 
 class SignUpForm(forms.Form):

@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 from django.template.defaultfilters import date as date_text
 
 from portal.models import Membership, Run, RunStatement, WorkloadAlias
-from portal.teams.models import ROLE_RANK, Role
+from portal.models.teams import ROLE_RANK, Role
 from portal.teams.selectors import Viewer, role_of
 
 

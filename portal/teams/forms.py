@@ -1,6 +1,6 @@
 from django import forms
 
-from .models import Role
+from portal.models.teams import Role
 
 
 class TeamCreateForm(forms.Form):

@@ -10,10 +10,10 @@ from django.utils.text import slugify
 
 from portal.errors import ApplicationError
 from portal.models import System
+from portal.models.teams import AuditEvent, Membership, Role, Team
 from portal.results.workloads import workload_names_publish
 from portal.systems.selectors import systems_named
 
-from .models import AuditEvent, Membership, Role, Team
 from .selectors import Viewer, team_named
 
 logger = logging.getLogger(__name__)

@@ -10,10 +10,10 @@ from portal.accounts.forms import InviteForm
 from portal.accounts.services import pending_invitations
 from portal.errors import ApplicationError
 from portal.models import System
+from portal.models.teams import ROLE_RANK, Membership, Role, Team
 
 from . import selectors, services
 from .forms import MemberForm, TeamCreateForm
-from .models import ROLE_RANK, Membership, Role, Team
 from .selectors import SignedInRequest, Viewer
 
 
