@@ -12,7 +12,7 @@ urlpatterns = [
     path("api/v1/", include("portal.api.urls")),
     path("uploads/", include("portal.uploads.urls")),
     path("", include("portal.history.urls")),
-    path("teams/", include("portal.teams.urls")),
+    path("teams/", include("portal.accounts.team_urls")),
     path("export/", include("portal.publishing.export_urls")),
     path("reports/", include("portal.publishing.report_urls")),
     path("docs/", include("portal.docs.urls")),

@@ -30,3 +30,12 @@ class NewAccountForm(UserCreationForm):
 class InviteForm(forms.Form):
     email = forms.EmailField(label="Email address")
     role = forms.ChoiceField(choices=Role.choices, initial=Role.VIEWER)
+
+
+class TeamCreateForm(forms.Form):
+    name = forms.CharField(max_length=100, help_text='Your lab or company, e.g. "Example storage lab".')
+
+
+class MemberForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.VIEWER)
