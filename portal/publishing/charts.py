@@ -25,7 +25,7 @@ import plotly.io as pio
 from django.conf import settings
 
 from portal.charts import plotly_figure
-from portal.comparisons.charts import ChartUnit, compare_chart
+from portal.charts.comparison import ChartUnit, compare_chart
 from portal.comparisons.selectors import Comparison, WorkloadComparison
 from portal.spreadsheets import SpreadsheetCsvWriter
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from portal import formatting
 from portal.analysis.digits import NO_FIGURE
 from portal.analysis.tables import LOWER_BOUND, Table, round_half_up
-from portal.comparisons.charts import ChartUnit
+from portal.charts.comparison import ChartUnit
 from portal.comparisons.selectors import Comparison, ComparisonRow, WorkloadComparison
 from portal.models import Run, System
 from portal.results.selectors import LATENCIES

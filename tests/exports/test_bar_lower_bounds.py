@@ -14,7 +14,7 @@ import pytest
 from django.core.management import call_command
 
 from portal.charts import LOWER_BOUND_NOTE, csv_text, plotly_figure
-from portal.comparisons.charts import multi_compare_chart
+from portal.charts.comparison import multi_compare_chart
 from portal.comparisons.selectors import multi_comparison
 from portal.models import System
 from portal.publishing.charts import for_print, render_chart
