@@ -12,4 +12,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 
 app = Celery("arraybench")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["portal", "portal.exports"])
+app.autodiscover_tasks(["portal", "portal.publishing"])

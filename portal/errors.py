@@ -11,7 +11,7 @@ it. Every JSON error, the API's included, has one shape::
 
 import functools
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, TypeVar
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
@@ -21,6 +21,7 @@ from django.shortcuts import render
 # What an error can be answered as, by the media type a request asks for.
 Kind = Literal["html", "json", "text"]
 MEDIA_TYPES: dict[Kind, str] = {"html": "text/html", "json": "application/json", "text": "text/plain"}
+FormT = TypeVar("FormT", bound=forms.Form)
 
 
 class ApplicationError(Exception):
@@ -62,6 +63,13 @@ def form_error(form: forms.BaseForm, *, status: int = 400) -> ApplicationError:
     ]
     fields = {name: messages for name, messages in found.items() if name != NON_FIELD_ERRORS}
     return ApplicationError("; ".join(parts), status=status, fields=fields)
+
+
+def valid(form: FormT) -> FormT:
+    """The form when its query string is valid, else the :class:`ApplicationError` naming what to correct."""
+    if not form.is_valid():
+        raise form_error(form)
+    return form
 
 
 def error_body(*, status: int, message: str, fields: dict | None = None) -> dict:

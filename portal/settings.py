@@ -354,7 +354,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "OnOffEnum": ["true", "false"],
         "FigureStatusEnum": "portal.api.numbers.STATUSES",
-        "AlertStatusEnum": "portal.history.models.AlertStatus",
+        "AlertStatusEnum": "portal.models.alerts.AlertStatus",
         "UploadStatusEnum": "portal.models.uploads.Upload.Status",
     },
 }

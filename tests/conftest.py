@@ -249,6 +249,6 @@ def pytest_unconfigure(config):
 
 def pytest_sessionfinish(session, exitstatus):
     """The chart browser the tests kept open is closed while pytest still holds its output streams."""
-    from portal.exports.chart_browser import CHART_BROWSER
+    from portal.publishing.chart_browser import CHART_BROWSER
 
     CHART_BROWSER.close()

@@ -3,8 +3,8 @@ read again, edited and deleted (what a system page's families read instead of th
 
 import pytest
 
+from portal.charts import families
 from portal.models import Config, Run, SweepCell, Upload
-from portal.pages import families
 from portal.uploads.services import upload_delete, upload_reingest
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 from tests.ingesting import run_job_of, store_file

@@ -2,7 +2,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
-from portal.teams.models import Role
+from portal.models.teams import Role
 
 
 class SignUpForm(forms.Form):
@@ -29,4 +29,13 @@ class NewAccountForm(UserCreationForm):
 
 class InviteForm(forms.Form):
     email = forms.EmailField(label="Email address")
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.VIEWER)
+
+
+class TeamCreateForm(forms.Form):
+    name = forms.CharField(max_length=100, help_text='Your lab or company, e.g. "Example storage lab".')
+
+
+class MemberForm(forms.Form):
+    username = forms.CharField(max_length=150)
     role = forms.ChoiceField(choices=Role.choices, initial=Role.VIEWER)

@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from portal.teams.models import AuditEvent, Invitation, Membership, Role, Team
+from portal.models.teams import AuditEvent, Invitation, Membership, Role, Team
 from portal.teams.services import TeamError, audit
 
 from .forms import NewAccountForm

@@ -1,7 +1,7 @@
 """The numbers of the compare page and the white-paper tables, as the API answers them.
 
 The API reads a comparison's parameters with the compare page's own form and calls the selectors the
-page, the exports and the commands call (``portal.comparisons.selectors``, ``portal.exports.comparison_tables``), so
+page, the exports and the commands call (``portal.comparisons.selectors``, ``portal.publishing.comparison_tables``), so
 the numbers and how each was obtained are the page's; this module only shapes them.
 """
 
@@ -23,10 +23,10 @@ from portal.comparisons.forms import CompareForm
 from portal.comparisons.selectors import Comparison, ComparisonRow, multi_comparison
 from portal.curation.selectors import compared_workload_aliases
 from portal.errors import form_error
-from portal.exports.comparison_tables import comparison_tables_from
-from portal.exports.multi_tables import multi_comparison_table
-from portal.exports.parameters import COMPARISON_TABLES, SYSTEM_PRESET_PARAMETERS, system_tables
 from portal.models import System
+from portal.publishing.comparison_tables import comparison_tables_from
+from portal.publishing.multi_tables import multi_comparison_table
+from portal.publishing.parameters import COMPARISON_TABLES, SYSTEM_PRESET_PARAMETERS, system_tables
 from portal.results.selectors import LATENCIES
 from portal.systems.selectors import system_by_name
 from portal.teams.selectors import Viewer

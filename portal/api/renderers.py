@@ -8,7 +8,7 @@ from rest_framework import renderers
 from rest_framework.response import Response
 
 from portal.analysis.tables import Table
-from portal.exports.formats import FORMATS, Format, export
+from portal.publishing.formats import FORMATS, Format, export
 
 
 class TablesResponse(Response):

@@ -5,10 +5,9 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
-from portal.history.api import AlertViewSet
-from portal.reports.api import ReportsView
-
 from . import sizing, views
+from .alerts import AlertViewSet
+from .reports import ReportsView
 
 app_name = "api"
 

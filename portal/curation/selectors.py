@@ -4,35 +4,15 @@ statement in words (with who made it, named only to the members of the run's tea
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.template.defaultfilters import date as date_text
 
-from portal.models import Membership, Run, RunStatement, WorkloadAlias
-from portal.teams.models import ROLE_RANK, Role
+from portal.models import Run, RunStatement
+from portal.models.teams import ROLE_RANK, Role
+from portal.results.workloads import viewer_aliases
 from portal.teams.selectors import Viewer, role_of
-
-
-def _teams_of(viewer: User) -> QuerySet[Membership, Any]:
-    return Membership.objects.filter(user_id=viewer.pk).values("team_id")
-
-
-def viewer_aliases(*, viewer: Viewer | None) -> QuerySet[WorkloadAlias]:
-    """The names the teams of ``viewer`` gave to workloads (none for a reader without a team)."""
-    if viewer is None or not viewer.is_authenticated:
-        return WorkloadAlias.objects.none()
-    return WorkloadAlias.objects.filter(team_id__in=_teams_of(viewer))
-
-
-def named_by_team(*, name: str, viewer: Viewer | None) -> Q:
-    """Runs of a workload (or stored under a name) that a team of ``viewer`` calls ``name``: a condition
-    with two subqueries, no query of its own."""
-    aliases = viewer_aliases(viewer=viewer).filter(name=name)
-    return Q(workload_id__in=aliases.filter(workload__isnull=False).values("workload_id")) | Q(
-        workload__isnull=True, workload_name__in=aliases.filter(workload__isnull=True).values("workload_name")
-    )
 
 
 @dataclass

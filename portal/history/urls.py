@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from portal.pages.urls import ChartFormat  # noqa: F401 (registers the fmt converter)
+from portal.charts.answers import ChartFormat  # noqa: F401 (registers the fmt converter)
 
 from . import views
 

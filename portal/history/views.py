@@ -10,9 +10,10 @@ from django.views.decorators.http import require_POST
 
 from portal import formatting
 from portal.charts import Chart, Series
+from portal.charts.answers import chart_data
 from portal.errors import ApplicationError, NotFoundError, answers_errors, form_error
 from portal.models import Alert, AlertRevision, AlertState, Config, Role, System, Team, TeamWebhook
-from portal.pages.common import chart_data, system_for
+from portal.systems.selectors import system_readable
 from portal.teams import selectors as teams
 from portal.teams.selectors import SignedInRequest, Viewer
 
@@ -38,7 +39,7 @@ def _series_of(request: HttpRequest, system: System) -> tuple[Config | None, str
 
 @answers_errors()
 def system_history(request: HttpRequest, system_id: int) -> HttpResponse:
-    system = system_for(request, system_id)
+    system = system_readable(system_id=system_id, viewer=request.user)
     config, series, figure = _series_of(request, system)
     if config is None:
         context = {"system": system, "entries": selectors.system_series(system_id=system.id)}
@@ -63,7 +64,7 @@ def system_history(request: HttpRequest, system_id: int) -> HttpResponse:
 
 @chart_data
 def system_history_chart(request: HttpRequest, system_id: int) -> Chart:
-    system = system_for(request, system_id)
+    system = system_readable(system_id=system_id, viewer=request.user)
     config, series, figure = _series_of(request, system)
     if config is None:
         raise ApplicationError("Choose a configuration and a workload.", field="series")

@@ -1,10 +1,10 @@
-"""The normalised schema: systems, their tested configurations, runs, points, uploads, teams and tokens.
+"""The normalised schema: systems, their tested configurations, runs, points, uploads, teams, what teams
+said of workloads (curation.py), the alerts of histories (alerts.py) and tokens.
 
 Units are fixed: MB/s means 10^6 bytes per second, times are milliseconds, sizes are bytes.
 """
 
-from portal.curation.models import RunStatement, WorkloadAlias
-from portal.history.models import (
+from .alerts import (
     Alert,
     AlertKind,
     AlertNotice,
@@ -16,12 +16,12 @@ from portal.history.models import (
     TeamWebhook,
     WebhookDelivery,
 )
-from portal.teams.models import AuditEvent, Invitation, Membership, Role, Team
-
+from .curation import RunStatement, WorkloadAlias
 from .derived import RunCurve, SweepCell
 from .preferences import ThresholdDefault
 from .results import Point, Run, Workload, document_title
 from .systems import Config, DriveType, PublishedStrokeMultipliers, System
+from .teams import AuditEvent, Invitation, Membership, Role, Team
 from .tokens import ApiToken
 from .uploads import IngestJob, Upload
 

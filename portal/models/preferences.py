@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from portal.teams.models import Team
+from .teams import Team
 
 # The response-time figures a threshold can apply to (as ``portal.results.selectors.LATENCIES``).
 LATENCY_CHOICES = [

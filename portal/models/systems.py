@@ -10,7 +10,8 @@ from django.db.models import Q, Value
 from django.db.models.functions import Coalesce, Lower
 
 from portal.analysis.vocabulary import raid_level_canonical
-from portal.teams.models import Team
+
+from .teams import Team
 
 
 class System(models.Model):

@@ -5,9 +5,8 @@ from django.db import models
 from django.db.models import Q, Value
 from django.db.models.functions import Coalesce
 
-from portal.teams.models import Team
-
 from .systems import System
+from .teams import Team
 
 
 class IngestJob(models.Model):

@@ -1,36 +1,12 @@
-"""What the page views share: validating the query string, fetching what the viewer may read,
-answering chart data, and addresses with some parameters changed."""
+"""What the page views share: fetching the run the viewer may read and addresses with some parameters changed
+(a query string is validated by :func:`portal.errors.valid`, a chart's data answered by
+:func:`portal.charts.answers.chart_data`)."""
 
-import functools
-from collections.abc import Callable
-from typing import Any, TypeVar
+from django.http import HttpRequest, QueryDict
 
-from django import forms
-from django.http import HttpRequest, HttpResponse, QueryDict
-
-from portal import charts
-from portal.charts import AnyChart
-from portal.errors import ApplicationError, NotFoundError, error_response, form_error
-from portal.models import Run, System
+from portal.errors import NotFoundError
+from portal.models import Run
 from portal.results import selectors as result_selectors
-from portal.teams.selectors import visible
-
-FormT = TypeVar("FormT", bound=forms.Form)
-
-
-def valid(form: FormT) -> FormT:
-    """The form when its query string is valid, else the :class:`ApplicationError` naming what to correct."""
-    if not form.is_valid():
-        raise form_error(form)
-    return form
-
-
-def system_for(request: HttpRequest, system_id: int) -> System:
-    """The system, or 404 when the user may not read it (a private system is not revealed)."""
-    system = visible(System.objects.filter(pk=system_id), viewer=request.user).select_related("team").first()
-    if system is None:
-        raise NotFoundError(f"There is no system #{system_id}.")
-    return system
 
 
 def run_for(request: HttpRequest, run_id: int) -> Run:
@@ -39,25 +15,6 @@ def run_for(request: HttpRequest, run_id: int) -> Run:
         return result_selectors.run_detail(run_id=run_id, viewer=request.user)
     except Run.DoesNotExist:
         raise NotFoundError(f"There is no run #{run_id}.") from None
-
-
-def chart_data(view: Callable[..., AnyChart]) -> Callable[..., HttpResponse]:
-    """A chart's data, Plotly JSON or CSV as the address says (``fmt``); an error as JSON for JSON,
-    as the request asks (plain text unless it says) for CSV."""
-
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, fmt: str, **kwargs: Any) -> HttpResponse:
-        try:
-            chart = view(request, *args, **kwargs)
-        except ApplicationError as error:
-            return error_response(request, error, kind="json" if fmt == "json" else None, default="text")
-        if fmt == "csv":
-            response = HttpResponse(charts.csv_text(chart), content_type="text/csv; charset=utf-8")
-            response["Content-Disposition"] = f'attachment; filename="{view.__name__}.csv"'
-            return response
-        return HttpResponse(charts.plotly_json(chart), content_type="application/json")
-
-    return wrapped
 
 
 def query_with(query: QueryDict, **changes: str) -> str:

@@ -9,17 +9,18 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from portal.charts import AnyChart
-from portal.comparisons import charts as compare_charts
+from portal.charts import comparison as compare_charts
+from portal.charts.answers import chart_data
 from portal.comparisons import selectors as comparison_selectors
 from portal.comparisons.defaults import threshold_default, threshold_default_set
 from portal.curation.selectors import compared_workload_aliases
-from portal.errors import ApplicationError, NotFoundError, answers_errors
+from portal.errors import ApplicationError, NotFoundError, answers_errors, valid
 from portal.models import Role, ThresholdDefault
 from portal.results import selectors as result_selectors
 from portal.systems import selectors as system_selectors
 from portal.teams.selectors import SignedInRequest, teams_of
 
-from .common import chart_data, query_with, valid
+from .common import query_with
 from .forms import SIDE_FILTERS, CompareForm, ThresholdDefaultForm
 
 COMPARE_PARAMETERS: tuple[str, ...] = ("a", "b", "threshold_ms", "adjust_b", "raid_level", "cache")

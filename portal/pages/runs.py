@@ -8,13 +8,14 @@ from django.shortcuts import render
 
 from portal import formatting
 from portal.charts import AnyChart
+from portal.charts import run as run_charts
+from portal.charts.answers import chart_data
 from portal.curation import forms as curation_forms
 from portal.curation.selectors import run_overrides
-from portal.errors import NotFoundError, answers_errors
+from portal.errors import NotFoundError, answers_errors, valid
 from portal.results import selectors as result_selectors
 
-from . import run_charts
-from .common import chart_data, query_with, run_for, valid
+from .common import query_with, run_for
 from .forms import RunForm
 from .tools import tool_view
 

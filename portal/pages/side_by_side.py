@@ -3,12 +3,10 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from portal.errors import NotFoundError, answers_errors
+from portal.errors import NotFoundError, answers_errors, valid
 from portal.sizing.forms import SideBySideForm
 from portal.sizing.side_by_side import side_by_side_answer
 from portal.systems.selectors import SystemNotFound, system_by_name
-
-from .common import valid
 
 
 @answers_errors()

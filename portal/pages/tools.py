@@ -5,9 +5,8 @@ from typing import Any
 
 from ingest.formats import ffsb, iometer, jetstress, mlperf_storage, orion
 from portal.analysis.sizing import jetstress_sizing, orion_summary
+from portal.charts.run import ORION_FIGURES, orion_points
 from portal.models import Point, Run
-
-from .run_charts import ORION_FIGURES, orion_points
 
 
 def tool_view(run: Run, points: list[Point], *, iops_per_mailbox: float) -> dict[str, Any] | None:

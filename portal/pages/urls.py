@@ -1,21 +1,8 @@
-from django.urls import path, register_converter
+from django.urls import path
+
+from portal.charts.answers import ChartFormat  # noqa: F401 (registers the fmt converter)
 
 from . import compare, runs, side_by_side, views
-
-
-class ChartFormat:
-    """The data behind a chart: Plotly JSON for the page, CSV for the reader."""
-
-    regex = "json|csv"
-
-    def to_python(self, value: str) -> str:
-        return value
-
-    def to_url(self, value: str) -> str:
-        return value
-
-
-register_converter(ChartFormat, "fmt")
 
 app_name = "pages"
 urlpatterns = [

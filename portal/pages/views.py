@@ -9,13 +9,15 @@ from django.shortcuts import render
 from django.utils.text import slugify
 
 from portal.analysis.stroke import estimate_throughput
-from portal.charts import AnyChart
+from portal.charts import AnyChart, families
+from portal.charts import system as system_charts
+from portal.charts.answers import chart_data
 from portal.comparisons import sweeps
 from portal.curation.selectors import system_workload_aliases
-from portal.errors import ApplicationError, NotFoundError, answers_errors
-from portal.exports.formats import FORMATS as EXPORT_FORMATS
-from portal.exports.formats import export
+from portal.errors import ApplicationError, NotFoundError, answers_errors, valid
 from portal.models import Role
+from portal.publishing.formats import FORMATS as EXPORT_FORMATS
+from portal.publishing.formats import export
 from portal.results import selectors as result_selectors
 from portal.results import system_runs as run_lists
 from portal.sizing.forms import PredictForm, SizingQuestionForm
@@ -26,8 +28,7 @@ from portal.sizing.selectors import sizing_answer, sweep_workloads
 from portal.systems import selectors as system_selectors
 from portal.teams.selectors import allows, role_of
 
-from . import families, system_charts, system_runs
-from .common import chart_data, system_for, valid
+from . import system_runs
 from .forms import StrokeForm, SweepForm, SystemFilterForm, SystemPageForm
 
 # The systems list shows this many systems per page.
@@ -71,7 +72,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @answers_errors()
 def system_detail(request: HttpRequest, system_id: int) -> HttpResponse:
-    system = system_for(request, system_id)
+    system = system_selectors.system_readable(system_id=system_id, viewer=request.user)
     form = valid(SystemPageForm(request.GET))
     threshold_ms = form.value("threshold_ms")
     by_name = run_lists.workload_run_counts(system=system)
@@ -243,7 +244,7 @@ def _profile_drives(profile: dict) -> dict | None:
 
 @chart_data
 def system_sweep(request: HttpRequest, system_id: int) -> AnyChart:
-    system = system_for(request, system_id)
+    system = system_selectors.system_readable(system_id=system_id, viewer=request.user)
     form = valid(SweepForm(request.GET))
     parameter, threshold_ms = form.value("parameter"), form.value("threshold_ms")
     series = sweeps.sweep(
@@ -260,7 +261,7 @@ def system_sweep(request: HttpRequest, system_id: int) -> AnyChart:
 
 @chart_data
 def system_family(request: HttpRequest, system_id: int) -> AnyChart:
-    system = system_for(request, system_id)
+    system = system_selectors.system_readable(system_id=system_id, viewer=request.user)
     metric = request.GET.get("metric", "mbps")
     if metric not in families.METRIC_TITLES:
         raise ApplicationError(
@@ -275,7 +276,7 @@ def system_family(request: HttpRequest, system_id: int) -> AnyChart:
 
 @answers_errors()
 def stroke(request: HttpRequest, system_id: int) -> HttpResponse:
-    system = system_for(request, system_id)
+    system = system_selectors.system_readable(system_id=system_id, viewer=request.user)
     form = valid(StrokeForm(request.GET))
     tables = sweeps.stroke_tables(system=system, threshold_ms=form.value("threshold_ms"))
     wanted = form.value("table")
@@ -322,7 +323,7 @@ def _baseline_estimates(system, table, multiplier, threshold_ms):
 
 @answers_errors()
 def sizing(request: HttpRequest, system_id: int) -> HttpResponse:
-    system = system_for(request, system_id)
+    system = system_selectors.system_readable(system_id=system_id, viewer=request.user)
     form = SizingQuestionForm(request.GET or None)
     answer = sizing_answer(form=valid(form), system=system) if request.GET else None
     export_format = request.GET.get("export")
@@ -351,7 +352,7 @@ def _sizing_export(system, answer, export_format):
 
 @answers_errors()
 def predict(request: HttpRequest, system_id: int) -> HttpResponse:
-    system = system_for(request, system_id)
+    system = system_selectors.system_readable(system_id=system_id, viewer=request.user)
     runs = grid_runs(system=system)
     found = along = None
     if request.GET.get("along"):

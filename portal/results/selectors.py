@@ -13,8 +13,8 @@ from django.db.models.functions import Cast
 
 from portal.analysis.curves import CurvePoint, Status, ThroughputAtThreshold, throughput_at
 from portal.analysis.vocabulary import cache_setting_name, raid_level_canonical
-from portal.curation.selectors import named_by_team
 from portal.models import Config, Point, Run, System
+from portal.results.workloads import named_by_team
 from portal.teams.selectors import Viewer, visible
 
 # Who reads: a signed-in user or an anonymous visitor.

@@ -1,21 +1,26 @@
-"""Services of results: result sets stored in bulk (COPY) with their runs' summaries, figures and curves."""
+"""Services of results: result sets stored in bulk (COPY) with their runs' summaries, figures and curves; a
+system's results published (readable by everyone) or made private to its team again."""
 
 import datetime
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from ingest.cycles import cycle_collection_paused
 from ingest.latency import point_percentiles
 from portal.errors import ApplicationError
-from portal.models import Config, Run, System, Team, Upload, Workload
+from portal.models import AuditEvent, Config, Run, System, Team, Upload, Workload
 from portal.results.copy import curves_copy, point_row, points_copy, runs_copy, sweep_cells_lock
 from portal.results.figures import run_curve_row, run_stored_figures, run_summary_of
 from portal.results.selectors import PointFigures
-from portal.results.workloads import configs_for, run_signature, workloads_for
+from portal.results.workloads import configs_for, run_signature, workload_names_publish, workloads_for
+from portal.systems.selectors import systems_named
 from portal.systems.services import system_get_or_create, systems_facets_recompute
+from portal.teams.selectors import Viewer
+from portal.teams.services import TeamError, audit
 
 
 class StoreError(ApplicationError):
@@ -224,3 +229,25 @@ def _result_sets_store(results: list[dict], upload: Upload | None, system: Syste
         counts["points"] += sum(len(run["points"]) for run in result["runs"])
     systems_facets_recompute(system_ids=measured)
     return counts
+
+
+@transaction.atomic
+def system_publish(*, system: System, actor: Viewer | None = None, published: bool = True) -> System:
+    """Make a system readable by everyone (or private to its team again)."""
+    system = System.objects.select_for_update().get(pk=system.pk)
+    if system.published == published:
+        return system
+    if published:
+        clash = systems_named(name=system.name).filter(published=True).exclude(pk=system.pk).first()
+        if clash is not None:
+            raise TeamError(
+                f"a published system is already named {system.name!r}; rename this one before publishing it"
+            )
+    system.published = published
+    system.published_at = timezone.now() if published else None
+    system.save(update_fields=["published", "published_at", "updated_at"])
+    if published:
+        workload_names_publish(system_id=system.id)
+    action = AuditEvent.Action.PUBLISH if published else AuditEvent.Action.UNPUBLISH
+    audit(team=system.team, actor=actor, action=action, subject=f"system {system.name}")
+    return system

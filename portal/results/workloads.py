@@ -1,14 +1,19 @@
-"""Workloads and configurations of results: found by identity or created race-free, in bulk."""
+"""Workloads and configurations of results: found by identity or created race-free, in bulk; and the names a
+viewer's teams gave workloads (curated in :mod:`portal.curation`), as a search by name reads them."""
 
 from collections.abc import Iterable
+from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import connection
+from django.db.models import Q, QuerySet
 
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.analysis.workload_groups import GroupedRun, group_key, group_labels
 from portal.analysis.workloads import Signature, describe, signature
-from portal.models import Config, Run, System, Workload
+from portal.models import Config, Membership, Run, System, Workload, WorkloadAlias
 from portal.systems.services import CONFIG_LABELS
+from portal.teams.selectors import Viewer
 
 
 def _config_properties(labels: dict) -> dict:
@@ -154,3 +159,23 @@ def _grouped(run: Run, *, titled: bool = False) -> GroupedRun:
     # A workload's group key is its id: the stored name only names it.
     name = workload.name if titled else run.workload_name
     return GroupedRun(workload.id, name, workload.name, describe(workload.signature()))
+
+
+def _teams_of(viewer: User) -> QuerySet[Membership, Any]:
+    return Membership.objects.filter(user_id=viewer.pk).values("team_id")
+
+
+def viewer_aliases(*, viewer: Viewer | None) -> QuerySet[WorkloadAlias]:
+    """The names the teams of ``viewer`` gave to workloads (none for a reader without a team)."""
+    if viewer is None or not viewer.is_authenticated:
+        return WorkloadAlias.objects.none()
+    return WorkloadAlias.objects.filter(team_id__in=_teams_of(viewer))
+
+
+def named_by_team(*, name: str, viewer: Viewer | None) -> Q:
+    """Runs of a workload (or stored under a name) that a team of ``viewer`` calls ``name``: a condition
+    with two subqueries, no query of its own."""
+    aliases = viewer_aliases(viewer=viewer).filter(name=name)
+    return Q(workload_id__in=aliases.filter(workload__isnull=False).values("workload_id")) | Q(
+        workload__isnull=True, workload_name__in=aliases.filter(workload__isnull=True).values("workload_name")
+    )

@@ -25,6 +25,15 @@ def systems_named(*, name: str, among: QuerySet[System] | None = None) -> QueryS
     return systems.alias(lower_name=Lower("name")).filter(lower_name=spoken)
 
 
+def system_readable(*, system_id: int, viewer: Viewer) -> System:
+    """The system ``system_id`` when ``viewer`` may read it, else :class:`NotFoundError`: a private system is
+    not revealed (a page answers 404, not 403)."""
+    system = visible(System.objects.filter(pk=system_id), viewer=viewer).select_related("team").first()
+    if system is None:
+        raise NotFoundError(f"There is no system #{system_id}.")
+    return system
+
+
 def system_by_name(*, name: str, viewer: Viewer, command: bool = False) -> System:
     """The system named ``name`` (case-insensitive) among those ``viewer`` may read, else the one of them
     with that id (a page's address names systems by id: ``/compare/?a=7``), or :class:`SystemNotFound`

@@ -1,4 +1,4 @@
-"""Services of systems: a system found or created race-free by name, and the labels of a configuration."""
+"""Services of systems: a system found or created race-free by name, renamed, and the labels of a configuration."""
 
 from collections.abc import Iterable
 
@@ -6,7 +6,9 @@ from django.db import IntegrityError, connection, models, transaction
 
 from portal.analysis.vocabulary import raid_level_canonical
 from portal.errors import ApplicationError
-from portal.models import Config, Run, System, Team
+from portal.models import AuditEvent, Config, Run, System, Team
+from portal.teams.selectors import Viewer
+from portal.teams.services import TeamError, audit
 
 from .selectors import systems_named
 
@@ -95,3 +97,32 @@ def system_get_or_create(*, name: str, vendor: str = "", model: str = "", team: 
             )
     except IntegrityError:  # created a moment ago by another transaction, now committed
         return same_name.get()
+
+
+def system_rename(*, system: System, name: str, actor: Viewer | None = None) -> System:
+    """Give a system another name: unique within its team and, once published, among published systems."""
+    name = " ".join(name.split())
+    if not name:
+        raise TeamError("a system needs a name")
+    try:
+        with transaction.atomic():
+            return _system_renamed(system, name, actor)
+    except IntegrityError:  # the same name taken a moment ago by another request
+        raise TeamError(f"a system is already named {name!r}") from None
+
+
+def _system_renamed(system: System, name: str, actor: Viewer | None) -> System:
+    system = System.objects.select_for_update().get(pk=system.pk)
+    if name == system.name:
+        return system
+    others = systems_named(name=name).exclude(pk=system.pk)
+    if others.filter(team=system.team).exists():
+        owner = system.team.name if system.team else "the operator"
+        raise TeamError(f"{owner} has a system named {name!r} already")
+    if system.published and others.filter(published=True).exists():
+        raise TeamError(f"a published system is already named {name!r}")
+    before = system.name
+    system.name = name
+    system.save(update_fields=["name", "updated_at"])
+    audit(team=system.team, actor=actor, action=AuditEvent.Action.RENAME, subject=f"system {before} to {name}")
+    return system

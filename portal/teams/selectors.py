@@ -12,7 +12,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Case, CharField, F, Q, QuerySet, Value, When
 from django.http import HttpRequest
 
-from .models import ROLE_RANK, AuditEvent, Membership, Role, Team
+from portal.models.teams import ROLE_RANK, AuditEvent, Membership, Role, Team
 
 if TYPE_CHECKING:
     from portal.models import System

@@ -1,19 +1,15 @@
-"""Changing teams: members and their roles, publishing a team's systems, the audit log."""
+"""Changing teams: members and their roles, the audit log."""
 
 import logging
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.text import slugify
 
 from portal.errors import ApplicationError
-from portal.models import System
-from portal.results.workloads import workload_names_publish
-from portal.systems.selectors import systems_named
+from portal.models.teams import AuditEvent, Membership, Role, Team
 
-from .models import AuditEvent, Membership, Role, Team
 from .selectors import Viewer, team_named
 
 logger = logging.getLogger(__name__)
@@ -128,54 +124,3 @@ def _keep_an_admin(team: Team, *, leaving: Membership, new_role: Role | None) ->
     others = Membership.objects.select_for_update().filter(team=team, role=Role.ADMIN).exclude(pk=leaving.pk)
     if not others.exists():
         raise TeamError(f"{leaving.user.username} is the last admin of {team.name}; make another member admin first")
-
-
-def system_rename(*, system: System, name: str, actor: Viewer | None = None) -> System:
-    """Give a system another name: unique within its team and, once published, among published systems."""
-    name = " ".join(name.split())
-    if not name:
-        raise TeamError("a system needs a name")
-    try:
-        with transaction.atomic():
-            return _system_renamed(system, name, actor)
-    except IntegrityError:  # the same name taken a moment ago by another request
-        raise TeamError(f"a system is already named {name!r}") from None
-
-
-def _system_renamed(system: System, name: str, actor: Viewer | None) -> System:
-    system = System.objects.select_for_update().get(pk=system.pk)
-    if name == system.name:
-        return system
-    others = systems_named(name=name).exclude(pk=system.pk)
-    if others.filter(team=system.team).exists():
-        owner = system.team.name if system.team else "the operator"
-        raise TeamError(f"{owner} has a system named {name!r} already")
-    if system.published and others.filter(published=True).exists():
-        raise TeamError(f"a published system is already named {name!r}")
-    before = system.name
-    system.name = name
-    system.save(update_fields=["name", "updated_at"])
-    audit(team=system.team, actor=actor, action=AuditEvent.Action.RENAME, subject=f"system {before} to {name}")
-    return system
-
-
-@transaction.atomic
-def system_publish(*, system: System, actor: Viewer | None = None, published: bool = True) -> System:
-    """Make a system readable by everyone (or private to its team again)."""
-    system = System.objects.select_for_update().get(pk=system.pk)
-    if system.published == published:
-        return system
-    if published:
-        clash = systems_named(name=system.name).filter(published=True).exclude(pk=system.pk).first()
-        if clash is not None:
-            raise TeamError(
-                f"a published system is already named {system.name!r}; rename this one before publishing it"
-            )
-    system.published = published
-    system.published_at = timezone.now() if published else None
-    system.save(update_fields=["published", "published_at", "updated_at"])
-    if published:
-        workload_names_publish(system_id=system.id)
-    action = AuditEvent.Action.PUBLISH if published else AuditEvent.Action.UNPUBLISH
-    audit(team=system.team, actor=actor, action=action, subject=f"system {system.name}")
-    return system

@@ -18,9 +18,9 @@ import pytest
 from django.core.management import call_command
 
 from portal.comparisons.selectors import comparison, multi_comparison
-from portal.exports.multi_tables import multi_comparison_table
-from portal.reports.content import ReportOptions, report_content
-from portal.reports.document import Box
+from portal.publishing.content import ReportOptions, report_content
+from portal.publishing.document import Box
+from portal.publishing.multi_tables import multi_comparison_table
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 
 

@@ -16,7 +16,7 @@ CHART_GOAL_S = 2.0
 
 
 def _bundle_seconds(a, b) -> float:
-    from portal.exports.bundle import comparison_bundle
+    from portal.publishing.bundle import comparison_bundle
 
     start = time.perf_counter()
     comparison_bundle(a=a, b=b)
@@ -25,7 +25,7 @@ def _bundle_seconds(a, b) -> float:
 
 def _cold_seconds(a, b) -> float:
     """A bundle with an empty chart cache: every chart image is rendered."""
-    from portal.exports.charts import chart_cache_dir
+    from portal.publishing.charts import chart_cache_dir
 
     shutil.rmtree(chart_cache_dir(), ignore_errors=True)
     return _bundle_seconds(a, b)
@@ -34,9 +34,9 @@ def _cold_seconds(a, b) -> float:
 def _report_seconds(a, b, *, cold: bool) -> float:
     """The report in every format (DOCX, PDF through pdflatex, HTML, Markdown), from reading the comparison on."""
     from portal.comparisons.selectors import comparison
-    from portal.exports.charts import chart_cache_dir
-    from portal.reports.build import build_report
-    from portal.reports.content import ReportOptions
+    from portal.publishing.build import build_report
+    from portal.publishing.charts import chart_cache_dir
+    from portal.publishing.content import ReportOptions
 
     if cold:
         shutil.rmtree(chart_cache_dir(), ignore_errors=True)
@@ -51,7 +51,7 @@ def _report_seconds(a, b, *, cold: bool) -> float:
 def _chart_seconds(a, b) -> float:
     """The compare page's PNG of the first workload (the chart download) with an empty chart cache."""
     from portal.comparisons.selectors import comparison
-    from portal.exports.charts import chart_cache_dir, comparison_figure, render_chart
+    from portal.publishing.charts import chart_cache_dir, comparison_figure, render_chart
 
     shutil.rmtree(chart_cache_dir(), ignore_errors=True)
     result = comparison(a=a, b=b)
@@ -62,7 +62,7 @@ def _chart_seconds(a, b) -> float:
 
 def _browser_started(seconds, a, b) -> float:
     """``seconds(a, b)`` with the process's chart browser closed first: one started for this render alone."""
-    from portal.exports.chart_browser import CHART_BROWSER
+    from portal.publishing.chart_browser import CHART_BROWSER
 
     CHART_BROWSER.close()
     return seconds(a, b)

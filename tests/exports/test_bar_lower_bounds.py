@@ -14,10 +14,10 @@ import pytest
 from django.core.management import call_command
 
 from portal.charts import LOWER_BOUND_NOTE, csv_text, plotly_figure
-from portal.comparisons.charts import multi_compare_chart
+from portal.charts.comparison import multi_compare_chart
 from portal.comparisons.selectors import multi_comparison
-from portal.exports.charts import for_print, render_chart
 from portal.models import System
+from portal.publishing.charts import for_print, render_chart
 from tests.samples import sample
 
 DEVICES = {"Intel D3-S4610": "fioplot_intel-d3-s4610_randread", "Samsung PM883": "fioplot_samsung-pm883_randread"}

@@ -15,9 +15,8 @@ import zipfile
 import pytest
 from django.core.management import call_command
 
-from portal.exports import bundle_jobs
-from portal.exports import views as export_views
 from portal.models import System
+from portal.publishing import bundle_jobs, export_views
 from tests.conftest import wait_until
 from tests.factories import ConfigFactory, PointFactory, RunFactory
 from tests.samples import SEEDS_DIR

@@ -21,10 +21,10 @@ from docx import Document
 from openpyxl import load_workbook
 
 from portal.comparisons.selectors import comparison
-from portal.exports.bundle import comparison_bundle
 from portal.models import System
-from portal.reports.content import ReportOptions, report_content
-from portal.reports.document import TableBlock
+from portal.publishing.bundle import comparison_bundle
+from portal.publishing.content import ReportOptions, report_content
+from portal.publishing.document import TableBlock
 from tests.samples import sample
 
 DEVICES = {"Intel D3-S4610": "fioplot_intel-d3-s4610_randread", "Samsung PM883": "fioplot_samsung-pm883_randread"}

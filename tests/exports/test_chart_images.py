@@ -14,10 +14,10 @@ import kaleido
 import pytest
 from django.core.management import call_command
 
-from portal.exports import charts
-from portal.exports.bundle import comparison_bundle
-from portal.exports.chart_browser import CHART_BROWSER
 from portal.models import System
+from portal.publishing import charts
+from portal.publishing.bundle import comparison_bundle
+from portal.publishing.chart_browser import CHART_BROWSER
 
 CHARTS = ("random-reads-8k", "streaming-reads-64k", "streaming-writes-64k")
 

@@ -17,12 +17,12 @@ import pytest
 from django.core.management import call_command
 
 from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
-from portal.exports import presets
-from portal.exports.comparison_tables import comparison_tables
-from portal.exports.formats import FORMATS, export
-from portal.exports.stroke_tables import stroke
-from portal.exports.tool_tables import jetstress, orion
 from portal.models import Point, Run, System
+from portal.publishing import presets
+from portal.publishing.comparison_tables import comparison_tables
+from portal.publishing.formats import FORMATS, export
+from portal.publishing.stroke_tables import stroke
+from portal.publishing.tool_tables import jetstress, orion
 from portal.results import workloads
 from tests.ingesting import store_file
 from tests.samples import SEEDS_DIR, sample
@@ -335,7 +335,8 @@ def test_bundle_lists_every_contributing_upload(db, client, data_dir, monkeypatc
 
 def built_bundle(client, monkeypatch, query):
     """The bundle the link ``/export/bundle/?query`` leads to, built in this process as a worker would."""
-    from portal.exports import bundle_jobs, views
+    from portal.publishing import bundle_jobs
+    from portal.publishing import export_views as views
 
     sent = []
     monkeypatch.setattr(views.bundle_task, "delay", sent.append)  # the test plays the worker

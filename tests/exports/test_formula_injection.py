@@ -10,8 +10,8 @@ from openpyxl import load_workbook
 
 from portal.analysis.tables import Column, ColumnGroup, NumberFormat, Row, Table
 from portal.charts import Chart, Series, csv_text
-from portal.exports.charts import chart_data_csv
-from portal.exports.formats import export, spreadsheet_text
+from portal.publishing.charts import chart_data_csv
+from portal.publishing.formats import export, spreadsheet_text
 
 # The OWASP CSV-injection payloads, as system, workload and label names and notes.
 PAYLOADS = ["=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(1+1)", "\t=1+1", "\r=1+1"]

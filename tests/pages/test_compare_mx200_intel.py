@@ -14,7 +14,7 @@ from openpyxl import load_workbook
 
 from portal.comparisons.selectors import comparison
 from portal.models import Config, System
-from portal.reports.content import ReportOptions, report_content
+from portal.publishing.content import ReportOptions, report_content
 from tests.samples import sample
 
 MX200 = "fioplot_HPDL380G8-H420i-Crucial-MX200x3_RAID0"

@@ -6,10 +6,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from portal.charts import families
+from portal.charts.families import Measured, Runs, SweepPoint, family_curves, is_family
 from portal.formatting import transfer_size as size_label
 from portal.models import Run, Upload
-from portal.pages import families
-from portal.pages.families import Measured, Runs, SweepPoint, family_curves, is_family
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 from tests.ingesting import store_file
 from tests.samples import data

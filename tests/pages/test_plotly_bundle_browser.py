@@ -15,7 +15,7 @@ from portal import charts
 from portal.models import Run
 from tests.factories import ConfigFactory, PointFactory, RunFactory
 
-# The trace types of portal/charts.py: curves (scattergl past SCATTERGL_POINTS points), bars, heatmaps.
+# The trace types of portal/charts/: curves (scattergl past SCATTERGL_POINTS points), bars, heatmaps.
 CHART_TRACE_TYPES = ["bar", "heatmap", "scatter", "scattergl"]
 BUNDLE = "vendor/plotly/plotly.min.js"
 

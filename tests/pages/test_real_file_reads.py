@@ -143,7 +143,7 @@ def test_the_run_page_shows_the_percentiles_its_points_have(db, client):
 
 
 def test_the_provenance_of_a_sweep_names_every_file_it_was_read_from(db):
-    from portal.exports.bundle import comparison_provenance
+    from portal.publishing.bundle import comparison_provenance
 
     names = {}
     for folder, system in (("fioplot_samsung-pm883_randread", "PM883"), ("fioplot_intel-d3-s4610_randread", "S4610")):

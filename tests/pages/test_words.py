@@ -9,8 +9,8 @@ from django.core.management import CommandError, call_command
 from portal import formatting
 from portal.analysis.pairing import config_key_label
 from portal.comparisons.selectors import comparison
-from portal.exports.formats import markdown_escape
 from portal.models import Team
+from portal.publishing.formats import markdown_escape
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 
 

@@ -38,8 +38,8 @@ from django.core.management import call_command
 
 from portal.comparisons.selectors import comparison
 from portal.models import Config, Run, System
-from portal.reports.content import ReportOptions, report_content
-from portal.reports.document import Box, Paragraph
+from portal.publishing.content import ReportOptions, report_content
+from portal.publishing.document import Box, Paragraph
 from portal.sizing.selectors import sweep_workloads
 from portal.sizing.side_by_side import side_by_side, side_by_side_data
 from tests.samples import sample

@@ -20,7 +20,7 @@ import pytest
 from django.core.management import call_command
 
 from portal.comparisons.selectors import comparison, multi_comparison
-from portal.exports.multi_tables import multi_comparison_table
+from portal.publishing.multi_tables import multi_comparison_table
 from tests.reports.test_claims_audit import (
     _asked,
     _at_threshold,

@@ -2,8 +2,8 @@
 improvement, as the compare page shows it, and the best and worst cases are those with one."""
 
 from portal.comparisons.selectors import comparison
-from portal.reports.content import ReportOptions, report_content
-from portal.reports.document import Paragraph, TableBlock
+from portal.publishing.content import ReportOptions, report_content
+from portal.publishing.document import Paragraph, TableBlock
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 
 

@@ -17,9 +17,9 @@ from docx import Document
 
 from portal.comparisons.selectors import comparison
 from portal.models import System
-from portal.reports.build import build_report, report_archive
-from portal.reports.content import ReportOptions, report_content
-from portal.reports.document import TableBlock
+from portal.publishing.build import build_report, report_archive
+from portal.publishing.content import ReportOptions, report_content
+from portal.publishing.document import TableBlock
 from tests.samples import SEEDS_DIR
 
 DS4500_PAPER = (SEEDS_DIR / "000_f52f16ce4c762121.txt").read_text(encoding="utf-8").splitlines()

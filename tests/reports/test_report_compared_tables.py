@@ -12,8 +12,8 @@ from django.core.management import call_command
 
 from portal.comparisons.selectors import comparison
 from portal.models import System
-from portal.reports.content import ReportOptions, report_content
-from portal.reports.document import Box, TableBlock
+from portal.publishing.content import ReportOptions, report_content
+from portal.publishing.document import Box, TableBlock
 
 pytestmark = pytest.mark.django_db
 

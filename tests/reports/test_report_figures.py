@@ -16,9 +16,9 @@ from docx import Document
 
 from portal.comparisons.selectors import comparison
 from portal.models import System
-from portal.reports.build import build_report
-from portal.reports.content import report_content
-from portal.reports.forms import ReportForm
+from portal.publishing.build import build_report
+from portal.publishing.content import report_content
+from portal.publishing.forms import ReportForm
 from tests.reports.test_report import seed_line
 
 QUERY = [

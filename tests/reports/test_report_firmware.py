@@ -13,9 +13,9 @@ from docx import Document
 
 from portal.comparisons.selectors import comparison
 from portal.history.selectors import system_series
-from portal.reports.build import build_report
-from portal.reports.content import ReportOptions
-from portal.reports.document import TableBlock
+from portal.publishing.build import build_report
+from portal.publishing.content import ReportOptions
+from portal.publishing.document import TableBlock
 from tests.factories import SystemFactory
 from tests.history.conftest import SAMPLE_IOPS, upload_version
 from tests.reports.test_report import PAGE_ROW

@@ -9,8 +9,8 @@ from docx import Document
 
 from portal.comparisons.selectors import multi_comparison
 from portal.models import System
-from portal.reports.build import build_report
-from portal.reports.content import ReportOptions
+from portal.publishing.build import build_report
+from portal.publishing.content import ReportOptions
 from tests.ingesting import store_file
 from tests.samples import sample
 

@@ -4,8 +4,8 @@ Array A: 1,000 IOPS at 10 ms and 2,000 at 30 ms, 1,500 at 20 ms; Array B: 500 an
 times, 1,000 at 20 ms; both cross 20 ms, so +50.0 % is a finding."""
 
 from portal.comparisons.selectors import comparison
-from portal.reports.content import ReportOptions, report_content
-from portal.reports.document import Box
+from portal.publishing.content import ReportOptions, report_content
+from portal.publishing.document import Box
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 
 ONE = "The one comparison of Array A against Array B: OLTP 8K, RAID-5, 140 drives: +50.0 %."

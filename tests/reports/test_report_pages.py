@@ -12,8 +12,8 @@ from django.core.management import call_command
 from django.test import Client
 from docx import Document
 
-from portal.exports import bundle_jobs
 from portal.models import Membership, Role, Team
+from portal.publishing import bundle_jobs
 from tests.conftest import wait_until
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 
@@ -105,7 +105,7 @@ def test_a_private_systems_report_is_its_teams_only(db, data_dir, monkeypatch):
     Membership.objects.create(team=team, user=member, role=Role.VIEWER)
     outsider = get_user_model().objects.create_user("outsider")
     sent = []
-    monkeypatch.setattr("portal.reports.services.bundle_task.delay", sent.append)
+    monkeypatch.setattr("portal.publishing.services.bundle_task.delay", sent.append)
     insider, other = Client(), Client()
     insider.force_login(member)
     other.force_login(outsider)
@@ -132,7 +132,7 @@ def test_several_systems_against_a_baseline_are_carried_through_the_compose_form
     assert '<input type="hidden" name="a" value="IBM DS4500">' in form
     assert '<input type="hidden" name="a" value="HP EVA4400">' in form
     sent = []
-    monkeypatch.setattr("portal.reports.services.bundle_task.delay", sent.append)
+    monkeypatch.setattr("portal.publishing.services.bundle_task.delay", sent.append)
     progress = client.get(f"/reports/build/?{query}")["Location"]
     assert (
         "<h1>Report: IBM DS4500 and HP EVA4400 compared with IBM DS4400</h1>" in client.get(progress).content.decode()

@@ -17,13 +17,13 @@ from django.core.management import call_command
 from docx import Document
 
 from portal.comparisons.selectors import comparison, multi_comparison
-from portal.exports.formats import latex_escape
 from portal.models import System
-from portal.reports.build import BuiltReport, build_report
-from portal.reports.content import ReportOptions
-from portal.reports.document import Block, Box, Cell, Figure, Heading, Paragraph, Report, TableBlock
-from portal.reports.latex import compile_pdf, render_latex
-from portal.reports.render import numbered
+from portal.publishing.build import BuiltReport, build_report
+from portal.publishing.content import ReportOptions
+from portal.publishing.document import Block, Box, Cell, Figure, Heading, Paragraph, Report, TableBlock
+from portal.publishing.formats import latex_escape
+from portal.publishing.latex import compile_pdf, render_latex
+from portal.publishing.render import numbered
 from tests.reports.test_report_kinds import FILES, uploaded
 
 MARGIN_PT = 62.36  # 2.2 cm

@@ -13,8 +13,8 @@ from django.test import Client
 
 from portal.comparisons.selectors import comparison
 from portal.models import System
-from portal.reports.content import ReportOptions, report_content
-from portal.reports.document import Heading, TableBlock
+from portal.publishing.content import ReportOptions, report_content
+from portal.publishing.document import Heading, TableBlock
 
 PAPER_IOPS = {20: 8365, 60: 24_395, 100: 30_180, 140: 30_020, 180: 29_480}
 CAPTION = "IBM DS4500 RAID-5, All Caches Disabled, Random Reads 8K: drives for a target"

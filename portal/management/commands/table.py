@@ -6,12 +6,12 @@ from typing import Any
 from django.core.management import BaseCommand, CommandError
 from django.core.management.base import CommandParser
 
-from portal.exports import presets
-from portal.exports.formats import FORMATS, export
-from portal.exports.pivot_tables import ROW_ATTRIBUTES, pivot
-from portal.exports.stroke_tables import stroke
-from portal.exports.tool_tables import jetstress, orion
 from portal.management.viewer import add_viewer_argument, viewer_of
+from portal.publishing import presets
+from portal.publishing.formats import FORMATS, export
+from portal.publishing.pivot_tables import ROW_ATTRIBUTES, pivot
+from portal.publishing.stroke_tables import stroke
+from portal.publishing.tool_tables import jetstress, orion
 from portal.systems.selectors import SystemNotFound, system_by_name
 
 LAYOUTS = ("whitepaper", "pivot", "stroke", "jetstress", "orion")

@@ -7,8 +7,8 @@ from django.core.management import BaseCommand, CommandError
 from django.core.management.base import CommandParser
 
 from portal.errors import ApplicationError
+from portal.models.teams import Membership, Role, Team
 from portal.teams import selectors, services
-from portal.teams.models import Membership, Role, Team
 
 
 class Command(BaseCommand):

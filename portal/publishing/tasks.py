@@ -1,5 +1,5 @@
 """The white-paper bundle task: it takes the bundle's key and builds it from the state file the web
-process wrote (:mod:`portal.exports.bundle_jobs`)."""
+process wrote (:mod:`portal.publishing.bundle_jobs`)."""
 
 from celery import shared_task
 

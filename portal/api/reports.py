@@ -9,12 +9,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from portal.api.parameters import REPEATABLE, form_parameters, parameters_known
 from portal.errors import form_error
+from portal.publishing.forms import REPORT_PARAMETERS, ReportForm
+from portal.publishing.services import report_request, status_data
 
-from .forms import REPORT_PARAMETERS, ReportForm
-from .services import report_request
-from .views import status_data
+from .parameters import REPEATABLE, form_parameters, parameters_known
 
 REPORT_TEXTS = {
     "a": "System A (name).",

@@ -6,15 +6,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from portal.accounts.forms import InviteForm
-from portal.accounts.services import pending_invitations
 from portal.errors import ApplicationError
 from portal.models import System
+from portal.models.teams import ROLE_RANK, Membership, Role, Team
+from portal.results import services as results
+from portal.systems import services as systems
+from portal.teams import selectors, services
+from portal.teams.selectors import SignedInRequest, Viewer
 
-from . import selectors, services
-from .forms import MemberForm, TeamCreateForm
-from .models import ROLE_RANK, Membership, Role, Team
-from .selectors import SignedInRequest, Viewer
+from . import services as accounts
+from .forms import InviteForm, MemberForm, TeamCreateForm
 
 
 def _team_for(user: Viewer, slug: str, *, role: str = Role.VIEWER) -> Team:
@@ -74,7 +75,7 @@ def team_detail(request: SignedInRequest, slug: str) -> HttpResponse:
         "events": selectors.team_events(team=team) if manages else [],
         "member_form": MemberForm(),
         "invite_form": InviteForm(),
-        "invitations": pending_invitations(team=team) if role == Role.ADMIN else [],
+        "invitations": accounts.pending_invitations(team=team) if role == Role.ADMIN else [],
         "roles": Role.choices,
     }
     return render(request, "teams/detail.html", context)
@@ -100,8 +101,6 @@ def member_set(request: SignedInRequest, slug: str) -> HttpResponse:
 @require_POST
 def member_invite(request: SignedInRequest, slug: str) -> HttpResponse:
     """An admin invites an email address with a role: the link goes by email, valid for a few days."""
-    from portal.accounts import services as accounts
-
     team = _team_for(request.user, slug, role=Role.ADMIN)
     form = InviteForm(request.POST)
     if not form.is_valid():
@@ -149,7 +148,7 @@ def system_rename(request: SignedInRequest, system_id: int) -> HttpResponse:
         return redirect("pages:system", system_id=system.id)
     before = system.name
     try:
-        renamed = services.system_rename(system=system, name=request.POST.get("name", ""), actor=request.user)
+        renamed = systems.system_rename(system=system, name=request.POST.get("name", ""), actor=request.user)
         if renamed.name != before:
             messages.success(request, f"{before} is now named {renamed.name}.")
     except ApplicationError as error:
@@ -171,7 +170,7 @@ def system_publish(request: SignedInRequest, system_id: int) -> HttpResponse:
         preview = selectors.publication_preview(system=system)
         return render(request, "teams/publish.html", {"system": system, "preview": preview})
     try:
-        services.system_publish(system=system, actor=request.user, published=publish)
+        results.system_publish(system=system, actor=request.user, published=publish)
         messages.success(
             request,
             f"{system.name} is {'published: everyone can read it' if publish else 'private to its team again'}.",

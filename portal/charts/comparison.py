@@ -6,16 +6,15 @@ from dataclasses import dataclass
 from portal import formatting
 from portal.analysis.curves import Status
 from portal.charts import DASHES, BarChart, Bars, Chart, Series, threshold_line
+from portal.comparisons.comparison import WorkloadComparison
+from portal.comparisons.figures import ComparedFigure
+from portal.comparisons.multi import MultiWorkload
 from portal.models import Run, System
 from portal.results.selectors import (
     LATENCIES,
     METRICS,
     run_curve,
 )
-
-from .comparison import WorkloadComparison
-from .figures import ComparedFigure
-from .multi import MultiWorkload
 
 # The colours of the two systems on every compare chart (Okabe-Ito blue and vermillion).
 A_COLOUR, B_COLOUR = 1, 2

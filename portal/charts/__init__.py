@@ -1,5 +1,5 @@
 """Chart data for the pages and the exports: one description per chart, drawn as a Plotly figure or
-written as CSV (pages and exports both import it; neither imports the other for it).
+written as CSV (pages, publishing and history import it; it imports none of them).
 
 A :class:`Chart` holds plain series; :func:`plotly_json` draws it (greyscale-safe: every series
 has its own dash style and marker symbol, not only its own colour) and :func:`csv_text` writes
@@ -9,9 +9,10 @@ Plotly reads a few HTML tags in labels (``<b>``, ``<a href>``, ``<br>``): names 
 hold what users typed or uploaded, are escaped when drawn, so they show as text. Hover texts are
 built here with ``<br>`` between lines and escape their parts themselves.
 
-What is charted is described in ``run_charts`` (a run), ``system_charts`` (a system's sweep),
-``families`` (a system's transfer-size families) in ``portal/pages/`` and ``portal.comparisons.charts``
-(comparisons).
+What is charted is described beside this module: ``run`` (a run's curve, its throughput against load,
+ORION's heat maps), ``system`` (a system's sweep), ``families`` (a system's transfer-size families) and
+``comparison`` (the compare page's charts); ``answers`` answers a chart's data at its address. The
+images written into files are rendered in :mod:`portal.publishing.charts`.
 """
 
 import functools

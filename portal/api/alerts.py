@@ -14,12 +14,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from portal import formatting
-from portal.api.views import KnownParameters
+from portal.history.selectors import alerts_visible
+from portal.history.services import alert_triage
 from portal.models import Alert, AlertState, AlertStatus
 from portal.systems.selectors import systems_named
 
-from .selectors import alerts_visible
-from .services import alert_triage
+from .views import KnownParameters
 
 
 class AlertFilter(filters.FilterSet):

@@ -29,10 +29,10 @@ from django.db.models import Count, Max
 
 import ingest
 from portal.models import Run, System
-from portal.reports.jobs import report_zip
 
 from . import presets
 from .bundle import comparison_bundle
+from .jobs import report_zip
 
 logger = logging.getLogger(__name__)
 
@@ -107,7 +107,7 @@ def bundle_request(
     """The state of bundle ``key``, queued now unless it is built, being built or waiting for a worker;
     returns (state, whether the caller must send the task). ``report``: a white-paper report to build
     instead of a bundle, ``{"options": ReportOptions as a dict, "candidates": [system ids compared with b]}``
-    (:mod:`portal.reports.jobs`)."""
+    (:mod:`portal.publishing.jobs`)."""
     state = bundle_state(key)
     if state is not None and state["status"] in ("done", "queued", "building"):
         return state, False

@@ -5,7 +5,7 @@ is found without configuration). When either is missing :class:`ChartUnavailable
 callers ship the chart's data as CSV instead.
 
 Starting Chromium takes seconds, so it is started once per process and kept open
-(:mod:`portal.exports.chart_browser`): the images asked for together, and every later one, are rendered
+(:mod:`portal.publishing.chart_browser`): the images asked for together, and every later one, are rendered
 by the same browser. Every image is kept in a content-addressed cache under ``DATA_DIR/chart-cache``: the
 same figure in the same format is rendered once, and served from the cache byte for byte afterwards.
 """
@@ -25,10 +25,11 @@ import plotly.io as pio
 from django.conf import settings
 
 from portal.charts import plotly_figure
-from portal.comparisons.charts import ChartUnit, compare_chart
+from portal.charts.comparison import ChartUnit, compare_chart
 from portal.comparisons.selectors import Comparison, WorkloadComparison
-from portal.exports.chart_browser import CHART_BROWSER
 from portal.spreadsheets import SpreadsheetCsvWriter
+
+from .chart_browser import CHART_BROWSER
 
 logger = logging.getLogger(__name__)
 

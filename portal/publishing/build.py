@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from portal.comparisons.selectors import Comparison
-from portal.exports.charts import PRINT_SCALE, ChartRequest, ChartUnavailable, render_charts
 
+from .charts import PRINT_SCALE, ChartRequest, ChartUnavailable, render_charts
 from .content import ReportOptions, report_content
 from .document import Figure, Paragraph, Report
 from .latex import compile_pdf, render_latex
@@ -60,7 +60,7 @@ def chart_images_of(images: list[bytes]) -> tuple[list[bytes], list[bytes]]:
 def build_report(
     results: Sequence[Comparison], *, options: ReportOptions, progress: Progress = _no_progress
 ) -> BuiltReport:
-    """Every format of the report of ``results`` (:func:`~portal.reports.content.report_content`); a chart
+    """Every format of the report of ``results`` (:func:`~portal.publishing.content.report_content`); a chart
     or the PDF that cannot be made on this machine is left out with a sentence saying why (in ``notes``
     and in the document)."""
     progress(0.05, "Reading the comparison")

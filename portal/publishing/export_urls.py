@@ -41,15 +41,15 @@ it (the lists are in ``parameters.py``).
 
 from django.urls import path, re_path
 
-from . import views
+from . import export_views
 
 app_name = "exports"
 urlpatterns = [
-    path("table/", views.table, name="table"),
-    path("comparison/", views.comparison_tables, name="comparison"),
-    path("chart/", views.chart, name="chart"),
-    path("bundle/", views.bundle, name="bundle"),
-    re_path(r"^bundles/(?P<key>[0-9a-f]{64})/$", views.bundle_progress, name="bundle_progress"),
-    re_path(r"^bundles/(?P<key>[0-9a-f]{64})/status\.json$", views.bundle_status, name="bundle_status"),
-    re_path(r"^bundles/(?P<key>[0-9a-f]{64})/download/$", views.bundle_download, name="bundle_download"),
+    path("table/", export_views.table, name="table"),
+    path("comparison/", export_views.comparison_tables, name="comparison"),
+    path("chart/", export_views.chart, name="chart"),
+    path("bundle/", export_views.bundle, name="bundle"),
+    re_path(r"^bundles/(?P<key>[0-9a-f]{64})/$", export_views.bundle_progress, name="bundle_progress"),
+    re_path(r"^bundles/(?P<key>[0-9a-f]{64})/status\.json$", export_views.bundle_status, name="bundle_status"),
+    re_path(r"^bundles/(?P<key>[0-9a-f]{64})/download/$", export_views.bundle_download, name="bundle_download"),
 ]

@@ -3,9 +3,9 @@
 from django.conf import settings
 from django.db import models
 
-from portal.models.results import Workload
-from portal.models.systems import Config, System
-from portal.teams.models import Team
+from .results import Workload
+from .systems import Config, System
+from .teams import Team
 
 
 class AlertSummary(models.Model):

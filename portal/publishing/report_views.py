@@ -1,7 +1,5 @@
 """The compose form of a report, its progress page and its downloads; parameters in ``urls.py``."""
 
-from typing import Any
-
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -9,17 +7,16 @@ from django.views.decorators.http import require_GET
 
 from portal.comparisons.forms import CompareForm
 from portal.comparisons.selectors import comparison
-from portal.errors import answers_errors, error_body
-from portal.exports import bundle_jobs
-from portal.pages.common import valid
+from portal.errors import answers_errors, error_body, valid
 from portal.results.selectors import LATENCIES
 from portal.systems.selectors import system_by_name
 
+from . import bundle_jobs
 from .build import REPORT_FILES
 from .content import report_outline, title_of
 from .forms import ReportForm
 from .jobs import report_file, report_notes
-from .services import MAX_CANDIDATES, report_request, report_state
+from .services import MAX_CANDIDATES, report_request, report_state, status_data
 
 FORMAT_NAMES = {"docx": "Word (DOCX)", "pdf": "PDF", "html": "HTML (one file)", "md": "Markdown", "tex": "LaTeX"}
 
@@ -113,20 +110,6 @@ def status(request: HttpRequest, key: str) -> JsonResponse:
             {"status": "missing", **error_body(status=404, message="There is no such report.")}, status=404
         )
     return JsonResponse(status_data(key, state))
-
-
-def status_data(key: str, state: dict[str, Any]) -> dict[str, Any]:
-    answer = {name: state.get(name) for name in ("status", "progress", "step", "error", "note", "size_bytes")}
-    answer["status_url"] = reverse("reports:status", kwargs={"key": key})
-    answer["page_url"] = reverse("reports:progress", kwargs={"key": key})
-    if state["status"] == "done":
-        answer["download_url"] = reverse("reports:download", kwargs={"key": key, "extension": "docx"})
-        answer["downloads"] = {
-            extension: reverse("reports:download", kwargs={"key": key, "extension": extension})
-            for extension in REPORT_FILES
-            if report_file(bundle_jobs.bundle_path(key), extension) is not None
-        }
-    return answer
 
 
 @require_GET

@@ -17,10 +17,10 @@ from portal.analysis.curves import Status
 from portal.comparisons import sentences
 from portal.comparisons.comparison import ComparisonOptions
 from portal.comparisons.selectors import Comparison, ComparisonRow, WorkloadComparison
-from portal.exports.comparison_tables import basis
 from portal.models import Run, System
 from portal.models.results import document_title
 
+from .comparison_tables import basis
 from .document import Block, Box, Cell, Figure, Heading, Paragraph, Report, TableBlock
 from .environment import environment_section, method_section, tools_named
 from .options import FIGURE_UNITS, Reported, ReportOptions, default_title, run_ids, side_a, side_b, workload_names

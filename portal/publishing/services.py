@@ -6,19 +6,21 @@ from urllib.parse import urlencode
 
 from django.db.models import Q
 from django.http import QueryDict
+from django.urls import reverse
 from django.utils.text import slugify
 from kombu.exceptions import KombuError
 
 from portal.errors import ApplicationError
-from portal.exports import bundle_jobs
-from portal.exports.tasks import bundle_task
 from portal.models import System
 from portal.systems.selectors import system_by_name
 from portal.teams.selectors import Viewer, visible
 
+from . import bundle_jobs
+from .build import REPORT_FILES
 from .forms import REPORT_PARAMETERS, ReportForm
-from .jobs import options_data
+from .jobs import options_data, report_file
 from .options import default_title
+from .tasks import bundle_task
 
 # Systems compared with one baseline in one report, as on the compare page.
 MAX_CANDIDATES = 5
@@ -73,3 +75,19 @@ def report_state(*, key: str, viewer: Viewer) -> dict[str, Any] | None:
     ids = {state.get("a"), state.get("b"), *state["report"].get("candidates", [])}
     readable = visible(System.objects.filter(Q(id__in=ids)), viewer=viewer).values_list("id", flat=True)
     return state if ids <= set(readable) else None
+
+
+def status_data(key: str, state: dict[str, Any]) -> dict[str, Any]:
+    """What the progress page's script and the API read of report ``key``'s build: its state and, once built,
+    the address of each format written."""
+    answer = {name: state.get(name) for name in ("status", "progress", "step", "error", "note", "size_bytes")}
+    answer["status_url"] = reverse("reports:status", kwargs={"key": key})
+    answer["page_url"] = reverse("reports:progress", kwargs={"key": key})
+    if state["status"] == "done":
+        answer["download_url"] = reverse("reports:download", kwargs={"key": key, "extension": "docx"})
+        answer["downloads"] = {
+            extension: reverse("reports:download", kwargs={"key": key, "extension": extension})
+            for extension in REPORT_FILES
+            if report_file(bundle_jobs.bundle_path(key), extension) is not None
+        }
+    return answer

@@ -8,14 +8,14 @@ from portal import formatting
 from portal.analysis.digits import NO_FIGURE
 from portal.analysis.pairing import ambiguities
 from portal.analysis.tables import LOWER_BOUND, Table, round_half_up
-from portal.comparisons.charts import ChartUnit
+from portal.charts.comparison import ChartUnit
 from portal.comparisons.selectors import Comparison, ComparisonRow, WorkloadComparison
-from portal.exports import presets
-from portal.exports.charts import comparison_figure
-from portal.exports.comparison_tables import basis, is_lower_bound
 from portal.models import Run, System
 from portal.results.selectors import LATENCIES
 
+from . import presets
+from .charts import comparison_figure
+from .comparison_tables import basis, is_lower_bound
 from .document import Block, Box, Cell, Figure, Heading, Paragraph, TableBlock, table_cells
 from .options import (
     MIB,

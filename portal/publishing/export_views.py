@@ -13,7 +13,7 @@ from kombu.exceptions import KombuError
 
 from portal.analysis.tables import Table
 from portal.charts import plotly_figure
-from portal.comparisons.charts import multi_compare_chart
+from portal.charts.comparison import multi_compare_chart
 from portal.comparisons.forms import CompareForm
 from portal.comparisons.selectors import Comparison, comparison, multi_comparison
 from portal.errors import ApplicationError, answers_errors, error_body, form_error

@@ -14,13 +14,13 @@ import ingest
 from portal.analysis.tables import Table
 from portal.comparisons.selectors import Comparison, WorkloadComparison, comparison
 from portal.models import Run, System, Upload
-from portal.reports.build import ChartImages, chart_images_of, chart_requests, write_report
-from portal.reports.content import ReportOptions, report_content
-from portal.reports.document import Report
 
 from . import presets
+from .build import ChartImages, chart_images_of, chart_requests, write_report
 from .charts import PRINT_SCALE, ChartUnavailable, chart_data_csv, render_charts
 from .comparison_tables import comparison_tables_from
+from .content import ReportOptions, report_content
+from .document import Report
 from .formats import FORMATS, export
 
 SINGLE_FILE_FORMATS = ("xlsx", "docx")
@@ -53,7 +53,7 @@ def comparison_bundle(
     """A zip: ``tables/`` (one file per table per text format, one workbook and one document with
     every table), ``charts/`` (SVG and PNG per workload as the compare page draws them, or CSV data and
     the reason when images cannot be rendered here), ``report/`` (the white-paper report in every format,
-    :mod:`portal.reports`) and ``provenance.json``. ``filters`` are the other options of
+    :mod:`portal.publishing`) and ``provenance.json``. ``filters`` are the other options of
     :func:`portal.comparisons.selectors.comparison` (RAID level, cache, drive count, workload, pairs, latency), so
     the bundle holds what the compare page with those options shows."""
     if adjust_b <= 0:

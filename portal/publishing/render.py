@@ -1,8 +1,8 @@
-"""A report written as DOCX, self-contained HTML and Markdown (LaTeX and its PDF: :mod:`portal.reports.latex`).
+"""A report written as DOCX, self-contained HTML and Markdown (LaTeX and its PDF: :mod:`portal.publishing.latex`).
 
 Tables and figures are numbered in the order they appear, the same in every format. Charts come as
 PNG at print resolution (DOCX, HTML) and as PDF, a vector image (LaTeX), rendered together by
-:func:`portal.exports.charts.render_charts`.
+:func:`portal.publishing.charts.render_charts`.
 """
 
 import base64
@@ -12,9 +12,8 @@ from typing import TYPE_CHECKING
 
 from django.utils.html import escape
 
-from portal.exports.formats import markdown_escape
-
 from .document import Block, Box, Figure, Heading, Paragraph, Report, TableBlock
+from .formats import markdown_escape
 
 if TYPE_CHECKING:
     from docx.document import Document as DocxDocument

@@ -10,9 +10,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from portal.exports.formats import DIGEST_BREAK_EVERY, latex_escape
-
 from .document import Block, Box, Figure, Heading, Paragraph, Report, TableBlock
+from .formats import DIGEST_BREAK_EVERY, latex_escape
 from .render import ReportUnavailable, numbered
 
 LATEX_TIMEOUT_SECONDS = 60

@@ -15,14 +15,14 @@
 
 from django.urls import re_path
 
-from . import views
+from . import report_views
 
 app_name = "reports"
 KEY = r"(?P<key>[0-9a-f]{64})"
 urlpatterns = [
-    re_path(r"^new/$", views.compose, name="compose"),
-    re_path(r"^build/$", views.build, name="build"),
-    re_path(rf"^{KEY}/$", views.progress, name="progress"),
-    re_path(rf"^{KEY}/status\.json$", views.status, name="status"),
-    re_path(rf"^{KEY}/(?P<extension>docx|pdf|html|md|tex)/$", views.download, name="download"),
+    re_path(r"^new/$", report_views.compose, name="compose"),
+    re_path(r"^build/$", report_views.build, name="build"),
+    re_path(rf"^{KEY}/$", report_views.progress, name="progress"),
+    re_path(rf"^{KEY}/status\.json$", report_views.status, name="status"),
+    re_path(rf"^{KEY}/(?P<extension>docx|pdf|html|md|tex)/$", report_views.download, name="download"),
 ]

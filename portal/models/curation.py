@@ -4,8 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from portal.models.results import Run, Workload
-from portal.teams.models import Team
+from .results import Run, Workload
+from .teams import Team
 
 
 class WorkloadAlias(models.Model):

@@ -1,4 +1,4 @@
-"""A report built by a Celery worker as the bundle is (:mod:`portal.exports.bundle_jobs`): the state
+"""A report built by a Celery worker as the bundle is (:mod:`portal.publishing.bundle_jobs`): the state
 holds the report's options, the zip holds its files, each downloaded on its own."""
 
 import dataclasses
@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from portal.comparisons.selectors import comparison, multi_comparison
-from portal.exports.presets import PresetError
 from portal.models import System
 
 from .build import REPORT_FILES, Progress, build_report, report_archive
 from .content import ReportOptions
+from .presets import PresetError
 
 ARCHIVE_STEM = "report"
 
