@@ -162,6 +162,9 @@ class _Versions:
     sum_w: list[float]
     sum_wm: list[float]
     sum_wmm: list[float]
+    sum_wx: list[float]
+    sum_wxx: list[float]
+    sum_wxm: list[float]
     disturbed: bool
 
     @classmethod
@@ -175,12 +178,13 @@ class _Versions:
             out = len(values) > 1 and own > _chi2_share(len(values) - 1, OUTLIER_Z)
             weights.append(len(values) / (own if out else 1.0))
             disturbed = disturbed or out
-        sum_w, sum_wm, sum_wmm = [0.0], [0.0], [0.0]
-        for mean, weight in zip(means, weights, strict=True):
-            sum_w.append(sum_w[-1] + weight)
-            sum_wm.append(sum_wm[-1] + weight * mean)
-            sum_wmm.append(sum_wmm[-1] + weight * mean * mean)
-        return cls(means, weights, sum_w, sum_wm, sum_wmm, disturbed)
+        sums: list[list[float]] = [[0.0] for _ in range(6)]
+        for x, (mean, weight) in enumerate(zip(means, weights, strict=True)):
+            terms = (weight, weight * mean, weight * mean * mean, weight * x, weight * x * x, weight * x * mean)
+            for total, term in zip(sums, terms, strict=True):
+                total.append(total[-1] + term)
+        sum_w, sum_wm, sum_wmm, sum_wx, sum_wxx, sum_wxm = sums
+        return cls(means, weights, sum_w, sum_wm, sum_wmm, sum_wx, sum_wxx, sum_wxm, disturbed)
 
     def cost(self, start: int, end: int) -> float:
         """Weighted squared error of versions [start, end) around their weighted mean."""
@@ -192,6 +196,15 @@ class _Versions:
         """Weighted mean of versions [start, end) and its summed weight."""
         w = self.sum_w[end] - self.sum_w[start]
         return (self.sum_wm[end] - self.sum_wm[start]) / w, w
+
+    def line_error(self, start: int, end: int) -> float:
+        """The weighted squared error a least-squares line leaves over versions [start, end) (the same as
+        ``line``'s, from the sums)."""
+        w = self.sum_w[end] - self.sum_w[start]
+        wx, wm = self.sum_wx[end] - self.sum_wx[start], self.sum_wm[end] - self.sum_wm[start]
+        sxx = self.sum_wxx[end] - self.sum_wxx[start] - wx * wx / w
+        sxm = self.sum_wxm[end] - self.sum_wxm[start] - wx * wm / w
+        return max(0.0, self.cost(start, end) - sxm * sxm / sxx)
 
     def line(self, start: int, end: int) -> tuple[float, float, float]:
         """Weighted least-squares line over versions [start, end): its slope per version, the slope's
@@ -269,29 +282,24 @@ def _places(count: int) -> float:
     return max(1, count - 2) ** PLACES_POWER
 
 
-def _line_like(versions: _Versions, bounds: list[int]) -> bool:
-    """Whether one line over versions [bounds[0], bounds[-1]) fits them about as well as the levels between
-    the steps at ``bounds[1:-1]`` do: at most ``LINE_MARGIN`` more weighted squared error, plus ``PENALTY``
-    for each step after the first (a staircase of small steps is a drift sampled coarsely)."""
-    start, end = bounds[0], bounds[-1]
-    if end - start < DRIFT_MIN_VERSIONS:
-        return False
-    steps_error = sum(versions.cost(a, b) for a, b in zip(bounds, bounds[1:], strict=False))
-    return versions.line(start, end)[2] - steps_error <= LINE_MARGIN + PENALTY * (len(bounds) - 3)
-
-
-def _in_drift(versions: _Versions, bounds: list[int], sizes: list[float], i: int) -> bool:
-    """Whether step ``i`` (between ``bounds[i]`` and ``bounds[i + 2]``) is line-like alone or as one of a run
-    of neighbouring steps in the same direction."""
-    for first in range(i, -1, -1):
-        if first < i and sizes[first] * sizes[i] <= 0:
-            break
-        for last in range(i, len(sizes)):
-            if last > i and sizes[last] * sizes[i] <= 0:
+def _drift_steps(versions: _Versions, bounds: list[int], sizes: list[float]) -> set[int]:
+    """The steps (step i between versions ``bounds[i]`` and ``bounds[i + 2]``, of size ``sizes[i]``) that one
+    line fits about as well as the levels around them, alone or in a run of neighbouring steps in the same
+    direction (a staircase of small steps is a drift sampled coarsely): the line leaves at most
+    ``LINE_MARGIN`` more weighted squared error, plus ``PENALTY`` for each step of the run after the first,
+    over ``DRIFT_MIN_VERSIONS`` versions or more."""
+    found: set[int] = set()
+    for first in range(len(sizes)):
+        steps_error = versions.cost(bounds[first], bounds[first + 1])
+        for last in range(first, len(sizes)):
+            if sizes[last] * sizes[first] <= 0:
                 break
-            if _line_like(versions, bounds[first : last + 3]):
-                return True
-    return False
+            steps_error += versions.cost(bounds[last + 1], bounds[last + 2])
+            start, end = bounds[first], bounds[last + 2]
+            margin = LINE_MARGIN + PENALTY * (last - first)
+            if end - start >= DRIFT_MIN_VERSIONS and versions.line_error(start, end) - steps_error <= margin:
+                found.update(range(first, last + 1))
+    return found
 
 
 def _kept_steps(versions: _Versions, noise: Noise, splits: list[int], p_value: float) -> list[tuple[int, float]]:
@@ -302,16 +310,12 @@ def _kept_steps(versions: _Versions, noise: Noise, splits: list[int], p_value: f
         judged = []
         sizes = [versions.mean(split, after)[0] - versions.mean(before, split)[0]
                  for before, split, after in zip(bounds, splits, bounds[2:], strict=False)]  # fmt: skip
+        drifts = _drift_steps(versions, bounds, sizes)
         for i, split in enumerate(splits):
             p, size = _step_p(versions, noise, bounds[i], split, bounds[i + 2])
             # The partitioning chose the split among every place a step may start.
             p = min(1.0, p * _places(count))
-            weak = (
-                p >= p_value
-                or size < MIN_EFFECT
-                or _in_drift(versions, bounds, sizes, i)
-                or _disagree(versions, noise, split, bounds[i + 2])
-            )
+            weak = p >= p_value or size < MIN_EFFECT or i in drifts or _disagree(versions, noise, split, bounds[i + 2])
             judged.append((weak, p, i))
         weak, _p, worst = max(judged)
         if not weak:
