@@ -8,13 +8,14 @@ noise from the differences between successive versions (their median, robust to 
 
 The history is then split into segments of constant level (optimal partitioning of the version means by
 weighted least squares with a penalty per change; a segment holds at least two versions except the newest,
-which may stand alone), and a change between two segments is kept when Student's t-test with the pooled
-noise gives p < ``P_VALUE`` (times the number of places a step could start to the power
-``PLACES_POWER``), its size is at least
-``MIN_EFFECT`` run noise standard deviations, the versions after it agree with each other (not a blip of one
-version and back), and a straight line through both segments does not fit them about as well (a drift cut
-in two). Each segment
-of ``DRIFT_MIN_VERSIONS`` versions or more whose trend is significant is a drift over its versions.
+which may stand alone), and a change between two segments is kept when Student's t-test gives p <
+``P_VALUE`` (times the number of places a step could start to the power ``PLACES_POWER``) with the pooled
+noise and the versions' scatter around the two segments' levels pooled in (the degrees of freedom a short
+history's versions hold), its size is at least ``MIN_EFFECT`` run noise standard deviations, the versions
+after it agree with each other (not a blip of one version and back), and a straight line does not fit its
+two segments about as well (a drift cut in two), nor the segments of a run of steps in the same direction
+around it (a drift cut in a staircase). Each segment of ``DRIFT_MIN_VERSIONS`` versions or more whose
+trend is significant is a drift over its versions.
 
 Pure Python and deterministic: a history of 200 versions is judged in some tens of milliseconds.
 """
@@ -41,8 +42,11 @@ OUTLIER_Z = 3.09
 LINE_MARGIN = 5.0
 DRIFT_MIN_VERSIONS = 6
 # The power of the number of places a step could start at that multiplies its p-value (1: Bonferroni);
-# chosen with make changepoints' histories without a change.
-PLACES_POWER = 0.75
+# chosen with make changepoints' histories without a change, seeds 1000 to 1599.
+PLACES_POWER = 1.0
+# The versions' scatter around the levels either side of a step is pooled with the runs' noise unless it is
+# larger than that noise makes it with p below this (the F-test); chosen with seeds 1000 to 1599.
+POOL_P_VALUE = 0.05
 # A step is confirmed once this many versions stand after it.
 CONFIRMING_VERSIONS = 3
 
@@ -83,10 +87,12 @@ class Change:
 
 @dataclass(frozen=True)
 class Noise:
-    """One run's noise standard deviation, and the degrees of freedom it was estimated with."""
+    """One run's noise standard deviation, the degrees of freedom it was estimated with, and whether it was
+    estimated from the runs within versions (else from the differences between versions of one run each)."""
 
     sd: float
     df: float
+    within_versions: bool = True
 
 
 def _variance(values: list[float], mean: float) -> float:
@@ -131,7 +137,7 @@ def series_noise(replicates: list[list[float]]) -> Noise | None:
         if len(steps) < 2:
             return None
         # The median absolute difference of two normal values is 0.6745 * sqrt(2) standard deviations.
-        return Noise(median(steps) / (0.6745 * math.sqrt(2)), max(1.0, len(steps) / 2))
+        return Noise(median(steps) / (0.6745 * math.sqrt(2)), max(1.0, len(steps) / 2), within_versions=False)
     # Each version's variance over the median of its chi-squared share: an estimate of the noise variance.
     typical = median(variance / _chi2_share(df, 0.0) for variance, df in spreads)
     kept = [(v, df) for v, df in spreads if len(spreads) < 3 or v <= typical * _chi2_share(df, OUTLIER_Z)]
@@ -148,17 +154,22 @@ def _chi2_share(df: float, z: float) -> float:
 
 @dataclass(frozen=True)
 class _Versions:
-    """Version means and weights in noise units (mean minus the level, over the noise), and their sums."""
+    """Version means and weights in noise units (mean minus the level, over the noise), their sums, and
+    whether some version is weighted by its own spread (its runs disturbed)."""
 
     means: list[float]
     weights: list[float]
     sum_w: list[float]
     sum_wm: list[float]
     sum_wmm: list[float]
+    sum_wx: list[float]
+    sum_wxx: list[float]
+    sum_wxm: list[float]
+    disturbed: bool
 
     @classmethod
     def of(cls, replicates: list[list[float]], noise: Noise, level: float) -> "_Versions":
-        means, weights = [], []
+        means, weights, disturbed = [], [], False
         for values in replicates:
             mean = fmean(values)
             own = _variance(values, mean) / noise.sd**2 if len(values) > 1 else 0.0
@@ -166,11 +177,14 @@ class _Versions:
             # A version left out of the pooled noise for its spread is weighted by its own spread.
             out = len(values) > 1 and own > _chi2_share(len(values) - 1, OUTLIER_Z)
             weights.append(len(values) / (own if out else 1.0))
-        sums: list[list[float]] = [[0.0], [0.0], [0.0]]
-        for mean, weight in zip(means, weights, strict=True):
-            for total, term in zip(sums, (weight, weight * mean, weight * mean * mean), strict=True):
+            disturbed = disturbed or out
+        sums: list[list[float]] = [[0.0] for _ in range(6)]
+        for x, (mean, weight) in enumerate(zip(means, weights, strict=True)):
+            terms = (weight, weight * mean, weight * mean * mean, weight * x, weight * x * x, weight * x * mean)
+            for total, term in zip(sums, terms, strict=True):
                 total.append(total[-1] + term)
-        return cls(means, weights, *sums)
+        sum_w, sum_wm, sum_wmm, sum_wx, sum_wxx, sum_wxm = sums
+        return cls(means, weights, sum_w, sum_wm, sum_wmm, sum_wx, sum_wxx, sum_wxm, disturbed)
 
     def cost(self, start: int, end: int) -> float:
         """Weighted squared error of versions [start, end) around their weighted mean."""
@@ -182,6 +196,15 @@ class _Versions:
         """Weighted mean of versions [start, end) and its summed weight."""
         w = self.sum_w[end] - self.sum_w[start]
         return (self.sum_wm[end] - self.sum_wm[start]) / w, w
+
+    def line_error(self, start: int, end: int) -> float:
+        """The weighted squared error a least-squares line leaves over versions [start, end) (the same as
+        ``line``'s, from the sums)."""
+        w = self.sum_w[end] - self.sum_w[start]
+        wx, wm = self.sum_wx[end] - self.sum_wx[start], self.sum_wm[end] - self.sum_wm[start]
+        sxx = self.sum_wxx[end] - self.sum_wxx[start] - wx * wx / w
+        sxm = self.sum_wxm[end] - self.sum_wxm[start] - wx * wm / w
+        return max(0.0, self.cost(start, end) - sxm * sxm / sxx)
 
     def line(self, start: int, end: int) -> tuple[float, float, float]:
         """Weighted least-squares line over versions [start, end): its slope per version, the slope's
@@ -225,33 +248,58 @@ def _step_p(versions: _Versions, noise: Noise, start: int, split: int, end: int)
     before, w_before = versions.mean(start, split)
     after, w_after = versions.mean(split, end)
     size = after - before
-    return student_t_two_sided_p(size / math.sqrt(1 / w_before + 1 / w_after), noise.df), abs(size)
+    # The versions' scatter around their segments' levels is noise too, when it is no more than the runs'
+    # noise would make it: pooled with the runs' spread, it gives a short history the degrees of freedom its
+    # versions hold. Not so when the noise was taken from the differences between versions of one run each
+    # (it holds that scatter already) or when some version's runs were disturbed (its mean too).
+    scatter, scatter_df = versions.cost(start, split) + versions.cost(split, end), end - start - 2
+    pooled = noise.within_versions and not versions.disturbed
+    if not pooled or _scatter_p(scatter, scatter_df, noise) < POOL_P_VALUE:
+        scatter, scatter_df = 0.0, 0
+    df = noise.df + scatter_df
+    variance = (noise.df + scatter) / df
+    error = math.sqrt(variance * (1 / w_before + 1 / w_after))
+    return student_t_two_sided_p(size / error, df), abs(size) / math.sqrt(variance)
+
+
+def _scatter_p(error: float, df: int, noise: Noise) -> float:
+    """The p-value of the F-test that versions whose weighted squared error around their levels is ``error``
+    (noise variance units, ``df`` degrees of freedom) scatter more than the runs' noise makes them."""
+    if df < 1 or error <= df:
+        return 1.0
+    return regularized_beta(noise.df / (noise.df + error), noise.df / 2, df / 2)
 
 
 def _disagree(versions: _Versions, noise: Noise, start: int, end: int) -> bool:
     """Whether versions [start, end) differ from their common level beyond the noise (F-test, p <
     ``P_VALUE``): a level they do not share is not a step to them (a one-version blip and back)."""
-    if end - start < 2:
-        return False
-    spread = versions.cost(start, end) / (end - start - 1)
-    if spread <= 1:
-        return False
-    tail = regularized_beta(noise.df / (noise.df + (end - start - 1) * spread), noise.df / 2, (end - start - 1) / 2)
-    return tail < P_VALUE
+    return _scatter_p(versions.cost(start, end), end - start - 1, noise) < P_VALUE
 
 
 def _places(count: int) -> float:
     """The factor of a step's p-value for the places it was chosen among: their number to the power
-    ``PLACES_POWER``, less than Bonferroni's factor (their number) as neighbouring places test nearly the
-    same thing."""
+    ``PLACES_POWER`` (Bonferroni's factor, their number, at 1)."""
     return max(1, count - 2) ** PLACES_POWER
 
 
-def _line_like(versions: _Versions, start: int, split: int, end: int) -> bool:
-    if end - start < DRIFT_MIN_VERSIONS:
-        return False
-    step_error = versions.cost(start, split) + versions.cost(split, end)
-    return versions.line(start, end)[2] - step_error <= LINE_MARGIN
+def _drift_steps(versions: _Versions, bounds: list[int], sizes: list[float]) -> set[int]:
+    """The steps (step i between versions ``bounds[i]`` and ``bounds[i + 2]``, of size ``sizes[i]``) that one
+    line fits about as well as the levels around them, alone or in a run of neighbouring steps in the same
+    direction (a staircase of small steps is a drift sampled coarsely): the line leaves at most
+    ``LINE_MARGIN`` more weighted squared error, plus ``PENALTY`` for each step of the run after the first,
+    over ``DRIFT_MIN_VERSIONS`` versions or more."""
+    found: set[int] = set()
+    for first in range(len(sizes)):
+        steps_error = versions.cost(bounds[first], bounds[first + 1])
+        for last in range(first, len(sizes)):
+            if sizes[last] * sizes[first] <= 0:
+                break
+            steps_error += versions.cost(bounds[last + 1], bounds[last + 2])
+            start, end = bounds[first], bounds[last + 2]
+            margin = LINE_MARGIN + PENALTY * (last - first)
+            if end - start >= DRIFT_MIN_VERSIONS and versions.line_error(start, end) - steps_error <= margin:
+                found.update(range(first, last + 1))
+    return found
 
 
 def _kept_steps(versions: _Versions, noise: Noise, splits: list[int], p_value: float) -> list[tuple[int, float]]:
@@ -260,16 +308,14 @@ def _kept_steps(versions: _Versions, noise: Noise, splits: list[int], p_value: f
     while splits:
         bounds = [0, *splits, count]
         judged = []
+        sizes = [versions.mean(split, after)[0] - versions.mean(before, split)[0]
+                 for before, split, after in zip(bounds, splits, bounds[2:], strict=False)]  # fmt: skip
+        drifts = _drift_steps(versions, bounds, sizes)
         for i, split in enumerate(splits):
             p, size = _step_p(versions, noise, bounds[i], split, bounds[i + 2])
             # The partitioning chose the split among every place a step may start.
             p = min(1.0, p * _places(count))
-            weak = (
-                p >= p_value
-                or size < MIN_EFFECT
-                or _line_like(versions, bounds[i], split, bounds[i + 2])
-                or _disagree(versions, noise, split, bounds[i + 2])
-            )
+            weak = p >= p_value or size < MIN_EFFECT or i in drifts or _disagree(versions, noise, split, bounds[i + 2])
             judged.append((weak, p, i))
         weak, _p, worst = max(judged)
         if not weak:
@@ -298,7 +344,7 @@ def changes(replicates: list[list[float]], *, p_value: float = P_VALUE) -> list[
         return []
     level = fmean(fmean(values) for values in replicates)
     # Identical runs have no noise: only a difference beyond rounding is a change.
-    noise = Noise(max(noise.sd, 1e-9 * abs(level), 1e-300), noise.df)
+    noise = Noise(max(noise.sd, 1e-9 * abs(level), 1e-300), noise.df, noise.within_versions)
     versions = _Versions.of(replicates, noise, level)
     count = len(replicates)
     steps = _kept_steps(versions, noise, _partition(versions), p_value)

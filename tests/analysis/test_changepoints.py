@@ -53,6 +53,38 @@ def test_a_step_after_two_versions_stays_at_its_version_once_the_next_one_is_sto
     assert (change.index, change.tentative) == (2, False)
 
 
+def test_a_10_percent_step_after_two_versions_is_found_at_its_version_when_it_is_stored_and_confirmed_later():
+    before, after = [990.0, 1000.0, 1010.0], [891.0, 900.0, 909.0]  # runs 1 % apart, -10 % from the third
+    for versions_after, tentative in ((1, True), (2, True), (3, False), (5, False)):
+        (change,) = changes([before, before] + [after] * versions_after)
+        assert (change.kind, change.index, round(change.change_pct, 1)) == ("step", 2, -10.0)
+        assert (change.versions_after, change.tentative) == (versions_after, tentative)
+
+
+def test_two_runs_a_version_a_step_after_two_versions_is_found_once_the_next_version_is_stored():
+    # Runs 40 IOPS apart (standard deviation 28.28), -12 % from the third version. On the runs' own 4 degrees
+    # of freedom: t = 120 / (28.28 x sqrt(1/4 + 1/4)) = 6.0, p = 0.0039 (0.0078 for the two places a step could
+    # start). The versions' means agree within each side: pooled in, the variance is 4/6 of the runs' and the
+    # degrees of freedom 6, t = 7.35, p = 0.00032 (0.00065).
+    history = [[980.0, 1020.0], [1020.0, 980.0], [860.0, 900.0], [900.0, 860.0]]
+    (change,) = changes(history)
+    assert (change.kind, change.index, round(change.change_pct), change.tentative) == ("step", 2, -12, True)
+    assert 0.0006 < change.p_value < 0.0007
+
+
+def test_a_drift_of_0_2_percent_a_version_over_12_versions_is_one_drift_with_its_range():
+    # Runs 0.1 % apart around 1,000 IOPS less 0.2 % a version: each version a little below the last, never a
+    # staircase of small steps.
+    history = [[1000 * (1 - 0.002 * v) * f for f in (0.999, 1.0, 1.001)] for v in range(12)]
+    (drift,) = changes(history)
+    assert (drift.kind, drift.index, drift.end_index) == ("drift", 0, 11)
+    assert round(drift.slope_pct, 2) == -0.2
+    assert round(drift.before_mean) == 1000 and round(drift.after_mean) == 978
+    # From 6 versions on (DRIFT_MIN_VERSIONS), as the history grows, it is the same drift over all its versions.
+    for end in range(6, 12):
+        assert [(c.kind, c.index, c.end_index) for c in changes(history[:end])] == [("drift", 0, end - 1)]
+
+
 def test_a_newest_version_whose_runs_happen_to_agree_is_judged_by_the_noise_of_the_whole_history():
     # Nine versions with 3 % noise, then one at +2.5 % whose three runs lie close: Welch's test on its own
     # runs gave p = 0.00031; against the pooled noise (30 IOPS) it is 1.4 standard errors.
