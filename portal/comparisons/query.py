@@ -10,7 +10,7 @@ comparison takes them (and refuses any other), and the API's schema and docs des
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -138,7 +138,9 @@ class ComparisonQuery:
 
     def to_params(self) -> list[tuple[str, str]]:
         """The query string that asks for this comparison again (``a`` once per system A), in the compare
-        form's order: what differs from the defaults, and the page when it is not the first."""
+        form's order: what differs from the papers' basis, and the page when it is not the first.
+        :meth:`from_params` reads it back. (A link from a request carries what its address states:
+        :func:`stated_params`.)"""
         if len(self.pairs) > 1:
             raise ValueError("a query string pairs one workload of A with one of B; this query pairs several")
         values: dict[str, object] = {
@@ -185,10 +187,6 @@ class ComparisonQuery:
             page=data["page"],
         )
 
-    def first_page(self) -> "ComparisonQuery":
-        """The same comparison from its first page (what the downloads take: every workload, no page)."""
-        return replace(self, page=1)
-
 
 # The papers' basis with nothing narrowed: what a comparison asked for with no parameter compares.
 DEFAULT_QUERY = ComparisonQuery()
@@ -208,6 +206,17 @@ def _text(value: object) -> str:
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() else repr(value)
     return str(value)
+
+
+def stated_params(params: QueryDict) -> list[tuple[str, str]]:
+    """The comparison's parameters an address states, as it states them, in :data:`PARAMETERS`' order (``a``
+    once per system A): what a link to another view of the same comparison carries, so the link reads at
+    the basis the address states (the compare page fills in the reader's default where it states none)."""
+    found = []
+    for name in PARAMETERS:
+        values = params.getlist(name) if name == "a" else [params.get(name, "")]
+        found += [(name, value) for value in values if value]
+    return found
 
 
 def page_number(value: str | int | None) -> int:

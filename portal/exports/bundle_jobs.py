@@ -24,7 +24,6 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import plotly
 from django.conf import settings
@@ -106,14 +105,14 @@ def bundle_request(
     a: System,
     b: System,
     query: ComparisonQuery,
+    address: str,
     filename: str,
     title: str,
-    address: str | None = None,
     report: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """The state of bundle ``key``, queued now unless it is built, being built or waiting for a worker;
     returns (state, whether the caller must send the task). ``address``: the query string that asks for it
-    again (the comparison's own when None). ``report``: a white-paper report to build
+    again. ``report``: a white-paper report to build
     instead of a bundle, ``{"options": ReportOptions as a dict, "candidates": [system ids compared with b]}``
     (:mod:`portal.reports.jobs`)."""
     state = bundle_state(key)
@@ -125,7 +124,7 @@ def bundle_request(
         "a": a.id,
         "b": b.id,
         "comparison": query.to_json(),
-        "query": urlencode(query.to_params()) if address is None else address,
+        "query": address,
         "filename": filename,
         "title": title,
         "report": report,

@@ -2,6 +2,7 @@
 
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
@@ -13,7 +14,7 @@ from kombu.exceptions import KombuError
 from portal.analysis.tables import Table
 from portal.charts import plotly_figure
 from portal.comparisons.charts import multi_compare_chart
-from portal.comparisons.query import ComparisonQuery
+from portal.comparisons.query import ComparisonQuery, stated_params
 from portal.comparisons.selectors import Comparison, comparison, multi_comparison
 from portal.errors import ApplicationError, answers_errors, error_body
 from portal.models import System
@@ -150,7 +151,10 @@ def bundle(request: HttpRequest) -> HttpResponse:
     key = bundle_jobs.bundle_key(a=a, b=b, query=query)
     filename = f"{slugify(f'{a.name} vs {b.name}')}-white-paper.zip"
     title = f"{a.name} vs {b.name}"
-    state, send = bundle_jobs.bundle_request(key, a=a, b=b, query=query, filename=filename, title=title)
+    address = urlencode(stated_params(params))
+    state, send = bundle_jobs.bundle_request(
+        key, a=a, b=b, query=query, address=address, filename=filename, title=title
+    )
     if state["status"] == "done":
         return _bundle_file(key, state)
     if send:

@@ -10,8 +10,6 @@ from django.views.decorators.http import require_POST
 
 from portal import formatting
 from portal.charts import Chart, Series
-from portal.comparisons.filters import SideFilters
-from portal.comparisons.query import ComparisonQuery
 from portal.errors import ApplicationError, NotFoundError, answers_errors, form_error
 from portal.models import Alert, AlertRevision, AlertState, Config, Role, System, Team, TeamWebhook
 from portal.pages.common import chart_data, system_for
@@ -87,14 +85,11 @@ def version_reports(
         if previous is None or not (version.by_firmware and previous.by_firmware):
             urls.append((row, "", ""))
         else:
-            query = ComparisonQuery(
-                a_names=(system.name,),
-                b_name=system.name,
-                a_side=SideFilters(config_id=config.id, firmware=version.version),
-                b_side=SideFilters(config_id=config.id, firmware=previous.version),
-                workload=loaded.workload_name,
-            )
-            urls.append((row, f"{reverse('reports:compose')}?{urlencode(query.to_params())}", previous.version))
+            query = {
+                "a": system.name, "b": system.name, "a_firmware": version.version, "b_firmware": previous.version,
+                "a_config": str(config.id), "b_config": str(config.id), "workload": loaded.workload_name,
+            }  # fmt: skip
+            urls.append((row, f"{reverse('reports:compose')}?{urlencode(query)}", previous.version))
         previous = version
     return urls
 

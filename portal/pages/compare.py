@@ -12,7 +12,7 @@ from portal.charts import AnyChart
 from portal.comparisons import charts as compare_charts
 from portal.comparisons import selectors as comparison_selectors
 from portal.comparisons.defaults import threshold_default, threshold_default_set
-from portal.comparisons.query import PAGE, ComparisonQuery
+from portal.comparisons.query import PAGE, ComparisonQuery, stated_params
 from portal.curation.selectors import compared_workload_aliases
 from portal.errors import ApplicationError, NotFoundError, answers_errors
 from portal.models import Role, ThresholdDefault
@@ -70,15 +70,11 @@ def _multi_comparison(request: HttpRequest, query: ComparisonQuery, *, label: st
     return comparison_selectors.multi_comparison(candidates=systems, baseline=baseline, query=query, label=label)
 
 
-def _exported(query: ComparisonQuery) -> list[tuple[str, str]]:
-    """The comparison as the exports take it (every workload, no page): every export shows what the page shows."""
-    return query.first_page().to_params()
-
-
-def _link_multi_charts(multi, query: ComparisonQuery):
+def _link_multi_charts(multi, query, candidates):
     """Each workload's chart addresses: its data (JSON, CSV) and its images, with the page's selection;
     returns the selection as the table exports take it."""
-    selection = _exported(query)
+    selection = [("a", name) for name in candidates]
+    selection += [(name, value) for name, value in stated_params(query) if name != "a"]
     for workload in multi.workloads:
         workload.export_query = urlencode([*selection, ("label", workload.workload)])
         workload.chart_url = f"{reverse('pages:compare_chart', kwargs={'fmt': 'json'})}?{workload.export_query}"
@@ -174,7 +170,7 @@ def compare(request: HttpRequest) -> HttpResponse:
         asked = _query(form, candidates, page=_page_asked(request.GET))
         if len(candidates) > 1:
             context["multi"] = _multi_comparison(request, asked)
-            context["export_query"] = _link_multi_charts(context["multi"], asked)
+            context["export_query"] = _link_multi_charts(context["multi"], chosen, candidates)
             return render(request, "pages/compare.html", context)
         result = _comparison(request, asked, workloads_per_page=COMPARED_PER_PAGE, offer_choices=True)
     except ApplicationError as error:
@@ -190,7 +186,8 @@ def compare(request: HttpRequest) -> HttpResponse:
         workload.cache_links = [(setting, query_with(chosen, cache=setting)) for setting in workload.cache_choices]
         workload.threshold_links = _threshold_links(workload, chosen)
     compared_workload_aliases(workloads=result.workloads, viewer=request.user)
-    export = _exported(asked)
+    # Every export shows what the page shows (every workload, no page).
+    export = stated_params(chosen)
     for workload in result.workloads:
         workload.export_query = urlencode([*export, ("label", workload.workload)])
     context.update(
