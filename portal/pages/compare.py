@@ -102,9 +102,24 @@ COMPARED_PER_PAGE = 10
 ONLY_ONE_SIDE_SHOWN = 50
 
 
-def _comparison(request: HttpRequest, query: ComparisonQuery, **paging):
+def _comparison(
+    request: HttpRequest,
+    query: ComparisonQuery,
+    *,
+    label: str | None = None,
+    workloads_per_page: int | None = None,
+    offer_choices: bool = False,
+):
     a, b = _found(request, query.a_names[0]), _found(request, query.b_name)
-    return comparison_selectors.comparison(a=a, b=b, query=query, **paging, viewer=request.user)
+    return comparison_selectors.comparison(
+        a=a,
+        b=b,
+        query=query,
+        label=label,
+        workloads_per_page=workloads_per_page,
+        offer_choices=offer_choices,
+        viewer=request.user,
+    )
 
 
 def _page_asked(query) -> int:
