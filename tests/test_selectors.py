@@ -7,6 +7,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.core.management import call_command
 
+from portal.comparisons.filters import SideFilters
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import Membership, Run, Team
 from portal.results.selectors import run_curve
@@ -30,7 +32,9 @@ def _rows(result, workload):
 
 def test_file_server_without_a_cache_setting_asks_the_user_to_choose_one(ds4500_vs_ds4400):
     a, b = ds4500_vs_ds4400
-    file_server = _rows(comparison(a=a, b=b, threshold_ms=20, workload="File Server"), "File Server")
+    file_server = _rows(
+        comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=20, workload="File Server")), "File Server"
+    )
     # The DS4400's 140-drive figure states no cache setting; the DS4500 has two at 140 drives.
     assert file_server.rows == []
     assert (
@@ -50,7 +54,13 @@ def test_file_server_without_a_cache_setting_asks_the_user_to_choose_one(ds4500_
 )
 def test_file_server_with_the_cache_setting_chosen(ds4500_vs_ds4400, raid_level, cache, a_mbps, b_mbps, pct):
     a, b = ds4500_vs_ds4400
-    result = comparison(a=a, b=b, threshold_ms=20, workload="File Server", raid_level=raid_level, cache=cache)
+    result = comparison(
+        a=a,
+        b=b,
+        query=ComparisonQuery(
+            threshold_ms=20, workload="File Server", both_sides=SideFilters(raid_level=raid_level, cache=cache)
+        ),
+    )
     (row,) = _rows(result, "File Server").rows
     assert round(row.pct, 1) == pct
     assert row.a_value == pytest.approx(a_mbps * 2**20 / 1e6)
@@ -60,7 +70,13 @@ def test_file_server_with_the_cache_setting_chosen(ds4500_vs_ds4400, raid_level,
 
 def test_streaming_reads_with_the_older_drives_boosted_5_pct(ds4500_vs_ds4400):
     a, b = ds4500_vs_ds4400
-    result = comparison(a=a, b=b, threshold_ms=20, adjust_b=1.05, workload="Streaming Reads 64K", raid_level="RAID-5")
+    result = comparison(
+        a=a,
+        b=b,
+        query=ComparisonQuery(
+            threshold_ms=20, adjust_b=1.05, workload="Streaming Reads 64K", both_sides=SideFilters(raid_level="RAID-5")
+        ),
+    )
     (row,) = _rows(result, "Streaming Reads 64K").rows
     # 000_f52f16ce4c762121.txt, Chart 2 text: 722 vs 388 MBps boosted 5 %, "approximately 75 %" (77.2 %).
     assert round(row.pct, 1) == 77.2

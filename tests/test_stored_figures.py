@@ -9,6 +9,8 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from portal.comparisons.filters import SideFilters
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import Point, Run, System
 from portal.results.figures import STORED_FIGURE_COLUMNS, run_summary_recompute, runs_stored_figures_fill
@@ -159,7 +161,9 @@ def point_queries(queries):
 def test_the_comparison_at_the_default_reads_no_points(demo_systems):
     a, b = demo_systems
     with CaptureQueriesContext(connection) as queries:
-        result = comparison(a=a, b=b, workload="Random Reads 8K", raid_level="RAID-5")
+        result = comparison(
+            a=a, b=b, query=ComparisonQuery(workload="Random Reads 8K", both_sides=SideFilters(raid_level="RAID-5"))
+        )
     assert point_queries(queries) == []
     (workload,) = result.workloads
     (row,) = workload.rows
@@ -176,7 +180,13 @@ def test_the_comparison_at_the_default_reads_no_points(demo_systems):
 def test_at_another_threshold_the_points_are_read_as_tuples_in_index_order(demo_systems):
     a, b = demo_systems
     with CaptureQueriesContext(connection) as queries:
-        result = comparison(a=a, b=b, threshold_ms=30, workload="Random Reads 8K", raid_level="RAID-5")
+        result = comparison(
+            a=a,
+            b=b,
+            query=ComparisonQuery(
+                threshold_ms=30, workload="Random Reads 8K", both_sides=SideFilters(raid_level="RAID-5")
+            ),
+        )
     # One query for both sides' published points, in the order of the (run, seq) index (measured runs' curves
     # are read in the database: tests/pages/test_compare_any_threshold.py).
     (sql,) = [query for query in point_queries(queries) if query.startswith('SELECT "portal_point"')]
@@ -195,7 +205,13 @@ def test_a_point_changed_in_the_admin_is_compared_from_the_points(demo_systems):
     point.iops = 29304.0
     point.save()
     assert stored(run)["throughput_metric"] == ""
-    (row,) = comparison(a=a, b=b, workload="Random Reads 8K", raid_level="RAID-5").workloads[0].rows
+    (row,) = (
+        comparison(
+            a=a, b=b, query=ComparisonQuery(workload="Random Reads 8K", both_sides=SideFilters(raid_level="RAID-5"))
+        )
+        .workloads[0]
+        .rows
+    )
     # 30,020 against 29,304: +2.4 %.
     assert (row.b_value, round(row.pct, 1)) == (29304, 2.4)
 

@@ -9,8 +9,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NoReturn
 
-from django.core.exceptions import ValidationError as DjangoValidationError
-from django.forms import IntegerField
 from django.http import QueryDict
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ValidationError
@@ -19,7 +17,7 @@ from portal.analysis.curves import Status
 from portal.analysis.pairing import config_key_label
 from portal.analysis.tables import Table
 from portal.comparisons import sentences
-from portal.comparisons.forms import CompareForm
+from portal.comparisons.query import PARAMETERS, ComparisonQuery
 from portal.comparisons.selectors import Comparison, ComparisonRow, multi_comparison
 from portal.curation.selectors import compared_workload_aliases
 from portal.errors import form_error
@@ -31,7 +29,7 @@ from portal.results.selectors import LATENCIES
 from portal.systems.selectors import system_by_name
 from portal.teams.selectors import Viewer
 
-from .parameters import COMPARE_HINTS, COMPARE_PARAMETERS, ThresholdQuery, parameters_known
+from .parameters import COMPARE_HINTS, PAGED_PARAMETERS, ThresholdQuery, parameters_known
 from .querysets import systems_for
 from .serializers import SystemRefSerializer
 
@@ -58,51 +56,44 @@ class CompareQuery:
 
     candidates: list[System]
     b: System
-    form: CompareForm
-    workload_page: int
+    query: ComparisonQuery
     # Who asks: workloads are also found, and named, by the names their teams gave them (as on the page).
     viewer: Viewer | None = None
 
 
-def compare_query(*, user: Viewer, params: QueryDict, allowed: Iterable[str] = COMPARE_PARAMETERS) -> CompareQuery:
+def compare_query(*, user: Viewer, params: QueryDict, allowed: Iterable[str] = PAGED_PARAMETERS) -> CompareQuery:
     """The compare page's parameters read by its own form: ``a`` (up to five, each against B), ``b``
     (the baseline), ``threshold_ms``, ``latency``, ``adjust_b``, the filters, ``pair``, ``best``, ``wpage``."""
     parameters_known(params, allowed=allowed, hints=COMPARE_HINTS)
     names = [name.strip() for name in params.getlist("a") if name.strip()]
     if len(names) > MAX_COMPARED:
         raise ValidationError({"a": [f"at most {MAX_COMPARED} systems against one baseline; got {len(names)}."]})
-    data = params.copy()
-    data.setlist("a", names[:1])
-    form = CompareForm(data)
-    if not form.is_valid():
-        raise form_error(form)
-    page = IntegerField(min_value=1, error_messages={"invalid": "a page number (1, 2, ...) is required."})
-    try:
-        workload_page = page.clean(params.get("wpage") or 1)
-    except DjangoValidationError as error:
-        raise ValidationError({"wpage": error.messages}) from None
-    candidates = [system_named(user=user, name=name) for name in names]
-    return CompareQuery(candidates, system_named(user=user, name=form.value("b")), form, workload_page, user)
+    query = ComparisonQuery.from_params(params)
+    candidates = [system_named(user=user, name=name) for name in query.a_names]
+    return CompareQuery(candidates, system_named(user=user, name=query.b_name), query, user)
 
 
-def comparisons(query: CompareQuery, *, paged: bool = True) -> list[Comparison]:
+def comparisons(asked: CompareQuery, *, paged: bool = True) -> list[Comparison]:
     """Each system A against the baseline B, as the compare page compares them (``paged``: its page
-    ``query.workload_page`` of workloads, :data:`WORKLOADS_PER_PAGE` a page)."""
-    paging = {"workloads_per_page": WORKLOADS_PER_PAGE, "workload_page": query.workload_page} if paged else {}
-    selection = {**query.form.selection(), **paging}
-    pairs = multi_comparison(candidates=query.candidates, baseline=query.b, viewer=query.viewer, **selection).pairs
+    ``asked.query.page`` of workloads, :data:`WORKLOADS_PER_PAGE` a page)."""
+    pairs = multi_comparison(
+        candidates=asked.candidates,
+        baseline=asked.b,
+        query=asked.query,
+        workloads_per_page=WORKLOADS_PER_PAGE if paged else None,
+        viewer=asked.viewer,
+    ).pairs
     for result in pairs:
-        compared_workload_aliases(workloads=result.workloads, viewer=query.viewer)
+        compared_workload_aliases(workloads=result.workloads, viewer=asked.viewer)
     return pairs
 
 
-def compare_data(query: CompareQuery, results: list[Comparison]) -> dict:
-    selection = query.form.selection()
+def compare_data(asked: CompareQuery, results: list[Comparison]) -> dict:
     return {
-        "b": _system_ref(query.b),
-        "threshold_ms": selection["threshold_ms"],
-        "latency": selection["latency"],
-        "adjust_b": selection["adjust_b"],
+        "b": _system_ref(asked.b),
+        "threshold_ms": asked.query.threshold_ms,
+        "latency": asked.query.latency,
+        "adjust_b": asked.query.adjust_b,
         "comparisons": [comparison_data(result) for result in results],
     }
 
@@ -305,18 +296,18 @@ def tables_of(*, user: Viewer, preset: str, params: QueryDict) -> tuple[list[Tab
         system = system_named(user=user, name=params.get("system", "") or _missing("system"))
         tables, _ = system_tables(system, {**params.dict(), "preset": preset})
         return tables, f"{system.name} {preset}"
-    query = compare_query(user=user, params=params, allowed=CompareForm.base_fields)
-    names = " ".join(system.name for system in query.candidates)
-    if len(query.candidates) > 1:
+    asked = compare_query(user=user, params=params, allowed=PARAMETERS)
+    names = " ".join(system.name for system in asked.candidates)
+    if len(asked.candidates) > 1:
         if preset in TWO_SYSTEM_PRESETS:
             raise ValidationError(
                 {"a": [f"the {preset} table compares two systems: name one a, or ask for comparison."]}
             )
-        multi = multi_comparison(candidates=query.candidates, baseline=query.b, **query.form.selection())
-        return [multi_comparison_table(multi)], f"{names} vs {query.b.name}"
-    found = comparison_tables_from(comparisons(query, paged=False)[0])
+        multi = multi_comparison(candidates=asked.candidates, baseline=asked.b, query=asked.query)
+        return [multi_comparison_table(multi)], f"{names} vs {asked.b.name}"
+    found = comparison_tables_from(comparisons(asked, paged=False)[0])
     tables = found if preset == "all" else [found[COMPARISON_TABLES.index(preset) - 1]]
-    return tables, f"{names} vs {query.b.name} {preset}"
+    return tables, f"{names} vs {asked.b.name} {preset}"
 
 
 def _missing(name: str) -> NoReturn:

@@ -10,7 +10,7 @@ from django_filters import FilterSet
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import ValidationError
 
-from portal.comparisons.forms import CompareForm
+from portal.comparisons.query import PAGE, PARAMETERS
 from portal.errors import form_error
 from portal.forms import DEFAULT_THRESHOLD_MS, QueryForm, ThresholdField, latency_field
 
@@ -27,8 +27,8 @@ COMPARE_HINTS = {
 # Parameters that may be given more than once: the compare page's systems compared with B.
 REPEATABLE = ("a",)
 
-# The compare page's parameters (its form), and its page of workloads.
-COMPARE_PARAMETERS = (*CompareForm.base_fields, "wpage")
+# The compare page's parameters, and its page of workloads: what ``/api/v1/compare/`` takes.
+PAGED_PARAMETERS = (*PARAMETERS, PAGE)
 
 
 def parameters_known(

@@ -21,6 +21,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from portal.comparisons.forms import CompareForm
+from portal.comparisons.query import LATENCY_TEXT, PAGE, PAGE_TEXT, PARAMETERS, THRESHOLD_TEXT
 from portal.errors import error_body
 from portal.results.selectors import LATENCIES, run_curve, run_metric, run_threshold
 from portal.uploads import services as upload_services
@@ -86,11 +87,6 @@ class ConfigViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
         return querysets.configs_for(user=self.request.user).order_by("system__name", "raid_level", "drive_count", "id")
 
 
-THRESHOLD_TEXT = "The response-time threshold, ms (20), as on the run and compare pages."
-LATENCY_TEXT = (
-    "What the threshold applies to: the average response time (avg, the papers' rule), "
-    "a percentile (p50 ... p99.9) or the maximum (max)."
-)
 THRESHOLD_MS = OpenApiParameter("threshold_ms", float, description=THRESHOLD_TEXT)
 LATENCY = OpenApiParameter("latency", str, enum=list(LATENCIES), description=LATENCY_TEXT)
 METRIC = OpenApiParameter(
@@ -225,38 +221,17 @@ def _queue_unavailable(received: list, refused: list) -> Response:
     return Response(body, status=503, headers={"Retry-After": str(QUEUE_RETRY_AFTER_SECONDS)})
 
 
-COMPARE_TEXTS = {
-    "a": "System A (name or id); repeat it to compare up to five systems, each against B.",
-    "b": "System B (name or id): the baseline every A is compared with.",
-    "threshold_ms": THRESHOLD_TEXT,
-    "latency": LATENCY_TEXT,
-    "adjust_b": "Factor for B's figures before the improvement is computed (1; 1.05 boosts B 5 %).",
-    "raid_level": 'Only this RAID level, e.g. "RAID-5" or "RAID 5".',
-    "cache": 'Only this cache setting, e.g. "Write Cache Enabled".',
-    "drive_count": "Only configurations of this many drives.",
-    "workload": "Only this workload (any of its names).",
-    "pair": "A's workload | B's workload, compared by hand, e.g. rd1 | Random Reads 8K.",
-    "best": "1 (or true, on): each side's best over transfer sizes.",
-    **{
-        f"{side}_{name}": f"Only {side.upper()}'s runs of this {words} (in place of {name} for that side)."
-        for side in "ab"
-        for name, words in (("raid_level", "RAID level"), ("drive_count", "drive count"), ("cache", "cache setting"))
-    },
-    "a_config": "A's configuration (its id, from a system's configurations): compared with b_config.",
-    "b_config": "B's configuration (its id): compared with a_config, whatever their RAID levels.",
-    "a_firmware": "Only A's runs measured under this firmware version (A and B may be one system).",
-    "b_firmware": "Only B's runs measured under this firmware version.",
-}
-COMPARE_PARAMETERS = form_parameters(CompareForm, COMPARE_TEXTS)
+# The compare endpoint's parameters as the schema lists them: the comparison's (in its words) and its page.
+COMPARE_SCHEMA = [
+    *form_parameters(CompareForm, PARAMETERS),
+    OpenApiParameter(PAGE, int, description=PAGE_TEXT),
+]
 
 
 class CompareView(APIView):
     @extend_schema(
         summary="Systems A against the baseline B at a response-time threshold: the compare page's numbers",
-        parameters=[
-            *COMPARE_PARAMETERS,
-            OpenApiParameter("wpage", int, description="The page of compared workloads (10 a page), from 1."),
-        ],
+        parameters=COMPARE_SCHEMA,
         responses={200: numbers.CompareSerializer, 400: ERRORS, 404: ERRORS},
     )
     def get(self, request: Request) -> Response:
@@ -281,7 +256,7 @@ TABLE_PARAMETERS = [
     OpenApiParameter("rows", str, description="pivot: two configuration attributes, comma-separated."),
     OpenApiParameter("target", float, description="sizing: the throughput wanted (drives needed for it)."),
     OpenApiParameter("drives", int, description="sizing: also the throughput with this many drives."),
-    *form_parameters(CompareForm, COMPARE_TEXTS, optional=True),
+    *form_parameters(CompareForm, PARAMETERS, optional=True),
 ]
 
 

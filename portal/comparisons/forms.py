@@ -1,7 +1,7 @@
 """The parameters of a comparison, one form for the compare page, its exports and the API: the same
-names, defaults, limits and messages wherever a comparison is asked for."""
-
-from typing import Any
+names, defaults, limits and messages wherever a comparison is asked for (its fields are
+:data:`portal.comparisons.query.PARAMETERS`, which says what each means; :class:`~.query.ComparisonQuery`
+is what it reads)."""
 
 from django import forms
 
@@ -55,25 +55,3 @@ class CompareForm(QueryForm):
         if text not in BEST_VALUES:
             raise forms.ValidationError(f"must be one of {', '.join(BEST_VALUES[1:])}; got {text!r}.")
         return text in ("1", "true", "on")
-
-    def selection(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`portal.comparisons.selectors.comparison` (without the systems)."""
-        pair = self.cleaned_data.get("pair")
-        return {
-            "threshold_ms": self.value("threshold_ms"),
-            "adjust_b": self.value("adjust_b"),
-            "raid_level": self.value("raid_level") or None,
-            "cache": self.value("cache") or None,
-            "drive_count": self.value("drive_count"),
-            "workload": self.value("workload") or None,
-            "pairs": [pair] if pair else [],
-            "best_of_sizes": bool(self.cleaned_data.get("best")),
-            "latency": self.value("latency"),
-            **{name: self.value(name) or None for name in SIDE_FILTERS},
-        }
-
-
-# The compare page's filters of one side (A's or B's configuration), as :func:`comparison` takes them.
-SIDE_FILTERS = tuple(
-    f"{side}_{name}" for side in "ab" for name in ("raid_level", "drive_count", "cache", "config", "firmware")
-)

@@ -8,7 +8,6 @@ The rows and statistics are in :mod:`~portal.comparisons.rows`, the reading of w
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
@@ -42,12 +41,14 @@ from .filters import (
 )
 from .loading import Side, Sides, SideWorkloads, figures_measured_ms, fill, measured_ms, sides
 from .multi import MultiComparison, MultiRow, MultiWorkload, multi_table
+from .query import DEFAULT_QUERY, ComparisonQuery
 from .rows import workload_comparison
 
 __all__ = [
     "ComparedFigure",
     "Comparison",
     "ComparisonOptions",
+    "ComparisonQuery",
     "ComparisonRow",
     "ConfigGroup",
     "MultiComparison",
@@ -63,63 +64,44 @@ def comparison(
     *,
     a: System,
     b: System,
-    threshold_ms: float = 20.0,
-    adjust_b: float = 1.0,
-    raid_level: str | None = None,
-    drive_count: int | None = None,
-    cache: str | None = None,
-    a_raid_level: str | None = None,
-    b_raid_level: str | None = None,
-    a_drive_count: int | None = None,
-    b_drive_count: int | None = None,
-    a_cache: str | None = None,
-    b_cache: str | None = None,
-    a_config: int | None = None,
-    b_config: int | None = None,
-    a_firmware: str | None = None,
-    b_firmware: str | None = None,
-    workload: str | None = None,
-    pairs: Sequence[tuple[str, str]] = (),
-    best_of_sizes: bool = False,
-    latency: str = "avg",
+    query: ComparisonQuery = DEFAULT_QUERY,
     label: str | None = None,
     workloads_per_page: int | None = None,
-    workload_page: int | str = 1,
     offer_choices: bool = False,
     viewer: Viewer | None = None,
 ) -> Comparison:
-    """System A against system B for every workload both have, at the threshold.
+    """System A against system B for every workload both have, as ``query`` asks (its threshold, latency,
+    adjustment, filters, workloads and page; its system names are not read: ``a`` and ``b`` are the systems).
 
     Runs are the same workload when they do the same thing (:func:`~portal.analysis.pairing.workload_key_of`),
-    whatever they were called; ``best_of_sizes`` compares the best figure over transfer sizes of each
-    family; ``pairs`` (``[(A's workload name, B's workload name), ...]``) compares named workloads by hand.
-    Workloads only one side has are listed, not dropped; so are unmatched configurations.
+    whatever they were called; ``query.best_of_sizes`` compares the best figure over transfer sizes of each
+    family; ``query.pairs`` (``((A's workload name, B's workload name), ...)``) compares named workloads by
+    hand. Workloads only one side has are listed, not dropped; so are unmatched configurations.
 
-    ``raid_level``, ``drive_count`` and ``cache`` narrow both sides; ``a_raid_level``, ``a_config`` (a
-    configuration's id) and the others narrow one side (in place of the filter of both sides). A value
-    a side has no comparable run with raises :class:`ApplicationError`; what the filters leave out is
-    said in ``left_out``.
+    ``query.both_sides`` narrows both sides; ``query.a_side`` and ``query.b_side`` narrow one side (in place
+    of the filter of both sides), and may choose one configuration or firmware version. A value a side has
+    no comparable run with raises :class:`ApplicationError`; what the filters leave out is said in
+    ``left_out``.
 
     ``offer_choices`` reads each side's values (``a_choices``, ``b_choices``) even when nothing is filtered.
 
     The workloads both sides have are found first from their key columns, and points are read only
     for the runs of those compared: ``label`` keeps one workload, ``workloads_per_page`` compares
-    page ``workload_page`` of them in label order (the rest stay counted in ``page``). With ``viewer``,
-    ``workload`` also names a workload by the name one of their teams gave it.
+    page ``query.page`` of them in label order (the rest stay counted in ``page``). With ``viewer``,
+    ``query.workload`` also names a workload by the name one of their teams gave it.
     """
+    a_firmware, b_firmware = query.a_side.firmware, query.b_side.firmware
     options = ComparisonOptions(
-        threshold_ms,
-        adjust_b,
-        latency,
-        best_of_sizes,
+        query.threshold_ms,
+        query.adjust_b,
+        query.latency,
+        query.best_of_sizes,
         a_firmware or "",
         b_firmware or "",
         drive_types(a, b),
         stated_details(a, b),
     )
-    shared = SideFilters(raid_level_asked(raid_level=raid_level), drive_count, cache)
-    a_asked = SideFilters(raid_level_asked(raid_level=a_raid_level), a_drive_count, a_cache, a_config, a_firmware)
-    b_asked = SideFilters(raid_level_asked(raid_level=b_raid_level), b_drive_count, b_cache, b_config, b_firmware)
+    shared, a_asked, b_asked = (_asked(filters) for filters in (query.both_sides, query.a_side, query.b_side))
     a_filters, b_filters = _side_filters(a_asked, shared), _side_filters(b_asked, shared)
     check_firmware(a_firmware, letter="A", system=a)
     check_firmware(b_firmware, letter="B", system=b)
@@ -129,7 +111,7 @@ def comparison(
         check_both_sides(shared, a_choices, b_choices, a, b)
         check_side(replace(a_asked, firmware=None), a_choices, letter="A", system=a)
         check_side(replace(b_asked, firmware=None), b_choices, letter="B", system=b)
-    workloads = (workload,) if workload else ()
+    workloads = (query.workload,) if query.workload else ()
     a_all, b_all = (
         runs_filtered(system=system, workloads=workloads, comparable=True, viewer=viewer) for system in (a, b)
     )
@@ -139,18 +121,23 @@ def comparison(
     )
     a_name, b_name = options.side_names(a, b)
     left_out = [
-        *what_filters_left_out(runs=a_all, filters=a_filters, side=f"A ({a_name})", family=best_of_sizes),
-        *what_filters_left_out(runs=b_all, filters=b_filters, side=f"B ({b_name})", family=best_of_sizes),
+        *what_filters_left_out(runs=a_all, filters=a_filters, side=f"A ({a_name})", family=query.best_of_sizes),
+        *what_filters_left_out(runs=b_all, filters=b_filters, side=f"B ({b_name})", family=query.best_of_sizes),
     ]
-    if pairs:
-        result = _paired_comparison(a, b, pairs, (a_runs, b_runs), options)
+    if query.pairs:
+        result = _paired_comparison(a, b, query.pairs, (a_runs, b_runs), options)
     else:
-        chosen = a_config is not None and b_config is not None
+        chosen = query.a_side.config_id is not None and query.b_side.config_id is not None
         result = _matched_comparison(a, b, (a_runs, b_runs), options, label=label, chosen=chosen,
-                                     page=(workloads_per_page, workload_page))  # fmt: skip
+                                     page=(workloads_per_page, query.page))  # fmt: skip
     result.left_out, result.a_choices, result.b_choices = left_out, a_choices, b_choices
     result.a_firmware, result.b_firmware = a_firmware or "", b_firmware or ""
     return result
+
+
+def _asked(filters: SideFilters) -> SideFilters:
+    """Filters as asked, their RAID level in the spelling runs are stored under ("RAID 5" is "RAID-5")."""
+    return replace(filters, raid_level=raid_level_asked(raid_level=filters.raid_level))
 
 
 def drive_types(*systems: System) -> dict[tuple[int, str, int | None], str]:
@@ -344,10 +331,21 @@ def _replicates_named(figures: list[ComparedFigure], name: str, *, latency: str)
     return [replicates_of(figure, latency=latency) for figure in figures if name in figure.names]
 
 
-def multi_comparison(*, candidates: Sequence[System], baseline: System, **selection: Any) -> MultiComparison:
+def multi_comparison(
+    *,
+    candidates: Sequence[System],
+    baseline: System,
+    query: ComparisonQuery = DEFAULT_QUERY,
+    label: str | None = None,
+    workloads_per_page: int | None = None,
+    viewer: Viewer | None = None,
+) -> MultiComparison:
     """Several systems each against one baseline (the papers' predecessor, a buyer's reference),
-    through :func:`comparison`, gathered into one table per workload with a row per configuration of
-    the baseline: the same numbers as the two-system comparisons. An empty cell says why."""
-    pairs = [comparison(a=candidate, b=baseline, **selection) for candidate in candidates]
-    threshold_ms = pairs[0].threshold_ms if pairs else float(selection.get("threshold_ms", 20.0))
-    return multi_table(pairs, candidates=candidates, baseline=baseline, threshold_ms=threshold_ms)
+    through :func:`comparison` with one ``query``, gathered into one table per workload with a row per
+    configuration of the baseline: the same numbers as the two-system comparisons. An empty cell says why."""
+    pairs = [
+        comparison(a=candidate, b=baseline, query=query, label=label, workloads_per_page=workloads_per_page,
+                   viewer=viewer)
+        for candidate in candidates
+    ]  # fmt: skip
+    return multi_table(pairs, candidates=candidates, baseline=baseline, threshold_ms=query.threshold_ms)

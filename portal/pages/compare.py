@@ -13,6 +13,7 @@ from portal.charts import comparison as compare_charts
 from portal.charts.answers import chart_data
 from portal.comparisons import selectors as comparison_selectors
 from portal.comparisons.defaults import threshold_default, threshold_default_set
+from portal.comparisons.query import PAGE, ComparisonQuery, stated_params
 from portal.curation.selectors import compared_workload_aliases
 from portal.errors import ApplicationError, NotFoundError, answers_errors, valid
 from portal.models import Role, ThresholdDefault
@@ -21,16 +22,7 @@ from portal.systems import selectors as system_selectors
 from portal.teams.selectors import SignedInRequest, teams_of
 
 from .common import query_with
-from .forms import SIDE_FILTERS, CompareForm, ThresholdDefaultForm
-
-COMPARE_PARAMETERS: tuple[str, ...] = ("a", "b", "threshold_ms", "adjust_b", "raid_level", "cache")
-COMPARE_PARAMETERS += ("drive_count", "workload", "pair", "best", "latency", *SIDE_FILTERS)
-
-
-def _selection_query(query):
-    """The comparison's selection as the exports take it: every export shows what the page shows."""
-    return {name: query[name] for name in COMPARE_PARAMETERS if query.get(name)}
-
+from .forms import CompareForm, ThresholdDefaultForm
 
 # Systems compared with one baseline on one page, and names the picker offers before typing.
 MAX_CANDIDATES = 5
@@ -68,17 +60,22 @@ def _found(request: HttpRequest, name):
         raise NotFoundError(message[0].upper() + message[1:] + ("" if message.endswith("?") else ".")) from None
 
 
-def _multi_comparison(request: HttpRequest, form, candidates, **only):
-    systems = [_found(request, name) for name in candidates]
-    baseline = _found(request, form.value("b"))
-    return comparison_selectors.multi_comparison(candidates=systems, baseline=baseline, **form.selection(), **only)
+def _query(form: CompareForm, candidates: list[str], *, page: int = 1) -> ComparisonQuery:
+    """The comparison the page's valid form asks for, of every system A named."""
+    return ComparisonQuery.from_form(valid(form), a_names=candidates, page=page)
+
+
+def _multi_comparison(request: HttpRequest, query: ComparisonQuery, *, label: str | None = None):
+    systems = [_found(request, name) for name in query.a_names]
+    baseline = _found(request, query.b_name)
+    return comparison_selectors.multi_comparison(candidates=systems, baseline=baseline, query=query, label=label)
 
 
 def _link_multi_charts(multi, query, candidates):
     """Each workload's chart addresses: its data (JSON, CSV) and its images, with the page's selection;
     returns the selection as the table exports take it."""
     selection = [("a", name) for name in candidates]
-    selection += [(name, value) for name, value in _selection_query(query).items() if name != "a"]
+    selection += [(name, value) for name, value in stated_params(query) if name != "a"]
     for workload in multi.workloads:
         workload.export_query = urlencode([*selection, ("label", workload.workload)])
         workload.chart_url = f"{reverse('pages:compare_chart', kwargs={'fmt': 'json'})}?{workload.export_query}"
@@ -106,9 +103,30 @@ COMPARED_PER_PAGE = 10
 ONLY_ONE_SIDE_SHOWN = 50
 
 
-def _comparison(request: HttpRequest, form, **paging):
-    a, b = _found(request, form.value("a")), _found(request, form.value("b"))
-    return comparison_selectors.comparison(a=a, b=b, **form.selection(), **paging, viewer=request.user)
+def _comparison(
+    request: HttpRequest,
+    query: ComparisonQuery,
+    *,
+    label: str | None = None,
+    workloads_per_page: int | None = None,
+    offer_choices: bool = False,
+):
+    a, b = _found(request, query.a_names[0]), _found(request, query.b_name)
+    return comparison_selectors.comparison(
+        a=a,
+        b=b,
+        query=query,
+        label=label,
+        workloads_per_page=workloads_per_page,
+        offer_choices=offer_choices,
+        viewer=request.user,
+    )
+
+
+def _page_asked(query) -> int:
+    """The page of compared workloads the address asks for; one that is not a page number opens the first."""
+    text = query.get(PAGE) or ""
+    return int(text) if text.isdigit() else 1
 
 
 def _workload_pages(query, page):
@@ -165,16 +183,12 @@ def compare(request: HttpRequest) -> HttpResponse:
         context["ask"] = "Choose the system to compare with." if candidates or request.GET.get("b") else ""
         return render(request, "pages/compare.html", context)
     try:
+        asked = _query(form, candidates, page=_page_asked(request.GET))
         if len(candidates) > 1:
-            context["multi"] = _multi_comparison(request, valid(form), candidates)
+            context["multi"] = _multi_comparison(request, asked)
             context["export_query"] = _link_multi_charts(context["multi"], chosen, candidates)
             return render(request, "pages/compare.html", context)
-        paging = {
-            "workloads_per_page": COMPARED_PER_PAGE,
-            "workload_page": request.GET.get("wpage") or 1,
-            "offer_choices": True,
-        }
-        result = _comparison(request, valid(form), **paging)
+        result = _comparison(request, asked, workloads_per_page=COMPARED_PER_PAGE, offer_choices=True)
     except ApplicationError as error:
         context["error"] = error.message
         return render(request, "pages/compare.html", context, status=error.status)
@@ -188,9 +202,10 @@ def compare(request: HttpRequest) -> HttpResponse:
         workload.cache_links = [(setting, query_with(chosen, cache=setting)) for setting in workload.cache_choices]
         workload.threshold_links = _threshold_links(workload, chosen)
     compared_workload_aliases(workloads=result.workloads, viewer=request.user)
-    export = _selection_query(chosen)
+    # Every export shows what the page shows (every workload, no page).
+    export = stated_params(chosen)
     for workload in result.workloads:
-        workload.export_query = urlencode({**export, "label": workload.workload})
+        workload.export_query = urlencode([*export, ("label", workload.workload)])
     context.update(
         result=result,
         threshold_ms=result.threshold_ms,
@@ -208,16 +223,16 @@ def compare(request: HttpRequest) -> HttpResponse:
 @chart_data
 def compare_chart(request: HttpRequest) -> AnyChart:
     candidates = _candidates(request.GET)
-    form = valid(CompareForm(_first_candidate(request.GET, candidates)))
-    if not form.value("workload") and not request.GET.get("label"):
+    query = _query(CompareForm(_first_candidate(request.GET, candidates)), candidates)
+    if not query.workload and not request.GET.get("label"):
         raise ApplicationError("Name the workload to chart (label=... or workload=...).", field="label")
     label = request.GET.get("label")
     if len(candidates) > 1:
-        return _multi_chart(request, form, candidates, label=label)
-    result = _comparison(request, form, label=label)
+        return _multi_chart(request, query, label=label)
+    result = _comparison(request, query, label=label)
     matching = [w for w in result.workloads if label in (None, w.workload)]
     if not matching:
-        named = label or form.value("workload")
+        named = label or query.workload
         raise NotFoundError(f"Both systems need runs of {named!r} to chart them together.")
     return compare_charts.compare_chart(
         matching[0],
@@ -228,11 +243,11 @@ def compare_chart(request: HttpRequest) -> AnyChart:
     )
 
 
-def _multi_chart(request: HttpRequest, form, candidates, *, label):
-    multi = _multi_comparison(request, form, candidates, label=label)
+def _multi_chart(request: HttpRequest, query: ComparisonQuery, *, label):
+    multi = _multi_comparison(request, query, label=label)
     matching = [w for w in multi.workloads if label in (None, w.workload)]
     if not matching:
-        named = label or form.value("workload")
+        named = label or query.workload
         raise NotFoundError(f"No system could be compared with the baseline in {named!r}.")
     return compare_charts.multi_compare_chart(
         matching[0], baseline=multi.baseline, candidates=multi.candidates, threshold_ms=multi.threshold_ms

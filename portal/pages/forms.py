@@ -6,7 +6,7 @@ from typing import Any
 from django import forms
 
 from portal.analysis.sizing import IOPS_PER_MAILBOX
-from portal.comparisons.forms import SIDE_FILTERS, CompareForm
+from portal.comparisons.forms import CompareForm
 from portal.comparisons.sweeps import SWEEP_PARAMETERS
 from portal.forms import DEFAULT_THRESHOLD_MS, QueryForm, ThresholdField, latency_field
 from portal.models import Team
@@ -14,7 +14,7 @@ from portal.results.system_runs import DEFAULT_SORT, RUN_SORTS
 from portal.systems.selectors import SYSTEM_SORTS
 
 __all__ = [
-    "DEFAULT_THRESHOLD_MS", "SIDE_FILTERS", "CompareForm", "QueryForm", "RunForm", "StrokeForm", "SweepForm",
+    "DEFAULT_THRESHOLD_MS", "CompareForm", "QueryForm", "RunForm", "StrokeForm", "SweepForm",
     "SystemFilterForm", "SystemPageForm", "ThresholdField", "ThresholdForm", "latency_field",
 ]  # fmt: skip
 

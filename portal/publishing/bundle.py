@@ -12,6 +12,7 @@ from django.utils import timezone
 
 import ingest
 from portal.analysis.tables import Table
+from portal.comparisons.query import DEFAULT_QUERY, ComparisonQuery
 from portal.comparisons.selectors import Comparison, WorkloadComparison, comparison
 from portal.models import Run, System, Upload
 
@@ -44,22 +45,18 @@ def comparison_bundle(
     *,
     a: System,
     b: System,
-    threshold_ms: float = 20.0,
-    adjust_b: float = 1.0,
+    query: ComparisonQuery = DEFAULT_QUERY,
     charts: bool = True,
     progress: Progress = _no_progress,
-    **filters: Any,
 ) -> bytes:
     """A zip: ``tables/`` (one file per table per text format, one workbook and one document with
     every table), ``charts/`` (SVG and PNG per workload as the compare page draws them, or CSV data and
     the reason when images cannot be rendered here), ``report/`` (the white-paper report in every format,
-    :mod:`portal.publishing`) and ``provenance.json``. ``filters`` are the other options of
-    :func:`portal.comparisons.selectors.comparison` (RAID level, cache, drive count, workload, pairs, latency), so
-    the bundle holds what the compare page with those options shows."""
-    if adjust_b <= 0:
-        raise presets.PresetError(f"the adjustment factor for B must be positive, got {adjust_b:g}")
+    :mod:`portal.publishing`) and ``provenance.json``: what the compare page shows for ``query``."""
+    if query.adjust_b <= 0:
+        raise presets.PresetError(f"the adjustment factor for B must be positive, got {query.adjust_b:g}")
     progress(0.02, "Reading the comparison")
-    result = comparison(a=a, b=b, threshold_ms=threshold_ms, adjust_b=adjust_b, **filters)
+    result = comparison(a=a, b=b, query=query)
     tables = comparison_tables_from(result)
     runs = [figure.run for workload in result.workloads for row in workload.rows for figure in row.a + row.b]
     progress(0.1, "Reading the white-paper tables of each system")
@@ -95,9 +92,26 @@ def comparison_bundle(
         else:
             chart_notes = ["charts not requested"]
         progress(0.95, "Writing the provenance")
-        provenance = comparison_provenance(result, runs=runs, chart_notes=chart_notes, filters=filters)
+        provenance = comparison_provenance(result, runs=runs, chart_notes=chart_notes, filters=_filters(query))
         archive.writestr("provenance.json", json.dumps(provenance, indent=2, ensure_ascii=False))
     return out.getvalue()
+
+
+def _filters(query: ComparisonQuery) -> dict[str, Any]:
+    """What narrows the comparison, as the provenance names it (the selector's words for each filter)."""
+    found: dict[str, Any] = {
+        "raid_level": query.both_sides.raid_level,
+        "cache": query.both_sides.cache,
+        "drive_count": query.both_sides.drive_count,
+        "workload": query.workload,
+        "pairs": [list(pair) for pair in query.pairs],
+        "best_of_sizes": query.best_of_sizes,
+        "latency": query.latency,
+    }
+    for letter, side in (("a", query.a_side), ("b", query.b_side)):
+        for name in ("raid_level", "drive_count", "cache", "config", "firmware"):
+            found[f"{letter}_{name}"] = getattr(side, "config_id" if name == "config" else name)
+    return found
 
 
 def _add_tables(archive: zipfile.ZipFile, tables: list[Table], progress: Progress) -> None:

@@ -1,8 +1,9 @@
 """White-paper bundles built by a Celery worker and kept under ``DATA_DIR/bundles``.
 
 A bundle is named by a key: the sha256 of what decides its content (the two systems, the compare
-page's selection, the runs the systems have and the portal's version). Beside ``<key>.zip`` lies
-``<key>.json``, the build's state: what the bundle is of, ``queued``, ``building`` (with the share
+page's query, the runs the systems have and the portal's version). Beside ``<key>.zip`` lies
+``<key>.json``, the build's state: what the bundle is of (the comparison as
+:meth:`~portal.comparisons.query.ComparisonQuery.to_json` writes it), ``queued``, ``building`` (with the share
 done, the step in words and a heartbeat), ``done`` or ``failed`` (with the message). The web process
 answers a key whose zip exists at once; otherwise it writes the state and sends the task, and the
 progress page follows the state. A build whose heartbeat stopped (its worker was killed) is started
@@ -20,6 +21,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,7 @@ from django.conf import settings
 from django.db.models import Count, Max
 
 import ingest
+from portal.comparisons.query import ComparisonQuery
 from portal.models import Run, System
 
 from . import presets
@@ -60,16 +63,19 @@ def _state_path(key: str) -> Path:
     return bundles_dir() / f"{key}.json"
 
 
-def bundle_key(*, a: System, b: System, selection: dict[str, Any]) -> str:
-    """sha256 of what decides the bundle's content. The systems' run count and newest run id change
-    when results are stored, re-read or deleted, so a bundle is never served from older results."""
+def bundle_key(*, a: System, b: System, query: ComparisonQuery, report: dict[str, Any] | None = None) -> str:
+    """sha256 of what decides the bundle's content (a report's: ``report``, as :func:`bundle_request` takes it).
+    The systems' run count and newest run id change when results are stored, re-read or deleted, so a bundle
+    is never served from older results."""
     runs = Run.objects.filter(config__system__in=[a.id, b.id]).aggregate(count=Count("id"), newest=Max("id"))
     material = {
         "layout": BUNDLE_LAYOUT,
         "version": ingest.__version__,
         "plotly": plotly.__version__,
         "systems": [[a.id, a.name], [b.id, b.name]],
-        "selection": selection,
+        # The systems are named by id above: how the address spelt them does not change the bundle.
+        "query": replace(query, a_names=(), b_name="").to_json(),
+        "report": report,
         "runs": runs,
     }
     return hashlib.sha256(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
@@ -98,14 +104,15 @@ def bundle_request(
     *,
     a: System,
     b: System,
-    selection: dict[str, Any],
-    query: str,
+    query: ComparisonQuery,
+    address: str,
     filename: str,
     title: str,
     report: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """The state of bundle ``key``, queued now unless it is built, being built or waiting for a worker;
-    returns (state, whether the caller must send the task). ``report``: a white-paper report to build
+    returns (state, whether the caller must send the task). ``address``: the query string that asks for it
+    again. ``report``: a white-paper report to build
     instead of a bundle, ``{"options": ReportOptions as a dict, "candidates": [system ids compared with b]}``
     (:mod:`portal.publishing.jobs`)."""
     state = bundle_state(key)
@@ -116,8 +123,8 @@ def bundle_request(
         "key": key,
         "a": a.id,
         "b": b.id,
-        "selection": selection,
-        "query": query,
+        "comparison": query.to_json(),
+        "query": address,
         "filename": filename,
         "title": title,
         "report": report,
@@ -158,10 +165,8 @@ def bundle_build(key: str) -> str:
             systems = System.objects.in_bulk([state["a"], state["b"]])
             if state["a"] not in systems or state["b"] not in systems:
                 raise presets.PresetError("a system of this comparison was deleted meanwhile")
-            selection = dict(state["selection"], pairs=[tuple(pair) for pair in state["selection"]["pairs"]])
-            content = _content(
-                state, a=systems[state["a"]], b=systems[state["b"]], selection=selection, progress=report
-            )
+            query = ComparisonQuery.from_json(state["comparison"])
+            content = _content(state, a=systems[state["a"]], b=systems[state["b"]], query=query, progress=report)
             _write_atomically(bundle_path(key), content)
         except presets.PresetError as error:
             logger.info("white-paper bundle %s cannot be built: %s", key, error)
@@ -179,11 +184,11 @@ def bundle_build(key: str) -> str:
     return "done"
 
 
-def _content(state: dict[str, Any], *, a: System, b: System, selection: dict[str, Any], progress) -> bytes:
+def _content(state: dict[str, Any], *, a: System, b: System, query: ComparisonQuery, progress) -> bytes:
     """The zip a state asks for: a white-paper report's files, or the bundle."""
     if state.get("report") is not None:
-        return report_zip(a=a, b=b, selection=selection, report=state["report"], progress=progress)
-    return comparison_bundle(a=a, b=b, progress=progress, **selection)
+        return report_zip(a=a, b=b, query=query, report=state["report"], progress=progress)
+    return comparison_bundle(a=a, b=b, query=query, progress=progress)
 
 
 class _Reporter:

@@ -12,6 +12,7 @@ from portal.analysis.pairing import config_key_label
 from portal.analysis.tables import PAGE_FORMATS, Column, ColumnGroup, NumberFormat, Row, Table
 from portal.comparisons.comparison import ComparisonRow
 from portal.comparisons.figures import ReplicateGroup
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import Comparison, WorkloadComparison, comparison
 from portal.models import System
 from portal.results.selectors import LATENCIES
@@ -179,7 +180,8 @@ def comparison_tables(
     """The comparison, its summary sentences and seed 002's side-by-side table, for one pair of systems."""
     if adjust_b <= 0:
         raise PresetError(f"the adjustment factor for B must be positive, got {adjust_b:g}")
-    return comparison_tables_from(comparison(a=a, b=b, threshold_ms=threshold_ms, adjust_b=adjust_b, workload=workload))
+    query = ComparisonQuery(threshold_ms=threshold_ms, adjust_b=adjust_b, workload=workload)
+    return comparison_tables_from(comparison(a=a, b=b, query=query))
 
 
 def comparison_tables_from(result: Comparison) -> list[Table]:

@@ -14,9 +14,9 @@ from kombu.exceptions import KombuError
 from portal.analysis.tables import Table
 from portal.charts import plotly_figure
 from portal.charts.comparison import multi_compare_chart
-from portal.comparisons.forms import CompareForm
+from portal.comparisons.query import ComparisonQuery, stated_params
 from portal.comparisons.selectors import Comparison, comparison, multi_comparison
-from portal.errors import ApplicationError, answers_errors, error_body, form_error
+from portal.errors import ApplicationError, answers_errors, error_body
 from portal.models import System
 from portal.systems.selectors import system_by_name
 from portal.teams.selectors import Viewer, visible
@@ -70,11 +70,9 @@ def table(request: HttpRequest) -> HttpResponse:
 
 def _comparison(params: QueryDict, *, viewer: Viewer) -> Comparison:
     """The comparison the compare page shows for these parameters (the page's own form reads them)."""
-    form = CompareForm(params)
-    if not form.is_valid():
-        raise form_error(form)
+    query = ComparisonQuery.from_params(params)
     a, b = _system(params, "a", viewer=viewer), _system(params, "b", viewer=viewer)
-    return comparison(a=a, b=b, **form.selection())
+    return comparison(a=a, b=b, query=query)
 
 
 @_download
@@ -121,12 +119,10 @@ def _candidate_names(params: QueryDict):
 
 def _multi(request: HttpRequest, *, label):
     """Several systems (``a`` given more than once) each against the baseline ``b``."""
-    form = CompareForm(request.GET)
-    if not form.is_valid():
-        raise form_error(form)
+    query = ComparisonQuery.from_params(request.GET)
     candidates = [_system({"a": name}, "a", viewer=request.user) for name in _candidate_names(request.GET)]
     baseline = _system(request.GET, "b", viewer=request.user)
-    return multi_comparison(candidates=candidates, baseline=baseline, label=label, **form.selection())
+    return multi_comparison(candidates=candidates, baseline=baseline, query=query, label=label)
 
 
 def _multi_figure(request: HttpRequest, wanted):
@@ -150,17 +146,14 @@ def bundle(request: HttpRequest) -> HttpResponse:
     """The bundle of this selection at once when it is built, else the page that follows its build."""
     params = request.GET
     parameters_taken(params, allowed=DOWNLOAD_PARAMETERS["bundle"], repeatable=())
-    form = CompareForm(params)
-    if not form.is_valid():
-        raise form_error(form)
+    query = ComparisonQuery.from_params(params)
     a, b = _system(params, "a", viewer=request.user), _system(params, "b", viewer=request.user)
-    selection = form.selection()
-    key = bundle_jobs.bundle_key(a=a, b=b, selection=selection)
-    query = urlencode({name: params[name] for name in BUNDLE_PARAMETERS if params.get(name)})
+    key = bundle_jobs.bundle_key(a=a, b=b, query=query)
     filename = f"{slugify(f'{a.name} vs {b.name}')}-white-paper.zip"
     title = f"{a.name} vs {b.name}"
+    address = urlencode(stated_params(params))
     state, send = bundle_jobs.bundle_request(
-        key, a=a, b=b, selection=selection, query=query, filename=filename, title=title
+        key, a=a, b=b, query=query, address=address, filename=filename, title=title
     )
     if state["status"] == "done":
         return _bundle_file(key, state)
@@ -170,9 +163,6 @@ def bundle(request: HttpRequest) -> HttpResponse:
         except KombuError as error:
             bundle_jobs.bundle_failed(key, f"The bundle could not be queued: the task queue is unreachable ({error}).")
     return redirect("exports:bundle_progress", key=key)
-
-
-BUNDLE_PARAMETERS = DOWNLOAD_PARAMETERS["bundle"]
 
 
 def _bundle_state(request: HttpRequest, key: str):

@@ -6,6 +6,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison, multi_comparison
 from portal.models import System
 
@@ -25,8 +26,8 @@ def options_from(data: dict[str, Any]) -> ReportOptions:
     return ReportOptions(**{**data, "workloads": tuple(data.get("workloads") or ())})
 
 
-def report_zip(*, a: System, b: System, selection: dict[str, Any], report: dict[str, Any], progress: Progress) -> bytes:
-    """The report of the comparison of ``a`` and ``b`` with ``selection`` (the compare form's), every format;
+def report_zip(*, a: System, b: System, query: ComparisonQuery, report: dict[str, Any], progress: Progress) -> bytes:
+    """The report of the comparison of ``a`` and ``b`` that ``query`` asks for, every format;
     of every system of ``report["candidates"]`` against ``b`` when it names several, as the compare page
     compares several systems with a baseline."""
     ids = report.get("candidates") or [a.id]
@@ -34,9 +35,9 @@ def report_zip(*, a: System, b: System, selection: dict[str, Any], report: dict[
         found = System.objects.in_bulk(ids)
         if len(found) != len(ids):
             raise PresetError("a system of this comparison was deleted meanwhile")
-        results = multi_comparison(candidates=[found[i] for i in ids], baseline=b, **selection).pairs
+        results = multi_comparison(candidates=[found[i] for i in ids], baseline=b, query=query).pairs
     else:
-        results = [comparison(a=a, b=b, **selection)]
+        results = [comparison(a=a, b=b, query=query)]
     built = build_report(results, options=options_from(report["options"]), progress=progress)
     return report_archive(built, stem=ARCHIVE_STEM)
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.http import QueryDict
 
 from portal.analysis.tables import Table
-from portal.comparisons.forms import CompareForm
+from portal.comparisons.query import PARAMETERS
 from portal.errors import ApplicationError
 from portal.models import System
 from portal.results.selectors import LATENCIES
@@ -32,8 +32,8 @@ SYSTEM_PRESET_PARAMETERS = {
     "orion": ("system",),
     "sizing": ("system", "workload", "raid_level", "cache", "target", "drives", "threshold_ms"),
 }
-# The compare page's parameters (its form), which every download of a comparison takes.
-COMPARISON_PARAMETERS = tuple(CompareForm.base_fields)
+# The compare page's parameters, which every download of a comparison takes.
+COMPARISON_PARAMETERS = tuple(PARAMETERS)
 # The parameters of each download of ``/export/``, besides ``format``.
 DOWNLOAD_PARAMETERS = {
     "comparison": (*COMPARISON_PARAMETERS, "table"),

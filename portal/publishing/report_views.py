@@ -5,7 +5,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from portal.comparisons.forms import CompareForm
+from portal.comparisons.query import PARAMETERS, ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.errors import answers_errors, error_body, valid
 from portal.results.selectors import LATENCIES
@@ -37,7 +37,8 @@ def compose(request: HttpRequest) -> HttpResponse:
     names = [name.strip() for name in request.GET.getlist("a") if name.strip()] or [form.value("a")]
     candidates = [system_by_name(name=name, viewer=request.user) for name in names[:MAX_CANDIDATES]]
     b = system_by_name(name=form.value("b"), viewer=request.user)
-    results = [comparison(a=a, b=b, **form.selection()) for a in candidates]
+    query = ComparisonQuery.from_form(form, a_names=names)
+    results = [comparison(a=a, b=b, query=query) for a in candidates]
     workloads = list(dict.fromkeys(w.workload for result in results for w in result.workloads if w.rows))
     chosen = set(form.cleaned_data.get("workloads") or workloads)
     outline = report_outline(results, options=form.options())
@@ -62,7 +63,7 @@ BASIS_FIELDS = ("threshold_ms", "latency")
 
 def _hidden(name: str) -> bool:
     """The compare page's selection, carried through the compose form unchanged (but its basis)."""
-    return name in CompareForm.base_fields and name not in BASIS_FIELDS
+    return name in PARAMETERS and name not in BASIS_FIELDS
 
 
 @require_GET

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from kombu.exceptions import KombuError
 
+from portal.comparisons.query import ComparisonQuery
 from portal.errors import ApplicationError
 from portal.models import System
 from portal.systems.selectors import system_by_name
@@ -41,19 +42,19 @@ def report_request(*, form: ReportForm, params: QueryDict, viewer: Viewer) -> Re
         raise ApplicationError(f"at most {MAX_CANDIDATES} systems against one baseline; got {len(names)}", field="a")
     candidates = [system_by_name(name=name, viewer=viewer) for name in names]
     a, b = candidates[0], system_by_name(name=form.value("b"), viewer=viewer)
-    selection = form.selection()
+    query = ComparisonQuery.from_form(form, a_names=names)
     options = options_data(form.options())
     report = {"options": options, "candidates": [system.id for system in candidates]}
-    key = bundle_jobs.bundle_key(a=a, b=b, selection={**selection, "report": report})
-    query = urlencode([(name, value) for name in REPORT_PARAMETERS for value in params.getlist(name) if value])
-    firmware = {"a_firmware": selection["a_firmware"] or "", "b_firmware": selection["b_firmware"] or ""}
+    key = bundle_jobs.bundle_key(a=a, b=b, query=query, report=report)
+    address = urlencode([(name, value) for name in REPORT_PARAMETERS for value in params.getlist(name) if value])
+    firmware = {"a_firmware": query.a_side.firmware or "", "b_firmware": query.b_side.firmware or ""}
     named = default_title(candidates, b, **firmware)
     state, send = bundle_jobs.bundle_request(
         key,
         a=a,
         b=b,
-        selection=selection,
         query=query,
+        address=address,
         filename=f"{slugify(named.replace(' compared with ', ' vs '))}-report",
         title=options["title"] or named,
         report=report,

@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.curation import services
 from portal.curation.selectors import alias_book
@@ -163,7 +164,7 @@ def test_a_stated_read_pct_makes_the_run_the_same_workload_as_another_systems(ma
     statement = RunStatement.objects.get(run=team_run)
     assert (statement.read_pct, statement.stated_by, statement.parsed_workload_id) == (67, maintainer, None)
     assert _events("state") == [("maria", f"run #{team_run.id} precondition of Lab array: read % 67")]
-    result = comparison(a=team_run.config.system, b=other.config.system, threshold_ms=20)
+    result = comparison(a=team_run.config.system, b=other.config.system, query=ComparisonQuery(threshold_ms=20))
     assert [w.workload for w in result.workloads] == ["OLTP 8K"]
 
     services.run_statement_remove(run_id=team_run.id, actor=maintainer)

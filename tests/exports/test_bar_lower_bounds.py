@@ -15,6 +15,7 @@ from django.core.management import call_command
 
 from portal.charts import LOWER_BOUND_NOTE, csv_text, plotly_figure
 from portal.charts.comparison import multi_compare_chart
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import multi_comparison
 from portal.models import System
 from portal.publishing.charts import for_print, render_chart
@@ -33,7 +34,9 @@ def ssds(db, data_dir):
 
 def _chart(ssds, threshold_ms):
     intel, samsung = ssds["Intel D3-S4610"], ssds["Samsung PM883"]
-    multi = multi_comparison(candidates=[intel], baseline=samsung, threshold_ms=threshold_ms, latency="p99")
+    multi = multi_comparison(
+        candidates=[intel], baseline=samsung, query=ComparisonQuery(threshold_ms=threshold_ms, latency="p99")
+    )
     (workload,) = multi.workloads
     return multi_compare_chart(workload, baseline=samsung, candidates=[intel], threshold_ms=threshold_ms)
 

@@ -20,6 +20,7 @@ from django.core.management import call_command
 from docx import Document
 from openpyxl import load_workbook
 
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import System
 from portal.publishing.bundle import comparison_bundle
@@ -55,7 +56,7 @@ INTEL_P99_1MS = 69655.955734
 
 
 def _bundle(ssds, **basis):
-    archive = comparison_bundle(a=ssds[INTEL], b=ssds["Samsung PM883"], charts=False, **basis)
+    archive = comparison_bundle(a=ssds[INTEL], b=ssds["Samsung PM883"], query=ComparisonQuery(**basis), charts=False)
     return zipfile.ZipFile(io.BytesIO(archive))
 
 
@@ -193,7 +194,7 @@ def test_a_parameter_a_download_does_not_take_is_refused_by_name(ssds, client, u
 
 
 def test_the_reports_tables_follow_the_comparison_and_mark_lower_bounds(ssds):
-    result = comparison(a=ssds[INTEL], b=ssds["Samsung PM883"], threshold_ms=2.0, latency="p99")
+    result = comparison(a=ssds[INTEL], b=ssds["Samsung PM883"], query=ComparisonQuery(threshold_ms=2.0, latency="p99"))
     report = report_content([result], options=ReportOptions(), draw=False)
     tables = [block for block in report.blocks if isinstance(block, TableBlock)]
     compared = next(table for table in tables if table.key == "4 KiB random read table")

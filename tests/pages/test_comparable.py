@@ -9,6 +9,8 @@ import re
 import pytest
 from django.core.management import call_command
 
+from portal.comparisons.filters import SideFilters
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import Config, Run, System
 from tests.ingesting import store_file
@@ -59,7 +61,9 @@ def test_an_uploaded_fio_67_33_8k_random_job_meets_the_ds4500s_oltp_8k(demo, dat
     upload = store_file(oltp, system=lab, labels=labels)
     assert upload.status == "done", upload.error
 
-    result = comparison(a=lab, b=demo["IBM DS4500"], threshold_ms=20, raid_level="RAID-5")
+    result = comparison(
+        a=lab, b=demo["IBM DS4500"], query=ComparisonQuery(threshold_ms=20, both_sides=SideFilters(raid_level="RAID-5"))
+    )
     (oltp_8k,) = [w for w in result.workloads if w.workload == "OLTP 8K"]
     assert oltp_8k.matched_by == "same workload: read %, random % and transfer sizes"
     (row,) = oltp_8k.rows
@@ -133,7 +137,9 @@ def test_a_vdbench_8k_random_read_meets_the_ds4500s_random_reads_8k(demo, data_d
     lab = System.objects.create(name="Lab array", published=True)
     upload = store_file(path, system=lab, labels={"raid_level": "RAID 5", "drive_count": 140})
     assert upload.status == "done", upload.error
-    result = comparison(a=lab, b=demo["IBM DS4500"], threshold_ms=20, raid_level="RAID-5")
+    result = comparison(
+        a=lab, b=demo["IBM DS4500"], query=ComparisonQuery(threshold_ms=20, both_sides=SideFilters(raid_level="RAID-5"))
+    )
     (random_reads,) = [w for w in result.workloads if w.workload == "Random Reads 8K"]
     assert random_reads.matched_by == "same workload: read %, random % and transfer sizes"
     run = Run.objects.get(upload=upload, name__contains="random_read_max_8k")

@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from portal.analysis.curves import CurvePoint, throughput_at
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import System
 from tests.pages.test_compare_thresholds import QUERY, ssds  # noqa: F401 (the fixture)
@@ -70,7 +71,7 @@ def _row(result):
 def test_fio_sweeps_compared_at_another_threshold_give_the_interpolated_figures(ssds):  # noqa: F811
     a, b = (System.objects.get(name=QUERY[side]) for side in ("a", "b"))
     with CaptureQueriesContext(connection) as queries:
-        row = _row(comparison(a=a, b=b, threshold_ms=0.2))
+        row = _row(comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=0.2)))
     for value, points in zip((row.a_value, row.b_value), ssds.values(), strict=True):
         # fio's own JSON: between the last point at or under 0.2 ms (iodepth 8) and the first over it (16).
         (_, under_iops, under_ms), (_, over_iops, over_ms) = [p for p in points if p[0] in (8, 16)]
@@ -91,7 +92,7 @@ def test_replicates_that_do_not_reach_the_threshold_are_one_note_with_their_coun
         call_command("ingest", str(path), "--system", name, stdout=io.StringIO())
     a, b = System.objects.get(name="First array"), System.objects.get(name="Second array")
     for threshold_ms in (20, 25):  # the stored default, and another threshold read in the database
-        result = comparison(a=a, b=b, threshold_ms=threshold_ms)
+        result = comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=threshold_ms))
         (workload,) = [w for w in result.workloads if w.workload == "16 KiB random read"]
         (row,) = workload.rows
         lower_bound = "threshold not reached: the best point, a lower bound"

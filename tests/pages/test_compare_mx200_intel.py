@@ -12,6 +12,8 @@ import pytest
 from django.core.management import call_command
 from openpyxl import load_workbook
 
+from portal.comparisons.filters import SideFilters
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import Config, System
 from portal.publishing.content import ReportOptions, report_content
@@ -73,7 +75,13 @@ def test_the_white_paper_table_gives_each_side_its_own_raid_level(pair, client):
 
 def _report(pair):
     a, b = (System.objects.get(name=pair[side]) for side in ("a", "b"))
-    result = comparison(a=a, b=b, a_config=pair["a_config"], b_config=pair["b_config"])
+    result = comparison(
+        a=a,
+        b=b,
+        query=ComparisonQuery(
+            a_side=SideFilters(config_id=pair["a_config"]), b_side=SideFilters(config_id=pair["b_config"])
+        ),
+    )
     return report_content([result], options=ReportOptions())
 
 

@@ -9,6 +9,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.comparisons.sweeps import stroke_tables, sweep
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
@@ -22,7 +23,7 @@ def rows_by_raid(result, workload):
 def test_random_reads_8k_at_140_drives_match_the_paper(demo):
     # Seed 000 line 295: "the DS4500 is capable of achieving approximately 30,020 8K IOPS. The DS4400 ...
     # 26,640 8K IOPS ... approximately 13% better" (RAID-5, 140 HDDs; Table 4 line 272 has 30,020).
-    result = comparison(a=demo["IBM DS4500"], b=demo["IBM DS4400"], threshold_ms=20)
+    result = comparison(a=demo["IBM DS4500"], b=demo["IBM DS4400"], query=ComparisonQuery(threshold_ms=20))
     rows, workload = rows_by_raid(result, "Random Reads 8K")
     assert (rows["RAID-5"].a_value, rows["RAID-5"].b_value) == (30020, 26640)
     assert rows["RAID-5"].pct == pytest.approx(12.69, abs=0.01)
@@ -40,7 +41,9 @@ def test_random_reads_8k_at_140_drives_match_the_paper(demo):
 
 def test_streaming_reads_64k_with_b_boosted_five_percent(demo):
     # Seed 000 line 201: 722 vs 388 MBps, the DS4400 boosted by 5 %: "approximately 75% better" (722/407.4 = 77 %).
-    result = comparison(a=demo["IBM DS4500"], b=demo["IBM DS4400"], threshold_ms=20, adjust_b=1.05)
+    result = comparison(
+        a=demo["IBM DS4500"], b=demo["IBM DS4400"], query=ComparisonQuery(threshold_ms=20, adjust_b=1.05)
+    )
     rows, _ = rows_by_raid(result, "Streaming Reads 64K")
     assert rows["RAID-5"].pct == pytest.approx(77.2, abs=0.05)
     # RAID-10: 728 vs 379 x 1.05 = 83 %.

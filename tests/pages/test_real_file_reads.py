@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import Run, System
 from tests.factories import PointFactory, RunFactory
@@ -35,7 +36,7 @@ def test_a_4k_diskspd_run_aligned_to_4k_is_the_fio_randrw_4k_workload(diskspd_an
     diskspd_run, fio_run = Run.objects.get(config__system=diskspd), Run.objects.get(config__system=fio)
     assert diskspd_run.workload_id == fio_run.workload_id
     assert diskspd_run.workload.name == "4 KiB random, 50 % read"
-    result = comparison(a=diskspd, b=fio, threshold_ms=20)
+    result = comparison(a=diskspd, b=fio, query=ComparisonQuery(threshold_ms=20))
     assert [w.workload for w in result.workloads] == ["4 KiB random, 50 % read"]
 
 
@@ -152,7 +153,7 @@ def test_the_provenance_of_a_sweep_names_every_file_it_was_read_from(db):
         names[system] = sorted(path.name for path in sample("fio-sweeps", folder).glob("*.json"))
     assert [len(files) for files in names.values()] == [7, 7]  # randread-{1,2,4,8,16,32,64}-1.json
     pm883, s4610 = System.objects.get(name="PM883"), System.objects.get(name="S4610")
-    result = comparison(a=pm883, b=s4610, threshold_ms=20)
+    result = comparison(a=pm883, b=s4610, query=ComparisonQuery(threshold_ms=20))
     provenance = comparison_provenance(result, runs=Run.objects.all())
     assert sorted(upload["original_name"] for upload in provenance["uploads"]) == sorted(
         names["PM883"] + names["S4610"]

@@ -8,6 +8,7 @@ from django.core.management import CommandError, call_command
 
 from portal import formatting
 from portal.analysis.pairing import config_key_label
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import Team
 from portal.publishing.formats import markdown_escape
@@ -50,7 +51,7 @@ def _single_drives(raid_level):
 )
 def test_a_comparison_of_single_drives_names_them_in_words(db, raid_level, subject):
     a, b = _single_drives(raid_level)
-    [workload] = comparison(a=a, b=b, threshold_ms=20).workloads
+    [workload] = comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=20)).workloads
     assert [row.label for row in workload.rows] == [formatting.config_words(raid_level, 1)]
     assert "1 drives" not in workload.rows[0].label
     assert any(f"for {subject}" in sentence for sentence in workload.summaries), workload.summaries

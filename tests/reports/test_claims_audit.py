@@ -36,6 +36,8 @@ from typing import NamedTuple
 import pytest
 from django.core.management import call_command
 
+from portal.comparisons.filters import SideFilters
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import Config, Run, System
 from portal.publishing.content import ReportOptions, report_content
@@ -75,7 +77,7 @@ def _asked(systems):
     :func:`comparison` (and the compare page's parameters)."""
     found = []
     for a, b in itertools.permutations(sorted(systems.values(), key=lambda s: s.name), 2):
-        first = comparison(a=a, b=b, threshold_ms=20.0)
+        first = comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=20.0))
         if not any(workload.rows for workload in first.workloads):
             continue  # nothing both ran: no sentence to check (and no threshold changes that)
         found += [{"a": a, "b": b, "threshold_ms": ms, "latency": latency} for ms, latency in BASES]
@@ -87,8 +89,19 @@ def _asked(systems):
     return found
 
 
+def _compared(asked):
+    """The comparison ``asked`` (one of :func:`_asked`) names."""
+    query = ComparisonQuery(
+        threshold_ms=asked["threshold_ms"],
+        latency=asked["latency"],
+        a_side=SideFilters(config_id=asked.get("a_config")),
+        b_side=SideFilters(config_id=asked.get("b_config")),
+    )
+    return comparison(a=asked["a"], b=asked["b"], query=query)
+
+
 def _comparisons(systems):
-    return [comparison(**asked) for asked in _asked(systems)]
+    return [_compared(asked) for asked in _asked(systems)]
 
 
 # What each row is, read from its figures and the database, not from any sentence.
@@ -346,8 +359,10 @@ def test_the_three_mx200s_against_one_ssd_name_what_differs(corpus):
     """The case seen: 3 drives in RAID-0 against 1 drive, said only in a notes cell."""
     raid0 = Config.objects.get(system=corpus["Crucial MX200 x3"])
     single = Config.objects.get(system=corpus["Intel D3-S4610"])
-    result = comparison(a=corpus["Crucial MX200 x3"], b=corpus["Intel D3-S4610"], a_config=raid0.id,
-                        b_config=single.id, threshold_ms=1.0, latency="p99")  # fmt: skip
+    chosen = ComparisonQuery(
+        threshold_ms=1.0, latency="p99", a_side=SideFilters(config_id=raid0.id), b_side=SideFilters(config_id=single.id)
+    )
+    result = comparison(a=corpus["Crucial MX200 x3"], b=corpus["Intel D3-S4610"], query=chosen)
     (sentence,) = [sentence for workload in result.workloads for sentence in workload.summaries]
     assert "3 against 1 drive" in sentence and "RAID-0 against RAID level not stated" in sentence
     assert "SSD against drive type not stated" in sentence
@@ -417,7 +432,9 @@ def test_the_report_of_the_two_ssds_at_1_ms_says_neither_reaches_it(db, data_dir
     for name, folder in SWEEPS.items():
         call_command("ingest", str(sample("fio-sweeps", folder)), "--system", name, stdout=io.StringIO())
     a, b = System.objects.get(name="Intel D3-S4610"), System.objects.get(name="Samsung PM883")
-    report = report_content([comparison(a=a, b=b, threshold_ms=1.0)], options=ReportOptions(), draw=False)
+    report = report_content(
+        [comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=1.0))], options=ReportOptions(), draw=False
+    )
     (summary,) = [block for block in report.blocks if isinstance(block, Box) and block.title == "Lessons learned"]
     intel, samsung = (_best_iops(folder) for folder in SWEEPS.values())
     known = (

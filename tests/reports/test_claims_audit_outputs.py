@@ -19,13 +19,15 @@ import re
 import pytest
 from django.core.management import call_command
 
-from portal.comparisons.selectors import comparison, multi_comparison
+from portal.comparisons.query import ComparisonQuery
+from portal.comparisons.selectors import multi_comparison
 from portal.publishing.multi_tables import multi_comparison_table
 from tests.reports.test_claims_audit import (
     _asked,
     _at_threshold,
     _audit_group_sentence,
     _bound,
+    _compared,
     _drive_types,
     _group_of,
     _pct,
@@ -127,7 +129,9 @@ def _audit_command(result, asked, types):
 def _audit_multi_table(baseline, pairs, threshold_ms, latency):
     """The table of several systems against ``baseline``: each improvement cell as the figures allow it."""
     candidates = [result.a for result in pairs]
-    multi = multi_comparison(candidates=candidates, baseline=baseline, threshold_ms=threshold_ms, latency=latency)
+    multi = multi_comparison(
+        candidates=candidates, baseline=baseline, query=ComparisonQuery(threshold_ms=threshold_ms, latency=latency)
+    )
     table = multi_comparison_table(multi)
     by_b_label = [
         {(workload.workload, row.b_label): row for workload in result.workloads for row in workload.rows}
@@ -163,7 +167,7 @@ def test_the_api_the_command_and_the_multi_table_state_only_what_the_rows_show(c
     types = _drive_types(corpus.values())
     broken, kinds, by_baseline = [], set(), {}
     for asked in _asked(corpus):
-        result = comparison(**asked)
+        result = _compared(asked)
         kinds |= {_expected(row, result.threshold_ms) for workload in result.workloads for row in workload.rows}
         broken += _audit_api(client, result, asked, types)
         if "a_config" not in asked:

@@ -15,6 +15,8 @@ import pytest
 from django.core.management import call_command
 from docx import Document
 
+from portal.comparisons.filters import SideFilters
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import System
 from portal.publishing.build import build_report, report_archive
@@ -34,7 +36,7 @@ def built(db, settings, tmp_path):
     settings.DATA_DIR = tmp_path
     call_command("loaddemo", stdout=io.StringIO())
     a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
-    result = comparison(a=a, b=b, threshold_ms=20.0)
+    result = comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=20.0))
     return build_report([result], options=ReportOptions(author="Jane Engineer"))
 
 
@@ -208,7 +210,13 @@ def test_the_file_server_runs_of_the_ds4400_ran_the_ds4500s_firmware(db):
     assert "same hardware and software as the DS4500" in seed_line(244) and "05.40.06.00" in seed_line(108)
     call_command("loaddemo", stdout=io.StringIO())
     a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
-    result = comparison(a=a, b=b, threshold_ms=20.0, workload="File Server", a_cache="All Caches Disabled")
+    result = comparison(
+        a=a,
+        b=b,
+        query=ComparisonQuery(
+            threshold_ms=20.0, workload="File Server", a_side=SideFilters(cache="All Caches Disabled")
+        ),
+    )
     report = report_content([result], options=ReportOptions(), draw=False)
     (ds4400,) = [block for block in report.blocks if isinstance(block, TableBlock) and block.header[-1] == b.name]
     rows = {row[0].text: row[1].text for row in ds4400.rows}

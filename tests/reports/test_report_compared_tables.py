@@ -10,6 +10,7 @@ import io
 import pytest
 from django.core.management import call_command
 
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import System
 from portal.publishing.content import ReportOptions, report_content
@@ -23,7 +24,7 @@ def report(settings, tmp_path):
     settings.DATA_DIR = tmp_path
     call_command("loaddemo", stdout=io.StringIO())
     a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
-    return report_content([comparison(a=a, b=b, threshold_ms=20.0)], options=ReportOptions())
+    return report_content([comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=20.0))], options=ReportOptions())
 
 
 def _figures_tables(report):

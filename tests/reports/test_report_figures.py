@@ -14,6 +14,7 @@ from django.core.management import call_command
 from django.http import QueryDict
 from docx import Document
 
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import System
 from portal.publishing.build import build_report
@@ -69,7 +70,7 @@ def test_mb_per_s_for_one_workload_and_iops_for_another_are_the_papers_and_the_p
     form = ReportForm(QueryDict(urlencode(QUERY)))
     assert form.is_valid(), form.errors
     a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
-    built = build_report([comparison(a=a, b=b, **form.selection())], options=form.options())
+    built = build_report([comparison(a=a, b=b, query=ComparisonQuery.from_form(form))], options=form.options())
     document = Document(io.BytesIO(built.files["docx"]))
     page = html.unescape(client.get(f"/compare/?{urlencode(QUERY[:3])}").content.decode())
 
@@ -106,7 +107,7 @@ def test_each_workloads_chart_is_drawn_in_its_chosen_figure(demo):
     form = ReportForm(QueryDict(urlencode(chosen)))
     assert form.is_valid(), form.errors
     a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
-    report = report_content([comparison(a=a, b=b, **form.selection())], options=form.options())
+    report = report_content([comparison(a=a, b=b, query=ComparisonQuery.from_form(form))], options=form.options())
 
     # Random Reads 8K, IOPS on the page: the chart's bars in MB/s, the paper's 8K IOPS (line 295) x 8,192 bytes.
     random_reads = _chart(report, "Random Reads 8K")

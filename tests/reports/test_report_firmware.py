@@ -11,6 +11,8 @@ import pytest
 from django.test import Client
 from docx import Document
 
+from portal.comparisons.filters import SideFilters
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.history.selectors import system_series
 from portal.publishing.build import build_report
@@ -60,7 +62,11 @@ def _report_link(page: str) -> str:
 
 
 def test_the_word_document_of_two_versions_reads_as_one_systems(versions, engineer):
-    result = comparison(a=versions, b=versions, a_firmware=NEW, b_firmware=OLD, threshold_ms=20.0)
+    result = comparison(
+        a=versions,
+        b=versions,
+        query=ComparisonQuery(threshold_ms=20.0, a_side=SideFilters(firmware=NEW), b_side=SideFilters(firmware=OLD)),
+    )
     built = build_report([result], options=ReportOptions())
     assert built.notes == [] and built.files["pdf"].startswith(b"%PDF")
     document = Document(io.BytesIO(built.files["docx"]))
@@ -105,7 +111,11 @@ def test_the_reports_tables_name_the_workload_and_leave_out_what_the_uploads_do_
     heads its columns by the workload, as every other table and heading of the report names it, in IOPS. The
     uploads state the RAID level and drive count (RAID-5, 16 drives) but no drive type, model, speed or size:
     no "Drives" row, and a sentence names what is not stated."""
-    result = comparison(a=versions, b=versions, a_firmware=NEW, b_firmware=OLD, threshold_ms=20.0)
+    result = comparison(
+        a=versions,
+        b=versions,
+        query=ComparisonQuery(threshold_ms=20.0, a_side=SideFilters(firmware=NEW), b_side=SideFilters(firmware=OLD)),
+    )
     built = build_report([result], options=ReportOptions())
     document = Document(io.BytesIO(built.files["docx"]))
     cells = [[cell.text for cell in row.cells] for table in document.tables for row in table.rows]
@@ -128,7 +138,11 @@ def test_each_versions_figures_stand_in_a_table_of_their_own(versions):
     """The runs compared are one system's under two versions: each version's white-paper table holds its own
     three runs' mean (A at 0.8 x the sample's IOPS, B at 1 x; lower bounds, the sample's point under 20 ms),
     never the mean of all six runs (0.9 x)."""
-    result = comparison(a=versions, b=versions, a_firmware=NEW, b_firmware=OLD, threshold_ms=20.0)
+    result = comparison(
+        a=versions,
+        b=versions,
+        query=ComparisonQuery(threshold_ms=20.0, a_side=SideFilters(firmware=NEW), b_side=SideFilters(firmware=OLD)),
+    )
     built = build_report([result], options=ReportOptions())
     tables = {
         block.key: block

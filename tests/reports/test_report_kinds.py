@@ -7,6 +7,7 @@ import json
 
 from docx import Document
 
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import multi_comparison
 from portal.models import System
 from portal.publishing.build import build_report
@@ -42,7 +43,9 @@ def cells(document):
 def test_three_fio_systems_each_against_the_baseline(db, data_dir):
     systems = {name: uploaded(name, file_name) for name, file_name in FILES.items()}
     multi = multi_comparison(
-        candidates=[systems["Lab SSD"], systems["Lab Ceph"]], baseline=systems["Lab RAID"], threshold_ms=1000.0
+        candidates=[systems["Lab SSD"], systems["Lab Ceph"]],
+        baseline=systems["Lab RAID"],
+        query=ComparisonQuery(threshold_ms=1000.0),
     )
     built = build_report(multi.pairs, options=ReportOptions())
     assert built.notes == [] and built.files["pdf"].startswith(b"%PDF")
@@ -68,7 +71,7 @@ def test_three_fio_systems_each_against_the_baseline(db, data_dir):
 def test_two_firmware_versions_of_one_array(db, data_dir):
     old = uploaded("Array 1.0", FILES["Lab SSD"], vendor="Acme", model="A100", firmware="1.0.4")
     new = uploaded("Array 2.0", "fioplot_fio-3.34_randread-1-1.json", vendor="Acme", model="A100", firmware="2.0.1")
-    (result,) = multi_comparison(candidates=[new], baseline=old, threshold_ms=1.0).pairs
+    (result,) = multi_comparison(candidates=[new], baseline=old, query=ComparisonQuery(threshold_ms=1.0)).pairs
     built = build_report([result], options=ReportOptions(title="A100 firmware 2.0.1 against 1.0.4"))
     assert built.notes == []
     document = Document(io.BytesIO(built.files["docx"]))
@@ -85,7 +88,7 @@ def test_names_users_typed_are_text_in_every_format(db, data_dir):
     caption = "<script>alert(1)</script> 50% {x}"
     a = uploaded(odd, FILES["Lab SSD"])
     b = uploaded("Lab Base", "fioplot_fio-3.34_randread-1-1.json")
-    (result,) = multi_comparison(candidates=[a], baseline=b, threshold_ms=1.0).pairs
+    (result,) = multi_comparison(candidates=[a], baseline=b, query=ComparisonQuery(threshold_ms=1.0)).pairs
     (workload,) = [w.workload for w in result.workloads if w.rows]
     built = build_report([result], options=ReportOptions(captions={workload: caption}))
     assert built.notes == [] and built.files["pdf"].startswith(b"%PDF")

@@ -3,6 +3,7 @@
 Array A: 1,000 IOPS at 10 ms and 2,000 at 30 ms, 1,500 at 20 ms; Array B: 500 and 1,500 at the same response
 times, 1,000 at 20 ms; both cross 20 ms, so +50.0 % is a finding."""
 
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.publishing.content import ReportOptions, report_content
 from portal.publishing.document import Box
@@ -22,7 +23,9 @@ def _curve(name, points):
 def test_one_row_compared_is_said_once(db):
     a = _curve("Array A", ((4, 1000.0, 10.0), (16, 2000.0, 30.0)))
     b = _curve("Array B", ((4, 500.0, 10.0), (16, 1500.0, 30.0)))
-    report = report_content([comparison(a=a, b=b, threshold_ms=20.0)], options=ReportOptions(), draw=False)
+    report = report_content(
+        [comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=20.0))], options=ReportOptions(), draw=False
+    )
     (summary,) = [block for block in report.blocks if isinstance(block, Box) and block.title == "Lessons learned"]
     assert [line for line in summary.lines if "+50.0 %" in line] == [ONE]
     every = " ".join([report.abstract, *summary.lines])

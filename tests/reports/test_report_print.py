@@ -16,6 +16,7 @@ import pytest
 from django.core.management import call_command
 from docx import Document
 
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison, multi_comparison
 from portal.models import System
 from portal.publishing.build import BuiltReport, build_report
@@ -342,7 +343,7 @@ def test_the_demo_report_reads_as_printed(db, settings, tmp_path):
     settings.DATA_DIR = tmp_path
     call_command("loaddemo", stdout=io.StringIO())
     a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
-    built = build_report([comparison(a=a, b=b, threshold_ms=20.0)], options=ReportOptions())
+    built = build_report([comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=20.0))], options=ReportOptions())
     read = read_back(built, tmp_path / "pdf")
     assert_read_as_printed(built.report, read)
     # Seed 000 (000_f52f16ce4c762121.txt) gives both systems six configurations of the three workloads
@@ -383,7 +384,9 @@ def test_three_fio_systems_at_1_ms_read_as_printed(db, data_dir, tmp_path):
     configuration is compared and the report says why."""
     systems = {name: uploaded(name, file_name) for name, file_name in FILES.items()}
     multi = multi_comparison(
-        candidates=[systems["Lab SSD"], systems["Lab Ceph"]], baseline=systems["Lab RAID"], threshold_ms=1.0
+        candidates=[systems["Lab SSD"], systems["Lab Ceph"]],
+        baseline=systems["Lab RAID"],
+        query=ComparisonQuery(threshold_ms=1.0),
     )
     built = build_report(multi.pairs, options=ReportOptions())
     read = read_back(built, tmp_path / "pdf")
@@ -422,7 +425,7 @@ def test_three_fio_systems_at_1_ms_read_as_printed(db, data_dir, tmp_path):
 def test_two_firmware_versions_read_as_printed(db, data_dir, tmp_path):
     old = uploaded("Array 1.0", FILES["Lab SSD"], vendor="Acme", model="A100", firmware="1.0.4")
     new = uploaded("Array 2.0", "fioplot_fio-3.34_randread-1-1.json", vendor="Acme", model="A100", firmware="2.0.1")
-    (result,) = multi_comparison(candidates=[new], baseline=old, threshold_ms=1.0).pairs
+    (result,) = multi_comparison(candidates=[new], baseline=old, query=ComparisonQuery(threshold_ms=1.0)).pairs
     built = build_report([result], options=ReportOptions(title="A100 firmware 2.0.1 against 1.0.4"))
     assert_read_as_printed(built.report, read_back(built, tmp_path / "pdf"))
 

@@ -11,6 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import System
 from portal.publishing.content import ReportOptions, report_content
@@ -31,7 +32,7 @@ def demo(db):
 
 
 def test_the_report_sizes_the_swept_workloads_as_the_sizing_page_does(demo):
-    result = comparison(a=demo["IBM DS4500"], b=demo["IBM DS4400"], threshold_ms=20.0)
+    result = comparison(a=demo["IBM DS4500"], b=demo["IBM DS4400"], query=ComparisonQuery(threshold_ms=20.0))
     report = report_content([result], options=ReportOptions())
     headings = [block.text for block in report.blocks if isinstance(block, Heading) and block.level == 1]
     assert headings.index("Sizing") == headings.index("Results") + 1
@@ -66,6 +67,6 @@ def test_the_report_sizes_the_swept_workloads_as_the_sizing_page_does(demo):
 
 
 def test_a_comparison_without_drive_count_sweeps_has_no_sizing_section(demo):
-    result = comparison(a=demo["HP EVA4400"], b=demo["HP EVA4100"], threshold_ms=30.0)
+    result = comparison(a=demo["HP EVA4400"], b=demo["HP EVA4100"], query=ComparisonQuery(threshold_ms=30.0))
     report = report_content([result], options=ReportOptions())
     assert "Sizing" not in [block.text for block in report.blocks if isinstance(block, Heading)]

@@ -11,6 +11,8 @@ from django.core.management.base import CommandParser
 from portal.analysis.compare import improvement_size
 from portal.analysis.pairing import config_key_label
 from portal.comparisons import sentences
+from portal.comparisons.filters import SideFilters
+from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import Comparison, ComparisonRow, comparison
 from portal.management.viewer import add_viewer_argument, viewer_of
 from portal.results.selectors import LATENCIES
@@ -75,23 +77,28 @@ class Command(BaseCommand):
             b = system_by_name(name=options["system_b"], viewer=viewer, command=True)
         except SystemNotFound as error:
             raise CommandError(str(error)) from None
-        result = comparison(
-            a=a,
-            b=b,
-            threshold_ms=options["threshold_ms"],
-            adjust_b=options["adjust_b"],
-            workload=options["workload"],
-            raid_level=options["raid_level"],
-            cache=options["cache"],
-            drive_count=options["drive_count"],
-            pairs=[_pair(text) for text in options["pair"]],
-            best_of_sizes=options["best_of_transfer_sizes"],
-            latency=options["latency"],
-        )
+        result = comparison(a=a, b=b, query=query_of(options))
         self.stdout.write(FORMATS[options["format"]](result), ending="")
 
 
-def _pair(text):
+def query_of(options: dict[str, Any]) -> ComparisonQuery:
+    """The comparison the command's options ask for, as the compare page's query string would."""
+    return ComparisonQuery(
+        a_names=(options["system_a"],),
+        b_name=options["system_b"],
+        threshold_ms=options["threshold_ms"],
+        latency=options["latency"],
+        adjust_b=options["adjust_b"],
+        both_sides=SideFilters(
+            raid_level=options["raid_level"], drive_count=options["drive_count"], cache=options["cache"]
+        ),
+        workload=options["workload"],
+        pairs=tuple(_pair(text) for text in options["pair"]),
+        best_of_sizes=options["best_of_transfer_sizes"],
+    )
+
+
+def _pair(text: str) -> tuple[str, str]:
     a_name, sep, b_name = text.partition("=")
     if not sep or not a_name.strip() or not b_name.strip():
         raise CommandError(f"--pair {text!r}: expected A_WORKLOAD=B_WORKLOAD")
