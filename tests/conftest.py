@@ -1,5 +1,8 @@
-"""Shared fixtures: rows, a real Celery worker on a private queue, database URLs."""
+"""Shared fixtures: rows, the demo data, a real Celery worker on a private queue, database URLs."""
 
+import contextlib
+import functools
+import io
 import os
 import signal
 import subprocess
@@ -9,6 +12,7 @@ import uuid
 from urllib.parse import quote
 
 import pytest
+import yaml
 
 from tests.samples import REPO
 
@@ -34,6 +38,96 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, d
 
     with django_db_blocker.unblock():
         use_template(settings.DATA_DIR)
+
+
+@pytest.fixture(scope="module")
+def module_transaction(django_db_setup, django_db_blocker):
+    """A transaction open while a test module's tests run, rolled back after the last of them: rows that
+    module-scoped fixtures store in it (with ``stored_once``) are stored once for all the module's tests.
+
+    Each test runs in a savepoint inside it (pytest-django's ``db``), so what a test changes is undone
+    before the next one, and the next module starts from the empty database. The tests of a module that
+    take it run after its other tests (``pytest_collection_modifyitems`` below), so no other test sees those
+    rows. A test whose rows are committed (``transactional_db``, ``live_server``) cannot take it. It suits
+    rows the tests read: rows a test rewrites stay behind as dead rows for the next tests of the module
+    (no vacuum while the transaction is open), which can make them slower than storing the rows anew.
+    """
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        stored = transaction.atomic()
+        stored.__enter__()
+    yield
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        stored.__exit__(None, None, None)
+
+
+@contextlib.contextmanager
+def stored_once(django_db_blocker, tmp_path_factory):
+    """For a module-scoped fixture that stores rows in ``module_transaction``: database access, and a data
+    directory of its own for the originals it stores."""
+    from django.test import override_settings
+
+    directory = tmp_path_factory.mktemp("stored-once")
+    with django_db_blocker.unblock(), override_settings(DATA_DIR=directory, UPLOADS_DIR=directory / "uploads"):
+        yield
+
+
+@pytest.fixture(scope="module")
+def demo_loaded(module_transaction, django_db_blocker, tmp_path_factory):
+    """The seed papers' published figures (``manage.py loaddemo``), loaded once for a test module's tests."""
+    from django.core.management import call_command
+
+    with stored_once(django_db_blocker, tmp_path_factory):
+        call_command("loaddemo", stdout=io.StringIO())
+
+
+@functools.cache
+def _demo_system_names() -> tuple[str, ...]:
+    demo = yaml.load((REPO / "fixtures" / "demo.yaml").read_text(), Loader=yaml.CSafeLoader)
+    return tuple(system["name"] for system in demo["systems"])
+
+
+def _demo_systems():
+    """The demo's systems by name (not the rows a module stored beside them)."""
+    from portal.models import System
+
+    return {system.name: system for system in System.objects.filter(team=None, name__in=_demo_system_names())}
+
+
+@pytest.fixture
+def demo(demo_loaded, db):
+    """The demo data, as `make run` loads it (loaded once per module, see ``demo_loaded``): its systems by name."""
+    return _demo_systems()
+
+
+@pytest.fixture
+def committed_demo(transactional_db):
+    """The demo data committed, for a test whose server or worker reads it (emptied after the test)."""
+    from django.core.management import call_command
+
+    call_command("loaddemo", stdout=io.StringIO())
+    return _demo_systems()
+
+
+def _committed(item):
+    marker = item.get_closest_marker("django_db")
+    return bool({"transactional_db", "live_server"} & set(item.fixturenames)) or bool(
+        marker and (marker.kwargs.get("transaction") or (marker.args and marker.args[0]))
+    )
+
+
+def pytest_collection_modifyitems(items):
+    """A module's tests that read rows stored once for it (``module_transaction``) run after its other tests."""
+    modules: dict[str, int] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::")[0], len(modules))
+        if "module_transaction" in item.fixturenames and _committed(item):
+            raise pytest.UsageError(
+                f"{item.nodeid} commits its rows: it cannot read rows stored once (take committed_demo)"
+            )
+    items.sort(key=lambda item: (modules[item.nodeid.split("::")[0]], "module_transaction" in item.fixturenames))
 
 
 @pytest.fixture

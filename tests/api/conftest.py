@@ -1,13 +1,10 @@
-"""API fixtures: a user with a token, an API client sending it, the demo data, a worker."""
-
-import io
+"""API fixtures: a user with a token, an API client sending it, a worker."""
 
 import pytest
-from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from portal.api.auth import token_create
-from portal.models import System, Upload
+from portal.models import Upload
 from tests.conftest import wait_until
 
 FINISHED = {Upload.Status.DONE, Upload.Status.FAILED, Upload.Status.DUPLICATE}
@@ -33,13 +30,6 @@ def api(token):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
     return client
-
-
-@pytest.fixture
-def demo(db):
-    """The seed papers' published figures, as `make run` loads them."""
-    call_command("loaddemo", stdout=io.StringIO())
-    return {system.name: system for system in System.objects.all()}
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ import time
 import zipfile
 
 import pytest
-from django.core.management import call_command
 
 from portal.models import System
 from portal.publishing import bundle_jobs, export_views
@@ -42,8 +41,9 @@ def content(response):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_builds_the_bundle_and_the_same_selection_is_then_served_at_once(data_dir, celery_workers, client):
-    call_command("loaddemo", stdout=io.StringIO())
+def test_a_worker_builds_the_bundle_and_the_same_selection_is_then_served_at_once(
+    committed_demo, data_dir, celery_workers, client
+):
     celery_workers.start()  # a prefork pool of two processes
 
     response = client.get(BUNDLE_URL)
@@ -106,7 +106,7 @@ def _key(response):
 
 
 def test_a_failed_build_says_why_on_the_page_and_asking_again_starts_it_again(
-    demo_data, data_dir, no_worker, client, monkeypatch
+    demo, data_dir, no_worker, client, monkeypatch
 ):
     key = _key(client.get(BUNDLE_URL))
     assert no_worker == [key]
@@ -135,7 +135,7 @@ def test_a_failed_build_says_why_on_the_page_and_asking_again_starts_it_again(
     assert client.get(f"/export/bundles/{key}/status.json").json()["status"] == "queued"
 
 
-def test_a_build_whose_worker_died_and_one_no_worker_takes_are_reported(demo_data, data_dir, no_worker, client):
+def test_a_build_whose_worker_died_and_one_no_worker_takes_are_reported(demo, data_dir, no_worker, client):
     key = _key(client.get(BUNDLE_URL))
     state_path = bundle_jobs.bundles_dir() / f"{key}.json"
     state = json.loads(state_path.read_text())
@@ -151,7 +151,7 @@ def test_a_build_whose_worker_died_and_one_no_worker_takes_are_reported(demo_dat
     assert no_worker == [key, key]
 
 
-def test_bad_selections_and_unknown_bundles_are_refused(demo_data, data_dir, no_worker, client):
+def test_bad_selections_and_unknown_bundles_are_refused(demo, data_dir, no_worker, client):
     response = client.get("/export/bundle/?a=IBM+DS4500&b=IBM+DS4400&threshold_ms=soon")
     assert response.status_code == 400 and "the threshold must be a number of milliseconds" in response.content.decode()
     assert client.get("/export/bundle/?a=IBM+DS4500&b=Nobody").status_code == 404
@@ -159,8 +159,3 @@ def test_bad_selections_and_unknown_bundles_are_refused(demo_data, data_dir, no_
     assert client.get(f"/export/bundles/{missing}/").status_code == 404
     assert client.get(f"/export/bundles/{missing}/status.json").json()["status"] == "missing"
     assert no_worker == []
-
-
-@pytest.fixture
-def demo_data(db):
-    call_command("loaddemo", stdout=io.StringIO())

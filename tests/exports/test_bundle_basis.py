@@ -26,26 +26,33 @@ from portal.models import System
 from portal.publishing.bundle import comparison_bundle
 from portal.publishing.content import ReportOptions, report_content
 from portal.publishing.document import TableBlock
+from tests.conftest import stored_once
 from tests.samples import sample
 
 DEVICES = {"Intel D3-S4610": "fioplot_intel-d3-s4610_randread", "Samsung PM883": "fioplot_samsung-pm883_randread"}
 INTEL = "Intel D3-S4610"
 
 
+@pytest.fixture(scope="module")
+def ssds_stored(module_transaction, django_db_blocker, tmp_path_factory):
+    """Both sweeps stored once for the module (the tests only read them)."""
+    with stored_once(django_db_blocker, tmp_path_factory):
+        for name, folder in DEVICES.items():
+            call_command(
+                "ingest",
+                str(sample("fio-sweeps", folder)),
+                "--system",
+                name,
+                "--config",
+                "drive_count=1",
+                "--config",
+                "drive_type=SSD",
+                stdout=io.StringIO(),
+            )
+
+
 @pytest.fixture
-def ssds(db, data_dir):
-    for name, folder in DEVICES.items():
-        call_command(
-            "ingest",
-            str(sample("fio-sweeps", folder)),
-            "--system",
-            name,
-            "--config",
-            "drive_count=1",
-            "--config",
-            "drive_type=SSD",
-            stdout=io.StringIO(),
-        )
+def ssds(ssds_stored, db, data_dir):
     return {name: System.objects.get(name=name) for name in DEVICES}
 
 

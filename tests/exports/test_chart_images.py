@@ -12,9 +12,7 @@ import zipfile
 
 import kaleido
 import pytest
-from django.core.management import call_command
 
-from portal.models import System
 from portal.publishing import charts
 from portal.publishing.bundle import comparison_bundle
 from portal.publishing.chart_browser import CHART_BROWSER
@@ -23,9 +21,8 @@ CHARTS = ("random-reads-8k", "streaming-reads-64k", "streaming-writes-64k")
 
 
 @pytest.fixture
-def ds4500_vs_ds4400(db):
-    call_command("loaddemo", stdout=io.StringIO())
-    return System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
+def ds4500_vs_ds4400(demo):
+    return demo["IBM DS4500"], demo["IBM DS4400"]
 
 
 @pytest.fixture

@@ -50,11 +50,6 @@ TABLE_1 = seed_lines(139, 150)
 TABLE_1_FOOTNOTE = seed_lines(152, 152)[0][0].replace("\\*", "*")
 
 
-@pytest.fixture
-def demo(db):
-    call_command("loaddemo", stdout=io.StringIO())
-
-
 def csv_rows(content):
     return list(csv.reader(io.StringIO(content.decode("utf-8-sig"))))
 

@@ -7,24 +7,16 @@ import io
 import re
 import subprocess
 
-import pytest
-from django.core.management import call_command
 from docx import Document
 
 from portal.models import System
 from tests.exports.test_bundle_background import seed_000_line_295
 from tests.factories import ConfigFactory, PointFactory, RunFactory
 
-
-@pytest.fixture
-def demo_data(db):
-    call_command("loaddemo", stdout=io.StringIO())
-
-
 QUERY = "a=IBM+DS4500&a=Lab+array&b=IBM+DS4400&raid_level=RAID-5&workload=Random+Reads+8K"
 
 
-def test_the_word_and_latex_links_of_the_several_systems_page_hold_its_numbers(demo_data, client, tmp_path):
+def test_the_word_and_latex_links_of_the_several_systems_page_hold_its_numbers(demo, client, tmp_path):
     lab = System.objects.create(name="Lab array", published=True)
     config = ConfigFactory(system=lab, raid_level="RAID-5", drive_count=140, read_cache=False, write_cache=False)
     run = RunFactory(config=config, workload_name="Random Reads 8K", read_pct=100, random_pct=100,

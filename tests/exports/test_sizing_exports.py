@@ -11,10 +11,7 @@ import re
 
 import openpyxl
 import pytest
-from django.core.management import call_command
 from django.test import Client
-
-from portal.models import System
 
 QUESTION = {"workload": "OLTP 8K", "raid_level": "RAID-5", "cache": "All Caches Disabled", "target": "12000"}
 PAPER_IOPS = {20: 3000, 60: 8880, 100: 14_320, 140: 15_025, 180: 15_040}
@@ -25,9 +22,8 @@ ROW = re.compile(
 
 
 @pytest.fixture
-def ds4500(db):
-    call_command("loaddemo", stdout=io.StringIO())
-    return System.objects.get(name="IBM DS4500")
+def ds4500(demo):
+    return demo["IBM DS4500"]
 
 
 def page_rows(system):

@@ -205,11 +205,10 @@ def test_group_names_tell_namesakes_apart_and_keep_a_lone_name():
     assert group_labels([read]) == {("workload", 1): "random-read"}
 
 
-def test_configurations_sharing_a_row_are_rows_of_their_own_not_a_mean(db, client):
+def test_configurations_sharing_a_row_are_rows_of_their_own_not_a_mean(demo, client):
     """Seed 002 Table 1 (002_a42e26287dbab2e7.txt, lines 88-89): the EVA4100's 56 drives do 7,300 random write
     IOPS in VRAID 1 and 4,000 in VRAID 5. Both are 56 drives with no cache setting stated: the white-paper table
     averaged them into 5,650 ("Mean of 2 runs"); each is now a row, named by what differs."""
-    call_command("loaddemo", stdout=io.StringIO())
     rows = csv_rows(client.get("/export/table/", {"system": "HP EVA4100", "preset": "whitepaper", "format": "csv"}))
     column = rows[1].index("EVA Random Writes")
     writes = {row[1]: row[column] for row in rows[3:] if len(row) > column and row[column] != "N/A"}

@@ -21,7 +21,7 @@ def add_sweep(system, scale):
 
 
 @pytest.mark.browser
-def test_compare_page_in_a_browser(transactional_db, demo, live_server, browser_page):
+def test_compare_page_in_a_browser(committed_demo, live_server, browser_page):
     page, problems = browser_page.page, browser_page.problems
     add_sweep(System.objects.get(name="IBM DS4500"), 1.0)
     add_sweep(System.objects.get(name="IBM DS4400"), 0.8)
@@ -54,7 +54,7 @@ def test_compare_page_in_a_browser(transactional_db, demo, live_server, browser_
 
 @pytest.mark.browser
 def test_from_a_system_page_to_three_systems_bars_and_p99_in_a_browser(
-    transactional_db, demo, data_dir, live_server, browser_page
+    committed_demo, data_dir, live_server, browser_page
 ):
     page, problems = browser_page.page, browser_page.problems
     ds4500 = System.objects.get(name="IBM DS4500")

@@ -9,7 +9,6 @@ import zipfile
 from urllib.parse import urlencode
 
 import pytest
-from django.core.management import call_command
 from docx import Document
 from playwright.sync_api import expect
 
@@ -20,9 +19,8 @@ QUERY = {"a": "IBM DS4500", "b": "IBM DS4400", "raid_level": "RAID-5", "workload
 
 @pytest.mark.browser
 def test_the_bundle_link_shows_progress_and_downloads_the_zip(
-    transactional_db, data_dir, celery_workers, live_server, browser_page, tmp_path
+    committed_demo, data_dir, celery_workers, live_server, browser_page, tmp_path
 ):
-    call_command("loaddemo", stdout=io.StringIO())
     celery_workers.start()
     page, problems = browser_page.page, browser_page.problems
     page.goto(f"{live_server.url}/compare/?{urlencode(QUERY)}")

@@ -17,7 +17,7 @@ def number(text):
 
 
 @pytest.mark.browser
-def test_picking_a_configuration_of_each_side_changes_the_table(transactional_db, demo, live_server, browser_page):
+def test_picking_a_configuration_of_each_side_changes_the_table(committed_demo, live_server, browser_page):
     b_config = Run.objects.get(
         config__system__name="IBM DS4400", config__raid_level="RAID-5", workload_name="Random Reads 8K"
     ).config

@@ -23,7 +23,7 @@ def number(text):
 
 
 @pytest.mark.browser
-def test_several_systems_get_a_bar_chart_matching_the_table(transactional_db, demo, live_server, browser_page):
+def test_several_systems_get_a_bar_chart_matching_the_table(committed_demo, live_server, browser_page):
     lab = System.objects.create(name="Lab array", published=True)
     config = ConfigFactory(system=lab, raid_level="RAID-5", drive_count=140, read_cache=False, write_cache=False)
     run = RunFactory(config=config, workload_name="Random Reads 8K", read_pct=100, random_pct=100,

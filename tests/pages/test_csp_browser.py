@@ -8,7 +8,7 @@ from tests.pages.test_browser import add_sweep
 
 
 @pytest.mark.browser
-def test_chart_pages_draw_under_the_policy(transactional_db, demo, live_server, browser_page):
+def test_chart_pages_draw_under_the_policy(committed_demo, live_server, browser_page):
     page, problems = browser_page.page, browser_page.problems
     system = System.objects.get(name="IBM DS4500")
     add_sweep(system, 1.0)

@@ -55,7 +55,7 @@ def test_a_pages_chart_is_the_figure_the_exports_draw_white_template_included():
 
 @pytest.mark.browser
 def test_the_served_plotly_js_registers_the_charts_trace_types_and_draws_a_heatmap(
-    transactional_db, demo, live_server, browser_page
+    committed_demo, live_server, browser_page
 ):
     page, problems = browser_page.page, browser_page.problems
     # Seed 001_22c77edb183857dc.txt, ORION summary: Minimum Small Latency=5.42 @ Small=1 and Large=0 (line 247).

@@ -9,12 +9,10 @@ The grid is fio-plot's Samsung 860 Pro (samples/fio-grids, MANIFEST: every randw
 of the ~50.3k IOPS plateau except those with iodepth x numjobs <= 2).
 """
 
-import io
 import re
 from urllib.parse import urlencode
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from portal.models import System
@@ -23,8 +21,7 @@ from tests.api.test_predict_along import mean_iops_by_outstanding, stored_reads_
 
 
 @pytest.mark.browser
-def test_sizing_from_the_system_page(transactional_db, live_server, browser_page):
-    call_command("loaddemo", stdout=io.StringIO())
+def test_sizing_from_the_system_page(committed_demo, live_server, browser_page):
     system = System.objects.get(name="IBM DS4500")
     page, problems = browser_page.page, browser_page.problems
     page.goto(f"{live_server.url}/systems/{system.id}/")
@@ -53,8 +50,7 @@ def test_sizing_from_the_system_page(transactional_db, live_server, browser_page
 
 
 @pytest.mark.browser
-def test_which_needs_fewer_drives_from_the_compare_page(transactional_db, live_server, browser_page):
-    call_command("loaddemo", stdout=io.StringIO())
+def test_which_needs_fewer_drives_from_the_compare_page(committed_demo, live_server, browser_page):
     page, problems = browser_page.page, browser_page.problems
     query = {"a": "IBM DS4500", "b": "IBM DS4400", "raid_level": "RAID-5", "workload": "Random Reads 8K"}
     page.goto(f"{live_server.url}/compare/?{urlencode(query)}")

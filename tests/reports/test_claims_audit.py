@@ -44,6 +44,7 @@ from portal.publishing.content import ReportOptions, report_content
 from portal.publishing.document import Box, Paragraph
 from portal.sizing.selectors import sweep_workloads
 from portal.sizing.side_by_side import side_by_side, side_by_side_data
+from tests.conftest import stored_once
 from tests.samples import sample
 
 SWEEPS = {"Intel D3-S4610": "fioplot_intel-d3-s4610_randread", "Samsung PM883": "fioplot_samsung-pm883_randread"}
@@ -60,16 +61,25 @@ BASES = ((20.0, "avg"), (0.5, "avg"), (1.0, "p99"))
 PCT = re.compile(r"(\d[\d,]*(?:\.\d+)?) %")
 
 
+@pytest.fixture(scope="module")
+def corpus_loaded(demo_loaded, django_db_blocker, tmp_path_factory):
+    """The sweeps and grids stored once for the module, beside the demo (the tests only read them)."""
+    with stored_once(django_db_blocker, tmp_path_factory):
+        _store_corpus()
+
+
 @pytest.fixture
-def corpus(db, data_dir):
-    call_command("loaddemo", stdout=io.StringIO())
+def corpus(corpus_loaded, demo, data_dir):
+    return {system.name: system for system in System.objects.all()}
+
+
+def _store_corpus():
     for name, folder in SWEEPS.items():
         call_command("ingest", str(sample("fio-sweeps", folder)), "--system", name, "--config", "drive_count=1",
                      stdout=io.StringIO())  # fmt: skip
     for name, (folder, config) in GRIDS.items():
         labels = [part for label in config for part in ("--config", label)]
         call_command("ingest", str(sample("fio-grids", folder)), "--system", name, *labels, stdout=io.StringIO())
-    return {system.name: system for system in System.objects.all()}
 
 
 def _asked(systems):
@@ -405,11 +415,10 @@ def _audit_side_by_side(found, systems):
     return broken
 
 
-def test_sizing_side_by_side_holds_to_its_rows(db):
+def test_sizing_side_by_side_holds_to_its_rows(demo):
     """Each demo sweep workload sized on six demo systems side by side (the page takes six at most), at
     20 ms and 0.5 ms, for 12,000 IOPS (or MB/s, the figure's own metric)."""
-    call_command("loaddemo", stdout=io.StringIO())
-    systems = list(System.objects.order_by("name"))[:6]
+    systems = sorted(demo.values(), key=lambda system: system.name)
     workloads = sorted({name for system in systems for name in sweep_workloads(system=system)})
     broken = []
     for workload, threshold_ms in itertools.product(workloads, (20.0, 0.5)):

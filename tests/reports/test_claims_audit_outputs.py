@@ -32,6 +32,7 @@ from tests.reports.test_claims_audit import (
     _group_of,
     _pct,
     corpus,  # noqa: F401 (the fixture)
+    corpus_loaded,  # noqa: F401 (the fixture)
 )
 
 

@@ -12,7 +12,6 @@ import subprocess
 import zipfile
 
 import pytest
-from django.core.management import call_command
 from docx import Document
 
 from portal.comparisons.filters import SideFilters
@@ -22,6 +21,7 @@ from portal.models import System
 from portal.publishing.build import build_report, report_archive
 from portal.publishing.content import ReportOptions, report_content
 from portal.publishing.document import TableBlock
+from tests.conftest import stored_once
 from tests.samples import SEEDS_DIR
 
 DS4500_PAPER = (SEEDS_DIR / "000_f52f16ce4c762121.txt").read_text(encoding="utf-8").splitlines()
@@ -31,13 +31,18 @@ def seed_line(number):
     return re.sub(r"</?b>", "", DS4500_PAPER[number - 1])
 
 
+@pytest.fixture(scope="module")
+def built_once(demo_loaded, django_db_blocker, tmp_path_factory):
+    """The demo's DS4500 against its DS4400 at 20 ms as a report in every format, built once: the tests only read it."""
+    with stored_once(django_db_blocker, tmp_path_factory):
+        a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
+        result = comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=20.0))
+        return build_report([result], options=ReportOptions(author="Jane Engineer"))
+
+
 @pytest.fixture
-def built(db, settings, tmp_path):
-    settings.DATA_DIR = tmp_path
-    call_command("loaddemo", stdout=io.StringIO())
-    a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
-    result = comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=20.0))
-    return build_report([result], options=ReportOptions(author="Jane Engineer"))
+def built(built_once, demo):
+    return built_once
 
 
 def texts(document):
@@ -204,11 +209,10 @@ def test_the_pdf_compiles_and_every_format_has_the_figure(built):
     assert {"report.docx", "report.pdf", "report.html", "chart-1.pdf", "chart-3.png"} <= set(archive.namelist())
 
 
-def test_the_file_server_runs_of_the_ds4400_ran_the_ds4500s_firmware(db):
+def test_the_file_server_runs_of_the_ds4400_ran_the_ds4500s_firmware(demo):
     # Seed 000 lines 244 and 400: "The DS4400 was measured using the same hardware and software as the DS4500
     # for this comparison"; line 108: the DS4500's controllers ran Appware 05.40.06.00.
     assert "same hardware and software as the DS4500" in seed_line(244) and "05.40.06.00" in seed_line(108)
-    call_command("loaddemo", stdout=io.StringIO())
     a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
     result = comparison(
         a=a,

@@ -3,7 +3,6 @@ and each format's address once built (built here in-process, as a worker would).
 
 import io
 
-from django.core.management import call_command
 from docx import Document
 
 from portal.publishing import bundle_jobs
@@ -12,8 +11,7 @@ QUERY = "a=IBM+DS4500&b=IBM+DS4400&threshold_ms=20&workloads=Random+Reads+8K&wor
 # Seed 000 line 295: 30,020 against 26,640 8K IOPS with 140 RAID-5 drives, 12.69 % better.
 
 
-def test_the_api_queues_the_report_then_answers_its_formats(db, data_dir, client, monkeypatch):
-    call_command("loaddemo", stdout=io.StringIO())
+def test_the_api_queues_the_report_then_answers_its_formats(demo, data_dir, client, monkeypatch):
     sent = []
     monkeypatch.setattr("portal.publishing.services.bundle_task.delay", sent.append)
     response = client.get(f"/api/v1/reports/?{QUERY}&pct_decimals=2")

@@ -3,12 +3,10 @@ a table's caption (offered with every other caption and its default) is changed,
 report, the progress page offers the Word document, which holds the two workloads, the caption and seed
 000's figures (000_f52f16ce4c762121.txt line 295: 30,020 and 26,640 8K IOPS with 140 RAID-5 drives)."""
 
-import io
 import re
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
-from django.core.management import call_command
 from docx import Document
 from playwright.sync_api import expect
 
@@ -20,9 +18,8 @@ CAPTION = "Random 8K reads of both arrays at 20 ms, IOPS"
 
 @pytest.mark.browser
 def test_report_from_the_compare_page_with_two_workloads_and_a_caption(
-    transactional_db, data_dir, celery_workers, live_server, browser_page, tmp_path
+    committed_demo, data_dir, celery_workers, live_server, browser_page, tmp_path
 ):
-    call_command("loaddemo", stdout=io.StringIO())
     celery_workers.start()
     page, problems = browser_page.page, browser_page.problems
     page.goto(f"{live_server.url}/compare/?{urlencode(QUERY)}")

@@ -5,10 +5,7 @@ Figures from seed 000 (000_f52f16ce4c762121.txt): line 295 (RAID-5 Random Reads 
 30,020 IOPS, DS4400 26,640), line 244 (File Server with 140 HDDs: 133 and 114 MBps, the DS4400's cache setting
 not stated)."""
 
-import io
-
 import pytest
-from django.core.management import call_command
 
 from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
@@ -20,9 +17,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def report(settings, tmp_path):
+def report(demo, settings, tmp_path):
     settings.DATA_DIR = tmp_path
-    call_command("loaddemo", stdout=io.StringIO())
     a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
     return report_content([comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=20.0))], options=ReportOptions())
 

@@ -10,7 +10,6 @@ import re
 from urllib.parse import urlencode
 
 import pytest
-from django.core.management import call_command
 from django.http import QueryDict
 from docx import Document
 
@@ -45,9 +44,9 @@ def _results(document, caption_start: str) -> list[list[str]]:
 
 
 @pytest.fixture
-def demo(db, settings, tmp_path):
+def demo(demo, settings, tmp_path):
     settings.DATA_DIR = tmp_path
-    call_command("loaddemo", stdout=io.StringIO())
+    return demo
 
 
 def test_the_compose_form_offers_each_workloads_figure_with_the_pages_chosen(demo, client):

@@ -8,7 +8,6 @@ from urllib.parse import urlencode
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.test import Client
 from docx import Document
 
@@ -20,8 +19,7 @@ from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFacto
 COMPARE = "a=IBM+DS4500&b=IBM+DS4400&threshold_ms=20"
 
 
-def test_the_compare_page_links_the_compose_form_which_offers_the_compared_workloads(db, client, django_user_model):
-    call_command("loaddemo", stdout=io.StringIO())
+def test_the_compare_page_links_the_compose_form_which_offers_the_compared_workloads(demo, client, django_user_model):
     user = django_user_model.objects.create_user("jane", password="disk-arrays-42", first_name="Jane", last_name="Doe")
     client.force_login(user)
     page = client.get(f"/compare/?{COMPARE}").content.decode()
@@ -34,8 +32,7 @@ def test_the_compare_page_links_the_compose_form_which_offers_the_compared_workl
     assert '<input type="hidden" name="a" value="IBM DS4500">' in form
 
 
-def test_a_caption_that_names_no_workload_is_refused_with_its_line(db, client):
-    call_command("loaddemo", stdout=io.StringIO())
+def test_a_caption_that_names_no_workload_is_refused_with_its_line(demo, client):
     query = urlencode({"a": "IBM DS4500", "b": "IBM DS4400", "captions": "Random Reads 8K: fine\nno colon here"})
     response = client.get(f"/reports/build/?{query}", HTTP_ACCEPT="application/json")
     assert response.status_code == 400
@@ -43,8 +40,9 @@ def test_a_caption_that_names_no_workload_is_refused_with_its_line(db, client):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_builds_the_chosen_workloads_with_the_authors_caption(data_dir, celery_workers, client):
-    call_command("loaddemo", stdout=io.StringIO())
+def test_a_worker_builds_the_chosen_workloads_with_the_authors_caption(
+    committed_demo, data_dir, celery_workers, client
+):
     celery_workers.start()
     query = urlencode(
         [
@@ -122,8 +120,7 @@ def test_a_private_systems_report_is_its_teams_only(db, data_dir, monkeypatch):
     assert Client().get(f"{progress_url}status.json").status_code == 404
 
 
-def test_several_systems_against_a_baseline_are_carried_through_the_compose_form(db, data_dir, client, monkeypatch):
-    call_command("loaddemo", stdout=io.StringIO())
+def test_several_systems_against_a_baseline_are_carried_through_the_compose_form(demo, data_dir, client, monkeypatch):
     query = urlencode([("a", "IBM DS4500"), ("a", "HP EVA4400"), ("b", "IBM DS4400")])
     page = client.get(f"/compare/?{query}").content.decode()
     assert f'href="/reports/new/?{query.replace("&", "&amp;")}&amp;threshold_ms=20&amp;latency=avg"' in page
@@ -145,8 +142,7 @@ def test_several_systems_against_a_baseline_are_carried_through_the_compose_form
     assert "IBM DS4500 against IBM DS4400" in [p.text for p in document.paragraphs if p.style.name == "Heading 2"]
 
 
-def test_the_compose_form_offers_the_threshold_basis(db, client):
-    call_command("loaddemo", stdout=io.StringIO())
+def test_the_compose_form_offers_the_threshold_basis(demo, client):
     form = client.get("/reports/new/?a=IBM+DS4500&b=IBM+DS4400&threshold_ms=30&latency=p99").content.decode()
     assert '<input id="id_threshold_ms" name="threshold_ms" size="8" value="30">' in form
     assert '<option value="p99" selected>99th percentile response time</option>' in form

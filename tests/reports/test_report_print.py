@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from docx import Document
 
 from portal.comparisons.query import ComparisonQuery
@@ -339,9 +338,8 @@ def assert_chart_text_legible(built: BuiltReport, folder: Path) -> None:
         assert printed >= SMALLEST_CHART_FONT_PT, (name, smallest, printed)
 
 
-def test_the_demo_report_reads_as_printed(db, settings, tmp_path):
+def test_the_demo_report_reads_as_printed(demo, settings, tmp_path):
     settings.DATA_DIR = tmp_path
-    call_command("loaddemo", stdout=io.StringIO())
     a, b = System.objects.get(name="IBM DS4500"), System.objects.get(name="IBM DS4400")
     built = build_report([comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=20.0))], options=ReportOptions())
     read = read_back(built, tmp_path / "pdf")

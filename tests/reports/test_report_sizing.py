@@ -4,16 +4,12 @@ with the sizing page's figures; a comparison without sweeps has none.
 Seed 000 is 000_f52f16ce4c762121.txt; its Table 4 RAID-5 Random Reads 8K column, All Caches Disabled,
 reads 8,365 / 24,395 / 30,180 / 30,020 / 29,480 IOPS at 20 / 60 / 100 / 140 / 180 drives (20 ms)."""
 
-import io
 import re
 
-import pytest
-from django.core.management import call_command
 from django.test import Client
 
 from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
-from portal.models import System
 from portal.publishing.content import ReportOptions, report_content
 from portal.publishing.document import Heading, TableBlock
 
@@ -23,12 +19,6 @@ ROW = re.compile(
     r'<tr><th scope="row" class="num">(\d+)</th><td class="num">([^<]*)</td>'
     r'<td class="num">([^<]*)</td><td class="num">([^<]*)</td></tr>'
 )
-
-
-@pytest.fixture
-def demo(db):
-    call_command("loaddemo", stdout=io.StringIO())
-    return {system.name: system for system in System.objects.all()}
 
 
 def test_the_report_sizes_the_swept_workloads_as_the_sizing_page_does(demo):

@@ -155,13 +155,14 @@ def test_files_kept_while_redis_was_down_are_read_seconds_after_it_is_back(
     """A real worker on the test's broker: the upload is kept while Redis is down, recovery rounds meet the
     queue down meanwhile, and the file is read within seconds of Redis answering again, not after the
     lost-message wait (INGEST_LOST_SECONDS, 120 s)."""
-    celery_workers.start(REDIS_URL=broker.url)
+    celery_workers.start(REDIS_URL=broker.url, INGEST_RECOVER_SECONDS=1)
     broker.stop()
     response = post_files(signed_in, [FIO], team=lab.id, new_system_name="Kept K1")
     assert response.status_code == 503
     upload, _ = _kept_and_unsent(FIO.name)
-    # Long enough for the worker's recovery (every INGEST_RECOVER_SECONDS, 10 s) to meet the queue down.
-    time.sleep(15)
+    # Long enough for the worker's recovery (every INGEST_RECOVER_SECONDS, 1 s here) to meet the queue down
+    # a few times.
+    time.sleep(4)
     assert Upload.objects.get(id=upload.id).status == Upload.Status.QUEUED
 
     broker.start()

@@ -19,8 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def ds4500_vs_ds4400():
-    call_command("loaddemo", stdout=io.StringIO())
+def ds4500_vs_ds4400(demo):
     anyone = AnonymousUser()
     return system_by_name(name="IBM DS4500", viewer=anyone), system_by_name(name="IBM DS4400", viewer=anyone)
 

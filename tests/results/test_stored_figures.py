@@ -1,11 +1,8 @@
 """Each run's figures at the papers' default (20 ms of average response time) are stored with it, and a
 comparison at the default reads them instead of the points."""
 
-import io
-
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -124,8 +121,7 @@ def test_a_run_is_stored_with_its_summary_as_recomputing_it_from_its_points_give
 
 
 @pytest.fixture
-def demo_systems():
-    call_command("loaddemo", stdout=io.StringIO())
+def demo_systems(demo):
     anyone = AnonymousUser()
     return system_by_name(name="IBM DS4500", viewer=anyone), system_by_name(name="IBM DS4400", viewer=anyone)
 
