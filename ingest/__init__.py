@@ -16,6 +16,7 @@ from .registry import (
     read,
     sources_under,
 )
+from .result_dicts import PointDict, ResultSetDict, RunDict, SystemDict
 from .source import Source
 
 __all__ = [
@@ -23,6 +24,10 @@ __all__ = [
     "ContractError",
     "Group",
     "ParseError",
+    "PointDict",
+    "ResultSetDict",
+    "RunDict",
+    "SystemDict",
     "Source",
     "detect",
     "parse_archive",

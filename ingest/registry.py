@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
+from typing import cast
 
 from . import contract
 from .archive import DEFAULT_ZIP_LIMITS, ZipLimits, is_zip, zip_members
@@ -37,6 +38,7 @@ from .formats import (
 )
 from .formats.base import FormatModule, GroupedFormat, RefusingFormat
 from .result import ResultSet
+from .result_dicts import ResultSetDict
 from .source import Source, sniff_encoding
 
 logger = logging.getLogger(__name__)
@@ -108,7 +110,7 @@ def _first_line(source: Source) -> tuple[int, str]:
     return number, printable[:_QUOTED_CHARACTERS] + ("..." if len(printable) > _QUOTED_CHARACTERS else "")
 
 
-def _finish(result_set: ResultSet | dict, file: str, *, metrics_checked: bool = False) -> dict:
+def _finish(result_set: ResultSet | dict, file: str, *, metrics_checked: bool = False) -> ResultSetDict:
     """The result set in dict form, points in load order, checked against the contract; figures
     the contract refuses (negative, infinite, a run without points) are the file's damage, so they
     are reported as a :class:`ParseError` naming the run and point.
@@ -121,7 +123,7 @@ def _finish(result_set: ResultSet | dict, file: str, *, metrics_checked: bool = 
         if len(run["points"]) > 1:
             run["points"].sort(key=contract.point_load_key)
     try:
-        return contract.check(data, metrics_checked=metrics_checked)
+        return cast(ResultSetDict, contract.check(data, metrics_checked=metrics_checked))
     except contract.ContractError as error:
         logger.info("%s: refused by the result contract: %s", file, error)
         raise ParseError(contract.problem_sentence(data, error.problems[0]), file=file) from None
@@ -176,7 +178,7 @@ def plan(sources: list[Source], *, archives: bool = True) -> list[Group]:
     return groups
 
 
-def read(group: Group, *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[dict]:
+def read(group: Group, *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[ResultSetDict]:
     """The result sets of one planned group, in dict form and contract-checked; :class:`ParseError`
     when it cannot be read."""
     if group.error is not None:
@@ -186,7 +188,7 @@ def read(group: Group, *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[di
     return parse_group(group.module, group.sources)
 
 
-def parse_group(module: FormatModule, members: list[Source]) -> list[dict]:
+def parse_group(module: FormatModule, members: list[Source]) -> list[ResultSetDict]:
     """Parse files of one format read together; return result sets in dict form, contract-checked."""
     metrics_checked = getattr(module, "METRICS_CHECKED", False) is True
     with cycle_collection_paused():
@@ -231,7 +233,7 @@ def cut_warning(source: Source) -> str | None:
     )
 
 
-def parse_sources(sources: list[Source], *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[dict]:
+def parse_sources(sources: list[Source], *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[ResultSetDict]:
     """Parse sources given together (grouped by :func:`plan`); return result sets in dict form.
 
     Raises :class:`ParseError` (with the file name filled in) on the first file that cannot be read.
@@ -239,7 +241,7 @@ def parse_sources(sources: list[Source], *, zip_limits: ZipLimits = DEFAULT_ZIP_
     return [result for group in plan(sources) for result in read(group, zip_limits=zip_limits)]
 
 
-def parse_archive(source: Source, *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[dict]:
+def parse_archive(source: Source, *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[ResultSetDict]:
     """Parse the result files inside a zip archive; members that are not results are passed
     over with a warning (a result folder holds logs and pages of other kinds too)."""
     groups = plan(zip_members(source, zip_limits), archives=False)
@@ -265,6 +267,8 @@ def sources_under(paths: Iterable[str | PathLike[str]]) -> list[Source]:
     return sources
 
 
-def parse_paths(paths: Iterable[str | PathLike[str]], *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> list[dict]:
+def parse_paths(
+    paths: Iterable[str | PathLike[str]], *, zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS
+) -> list[ResultSetDict]:
     """Parse files, folders (walked) and zip archives given together."""
     return parse_sources(sources_under(paths), zip_limits=zip_limits)

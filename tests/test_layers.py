@@ -39,6 +39,8 @@ LAYERS = (
     "comparisons",
     "sizing",
     "charts",
+    # Each tool's portal side (its run view, charts and table presets): the pages and the exports read it.
+    "tools",
     "history",
     "uploads",
     "catalogue",

@@ -8,7 +8,8 @@ commands all print what these functions compute.
   Welch's t-test (``stats`` holds Student's t distribution).
 - ``pairing``: which configurations and workloads of two systems are compared with each other.
 - ``stroke``: disk-stroke multipliers and the estimator.
-- ``sizing``: per-drive figures, Jetstress mailboxes and verdict, ORION summary.
+- ``sizing``: per-drive figures against the papers' guidelines (a tool's own sizing lives with the tool,
+  in ``portal/tools/``).
 - ``drive_scaling``: drives needed for a target from a drive-count sweep, the back-end formula.
 - ``grid_prediction``: untested combinations of two load parameters from the sweeps through a focal point.
 - ``tables``: the table model and the white-paper layouts.

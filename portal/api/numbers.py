@@ -24,7 +24,7 @@ from portal.errors import form_error
 from portal.models import System
 from portal.publishing.comparison_tables import comparison_tables_from
 from portal.publishing.multi_tables import multi_comparison_table
-from portal.publishing.parameters import COMPARISON_TABLES, SYSTEM_PRESET_PARAMETERS, system_tables
+from portal.publishing.parameters import COMPARISON_TABLES, PRESETS, SYSTEM_PRESET_PARAMETERS, system_tables
 from portal.results.selectors import LATENCIES
 from portal.systems.selectors import system_by_name
 from portal.teams.selectors import Viewer
@@ -273,7 +273,7 @@ class CompareSerializer(serializers.Serializer):
 
 # --- White-paper tables ---------------------------------------------------------------------------
 
-SYSTEM_PRESETS = ("whitepaper", "pivot", "stroke", "jetstress", "orion", "sizing")
+SYSTEM_PRESETS = PRESETS  # the tools' presets among them (portal/tools/)
 COMPARISON_PRESETS = COMPARISON_TABLES
 
 SYSTEM_PRESET_HINTS = {

@@ -14,7 +14,7 @@ for the accelerator utilisation each benchmark run reached, which the report doe
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest import ParseError, Source, parse_sources
+from ingest import ParseError, ResultSetDict, RunDict, Source, SystemDict, parse_sources
 
 from .clone import Citation
 
@@ -30,9 +30,9 @@ class Submission:
     division: str
     organisation: str
     system_id: str
-    description: dict | None = None
+    description: SystemDict | None = None
     description_citation: Citation | None = None
-    runs: list[tuple[dict, Citation]] = field(default_factory=list)
+    runs: list[tuple[RunDict, Citation]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -94,7 +94,7 @@ SUMMARY = "summary.json"
 AU_COLUMNS = ("run", "au_pct", "verdict")
 
 
-def _summaries(folder: Path, root: Path, failures: list[str]) -> list[tuple[str, dict]]:
+def _summaries(folder: Path, root: Path, failures: list[str]) -> list[tuple[str, RunDict]]:
     """The DLIO summaries of the benchmark runs a report in ``folder`` sums up (those below it, not below
     another report's folder), each with its folder relative to ``folder`` and its run."""
     found = []
@@ -108,7 +108,7 @@ def _summaries(folder: Path, root: Path, failures: list[str]) -> list[tuple[str,
     return found
 
 
-def _utilisation_add(run: dict, summaries: list[tuple[str, dict]]) -> None:
+def _utilisation_add(run: RunDict, summaries: list[tuple[str, RunDict]]) -> None:
     """The accelerator utilisation each benchmark run reached (its DLIO summary's mean AU and verdict) into
     the report's point, with the lowest of them (``au_pct_lowest``): the report states none itself."""
     rows = [[name, summary["points"][0]["metrics"].get("au_pct"), summary["verdict"]] for name, summary in summaries]
@@ -124,7 +124,7 @@ def _descriptions(folder: Path, pattern: str) -> list[Path]:
     return sorted(path for path in folder.glob(pattern) if not path.name.startswith("."))
 
 
-def _read(path: Path, root: Path, failures: list[str]) -> dict | None:
+def _read(path: Path, root: Path, failures: list[str]) -> ResultSetDict | None:
     """The one result set of a file, read as an upload is; ``None`` (and the reason in ``failures``) when
     it cannot be read."""
     name = path.relative_to(root).as_posix()

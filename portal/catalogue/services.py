@@ -5,11 +5,13 @@ Idempotent: a submission stored again from the same commit changes nothing; from
 whose figures or citation changed is replaced, and a run whose file is gone from the repository is removed.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 
+from ingest import RunDict
 from portal.models import Point, Run, System
 from portal.results.figures import run_stored_figures, runs_curves_recompute
 from portal.results.workloads import configs_for
@@ -52,7 +54,7 @@ def catalogue_store(*, submissions: list[Submission], catalogue: str) -> Stored:
 
 
 def _system_fields(submission: Submission, catalogue: str) -> dict[str, Any]:
-    described = submission.description or {}
+    described: Mapping[str, Any] = submission.description or {}
     citation = submission.description_citation
     profile = {
         **described,
@@ -142,7 +144,7 @@ def _same(old: Run, new: Run, points: list[Point]) -> bool:
     ]
 
 
-def _published_run(config_id: int, run: dict, citation: Citation) -> tuple[Run, list[Point]]:
+def _published_run(config_id: int, run: RunDict, citation: Citation) -> tuple[Run, list[Point]]:
     """A run of the result contract as a published run citing ``citation``, with its points. The figure the
     report printed in binary units (its "MB/second" is MiB/s) is kept as printed."""
     stored = Run(

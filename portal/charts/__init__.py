@@ -9,10 +9,11 @@ Plotly reads a few HTML tags in labels (``<b>``, ``<a href>``, ``<br>``): names 
 hold what users typed or uploaded, are escaped when drawn, so they show as text. Hover texts are
 built here with ``<br>`` between lines and escape their parts themselves.
 
-What is charted is described beside this module: ``run`` (a run's curve, its throughput against load,
-ORION's heat maps), ``system`` (a system's sweep), ``families`` (a system's transfer-size families) and
-``comparison`` (the compare page's charts); ``answers`` answers a chart's data at its address. The
-images written into files are rendered in :mod:`portal.publishing.charts`.
+What is charted is described beside this module: ``run`` (a run's curve and its throughput against load),
+``system`` (a system's sweep), ``families`` (a system's transfer-size families) and ``comparison`` (the
+compare page's charts); ``answers`` answers a chart's data at its address. A tool's own charts (a matrix's heat
+maps) live with the tool, in ``portal/tools/``. The images written into files are rendered in
+:mod:`portal.publishing.charts`.
 """
 
 import functools

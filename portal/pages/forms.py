@@ -5,13 +5,13 @@ from typing import Any
 
 from django import forms
 
-from portal.analysis.sizing import IOPS_PER_MAILBOX
 from portal.comparisons.forms import CompareForm
 from portal.comparisons.sweeps import SWEEP_PARAMETERS
 from portal.forms import DEFAULT_THRESHOLD_MS, QueryForm, ThresholdField, latency_field
 from portal.models import Team
 from portal.results.system_runs import DEFAULT_SORT, RUN_SORTS
 from portal.systems.selectors import SYSTEM_SORTS
+from portal.tools.jetstress.sizing import IOPS_PER_MAILBOX
 
 __all__ = [
     "DEFAULT_THRESHOLD_MS", "CompareForm", "QueryForm", "RunForm", "StrokeForm", "SweepForm",

@@ -14,10 +14,12 @@ from portal.curation import forms as curation_forms
 from portal.curation.selectors import run_overrides
 from portal.errors import NotFoundError, answers_errors, valid
 from portal.results import selectors as result_selectors
+from portal.tools.base import ViewOptions
+from portal.tools.registry import RUN_CHARTS as TOOL_CHARTS
+from portal.tools.registry import tool_view
 
 from .common import query_with, run_for
 from .forms import RunForm
-from .tools import tool_view
 
 # The points table shows this many rows a page (``?points=N``); the charts and their CSV have them all.
 POINTS_PER_PAGE = 50
@@ -119,7 +121,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
         "load_keys": [result_selectors.load_title(key=key) for key in (*derived_keys, *loads, *load_keys)],
         "measured_workload": (run.params or {}).get("measured_workload") or [],
         "loads_stated": len({getattr(p, load_kind) for p in points}) if load_kind else 0,
-        "tool": tool_view(run, points, iops_per_mailbox=form.value("iops_per_mailbox")),
+        "tool": tool_view(run, points, ViewOptions(iops_per_mailbox=form.value("iops_per_mailbox"))),
         "threshold_query": urlencode({"threshold_ms": f"{threshold_ms:g}", "latency": form.value("latency")}),
         "latency_text": result_selectors.LATENCIES[form.value("latency")],
         "latencies": result_selectors.LATENCIES,
@@ -140,7 +142,7 @@ def _page_links(query, page, *, parameter, anchor):
     return tuple(f"{link}#{anchor}" if link else None for link in (previous, following))
 
 
-RUN_CHARTS = ("curve", "load", *run_charts.ORION_FIGURES)
+RUN_CHARTS = ("curve", "load", *TOOL_CHARTS)
 
 
 @chart_data
@@ -153,4 +155,4 @@ def run_chart(request: HttpRequest, run_id: int, chart: str) -> AnyChart:
         return run_charts.run_curve_chart(run, threshold_ms=form.value("threshold_ms"), latency=form.value("latency"))
     if chart == "load":
         return run_charts.run_load_chart(run)
-    return run_charts.orion_heatmap(run, chart)
+    return TOOL_CHARTS[chart](run)

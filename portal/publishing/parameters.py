@@ -17,10 +17,10 @@ from portal.sizing.output import sizing_preset_tables
 from . import presets
 from .pivot_tables import pivot
 from .stroke_tables import stroke
-from .tool_tables import jetstress, orion
+from .tool_tables import TOOL_PRESETS, tool_table
 
 # The white-paper table presets of one system, and the tables of a comparison.
-PRESETS = ("whitepaper", "pivot", "stroke", "jetstress", "orion", "sizing")
+PRESETS = ("whitepaper", "pivot", "stroke", *TOOL_PRESETS, "sizing")
 COMPARISON_TABLES = ("all", "comparison", "summary", "side_by_side")
 
 # The parameters of each system preset of ``table/`` (the API's tables endpoint takes the same).
@@ -28,8 +28,7 @@ SYSTEM_PRESET_PARAMETERS = {
     "whitepaper": ("system", "raid_level", "workloads", "source_table", "threshold_ms", "latency"),
     "pivot": ("system", "raid_level", "workloads", "source_table", "threshold_ms", "latency", "rows"),
     "stroke": ("system", "raid_level", "threshold_ms", "latency"),
-    "jetstress": ("system",),
-    "orion": ("system",),
+    **dict.fromkeys(TOOL_PRESETS, ("system",)),
     "sizing": ("system", "workload", "raid_level", "cache", "target", "drives", "threshold_ms"),
 }
 # The compare page's parameters, which every download of a comparison takes.
@@ -93,10 +92,8 @@ def system_tables(system: System, params: Mapping[str, Any]) -> tuple[list[Table
     raid_level = params.get("raid_level") or None
     if preset == "stroke":
         tables = stroke(system, raid_level=raid_level, threshold_ms=threshold_ms, latency=latency)
-    elif preset == "jetstress":
-        tables = [jetstress(system)]
-    elif preset == "orion":
-        tables = [orion(system)]
+    elif preset in TOOL_PRESETS:
+        tables = [tool_table(system, preset=preset)]
     elif preset == "sizing":
         tables = sizing_preset_tables(system, params)
     elif preset == "pivot":

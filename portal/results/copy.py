@@ -9,6 +9,7 @@ from django.db import connection, models
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
+from ingest.result_dicts import PointDict
 from portal.models import Point, Run, RunCurve
 from portal.results.figures import CURVE_COLUMNS
 
@@ -19,7 +20,7 @@ POINT_COPY_COLUMNS = (
 )
 
 
-def point_row(run_id: int, seq: int, point: dict, *, percentiles: dict[str, float]) -> list:
+def point_row(run_id: int, seq: int, point: PointDict, *, percentiles: dict[str, float]) -> list:
     """A point of the result contract as the row COPY writes, in ``POINT_COPY_COLUMNS`` order (no model
     instance per point); ``percentiles``: its latency percentiles (``ingest.latency.point_percentiles``)."""
     load = point.get("load") or {}

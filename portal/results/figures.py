@@ -1,7 +1,7 @@
 """Stored figures of results: each run's summary, its figures at the papers' default and its curve as
 arrays, computed when runs are stored and recomputed in bulk for runs stored before."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate
 from typing import Any, cast
 
@@ -10,6 +10,7 @@ from django.db.models import Count, Max, Min
 from django.db.models.fields.json import KT
 
 from ingest.latency import PERCENTILES
+from ingest.result_dicts import PointDict
 from portal.models import Point, Run, RunCurve
 from portal.results.selectors import (
     CurveSource,
@@ -35,12 +36,12 @@ def run_summary_recompute(*, run_id: int) -> dict[str, Any]:
     return figures
 
 
-def run_summary_of(points: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def run_summary_of(points: Sequence[PointDict]) -> dict[str, Any]:
     """The summary :func:`run_summary_recompute` stores, from a run's points of the result contract: written
     with the run when it is stored (an UPDATE of thousands of runs just copied cost a sixth of storing them)."""
-    iops = [point["iops"] for point in points if point.get("iops") is not None]
-    mbps = [point["mbps"] for point in points if point.get("mbps") is not None]
-    response = [point["avg_response_ms"] for point in points if point.get("avg_response_ms") is not None]
+    iops = [value for point in points if (value := point.get("iops")) is not None]
+    mbps = [value for point in points if (value := point.get("mbps")) is not None]
+    response = [value for point in points if (value := point.get("avg_response_ms")) is not None]
     return {
         "points": len(points),
         "peak_iops": max(iops, default=None),
@@ -234,7 +235,7 @@ CURVE_COLUMNS = (
 )
 
 
-def _point_load(point: dict, seq: int) -> float:
+def _point_load(point: Mapping[str, Any], seq: int) -> float:
     """A point's place on its curve, as ``portal.results.selectors.points_curve`` orders it."""
     load = point.get("load") or {}
     if load.get("outstanding_io") is not None:
@@ -242,7 +243,7 @@ def _point_load(point: dict, seq: int) -> float:
     return float(load.get("threads") or seq)
 
 
-def _curve_order(load: float, point: dict) -> tuple:
+def _curve_order(load: float, point: Mapping[str, Any]) -> tuple:
     """A point's place on its curve (:data:`CURVE_ORDER`): its load, then (among points of equal load) its
     average response time, IOPS and MB/s, each increasing, a missing figure last."""
     return (load, *((point.get(name) is None, point.get(name) or 0.0) for name in CURVE_TIES))
@@ -269,7 +270,7 @@ def _in_order(values: Iterable[float | None], order: Sequence[int] | None) -> li
     return found if order is None else [found[seq] for seq in order]
 
 
-def run_curve_row(*, run_id: int, points: Sequence[dict], percentiles: Sequence[dict[str, float]]) -> list:
+def run_curve_row(*, run_id: int, points: Sequence[Mapping[str, Any]], percentiles: Sequence[dict[str, float]]) -> list:
     """A run of the result contract's curve as the row ``portal.results.copy.curves_copy`` writes
     (:data:`CURVE_COLUMNS`): its points' loads, IOPS, MB/s, average and maximum response times and each latency
     percentile (``percentiles``, a dict per point) in load order, each response time's highest up to each

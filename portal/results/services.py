@@ -11,6 +11,7 @@ from django.utils.dateparse import parse_datetime
 
 from ingest.cycles import cycle_collection_paused
 from ingest.latency import point_percentiles
+from ingest.result_dicts import PointDict, ResultSetDict, RunDict, SystemDict
 from portal.errors import ApplicationError
 from portal.models import AuditEvent, Config, Run, System, Team, Upload, Workload
 from portal.results.copy import curves_copy, point_row, points_copy, runs_copy, sweep_cells_lock
@@ -27,53 +28,61 @@ class StoreError(ApplicationError):
     """Results that parse but cannot be stored as asked (no system named, ...)."""
 
 
-def _systems_for(results: list[dict], system: System | None, team: Team | None) -> list[System]:
+def _systems_for(results: list[ResultSetDict], system: System | None, team: Team | None) -> list[System]:
     """The system each result set goes to (the given one, else the one it names, of ``team``), created
     in name order."""
     if system is not None:
         return [system] * len(results)
-    order = sorted(range(len(results)), key=lambda i: ((results[i].get("system") or {}).get("name") or "").lower())
+    order = sorted(range(len(results)), key=lambda i: _system_name(results[i]).lower())
     found = {index: _system_for(results[index], team) for index in order}
     return [found[index] for index in range(len(results))]
 
 
-def _system_for(result: dict, team: Team | None) -> System:
-    described = result.get("system") or {}
-    if not described.get("name"):
+def _system_name(result: ResultSetDict) -> str:
+    """The name of the system the result set describes, "" when it names none."""
+    described = result.get("system")
+    return (described.get("name") if described is not None else None) or ""
+
+
+def _system_for(result: ResultSetDict, team: Team | None) -> System:
+    described = result.get("system")
+    name = described.get("name") if described is not None else None
+    if described is None or not name:
         raise StoreError(
             f"{result['source']['name']}: the file does not say which system it measured; "
             "choose a system when uploading (or --system on the command line)"
         )
     return system_get_or_create(
-        name=described["name"], vendor=described.get("vendor") or "", model=described.get("model") or "", team=team
+        name=name, vendor=described.get("vendor") or "", model=described.get("model") or "", team=team
     )
 
 
-def _profiled_firmware(targets: list[System], results: list[dict]) -> dict[int, str]:
+def _profiled_firmware(targets: list[System], results: list[ResultSetDict]) -> dict[int, str]:
     """Each system's controller firmware as an array profile among these results names it, else as the
     system's last profile did: the firmware of runs that state none."""
     firmware = {target.id: target.firmware for target in targets if target.firmware}
     for target, result in zip(targets, results, strict=True):
-        if result["format"] == "array_profile" and (result.get("system") or {}).get("firmware"):
-            firmware[target.id] = result["system"]["firmware"]
+        described = result.get("system")
+        if result["format"] == "array_profile" and described is not None and (profiled := described.get("firmware")):
+            firmware[target.id] = profiled
     return firmware
 
 
-def _system_profile_update(system: System, described: dict, upload: Upload | None) -> None:
+def _system_profile_update(system: System, described: SystemDict, upload: Upload | None) -> None:
     for name in ("vendor", "model", "firmware"):
-        if described.get(name):
-            setattr(system, name, described[name])
+        if value := described.get(name):
+            setattr(system, name, value)
     for name in ("controllers", "cache_mb_per_controller"):
-        if described.get(name) is not None:
-            setattr(system, name, described[name])
+        if (value := described.get(name)) is not None:
+            setattr(system, name, value)
     system.profile = described
     system.profile_upload = upload
     system.save()
 
 
 def _run_values(
-    result: dict,
-    run: dict,
+    result: ResultSetDict,
+    run: RunDict,
     *,
     percentiles: Sequence[dict[str, float]],
     config: Config,
@@ -102,7 +111,7 @@ def _run_values(
         "phase": run.get("phase") or Run.Phase.MEASUREMENT,
         "measurement": labels.get("measurement") or Run.Measurement.END_TO_END,
         "firmware": (labels.get("firmware") or firmware)[:100],
-        "started_at": _aware(parse_datetime(run["started_at"])) if run.get("started_at") else None,
+        "started_at": _aware(parse_datetime(started)) if (started := run.get("started_at")) else None,
         "tags": labels.get("tags") or [],
         "notes": labels.get("notes") or "",
         "summary": run_summary_of(run["points"]),
@@ -110,7 +119,7 @@ def _run_values(
     }
 
 
-def _stored_figures(run: dict, percentiles: Sequence[dict[str, float]]) -> dict[str, Any]:
+def _stored_figures(run: RunDict, percentiles: Sequence[dict[str, float]]) -> dict[str, Any]:
     """The stored figures of a run of the result contract, from the points it holds (stored as measured) and
     their latency percentiles (``ingest.latency.point_percentiles``, in point order)."""
     points = [
@@ -127,7 +136,7 @@ def _stored_figures(run: dict, percentiles: Sequence[dict[str, float]]) -> dict[
     )
 
 
-def _point_figures(seq: int, point: dict, percentiles: dict[str, float]) -> PointFigures:
+def _point_figures(seq: int, point: PointDict, percentiles: dict[str, float]) -> PointFigures:
     load = point.get("load") or {}
     return PointFigures(
         seq,
@@ -141,7 +150,7 @@ def _point_figures(seq: int, point: dict, percentiles: dict[str, float]) -> Poin
     )
 
 
-def _workload_name(run: dict, labels: dict) -> str:
+def _workload_name(run: RunDict, labels: dict) -> str:
     return (labels.get("workload_name") or (run.get("workload") or {}).get("name") or run["name"])[:200]
 
 
@@ -153,7 +162,7 @@ def _aware(moment: datetime.datetime | None) -> datetime.datetime | None:
 
 
 def _point_rows(
-    run_ids: Sequence[int], runs: Sequence[dict], percentiles: Sequence[list[dict[str, float]]], curves: list[list]
+    run_ids: Sequence[int], runs: Sequence[RunDict], percentiles: Sequence[list[dict[str, float]]], curves: list[list]
 ) -> Iterator[list]:
     """The point rows of ``runs`` for COPY, with their latency percentiles (a list per run, in point order);
     each run's curve is added to ``curves`` once its points are written."""
@@ -164,7 +173,7 @@ def _point_rows(
 
 
 def result_sets_store(
-    *, results: list[dict], upload: Upload | None, system: System | None = None, labels: dict | None = None
+    *, results: list[ResultSetDict], upload: Upload | None, system: System | None = None, labels: dict | None = None
 ) -> dict[str, Any]:
     """Store result sets (from :func:`ingest.read`, which checked them against the contract) in bulk;
     return what was stored.
@@ -180,7 +189,9 @@ def result_sets_store(
         return _result_sets_store(results, upload, system, labels or {})
 
 
-def _result_sets_store(results: list[dict], upload: Upload | None, system: System | None, labels: dict) -> dict:
+def _result_sets_store(
+    results: list[ResultSetDict], upload: Upload | None, system: System | None, labels: dict
+) -> dict:
     counts: dict[str, Any] = {"system": None, "runs": 0, "points": 0}
     # Systems and configurations are created first, in one order (names, identities), so two
     # transactions storing results of the same arrays never wait on each other crosswise.
@@ -193,8 +204,8 @@ def _result_sets_store(results: list[dict], upload: Upload | None, system: Syste
         sweep_cells_lock(config_ids=[config.id for config in config_of.values()])
     for target, result in zip(targets, results, strict=True):
         counts["system"] = target
-        if result.get("system"):  # an array profile, a system description (MLPerf Storage's)
-            _system_profile_update(target, result["system"], upload)
+        if described := result.get("system"):  # an array profile, a system description (MLPerf Storage's)
+            _system_profile_update(target, described, upload)
         if not result["runs"]:
             continue
         config = config_of[target.id]

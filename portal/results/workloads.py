@@ -1,7 +1,7 @@
 """Workloads and configurations of results: found by identity or created race-free, in bulk; and the names a
 viewer's teams gave workloads (curated in :mod:`portal.curation`), as a search by name reads them."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -47,7 +47,7 @@ def configs_for(*, wanted: list[tuple[System, dict]]) -> list[Config]:
     return [existing[c.identity] for c in built]
 
 
-def run_signature(*, workload: dict) -> Signature | None:
+def run_signature(*, workload: Mapping[str, Any]) -> Signature | None:
     """The signature of a run's workload as the result contract gives it (None when not known)."""
     return signature(
         read_pct=workload.get("read_pct"),

@@ -109,7 +109,7 @@ def _members(job: IngestJob):
     return list(Upload.objects.filter(job_id=job.id).order_by("id"))
 
 
-def _read(job: IngestJob, lease: uuid.UUID):
+def _read(job: IngestJob, lease: uuid.UUID) -> list[ingest.ResultSetDict]:
     """Parse the job's files as planned when they arrived (formats detected then, not again)."""
     members = _members(job)
     if not members:
@@ -129,7 +129,7 @@ def _read(job: IngestJob, lease: uuid.UUID):
     return ingest.parse_sources([upload_source(upload=upload, folder=GIVEN_TOGETHER) for upload in members])
 
 
-def _store(job: IngestJob, lease: uuid.UUID, results):
+def _store(job: IngestJob, lease: uuid.UUID, results: list[ingest.ResultSetDict]) -> None:
     """Store the results, replacing the runs read before, in the transaction that checks the lease."""
     members = _members(job)
     anchor = job.anchor

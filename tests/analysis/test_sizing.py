@@ -6,12 +6,10 @@ from portal.analysis.sizing import (
     EXCHANGE_IOPS_PER_DRIVE,
     ORACLE_DSS_MBPS_PER_DRIVE,
     ORACLE_OLTP_IOPS_PER_DRIVE,
-    OrionPoint,
-    jetstress_sizing,
-    oracle_sizing_class,
-    orion_summary,
     per_drive,
 )
+from portal.tools.jetstress.sizing import jetstress_sizing
+from portal.tools.orion.summary import OrionPoint, oracle_sizing_class, orion_summary
 
 
 def test_jetstress_iops_per_drive_against_the_exchange_guideline():

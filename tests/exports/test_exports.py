@@ -22,7 +22,7 @@ from portal.publishing import presets
 from portal.publishing.comparison_tables import comparison_tables
 from portal.publishing.formats import FORMATS, export
 from portal.publishing.stroke_tables import stroke
-from portal.publishing.tool_tables import jetstress, orion
+from portal.publishing.tool_tables import tool_table
 from portal.results import workloads
 from tests.ingesting import store_file
 from tests.samples import SEEDS_DIR, sample
@@ -268,9 +268,9 @@ def test_jetstress_and_orion_summaries_pin_seed_001(demo):
     """Seed 001 lines 103-105: 4,127 IOPS over 32 drives, 129 per drive, 8,254 mailboxes; lines 117-120:
     3,580 small IOPS, 224 per drive, 5.44 ms, between a low and a medium transaction system."""
     system = System.objects.get(name="IBM DS5020")
-    jetstress_grid = jetstress(system).text_grid()
+    jetstress_grid = tool_table(system, preset="jetstress").text_grid()
     assert any(row[2:6] == ["4,127", "32", "129", "8,254"] for row in jetstress_grid)
-    orion_grid = orion(system).text_grid()
+    orion_grid = tool_table(system, preset="orion").text_grid()
     assert any(row[1:] == ["low", "3,580", "224", "468", "5.44"] for row in orion_grid)
 
 

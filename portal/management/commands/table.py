@@ -11,10 +11,10 @@ from portal.publishing import presets
 from portal.publishing.formats import FORMATS, export
 from portal.publishing.pivot_tables import ROW_ATTRIBUTES, pivot
 from portal.publishing.stroke_tables import stroke
-from portal.publishing.tool_tables import jetstress, orion
+from portal.publishing.tool_tables import TOOL_PRESETS, tool_table
 from portal.systems.selectors import SystemNotFound, system_by_name
 
-LAYOUTS = ("whitepaper", "pivot", "stroke", "jetstress", "orion")
+LAYOUTS = ("whitepaper", "pivot", "stroke", *TOOL_PRESETS)
 
 
 class Command(BaseCommand):
@@ -67,10 +67,8 @@ class Command(BaseCommand):
         workloads = tuple(w.strip() for w in (options["workloads"] or "").split(",") if w.strip()) or None
         if layout == "stroke":
             return stroke(system, raid_level=raid_level, threshold_ms=threshold_ms)
-        if layout == "jetstress":
-            return [jetstress(system)]
-        if layout == "orion":
-            return [orion(system)]
+        if layout in TOOL_PRESETS:
+            return [tool_table(system, preset=layout)]
         if layout == "pivot":
             selection = presets.Selection(raid_level, workloads, options["source_table"])
             rows = tuple(options["rows"].split(","))

@@ -1,0 +1,15 @@
+"""Iometer: each point's workers, targets and latency histogram (the run page)."""
+
+from collections.abc import Callable, Mapping
+
+from ingest.formats.iometer import TOOL
+from portal.charts import AnyChart
+from portal.models import Run
+
+from ..base import ToolTable
+from .view import TEMPLATE, run_view
+
+__all__ = ["CHARTS", "TABLES", "TEMPLATE", "TOOL", "run_view"]
+
+CHARTS: Mapping[str, Callable[[Run], AnyChart]] = {}
+TABLES: Mapping[str, ToolTable] = {}
