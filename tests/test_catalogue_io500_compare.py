@@ -106,3 +106,24 @@ def test_the_run_page_reads_a_phase_as_published_at_any_threshold(client, commit
         text = html.unescape(client.get(f"/runs/{run.id}/", {"threshold_ms": threshold_ms}).content.decode())
         assert "1,410,815 MB/s: the IO500 phase figure as published, with no response time" in text
         assert f"1,410,815 MB/s at {threshold_ms} ms" not in text
+
+
+def test_b_adjusted_and_the_score_paired_by_hand_say_what_the_table_says(client, commit):
+    # B x 1.5: 2885.570524 / (666.701247 x 1.5) = 2.88542: 188.5 % higher; 734.502697 / 371.84832 = 1.97528: 97.5 %;
+    # 11336.265046 / 2689.5475665 = 4.21493: 321.5 %
+    body = client.get(
+        "/api/v1/compare/",
+        {**PAIR, "adjust_b": 1.5, "pair": "IO500 score | IO500 score"},
+        HTTP_ACCEPT="application/json",
+    ).json()
+    [workload] = body["comparisons"][0]["workloads"]
+    assert workload["workload"] == "IO500 score vs IO500 score"
+    assert workload["as_published"] == "as published (no response time)"
+    assert workload["summaries"] == [
+        f"{AURORA_NAME}'s IO500 score is 188.5 % higher than {CORE42_NAME}'s, as published (no response time): "
+        "2,885.570524 against 666.701247; bandwidth sub-score 734.502697 GiB/s against 247.89888 GiB/s "
+        "(97.5 % higher); metadata sub-score 11,336.265046 kIOPS against 1,793.031711 kIOPS (321.5 % higher) "
+        "(B's figures multiplied by 1.5)"
+    ]
+    # the table's row: the metadata sub-score, B x 1.5
+    assert workload["rows"][0]["improvement_pct"] == pytest.approx(321.49, abs=0.01)

@@ -64,11 +64,16 @@ def without_response_time(run_ids: Sequence[int]) -> dict[int, PublishedFigure]:
 
 
 def compared_as_published(
-    workloads: list[WorkloadComparison], *, systems: tuple[System, System], names: tuple[str, str]
+    workloads: list[WorkloadComparison],
+    *,
+    systems: tuple[System, System],
+    names: tuple[str, str],
+    adjust_b: float = 1.0,
 ) -> None:
     """State each compared workload whose figures are all IO500's, published with no response time, as IO500
     published them (:func:`io500_as_published`); the others are left as read at the threshold. Nothing is read
-    unless both systems have IO500 runs (their ``run_tools``)."""
+    unless both systems have IO500 runs (their ``run_tools``); ``adjust_b`` multiplies B's figures, as in the
+    table."""
     if not all(IO500 in (system.run_tools or ()) for system in systems):
         return
     ids = [figure.run_id for workload in workloads for row in workload.rows for figure in (*row.a, *row.b)]
@@ -78,11 +83,15 @@ def compared_as_published(
     for workload in workloads:
         sides = [[published.get(figure.run_id) for figure in side] for row in workload.rows for side in (row.a, row.b)]
         if workload.rows and all(side and all(f is not None and f.tool == IO500 for f in side) for side in sides):
-            io500_as_published(workload, published, names=names)
+            io500_as_published(workload, published, names=names, adjust_b=adjust_b)
 
 
 def io500_as_published(
-    workload: WorkloadComparison, published: dict[int, PublishedFigure], *, names: tuple[str, str]
+    workload: WorkloadComparison,
+    published: dict[int, PublishedFigure],
+    *,
+    names: tuple[str, str],
+    adjust_b: float = 1.0,
 ) -> None:
     """IO500's figures as published: each row noting each side's figure in its file's unit and its citation,
     the score compared by the score and both sub-scores."""
@@ -91,17 +100,18 @@ def io500_as_published(
     for row in workload.rows:
         a, b = published[row.a[0].run_id], published[row.b[0].run_id]
         if a.name == IO500_SCORE:
-            said.append(_score_sentence(a, b, names))
+            said.append(_score_sentence(a, b, names, adjust_b))
             row.notes.append(
                 "the table's figure is the metadata sub-score (operations per second); the score and the bandwidth "
                 "sub-score are compared in the summary"
             )
         else:
-            said.append(_phase_sentence(workload.workload, a, b, names))
+            said.append(_phase_sentence(workload.workload, a, b, names, adjust_b))
         row.notes.extend(
             f"{name}: {_stated(figure)}, {figure.citation}" for name, figure in zip(names, (a, b), strict=True)
         )
-    workload.summaries = said
+    adjusted = f" (B's figures multiplied by {adjust_b:g})" if adjust_b != 1 else ""
+    workload.summaries = [sentence + adjusted for sentence in said]
 
 
 def _stated(figure: PublishedFigure) -> str:
@@ -120,18 +130,19 @@ def _printed(value: float | None) -> str:
     return formatting.NO_FIGURE if value is None else f"{value:,}"
 
 
-def _change(a: float | None, b: float | None) -> str:
-    """How A's figure compares with B's, in the tables' words ("34.4 % higher"); '' when B's is missing or 0."""
-    if a is None or b is None or b == 0:
+def _change(a: float | None, b: float | None, adjust_b: float) -> str:
+    """How A's figure compares with B's (times ``adjust_b``), in the tables' words ("34.4 % higher"); '' when B's
+    is missing or 0."""
+    if a is None or b is None or b * adjust_b == 0:
         return ""
-    pct = (a - b) / b * 100
+    pct = (a - b * adjust_b) / (b * adjust_b) * 100
     return f"{improvement_size(pct)} % {'higher' if pct >= 0 else 'lower'}"
 
 
-def _phase_sentence(phase: str, a: PublishedFigure, b: PublishedFigure, names: tuple[str, str]) -> str:
+def _phase_sentence(phase: str, a: PublishedFigure, b: PublishedFigure, names: tuple[str, str], adjust_b: float) -> str:
     key, unit = ("gib_per_s", "GiB/s") if a.metrics.get("gib_per_s") is not None else ("kiops", "kIOPS")
     a_value, b_value = a.metrics.get(key), b.metrics.get(key)
-    change = _change(a_value, b_value)
+    change = _change(a_value, b_value, adjust_b)
     how = f" is {change} than" if change else " against"
     return (
         f"{names[0]}'s {phase}{how} {names[1]}'s, the IO500 phase figures as published (no response time): "
@@ -139,18 +150,18 @@ def _phase_sentence(phase: str, a: PublishedFigure, b: PublishedFigure, names: t
     )
 
 
-def _score_sentence(a: PublishedFigure, b: PublishedFigure, names: tuple[str, str]) -> str:
+def _score_sentence(a: PublishedFigure, b: PublishedFigure, names: tuple[str, str], adjust_b: float) -> str:
     parts = []
     for what, key, unit in (
         ("bandwidth sub-score", "bandwidth_gib_per_s", " GiB/s"),
         ("metadata sub-score", "metadata_kiops", " kIOPS"),
     ):
         a_value, b_value = a.metrics.get(key), b.metrics.get(key)
-        change = _change(a_value, b_value)
+        change = _change(a_value, b_value, adjust_b)
         parts.append(
             f"{what} {_printed(a_value)}{unit} against {_printed(b_value)}{unit}" + (f" ({change})" if change else "")
         )
-    change = _change(a.metrics.get("score"), b.metrics.get("score"))
+    change = _change(a.metrics.get("score"), b.metrics.get("score"), adjust_b)
     how = f" is {change} than" if change else " against"
     return (
         f"{names[0]}'s IO500 score{how} {names[1]}'s, as published (no response time): "

@@ -214,7 +214,7 @@ def _matched_comparison(
         )
         for ak, bk in shown_page
     ]  # fmt: skip
-    compared_as_published(workloads, systems=(a, b), names=options.side_names(a, b))
+    compared_as_published(workloads, systems=(a, b), names=options.side_names(a, b), adjust_b=options.adjust_b)
     _offer_thresholds(
         [(workload, ak, bk) for workload, (ak, bk) in zip(workloads, shown_page, strict=True)],
         sides=(a_sides, b_sides), runs=runs, options=options,
@@ -330,7 +330,7 @@ def _paired_comparison(
             compared.append(
                 workload_comparison(a, b, label, (a_found, b_found), options, matched_by=MATCHED_BY["pair"])
             )
-    compared_as_published(compared, systems=(a, b), names=options.side_names(a, b))
+    compared_as_published(compared, systems=(a, b), names=options.side_names(a, b), adjust_b=options.adjust_b)
     return Comparison(
         a=a,
         b=b,
