@@ -11,7 +11,10 @@ import re
 import openpyxl
 import pytest
 
-from portal.models import Run
+from portal.comparisons.selectors import comparison
+from portal.models import Run, System
+from portal.publishing.content import ReportOptions, report_content
+from portal.publishing.document import Figure, Paragraph, TableBlock
 from tests.test_catalogue_io500 import AURORA, AURORA_NAME, CORE42, CORE42_NAME, build_clone, catalogue_import
 
 pytestmark = pytest.mark.django_db
@@ -127,3 +130,15 @@ def test_b_adjusted_and_the_score_paired_by_hand_say_what_the_table_says(client,
     ]
     # the table's row: the metadata sub-score, B x 1.5
     assert workload["rows"][0]["improvement_pct"] == pytest.approx(321.49, abs=0.01)
+
+
+def test_the_report_captions_and_rule_say_as_published(commit):
+    a, b = (System.objects.get(name=name) for name in (AURORA_NAME, CORE42_NAME))
+    report = report_content([comparison(a=a, b=b)], options=ReportOptions(), draw=False)
+    captions = [block.caption for block in report.blocks if isinstance(block, (Figure, TableBlock))]
+    assert "ior-easy-write as published (no response time) (MB/s)" in captions
+    assert f"IO500 score as published (no response time): {AURORA_NAME} (A) and {CORE42_NAME} (B)" in captions
+    assert not [caption for caption in captions if " at 20 ms" in caption]
+    said = [block.text for block in report.blocks if isinstance(block, Paragraph)]
+    assert any(text.startswith("Each figure is the one IO500 published") for text in said)
+    assert "Figures as published, with no response time: no threshold applies." in report.abstract
