@@ -192,13 +192,16 @@ def reading(
     latency_text: str = "average",
     load_kind: str | None = None,
     phase: str = "measurement",
+    published_as: str = "",
 ) -> str:
     """How the figure at a threshold was obtained, in the sentence pages, charts, exports and the API state
     (``answer`` a ``ThroughputAtThreshold``, ``metric`` "iops" or "mbps"): interpolated between two
     measured points, measured, a lower bound at its own response time, no value (and why), or a figure a
     paper published. ``load_kind`` ("outstanding_io" or "threads") names the measured points' loads; an
     interpolated load is never written, only the two measured points the figure lies between. A run whose
-    points did no I/O (a format or fill pass: ``phase`` "preparation") makes no throughput claim."""
+    points did no I/O (a format or fill pass: ``phase`` "preparation") makes no throughput claim.
+    ``published_as`` (:func:`published_as`) names a published figure that states no response time, the same at
+    any threshold: it is said as published, at none."""
     from portal.analysis.curves import Rule, Status
 
     at = f"at {threshold(answer.threshold_ms)}"
@@ -218,12 +221,22 @@ def reading(
         return f"{figure} {at}: interpolated between {_point(below, load_kind)} and {_point(above, load_kind)}."
     if status is Status.NOT_REACHED:
         return f"At least {figure} {at} (a lower bound): measured at {_point(below, load_kind)}."
+    if status is Status.SINGLE_POINT and published_as and (below is None or below.response_ms is None):
+        return f"{figure}: {published_as} as published, with no response time (the same at any threshold)."
     if status is Status.SINGLE_POINT:
         stated = "" if below is None or below.response_ms is None else f" at {ms(below.response_ms)}"
         return f"{figure} {at}: published by the paper{stated}."
     if answer.rule is Rule.AT_OR_BELOW or (below is not None and below.response_ms != answer.threshold_ms):
         return f"{figure} {at}: the best point measured at or under the threshold, {_point(below, load_kind)}."
     return f"{figure} {at}: measured at {_point(below, load_kind)}."
+
+
+def published_as(*, tool: str, run_name: str, published: bool) -> str:
+    """What a published run's figure is where its benchmark states no response time, for :func:`reading`: "the
+    IO500 score", "the IO500 phase figure"; '' for any other run (a paper's figure is stated at its own)."""
+    if not published or tool != "IO500":
+        return ""
+    return "the IO500 score" if run_name == "IO500 score" else "the IO500 phase figure"
 
 
 def cache_setting(config: "Config") -> str:

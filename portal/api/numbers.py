@@ -115,6 +115,7 @@ def comparison_data(result: Comparison) -> dict:
                 "matched_by": workload.matched_by,
                 "rows": [_row_data(row, result.threshold_ms) for row in workload.rows],
                 "summaries": workload.summaries,
+                "as_published": workload.as_published,
                 "only_a": [config_key_label(key) for key in workload.only_a],
                 "only_b": [config_key_label(key) for key in workload.only_b],
                 "not_compared": workload.ambiguous,
@@ -243,6 +244,10 @@ class CompareWorkloadSerializer(serializers.Serializer):
     matched_by = serializers.CharField()
     rows = CompareRowSerializer(many=True)
     summaries = serializers.ListField(child=serializers.CharField())
+    as_published = serializers.CharField(
+        help_text="How figures published with no response time (IO500's) are compared, in place of the threshold: "
+        "'as published (no response time)'; '' where they are read at the threshold."
+    )
     only_a = serializers.ListField(child=serializers.CharField(), help_text="Configurations only A has.")
     only_b = serializers.ListField(child=serializers.CharField(), help_text="Configurations only B has.")
     not_compared = serializers.ListField(child=serializers.CharField())

@@ -1,9 +1,14 @@
-"""A local clone of a public results repository: its name and the commit its files are read at, for citations."""
+"""A local clone of a public results repository: its name and the commit its files are read at, for citations,
+and what a catalogue's reader finds in it (:class:`Submission`, :class:`Catalogue`)."""
 
 import re
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
+
+from ingest import RunDict
 
 # A GitHub remote, https or ssh: its owner/name is how the repository is cited.
 _GITHUB = re.compile(r"^(?:https?://|ssh://)?(?:[^@/]+@)?github\.com[:/](?P<repository>[^/]+/[^/]+?)(?:\.git)?/?$")
@@ -24,6 +29,39 @@ class Citation:
         if self.commit:
             return f"commit {self.commit}"
         return "read from a folder that is no git clone: no commit"
+
+    def as_dict(self) -> dict[str, str | None]:
+        """The citation as a system's profile keeps it."""
+        return {"repository": self.repository, "path": self.path, "commit": self.commit}
+
+
+class Submission(Protocol):
+    """One submission of a catalogue, as a catalogue's reader gives it to be stored: the published system's
+    name and fields, the tool its runs are of, and each run (the result contract's) with where it was read."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def tool(self) -> str: ...
+
+    @property
+    def runs(self) -> Sequence[tuple[RunDict, Citation]]: ...
+
+    @property
+    def warnings(self) -> Sequence[str]: ...
+
+    def system_fields(self) -> dict[str, Any]:
+        """The published system's fields (vendor, model, firmware, controllers, notes, profile)."""
+        ...
+
+
+@dataclass
+class Catalogue:
+    """What a clone holds: its submissions, and the files that could not be read (``path: reason``)."""
+
+    submissions: Sequence[Submission]
+    failures: list[str]
 
 
 def _git(path: Path, *arguments: str) -> str | None:

@@ -11,13 +11,16 @@ the Open division) is that system's. The reports and descriptions are read by th
 for the accelerator utilisation each benchmark run reached, which the report does not state.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ingest import ParseError, ResultSetDict, RunDict, Source, SystemDict, parse_sources
 
-from .clone import Citation
+from .clone import Catalogue, Citation
 
+CATALOGUE = "mlperf-storage"
 DIVISIONS = ("Closed", "Open")
 REPORT = "mlperf_storage_report.json"
 
@@ -35,18 +38,35 @@ class Submission:
     runs: list[tuple[RunDict, Citation]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
+    tool = "MLPerf Storage"
+
     @property
     def name(self) -> str:
         """The system's name in the portal: the organisation and the submission's system id."""
         return f"{self.organisation} {self.system_id}"
 
-
-@dataclass
-class Catalogue:
-    """What a clone holds: its submissions, and the files that could not be read (``path: reason``)."""
-
-    submissions: list[Submission]
-    failures: list[str]
+    def system_fields(self) -> dict[str, Any]:
+        """The published system's fields: the description's, its vendor the organisation's when it names none."""
+        described: Mapping[str, Any] = self.description or {}
+        citation = self.description_citation
+        profile = {
+            **described,
+            "catalogue": {
+                "catalogue": CATALOGUE,
+                "division": self.division,
+                "organisation": self.organisation,
+                "system_id": self.system_id,
+                "citation": None if citation is None else citation.as_dict(),
+            },
+        }
+        return {
+            "vendor": (described.get("vendor") or self.organisation)[:100],
+            "model": (described.get("model") or "")[:100],
+            "firmware": (described.get("firmware") or "")[:100],
+            "controllers": described.get("controllers"),
+            "notes": f"MLPerf Storage submission of {self.organisation}, {self.division} division",
+            "profile": profile,
+        }
 
 
 def clone_submissions(*, root: Path, repository: str, commit: str | None) -> Catalogue:

@@ -5,9 +5,8 @@ Idempotent: a submission stored again from the same commit changes nothing; from
 whose figures or citation changed is replaced, and a run whose file is gone from the repository is removed.
 """
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db import transaction
 
@@ -17,8 +16,7 @@ from portal.results.figures import run_stored_figures, runs_curves_recompute
 from portal.results.workloads import configs_for
 from portal.systems.services import systems_facets_recompute
 
-from .clone import Citation
-from .mlperf_storage import Submission
+from .clone import Citation, Submission
 
 
 @dataclass
@@ -41,50 +39,22 @@ class Stored:
         )
 
 
-def catalogue_store(*, submissions: list[Submission], catalogue: str) -> Stored:
-    """Store ``submissions`` of ``catalogue`` (``"mlperf-storage"``) in one transaction."""
+def catalogue_store(*, submissions: Sequence[Submission]) -> Stored:
+    """Store ``submissions`` (of one catalogue: MLPerf Storage's, IO500's) in one transaction."""
     stored = Stored()
     with transaction.atomic():
         for submission in submissions:
-            system = _system_store(submission, catalogue, stored)
+            system = _system_store(submission, stored)
             _runs_store(system, submission, stored)
             stored.systems.append(system)
         systems_facets_recompute(system_ids=[system.id for system in stored.systems])
     return stored
 
 
-def _system_fields(submission: Submission, catalogue: str) -> dict[str, Any]:
-    described: Mapping[str, Any] = submission.description or {}
-    citation = submission.description_citation
-    profile = {
-        **described,
-        "catalogue": {
-            "catalogue": catalogue,
-            "division": submission.division,
-            "organisation": submission.organisation,
-            "system_id": submission.system_id,
-            "citation": None if citation is None else _citation_dict(citation),
-        },
-    }
-    return {
-        "vendor": (described.get("vendor") or submission.organisation)[:100],
-        "model": (described.get("model") or "")[:100],
-        "firmware": (described.get("firmware") or "")[:100],
-        "controllers": described.get("controllers"),
-        "notes": f"MLPerf Storage submission of {submission.organisation}, {submission.division} division",
-        "profile": profile,
-        "published": True,
-    }
-
-
-def _citation_dict(citation: Citation) -> dict[str, str | None]:
-    return {"repository": citation.repository, "path": citation.path, "commit": citation.commit}
-
-
-def _system_store(submission: Submission, catalogue: str, stored: Stored) -> System:
+def _system_store(submission: Submission, stored: Stored) -> System:
     """The submission's published system (no team), created or brought up to date; saved only when a
     field differs, so that importing the same commit again changes nothing."""
-    wanted = _system_fields(submission, catalogue)
+    wanted = {**submission.system_fields(), "published": True}
     system = System.objects.filter(team=None, published=True, name__iexact=submission.name).first()
     if system is None:
         stored.systems_added += 1
@@ -107,7 +77,7 @@ def _runs_store(system: System, submission: Submission, stored: Stored) -> None:
     new_runs: list[Run] = []
     new_points: list[Point] = []
     for result_run, citation in submission.runs:
-        run, points = _published_run(config.id, result_run, citation)
+        run, points = _published_run(config.id, result_run, citation, tool=submission.tool)
         old = existing.pop((run.citation_table, run.name), None)
         if old is not None and _same(old, run, points):
             stored.runs_unchanged += 1
@@ -144,14 +114,14 @@ def _same(old: Run, new: Run, points: list[Point]) -> bool:
     ]
 
 
-def _published_run(config_id: int, run: RunDict, citation: Citation) -> tuple[Run, list[Point]]:
+def _published_run(config_id: int, run: RunDict, citation: Citation, *, tool: str) -> tuple[Run, list[Point]]:
     """A run of the result contract as a published run citing ``citation``, with its points. The figure the
     report printed in binary units (its "MB/second" is MiB/s) is kept as printed."""
     stored = Run(
         config_id=config_id,
         name=run["name"][:300],
         description=run.get("description") or "",
-        tool="MLPerf Storage",
+        tool=tool,
         workload_name=((run.get("workload") or {}).get("name") or run["name"])[:200],
         params=run.get("params") or {},
         verdict=run.get("verdict") or "",

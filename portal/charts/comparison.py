@@ -128,6 +128,11 @@ def _side_curve(
     return [line, marker]
 
 
+def _at(workload_comparison: WorkloadComparison, threshold_ms: float) -> str:
+    """Where a compared workload's figures are read: "at 20 ms", or as published where they state no response time."""
+    return workload_comparison.as_published or f"at {formatting.threshold(threshold_ms)}"
+
+
 def _compare_bars(
     workload_comparison: WorkloadComparison, names: tuple[str, str], *, threshold_ms: float, unit: ChartUnit
 ) -> BarChart:
@@ -145,7 +150,7 @@ def _compare_bars(
         notes = [_bound_text(value, unit.name) if bound else "" for value, bound in zip(values, bounds, strict=True)]
         sides.append(Bars(f"{side.upper()}: {name}", values, colour, errors[side], notes=notes, bounds=bounds))
     return BarChart(
-        title=f"{workload_comparison.workload} at {formatting.threshold(threshold_ms)}: {a_name} (A) vs {b_name} (B)",
+        title=f"{workload_comparison.workload} {_at(workload_comparison, threshold_ms)}: {a_name} (A) vs {b_name} (B)",
         x_title="Configuration",
         y_title=unit.name,
         categories=[row.label for row in rows],

@@ -64,14 +64,21 @@ def run_curve_chart(run: Run, *, threshold_ms: float, latency: str = "avg") -> C
         figure = formatting.throughput(answer.value, metric)
         lower_bound = answer.status is Status.NOT_REACHED
         at = formatting.threshold(threshold_ms)
+        published = formatting.published_as(
+            tool=run.tool, run_name=run.name, published=run.origin == run.Origin.PUBLISHED
+        )
         read = f"at least {figure} (a lower bound)" if lower_bound else f"{figure} at {at}"
+        if published and answer.status is Status.SINGLE_POINT:
+            read = f"{figure}, {published} as published (no response time)"
         at_ms = marker_response_ms(answer)
         series.append(
             Series(
                 f"at {at}: {read}" if lower_bound else f"at threshold: {read}",
                 [answer.value],
                 [at_ms],
-                hover=[formatting.reading(answer, metric=metric, latency_text=LATENCIES[latency])],
+                hover=[
+                    formatting.reading(answer, metric=metric, latency_text=LATENCIES[latency], published_as=published)
+                ],
                 mode="markers",
                 style=3,
                 highlight=True,

@@ -148,6 +148,9 @@ class WorkloadComparison:
     measured_ms: tuple[float, float] | None = None
     sides_measured: list[str] = field(default_factory=list)
     thresholds: list[float] = field(default_factory=list)
+    # How figures published with no response time (IO500's) are compared, in words ("as published (no
+    # response time)"), in place of the threshold: '' where they are read at the threshold.
+    as_published: str = ""
 
 
 @dataclass
@@ -169,6 +172,12 @@ class Comparison:
     # The firmware version each side's runs were measured under, when one was chosen.
     a_firmware: str = ""
     b_firmware: str = ""
+
+    @property
+    def as_published(self) -> bool:
+        """Whether every compared workload's figures were published with no response time: no threshold applies."""
+        compared = [workload for workload in self.workloads if workload.rows]
+        return bool(compared) and all(workload.as_published for workload in compared)
 
     @property
     def a_side(self) -> str:

@@ -41,6 +41,7 @@ from .filters import (
 )
 from .loading import Side, Sides, SideWorkloads, figures_measured_ms, fill, measured_ms, sides
 from .multi import MultiComparison, MultiRow, MultiWorkload, multi_table
+from .published import compared_as_published
 from .query import DEFAULT_QUERY, ComparisonQuery
 from .rows import workload_comparison
 
@@ -200,6 +201,7 @@ def _matched_comparison(
         )
         for ak, bk in shown_page
     ]  # fmt: skip
+    compared_as_published(workloads, systems=(a, b), names=options.side_names(a, b), adjust_b=options.adjust_b)
     _offer_thresholds(
         [(workload, ak, bk) for workload, (ak, bk) in zip(workloads, shown_page, strict=True)],
         sides=(a_sides, b_sides), runs=runs, options=options,
@@ -315,6 +317,7 @@ def _paired_comparison(
             compared.append(
                 workload_comparison(a, b, label, (a_found, b_found), options, matched_by=MATCHED_BY["pair"])
             )
+    compared_as_published(compared, systems=(a, b), names=options.side_names(a, b), adjust_b=options.adjust_b)
     return Comparison(
         a=a,
         b=b,

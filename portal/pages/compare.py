@@ -206,6 +206,9 @@ def compare(request: HttpRequest) -> HttpResponse:
     export = stated_params(chosen)
     for workload in result.workloads:
         workload.export_query = urlencode([*export, ("label", workload.workload)])
+    if result.as_published:
+        # Figures published with no response time: the threshold, given or the default, applies to none.
+        context["default_sentence"] = ""
     context.update(
         result=result,
         threshold_ms=result.threshold_ms,

@@ -102,6 +102,9 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             latency_text=result_selectors.LATENCIES[form.value("latency")],
             load_kind=load_kind,
             phase=run.phase,
+            published_as=formatting.published_as(
+                tool=run.tool, run_name=run.name, published=run.origin == run.Origin.PUBLISHED
+            ),
         ),
         "point_rows": [
             (

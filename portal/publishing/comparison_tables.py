@@ -26,15 +26,21 @@ METRIC_UNITS = {"iops": "IOPS", "mbps": "MB/s"}
 
 def basis(result: Comparison) -> str:
     """The figures' basis in the compare page's words, which every export repeats: the threshold, the
-    response time it applies to, and B's adjustment ("Throughput at a 99th percentile response time of 1 ms.")."""
-    words = f"Throughput at {response_time_words(threshold_ms=result.threshold_ms, latency=result.latency)}"
+    response time it applies to, and B's adjustment ("Throughput at a 99th percentile response time of 1 ms."); figures
+    published with no response time (IO500's) as such."""
+    if result.as_published:
+        words = "Figures as published, with no response time: no threshold applies"
+    else:
+        words = f"Throughput at {response_time_words(threshold_ms=result.threshold_ms, latency=result.latency)}"
     if result.adjust_b != 1:
         words += f"; B's figures multiplied by {result.adjust_b:g}"
     return words + "."
 
 
 def at_threshold(result: Comparison) -> str:
-    """A column group's heading: "At 20 ms", "At 1 ms (99th percentile)"."""
+    """A column group's heading: "At 20 ms", "At 1 ms (99th percentile)", "As published (no response time)"."""
+    if result.as_published:
+        return "As published (no response time)"
     return at_threshold_of(threshold_ms=result.threshold_ms, latency=result.latency)
 
 
@@ -149,9 +155,9 @@ def side_by_side_table(result: Comparison) -> Table:
         Column(_system_label(result.a_side, {row.drive_count_a for row in all_rows}), numbers),
         Column(_system_label(result.b_side, {row.drive_count_b for row in all_rows}), numbers),
     )
+    at = f"at {formatting.threshold(result.threshold_ms)} {LATENCIES[result.latency]} response time"
     return Table(
-        title=f"Performance at {formatting.threshold(result.threshold_ms)} {LATENCIES[result.latency]} response time, "
-        "end to end",
+        title=f"Performance {'as published (no response time)' if result.as_published else at}, end to end",
         corner=(("", ""), ("Workload", "RAID level")),
         column_groups=(ColumnGroup(at_threshold(result), columns),),
         rows=tuple(rows),

@@ -66,6 +66,11 @@ def _workload_row(workload: WorkloadComparison, run: Run | None) -> tuple[Cell, 
 
 
 def _threshold_rule(result: Comparison) -> str:
+    if result.as_published:
+        return (
+            "Each figure is the one IO500 published, its phase's or its score's, with no response time: no "
+            "threshold applies, and the figures are compared as published."
+        )
     at = formatting.threshold(result.threshold_ms)
     latency = LATENCIES[result.latency]
     return (

@@ -101,8 +101,8 @@ def chart_unit(workload: WorkloadComparison, runs: dict[int, Run], options: Repo
 
 
 def _caption(result: Comparison, workload: WorkloadComparison) -> str:
-    at = formatting.threshold(result.threshold_ms)
-    return f"{workload.workload} at {at}: {side_a(result)} (A) and {side_b(result)} (B)"
+    at = workload.as_published or f"at {formatting.threshold(result.threshold_ms)}"
+    return f"{workload.workload} {at}: {side_a(result)} (A) and {side_b(result)} (B)"
 
 
 def figure_unit(workload: WorkloadComparison, runs: dict[int, Run], options: ReportOptions) -> str:
@@ -158,7 +158,7 @@ def _workload_table(
     at = formatting.threshold(result.threshold_ms)
     if result.latency != "avg":
         at += f", {LATENCIES[result.latency]}"  # "at 1 ms, 99th percentile": the table's basis in its caption
-    caption = f"{workload.workload} at {at} ({unit})"
+    caption = f"{workload.workload} {workload.as_published or 'at ' + at} ({unit})"
     return TableBlock(
         caption=options.captions.get(f"{workload.workload} table") or caption,
         header=("Configuration", f"A: {side_a(result)}", b_heading, "Improvement", "Confidence", "How read"),

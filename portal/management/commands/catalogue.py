@@ -1,18 +1,36 @@
-"""``manage.py catalogue import mlperf-storage PATH [--repository NAME]``: a published results repository's
+"""``manage.py catalogue import mlperf-storage|io500 PATH [--repository NAME]``: a published results repository's
 submissions, read from a local clone, as published systems citing the repository, path and commit."""
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.management import BaseCommand, CommandError
 from django.core.management.base import CommandParser
 
-from portal.catalogue.clone import clone_commit, clone_repository
-from portal.catalogue.mlperf_storage import clone_submissions
+from portal.catalogue import io500, mlperf_storage
+from portal.catalogue.clone import Catalogue, clone_commit, clone_repository
 from portal.catalogue.services import catalogue_store
 
-# The catalogues a clone can be imported from, and what each reads.
-CATALOGUES = {"mlperf-storage": "MLPerf Storage results (Closed|Open/<organisation>/systems and results)"}
+
+class Layout(NamedTuple):
+    """A catalogue's repository layout: how its clone is read, and what a clone holding none of it lacks."""
+
+    read: Callable[..., Catalogue]
+    expected: str
+
+
+# The catalogues a clone can be imported from.
+CATALOGUES = {
+    "mlperf-storage": Layout(
+        mlperf_storage.clone_submissions, "no Closed/ or Open/ folder of organisations with systems or results"
+    ),
+    "io500": Layout(
+        io500.clone_submissions,
+        "no <institution>/<system>/<file system>/<year>/submission-N/results/ folder with result_summary.txt "
+        "or result.txt",
+    ),
+}
 
 
 class Command(BaseCommand):
@@ -25,10 +43,11 @@ class Command(BaseCommand):
         actions = parser.add_subparsers(dest="action", required=True)
         importing = actions.add_parser("import", help="import a local clone's submissions")
         importing.add_argument("catalogue", choices=sorted(CATALOGUES), help="which repository's layout to read")
-        importing.add_argument("path", help="the local clone, e.g. storage_results_v1.0")
+        importing.add_argument("path", help="the local clone, e.g. storage_results_v1.0 or submission-data")
         importing.add_argument(
             "--repository",
-            help="how to cite the repository, e.g. mlcommons/storage_results_v1.0 (default: the clone's origin)",
+            help="how to cite the repository, e.g. mlcommons/storage_results_v1.0 or IO500/submission-data "
+            "(default: the clone's origin)",
         )
 
     def handle(
@@ -39,10 +58,11 @@ class Command(BaseCommand):
             raise CommandError(f"{root}: no such folder (expected a clone of the results repository)")
         commit = clone_commit(path=root)
         cited = clone_repository(path=root, given=repository)
-        found = clone_submissions(root=root, repository=cited, commit=commit)
+        layout = CATALOGUES[catalogue]
+        found = layout.read(root=root, repository=cited, commit=commit)
         if not found.submissions:
-            raise CommandError(f"{root}: no Closed/ or Open/ folder of organisations with systems or results")
-        stored = catalogue_store(submissions=found.submissions, catalogue=catalogue)
+            raise CommandError(f"{root}: {layout.expected}")
+        stored = catalogue_store(submissions=found.submissions)
         at = f"commit {commit}" if commit else "no commit (not a git clone)"
         self.stdout.write(f"{cited} at {at}: {stored.sentence()}")
         for failure in found.failures:
