@@ -40,6 +40,7 @@ from .filters import (
     side_choices,
     what_filters_left_out,
 )
+from .kinds import with_kinds
 from .loading import Side, Sides, SideWorkloads, figures_measured_ms, fill, measured_ms, sides
 from .multi import MultiComparison, MultiRow, MultiWorkload, multi_table
 from .rows import workload_comparison
@@ -213,6 +214,10 @@ def _matched_comparison(
         )
         for ak, bk in shown_page
     ]  # fmt: skip
+    for workload, (ak, bk) in zip(workloads, shown_page, strict=True):
+        kinds_sides = (a_runs.filter(a_sides[ak].runs), b_runs.filter(b_sides[bk].runs))
+        measured_by = (a_sides[ak].measured_by, b_sides[bk].measured_by)
+        with_kinds(workload, kinds_sides, measured_by, options.side_names(a, b))
     _offer_thresholds(
         [(workload, ak, bk) for workload, (ak, bk) in zip(workloads, shown_page, strict=True)],
         sides=(a_sides, b_sides), runs=runs, options=options,
@@ -270,7 +275,11 @@ def _offer_thresholds(
     """For each compared workload (``[(workload, A's key, B's key), ...]``) whose curves do not cross the
     threshold, the response times both sides' curves are measured between and thresholds within them: read
     with the figures, else one query per side, whatever the number of workloads and runs."""
-    missing = [(workload, a_key, b_key) for workload, a_key, b_key in compared if not _crosses(workload)]
+    missing = [
+        (workload, a_key, b_key)
+        for workload, a_key, b_key in compared
+        if not _crosses(workload) and workload.figure_kind.at_threshold
+    ]
     if not missing:
         return
     family, latency = options.best_of_sizes, options.latency
