@@ -11,6 +11,7 @@ import pytest
 
 from portal.analysis.figure_kinds import figure_kind
 from portal.models import Run, System
+from portal.publishing import bundle_jobs
 from tests.ingesting import store_file
 from tests.samples import sample
 from tests.test_catalogue_mlperf_storage import HUAWEI_REPORT, catalogue_import, commit_all
@@ -159,3 +160,22 @@ def test_files_created_are_not_compared_with_block_writes_of_the_same_size(clien
         "Not compared: Files lab's figures are files created per second, Block lab's I/O operations per second;"
         " figures of different kinds are not compared." in page
     )
+
+
+@pytest.mark.django_db
+def test_a_report_of_two_mlperf_submissions_states_and_cites_them_as_the_page_does(
+    two_submissions, data_dir, client, monkeypatch
+):
+    sent = []
+    monkeypatch.setattr("portal.publishing.services.bundle_task.delay", sent.append)
+    query = {"a": HUAWEI, "b": ACME}
+    client.get("/api/v1/reports/", query)
+    (key,) = sent
+    assert bundle_jobs.bundle_build(key) == "done"
+    downloads = client.get("/api/v1/reports/", query).json()["downloads"]
+    markdown = client.get(downloads["md"]).content.decode().replace("\\_", "_")  # Markdown escapes "_"
+    # the table's caption and the sentence the compare page states, citing each report at its commit
+    assert "unet3d (h100): training throughput at the AU rule (MB/s)" in markdown
+    assert f"(cited: mlcommons/storage_results_v1.0, {ACME_REPORT}, commit {two_submissions})" in markdown
+    assert "throughput +15.9 %, accelerators supported +0.0 %, throughput per accelerator +15.9 %" in markdown
+    assert "unet3d (h100) at 20 ms" not in markdown

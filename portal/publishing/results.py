@@ -101,8 +101,9 @@ def chart_unit(workload: WorkloadComparison, runs: dict[int, Run], options: Repo
 
 
 def _caption(result: Comparison, workload: WorkloadComparison) -> str:
-    at = formatting.threshold(result.threshold_ms)
-    return f"{workload.workload} at {at}: {side_a(result)} (A) and {side_b(result)} (B)"
+    kind = workload.figure_kind
+    at = f"at {formatting.threshold(result.threshold_ms)}" if kind.at_threshold else f"{kind.words}"
+    return f"{workload.workload} {at}: {side_a(result)} (A) and {side_b(result)} (B)"
 
 
 def figure_unit(workload: WorkloadComparison, runs: dict[int, Run], options: ReportOptions) -> str:
@@ -153,12 +154,18 @@ def _workload_table(
             )
         )
     b_heading = f"B: {side_b(result)}" + (f" x {result.adjust_b:g}" if result.adjust_b != 1 else "")
-    notes = [basis(result), _unit_note(unit, workload.metric, size), IMPROVEMENT_FORMULA + "."]
+    kind = workload.figure_kind
+    # A rate of other operations than I/Os (metadata, files, objects) is headed by its own unit, never IOPS.
+    shown = kind.unit if unit == "IOPS" and workload.metric == "iops" else unit
+    unit_note = f"{shown}: {kind.words}." if shown != unit else _unit_note(unit, workload.metric, size)
+    notes = [basis(result), unit_note, IMPROVEMENT_FORMULA + "."]
     notes += [f"{row.label}: {note}." for row in workload.rows for note in row.notes]
     at = formatting.threshold(result.threshold_ms)
     if result.latency != "avg":
         at += f", {LATENCIES[result.latency]}"  # "at 1 ms, 99th percentile": the table's basis in its caption
-    caption = f"{workload.workload} at {at} ({unit})"
+    caption = (
+        f"{workload.workload} at {at} ({shown})" if kind.at_threshold else f"{workload.workload}: {kind.words} ({unit})"
+    )
     return TableBlock(
         caption=options.captions.get(f"{workload.workload} table") or caption,
         header=("Configuration", f"A: {side_a(result)}", b_heading, "Improvement", "Confidence", "How read"),
