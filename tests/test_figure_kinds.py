@@ -179,3 +179,32 @@ def test_a_report_of_two_mlperf_submissions_states_and_cites_them_as_the_page_do
     assert f"(cited: mlcommons/storage_results_v1.0, {ACME_REPORT}, commit {two_submissions})" in markdown
     assert "throughput +15.9 %, accelerators supported +0.0 %, throughput per accelerator +15.9 %" in markdown
     assert "unet3d (h100) at 20 ms" not in markdown
+
+
+@pytest.mark.django_db
+def test_a_catalogue_run_with_its_dlio_summary_states_the_utilisation_it_reached(clone, client):  # noqa: F811
+    root, _ = clone
+    catalogue_import(root)
+    run = Run.objects.get(citation_table__contains="cosmoflow-h100")
+    page = text(client.get(f"/runs/{run.id}/"))
+    # report: 64 accelerators, 33867.86398140645 MiB/s x 1.048576 = 35,513 MB/s, / 64 = 555 MB/s;
+    # run1/c002/summary.json metric.train_au_mean_percentage 70.2636...; the cosmoflow rule is 70 %
+    assert "64 accelerators (cosmoflow, h100) at 35,513 MB/s, 555 MB/s per accelerator, AU 70.3 % (rule 70 %)." in page
+
+
+@pytest.mark.django_db
+def test_a_labs_own_mlperf_result_is_compared_with_a_catalogue_system_cited_on_its_side_only(
+    two_submissions, client, admin_user
+):
+    lab = System.objects.create(name="Lab array")
+    upload = store_file(sample("mlperf-storage", "v1.0-huawei-unet3d-h100-report.json"), system=lab)
+    assert upload.status == "done", upload.error
+    client.force_login(admin_user)
+    page = text(client.get("/compare/", {"a": "Lab array", "b": ACME}))
+    # the lab's upload of the Huawei report against Acme's: the same figures as the catalogue compare
+    assert (
+        "Lab array supports 255 accelerators (unet3d, h100) at 729,264 MB/s, 2,860 MB/s per accelerator, AU not"
+        f" stated (rule 90 %); {ACME} 255 accelerators (unet3d, h100) at 629,146 MB/s, 2,467 MB/s per accelerator,"
+        f" AU not stated (rule 90 %) (cited: mlcommons/storage_results_v1.0, {ACME_REPORT}, commit {two_submissions})."
+        " Lab array against Acme FastBox: throughput +15.9 %, accelerators supported +0.0 %" in page
+    )
