@@ -3,7 +3,9 @@ sides count different things (metadata operations against block I/Os) is not com
 throughputs are compared as MLPerf Storage states them, by the accelerators each system supports at the
 benchmark's utilisation rule and the throughput, not at a response time."""
 
-from django.db.models import Avg, Count, Q, QuerySet
+from django.db.models import Avg, Count, Q, QuerySet, TextField, Value
+from django.db.models.fields.json import KT
+from django.db.models.functions import Coalesce
 
 from portal import formatting
 from portal.analysis.figure_kinds import (
@@ -31,6 +33,13 @@ def side_kinds(measured_by: set[tuple[str, str, str]], metric: str) -> set[Figur
         figure_kind(tool=tool, params={"figure": figure}, workload_name=name, metric=metric)
         for tool, figure, name in measured_by
     }
+
+
+def measured_by_of(runs: QuerySet[Run]) -> set[tuple[str, str, str]]:
+    """What measured ``runs`` (tool, ``params.figure``, workload name), read in one query: for workloads
+    paired by hand, whose runs are not read with their workloads."""
+    found = runs.order_by().annotate(figure=Coalesce(KT("params__figure"), Value(""), output_field=TextField()))
+    return set(found.values_list("tool", "figure", "workload_name").distinct())
 
 
 def with_kinds(

@@ -40,7 +40,7 @@ from .filters import (
     side_choices,
     what_filters_left_out,
 )
-from .kinds import with_kinds
+from .kinds import measured_by_of, with_kinds
 from .loading import Side, Sides, SideWorkloads, figures_measured_ms, fill, measured_ms, sides
 from .multi import MultiComparison, MultiRow, MultiWorkload, multi_table
 from .rows import workload_comparison
@@ -334,9 +334,12 @@ def _paired_comparison(
         b_found = _replicates_named(b_figures, b_name, latency=options.latency)
         if a_found and b_found:
             label = f"{a_name} vs {b_name}"
-            compared.append(
-                workload_comparison(a, b, label, (a_found, b_found), options, matched_by=MATCHED_BY["pair"])
-            )
+            workload = workload_comparison(a, b, label, (a_found, b_found), options, matched_by=MATCHED_BY["pair"])
+            # Workloads paired by hand are of one kind too: metadata rates are not compared with block I/Os.
+            sides = (runs[0].filter(named(name=a_name)), runs[1].filter(named(name=b_name)))
+            measured_by = (measured_by_of(sides[0]), measured_by_of(sides[1]))
+            with_kinds(workload, sides, measured_by, options.side_names(a, b))
+            compared.append(workload)
     return Comparison(
         a=a,
         b=b,
