@@ -212,3 +212,35 @@ def test_a_labs_own_mlperf_result_is_compared_with_a_catalogue_system_cited_on_i
         f" AU not stated (rule 90 %) (cited: mlcommons/storage_results_v1.0, {ACME_REPORT}, commit {two_submissions})."
         " Lab array against Acme FastBox: throughput +15.9 %, accelerators supported +0.0 %" in page
     )
+
+
+@pytest.mark.django_db
+def test_an_object_store_rate_is_read_at_the_threshold_in_object_operations(client, admin_user):
+    system = System.objects.create(name="Object lab")
+    upload = store_file(sample("cosbench", "cosbench-workload-summary-w55.csv"), system=system)
+    assert upload.status == "done", upload.error
+    run = Run.objects.filter(config__system=system, params__stage__startswith="s2-", params__op_type="read").get()
+    client.force_login(admin_user)
+    body = client.get(f"/runs/{run.id}/").content.decode()
+    reading = html.unescape(re.search(r'id="at-threshold"><strong>(.*?)</strong>', body)[1])
+    # line 3: Throughput 74.45 op/s at Avg-ResTime 2.75 ms, its one point under 20 ms: a lower bound
+    assert reading.startswith("At least 74 object ops/s at 20 ms (a lower bound): measured at 2.75 ms")
+
+
+@pytest.mark.django_db
+def test_several_object_stores_against_a_baseline_are_tabled_in_object_operations(client, admin_user):
+    summary = sample("cosbench", "cosbench-workload-summary-w55.csv").read_bytes()
+    for copy, name in enumerate(("Object one", "Object two", "Object base")):
+        system = System.objects.create(name=name)
+        # the same file again is refused as a duplicate: each copy ends with one more line break
+        upload = store_file(stream=io.BytesIO(summary + b"\n" * copy), name=f"w55-{copy}.csv", system=system)
+        assert upload.status == "done", upload.error
+    client.force_login(admin_user)
+    query = {"a": ["Object one", "Object two"], "b": "Object base"}
+    body = client.get("/compare/", query).content.decode()
+    captions = [html.unescape(caption) for caption in re.findall(r"<caption>(.*?)</caption>", body)]
+    # COSBench's Op-Type column: each operation a workload, its Throughput in op/s
+    assert captions and all("IOPS" not in caption for caption in captions)
+    assert any(caption.endswith("(object ops/s)") for caption in captions)
+    exported = client.get("/export/comparison/", {**query, "format": "csv"}).content.decode()
+    assert "object ops/s" in exported and " (IOPS)" not in exported
