@@ -53,12 +53,13 @@ def mbps(value: float | None) -> str:
     return significant(value)
 
 
-def throughput(value: float | None, metric: str) -> str:
-    """A throughput figure with its unit: "30,060 IOPS", "54.5 MB/s" (``metric`` is "iops" or "mbps")."""
+def throughput(value: float | None, metric: str, *, unit: str | None = None) -> str:
+    """A throughput figure with its unit: "30,060 IOPS", "54.5 MB/s" (``metric`` is "iops" or "mbps"); a rate
+    of other operations than I/Os with the ``unit`` of its kind of figure: "4,212 metadata ops/s"."""
     if value is None:
         return NO_FIGURE
     number = iops(value) if metric == "iops" else mbps(value)
-    return f"{number} {METRIC_UNITS.get(metric, metric)}"
+    return f"{number} {unit or METRIC_UNITS.get(metric, metric)}"
 
 
 def ms(value: float | None) -> str:
@@ -193,6 +194,8 @@ def reading(
     load_kind: str | None = None,
     phase: str = "measurement",
     published_as: str = "",
+    unit: str | None = None,
+    measured: float | None = None,
 ) -> str:
     """How the figure at a threshold was obtained, in the sentence pages, charts, exports and the API state
     (``answer`` a ``ThroughputAtThreshold``, ``metric`` "iops" or "mbps"): interpolated between two
@@ -201,7 +204,9 @@ def reading(
     interpolated load is never written, only the two measured points the figure lies between. A run whose
     points did no I/O (a format or fill pass: ``phase`` "preparation") makes no throughput claim.
     ``published_as`` (:func:`published_as`) names a published figure that states no response time, the same at
-    any threshold: it is said as published, at none."""
+    any threshold: it is said as published, at none. ``unit``: the unit of the figure's kind where it counts
+    other operations than I/Os ("metadata ops/s"); ``measured``: the rate of a run's one point that states no
+    response time (mdtest, fs_mark), said with "no value"."""
     from portal.analysis.curves import Rule, Status
 
     at = f"at {threshold(answer.threshold_ms)}"
@@ -215,8 +220,9 @@ def reading(
         if status is Status.FIRST_POINT_OVER and above is not None:
             where = "its only point is" if answer.point_count == 1 else "the first point, at the lowest load, is"
             return f"No value {at}: {where} at {_point(above, load_kind)}, over {threshold(answer.threshold_ms)}."
-        return f"No value {at}: no response times were measured."
-    figure = throughput(answer.value, metric)
+        rate = "" if measured is None else f"; the run measured {throughput(measured, metric, unit=unit)}"
+        return f"No value {at}: no response times were measured{rate}."
+    figure = throughput(answer.value, metric, unit=unit)
     if status is Status.INTERPOLATED:
         return f"{figure} {at}: interpolated between {_point(below, load_kind)} and {_point(above, load_kind)}."
     if status is Status.NOT_REACHED:
@@ -284,3 +290,29 @@ def compared_side(system: "System", firmware: str = "") -> str:
 def figure(value: float | None, metric: str) -> str:
     """A throughput ("30,060 IOPS", "54.5 MB/s") or a response time ("0.0839 ms") by its metric."""
     return ms(value) if metric == "ms" else throughput(value, metric)
+
+
+def training_reading(
+    *,
+    accelerators: int | None,
+    model: str,
+    accelerator: str,
+    mbps: float | None,
+    au_pct: float | None,
+    rule_pct: float | None,
+) -> str:
+    """An AI training throughput as MLPerf Storage states it: the simulated accelerators the storage kept
+    busy at the benchmark's accelerator utilisation (AU) rule, the throughput and its share per accelerator:
+    "255 accelerators (unet3d, h100) at 729,264 MB/s, 2,860 MB/s per accelerator, AU 70.3 % (rule 90 %)".
+    No response-time threshold applies."""
+    what = ", ".join(part for part in (model, accelerator) if part)
+    who = f"{count(accelerators, 'accelerator')}{f' ({what})' if what else ''}" if accelerators else what
+    each = f", {mbps_text(mbps / accelerators)} per accelerator" if mbps is not None and accelerators else ""
+    au = "AU not stated" if au_pct is None else f"AU {percent(au_pct)}"
+    rule = f" (rule {percent(rule_pct)})" if rule_pct is not None else ""
+    return f"{who} at {mbps_text(mbps)}{each}, {au}{rule}"
+
+
+def mbps_text(value: float | None) -> str:
+    """MB/s with its unit: "2,860 MB/s"."""
+    return throughput(value, "mbps")

@@ -31,7 +31,7 @@ from portal.teams.selectors import Viewer
 
 from .parameters import COMPARE_HINTS, PAGED_PARAMETERS, ThresholdQuery, parameters_known
 from .querysets import systems_for
-from .serializers import SystemRefSerializer
+from .serializers import FigureKindSerializer, SystemRefSerializer
 
 # As the compare page: systems compared with one baseline at once, and workloads compared a page.
 MAX_COMPARED = 5
@@ -112,6 +112,14 @@ def comparison_data(result: Comparison) -> dict:
                 # The name the asking reader's team gave this workload ('' when none), as the page heads it.
                 "team_name": getattr(workload, "team_name", ""),
                 "metric": workload.metric,
+                "figure": {
+                    "kind": workload.figure_kind.key,
+                    "words": workload.figure_kind.words,
+                    "unit": workload.figure_kind.unit,
+                    "at_threshold": workload.figure_kind.at_threshold,
+                },
+                "training": workload.training,
+                "rates": workload.rates,
                 "matched_by": workload.matched_by,
                 "rows": [_row_data(row, result.threshold_ms) for row in workload.rows],
                 "summaries": workload.summaries,
@@ -241,6 +249,17 @@ class CompareWorkloadSerializer(serializers.Serializer):
     workload = serializers.CharField()
     team_name = serializers.CharField(help_text="The name the asking reader's team gave the workload ('' if none).")
     metric = serializers.ChoiceField(choices=["iops", "mbps"])
+    figure = FigureKindSerializer(help_text="What both sides' figures count; a workload of two kinds is not compared.")
+    training = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="AI training throughputs compared as MLPerf Storage states them: accelerators supported at the "
+        "utilisation rule, throughput and throughput per accelerator ([] for other workloads).",
+    )
+    rates = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Rates of other operations than I/Os that state no response time (mdtest, fs_mark), compared as "
+        "measured ([] where figures are read at the threshold).",
+    )
     matched_by = serializers.CharField()
     rows = CompareRowSerializer(many=True)
     summaries = serializers.ListField(child=serializers.CharField())

@@ -12,7 +12,9 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from portal.analysis.figure_kinds import KINDS
 from portal.models import Config, Point, Run, System, Upload, Workload
+from portal.results.kinds import run_figure_kind
 from portal.results.selectors import cache_setting
 from portal.systems.services import CONFIG_LABELS, RUN_LABELS
 from portal.uploads.forms import UploadLabelsForm
@@ -84,6 +86,20 @@ class CitationSerializer(serializers.Serializer):
     published_at_ms = serializers.FloatField(allow_null=True)
 
 
+class FigureKindSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        source="key",
+        choices=list(KINDS),
+        help_text="What the run's figure counts: block I/Os, bytes, metadata operations, files created, object "
+        "operations, or an AI training throughput at the benchmark's accelerator utilisation rule.",
+    )
+    words = serializers.CharField(help_text='The kind in words: "metadata operations per second".')
+    unit = serializers.CharField(help_text='The figure\'s unit as tables head it: "IOPS", "metadata ops/s", "MB/s".')
+    at_threshold = serializers.BooleanField(
+        help_text="Whether the figure is read at a response-time threshold (false: at the benchmark's own rule)."
+    )
+
+
 class RunSerializer(serializers.ModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="api:run-detail")
     page_url = serializers.SerializerMethodField()
@@ -95,6 +111,9 @@ class RunSerializer(serializers.ModelSerializer):
     file_warnings = serializers.SerializerMethodField(
         help_text="What reading the file said (what was lost or changed), as on the upload; [] for a published run."
     )
+    figure = serializers.SerializerMethodField(
+        help_text="The kind of the run's throughput figure (null where the run has none)."
+    )
 
     class Meta:
         model = Run
@@ -102,7 +121,7 @@ class RunSerializer(serializers.ModelSerializer):
             "id", "url", "page_url", "name", "description", "system", "config", "tool", "tool_version",
             "workload_name", "workload", "read_pct", "random_pct", "transfer_sizes", "params", "verdict",
             "measurement", "firmware", "origin", "citation", "started_at", "duration_s", "tags", "notes", "upload",
-            "summary", "point_count", "file_warnings", "created_at",
+            "summary", "point_count", "file_warnings", "figure", "created_at",
         ]  # fmt: skip
 
     def get_page_url(self, run: Run) -> str:
@@ -111,6 +130,12 @@ class RunSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_file_warnings(self, run: Run) -> list[str]:
         return list(run.upload.warnings) if run.upload else []
+
+    @extend_schema_field(FigureKindSerializer(allow_null=True))
+    def get_figure(self, run: Run) -> dict[str, Any] | None:
+        if not run.throughput_metric:
+            return None
+        return FigureKindSerializer(run_figure_kind(run, run.throughput_metric)).data
 
     @extend_schema_field(CitationSerializer(allow_null=True))
     def get_citation(self, run: Run) -> dict[str, Any] | None:

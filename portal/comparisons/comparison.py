@@ -9,6 +9,7 @@ from django.core.paginator import Page
 from portal import formatting
 from portal.analysis.compare import ReplicateComparison
 from portal.analysis.curves import Status
+from portal.analysis.figure_kinds import FigureKind, kind_of_metric
 from portal.analysis.pairing import ConfigKey, config_key_label
 from portal.models import System
 
@@ -151,6 +152,22 @@ class WorkloadComparison:
     # How figures published with no response time (IO500's) are compared, in words ("as published (no
     # response time)"), in place of the threshold: '' where they are read at the threshold.
     as_published: str = ""
+    # What both sides' figures count (:mod:`portal.analysis.figure_kinds`), None where not known: IOPS or MB/s.
+    kind: FigureKind | None = None
+    # AI training throughputs compared as MLPerf Storage states them, in sentences (accelerators supported at
+    # the utilisation rule, throughput and its share per accelerator); no response-time threshold applies.
+    training: list[str] = field(default_factory=list)
+    # Rates of other operations than I/Os that state no response time (mdtest, fs_mark), compared as measured.
+    rates: list[str] = field(default_factory=list)
+
+    @property
+    def figure_kind(self) -> FigureKind:
+        return self.kind or kind_of_metric(self.metric)
+
+    @property
+    def unit(self) -> str:
+        """The unit the table heads its figures with: "IOPS", "metadata ops/s", "MB/s"."""
+        return self.figure_kind.unit
 
 
 @dataclass

@@ -11,6 +11,7 @@ from django.contrib.postgres.fields import ArrayField
 from django.db.models import (
     Avg,
     BooleanField,
+    CharField,
     Count,
     ExpressionWrapper,
     F,
@@ -23,7 +24,8 @@ from django.db.models import (
     Value,
     Variance,
 )
-from django.db.models.functions import Cast
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
 
 from portal.analysis.compare import replicates_summed
 from portal.analysis.curves import Status
@@ -47,9 +49,24 @@ class Side:
     runs: Q = field(default_factory=lambda: Q(pk__in=[]))
     figures: list[ReplicateGroup] = field(default_factory=list)
     avg_response_ms: tuple[float, float] | None = None
+    # What measured its runs, by the run columns a kind of figure is decided from (:mod:`.kinds`): tool,
+    # ``params.figure`` ('' where not stated) and workload name.
+    measured_by: set[tuple[str, str, str]] = field(default_factory=set)
 
 
 Sides = dict[WorkloadKey, Side]
+
+# Each group's tools and stated figures (``params.figure``), read with its workloads in the same query.
+_MEASURED_BY = ArrayAgg(
+    Func(
+        F("tool"),
+        Coalesce(KT("params__figure"), Value("")),
+        function="ARRAY",
+        template="%(function)s[%(expressions)s]",
+        output_field=ArrayField(CharField()),
+    ),
+    distinct=True,
+)
 
 
 def sides(*systems_runs: QuerySet[Run], family: bool) -> list[Sides]:
@@ -63,7 +80,7 @@ def sides(*systems_runs: QuerySet[Run], family: bool) -> list[Sides]:
         list(
             runs.order_by()
             .values_list(*KEY_COLUMNS)
-            .annotate(low=Min("min_avg_response_ms"), high=Max("max_avg_response_ms"))
+            .annotate(low=Min("min_avg_response_ms"), high=Max("max_avg_response_ms"), measured_by=_MEASURED_BY)
         )
         for runs in systems_runs
     ]
@@ -77,7 +94,7 @@ def sides(*systems_runs: QuerySet[Run], family: bool) -> list[Sides]:
 
 def _sides_of(keys: Iterable[tuple[Any, ...]], workloads: dict[int, tuple[str, list[str]]], *, family: bool) -> Sides:
     found: Sides = {}
-    for *columns, low, high in keys:
+    for *columns, low, high, measured_by in keys:
         key = workload_key_of(*columns, family=family)
         side = found.get(key)
         if side is None:
@@ -89,6 +106,7 @@ def _sides_of(keys: Iterable[tuple[Any, ...]], workloads: dict[int, tuple[str, l
         else:
             # Equal to None is IS NULL in a filter, so a run without a workload or mix is found too.
             side.runs |= Q(**dict(zip(KEY_COLUMNS, columns, strict=True)))
+        side.measured_by |= {(tool, figure, columns[1] or "") for tool, figure in measured_by}
         if low is not None:
             known = side.avg_response_ms or (low, high)
             side.avg_response_ms = (min(known[0], low), max(known[1], high))

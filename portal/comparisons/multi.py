@@ -43,6 +43,9 @@ class MultiWorkload:
     workload: str
     metric: str
     rows: list[MultiRow]
+    # The unit its figures are headed with, by their kind (:mod:`portal.analysis.figure_kinds`): "IOPS",
+    # "metadata ops/s", "MB/s".
+    unit: str = ""
 
 
 @dataclass
@@ -76,7 +79,8 @@ def multi_table(
                 found.baseline_bound = found.baseline_bound or row.b_lower_bound
     # A workload none of the candidates could be paired in (no rows) is left out of the table.
     shown = sorted((label, metric, rows) for label, (metric, rows) in tables.items() if rows)
-    tabled = [MultiWorkload(label, metric, list(rows.values())) for label, metric, rows in shown]
+    units = {workload.workload: workload.unit for result in reversed(pairs) for workload in result.workloads}
+    tabled = [MultiWorkload(label, metric, list(rows.values()), units[label]) for label, metric, rows in shown]
     for table_workload in tabled:
         for multi_row in table_workload.rows:
             multi_row.reasons = [

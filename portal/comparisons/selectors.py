@@ -39,6 +39,7 @@ from .filters import (
     side_choices,
     what_filters_left_out,
 )
+from .kinds import measured_by_of, with_kinds
 from .loading import Side, Sides, SideWorkloads, figures_measured_ms, fill, measured_ms, sides
 from .multi import MultiComparison, MultiRow, MultiWorkload, multi_table
 from .published import compared_as_published
@@ -201,6 +202,10 @@ def _matched_comparison(
         )
         for ak, bk in shown_page
     ]  # fmt: skip
+    for workload, (ak, bk) in zip(workloads, shown_page, strict=True):
+        kinds_sides = (a_runs.filter(a_sides[ak].runs), b_runs.filter(b_sides[bk].runs))
+        measured_by = (a_sides[ak].measured_by, b_sides[bk].measured_by)
+        with_kinds(workload, kinds_sides, measured_by, options.side_names(a, b))
     compared_as_published(workloads, systems=(a, b), names=options.side_names(a, b), adjust_b=options.adjust_b)
     _offer_thresholds(
         [(workload, ak, bk) for workload, (ak, bk) in zip(workloads, shown_page, strict=True)],
@@ -259,7 +264,11 @@ def _offer_thresholds(
     """For each compared workload (``[(workload, A's key, B's key), ...]``) whose curves do not cross the
     threshold, the response times both sides' curves are measured between and thresholds within them: read
     with the figures, else one query per side, whatever the number of workloads and runs."""
-    missing = [(workload, a_key, b_key) for workload, a_key, b_key in compared if not _crosses(workload)]
+    missing = [
+        (workload, a_key, b_key)
+        for workload, a_key, b_key in compared
+        if not _crosses(workload) and workload.figure_kind.at_threshold
+    ]
     if not missing:
         return
     family, latency = options.best_of_sizes, options.latency
@@ -314,9 +323,12 @@ def _paired_comparison(
         b_found = _replicates_named(b_figures, b_name, latency=options.latency)
         if a_found and b_found:
             label = f"{a_name} vs {b_name}"
-            compared.append(
-                workload_comparison(a, b, label, (a_found, b_found), options, matched_by=MATCHED_BY["pair"])
-            )
+            workload = workload_comparison(a, b, label, (a_found, b_found), options, matched_by=MATCHED_BY["pair"])
+            # Workloads paired by hand are of one kind too: metadata rates are not compared with block I/Os.
+            sides = (runs[0].filter(named(name=a_name)), runs[1].filter(named(name=b_name)))
+            measured_by = (measured_by_of(sides[0]), measured_by_of(sides[1]))
+            with_kinds(workload, sides, measured_by, options.side_names(a, b))
+            compared.append(workload)
     compared_as_published(compared, systems=(a, b), names=options.side_names(a, b), adjust_b=options.adjust_b)
     return Comparison(
         a=a,

@@ -14,6 +14,7 @@ from portal.curation import forms as curation_forms
 from portal.curation.selectors import run_overrides
 from portal.errors import NotFoundError, answers_errors, valid
 from portal.results import selectors as result_selectors
+from portal.results.kinds import run_figure_kind, training_figures
 from portal.tools.base import ViewOptions
 from portal.tools.registry import RUN_CHARTS as TOOL_CHARTS
 from portal.tools.registry import tool_view
@@ -35,6 +36,21 @@ PERCENTILES = (("50", "p50 (ms)"), ("90", "p90 (ms)"), ("95", "p95 (ms)"), ("99"
 def _figure_text(name: str, value) -> str:
     """A point's figure as engineers write it: IOPS whole, MB/s, ms and % to three significant digits."""
     return formatting.iops(value) if name.endswith("iops") else formatting.significant(value)
+
+
+def _measured_rate(points, metric: str) -> float | None:
+    """The figure of a run's one point in ``metric`` when it states no response time (an mdtest or fs_mark
+    rate): the run page says it beside "no value at the threshold"."""
+    if len(points) != 1 or points[0].avg_response_ms is not None:
+        return None
+    return getattr(points[0], metric, None)
+
+
+def _column_title(run, name: str) -> str:
+    """A points-table column's heading: the operations rate by its kind ("metadata ops/s", not IOPS)."""
+    if name == "iops":
+        return run_figure_kind(run, "iops").unit
+    return result_selectors.FIGURE_TITLES.get(name, name)
 
 
 def _load_text(value) -> str:
@@ -80,6 +96,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     ]
     loads = [name for name in POINT_LOADS if any(getattr(p, name) is not None for p in points)]
     load_kind = _load_kind(points)
+    kind = run_figure_kind(run, metric)
     load_keys = sorted({key for p in points for key in (p.load or {})} - set(loads))
     shown = Paginator(points, POINTS_PER_PAGE).get_page(request.GET.get("points"))
     derived = None if "outstanding_io" in loads else _outstanding_derived(shown.object_list)
@@ -96,15 +113,23 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
         "answer": answer,
         # The sentence above says why a figure is a lower bound or missing: the list says only the rest.
         "other_warnings": [warning for warning in answer.warnings if warning != answer.reason],
-        "reading": formatting.reading(
-            answer,
-            metric=metric,
-            latency_text=result_selectors.LATENCIES[form.value("latency")],
-            load_kind=load_kind,
-            phase=run.phase,
-            published_as=formatting.published_as(
-                tool=run.tool, run_name=run.name, published=run.origin == run.Origin.PUBLISHED
-            ),
+        "figure_kind": kind,
+        "reading": (
+            formatting.reading(
+                answer,
+                metric=metric,
+                latency_text=result_selectors.LATENCIES[form.value("latency")],
+                load_kind=load_kind,
+                phase=run.phase,
+                published_as=formatting.published_as(
+                    tool=run.tool, run_name=run.name, published=run.origin == run.Origin.PUBLISHED
+                ),
+                unit=kind.unit,
+                measured=_measured_rate(points, metric),
+            )
+            if kind.at_threshold
+            # An AI training throughput is read at the benchmark's utilisation rule, not at a response time.
+            else training_figures(run, points[0] if points else None).words() + "."
         ),
         "point_rows": [
             (
@@ -119,8 +144,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
         ],
         "points_page": shown,
         "points_links": _page_links(request.GET, shown, parameter="points", anchor="points"),
-        "columns": [result_selectors.FIGURE_TITLES.get(name, name) for name in columns]
-        + [title for _key, title in percentiles],
+        "columns": [_column_title(run, name) for name in columns] + [title for _key, title in percentiles],
         "load_keys": [result_selectors.load_title(key=key) for key in (*derived_keys, *loads, *load_keys)],
         "measured_workload": (run.params or {}).get("measured_workload") or [],
         "loads_stated": len({getattr(p, load_kind) for p in points}) if load_kind else 0,

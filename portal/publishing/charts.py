@@ -91,7 +91,7 @@ def for_print(figure: go.Figure) -> go.Figure:
 def chart_data_csv(result: Comparison, workload: WorkloadComparison) -> bytes:
     out = io.StringIO()
     writer = SpreadsheetCsvWriter(out, lineterminator="\r\n")
-    unit = "IOPS" if workload.metric == "iops" else "MB/s"
+    unit = workload.unit
     writer.writerow(["Configuration", f"{result.a_side} {unit}", f"{result.b_side} {unit} x {result.adjust_b:g}"])
     writer.writerows([row.label, row.a_value, row.b_value * result.adjust_b] for row in workload.rows)
     return out.getvalue().encode("utf-8-sig")

@@ -64,6 +64,13 @@ def figure_row(
     return Row(headers, cells, formats=formats, lower_bounds=frozenset(i for i, bound in enumerate(bounds) if bound))
 
 
+def figure_heading(workload: WorkloadComparison) -> str:
+    """What a workload's figures are, as a table heads them: "IOPS", "metadata ops/s", "MB/s"; an AI
+    training throughput says it is read at the benchmark's utilisation rule, not at the threshold."""
+    kind = workload.figure_kind
+    return kind.unit if kind.at_threshold else f"{kind.words}, {kind.unit}"
+
+
 def comparison_table(result: Comparison) -> Table:
     """Per workload and matched configuration: A, B (and B adjusted), and the improvement of A over B."""
     adjusted = result.adjust_b != 1
@@ -78,7 +85,7 @@ def comparison_table(result: Comparison) -> Table:
     rows: list[Row] = []
     notes: list[str] = []
     for workload in result.workloads:
-        name = f"{workload.workload} ({METRIC_UNITS[workload.metric]})"
+        name = f"{workload.workload} ({figure_heading(workload)})"
         for row in workload.rows:
             b_cells = (row.b_value, row.b_value * result.adjust_b) if adjusted else (row.b_value,)
             bounds = (is_lower_bound(row.a_figures), *(is_lower_bound(row.b_figures),) * len(b_cells))
@@ -92,6 +99,7 @@ def comparison_table(result: Comparison) -> Table:
                 found = replace(found, lower_bounds=found.lower_bounds | {len(cells) - 1})
             rows.append(found)
             notes.extend(f"{workload.workload}, {row.label}: {note}." for note in row.notes)
+        notes.extend(f"{workload.workload}: {sentence}" for sentence in (*workload.training, *workload.rates))
         notes.extend(_unmatched(workload, result))
     footnotes = [
         f"{basis(result)} MB/s = 10^6 bytes/s.",
@@ -142,7 +150,7 @@ def side_by_side_table(result: Comparison) -> Table:
     numbers = PAGE_FORMATS["iops"]
     rows = [
         figure_row(
-            (f"{workload.workload} {METRIC_UNITS[workload.metric]}", _raid_levels(row)),
+            (f"{workload.workload} {figure_heading(workload)}", _raid_levels(row)),
             (row.a_value, row.b_value),
             metric=workload.metric,
             bounds=(is_lower_bound(row.a_figures), is_lower_bound(row.b_figures)),

@@ -54,7 +54,7 @@ def multi_comparison_table(multi: MultiComparison) -> Table:
     rows = []
     notes: list[str] = []
     for workload in multi.workloads:
-        name = f"{workload.workload} ({METRIC_UNITS[workload.metric]})"
+        name = f"{workload.workload} ({workload.unit or METRIC_UNITS[workload.metric]})"
         for row in workload.rows:
             values = tuple(cell[0] if cell else None for cell in row.cells)
             improvements = tuple(cell[1] if cell else None for cell in row.cells)

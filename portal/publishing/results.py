@@ -101,7 +101,10 @@ def chart_unit(workload: WorkloadComparison, runs: dict[int, Run], options: Repo
 
 
 def _caption(result: Comparison, workload: WorkloadComparison) -> str:
-    at = workload.as_published or f"at {formatting.threshold(result.threshold_ms)}"
+    kind = workload.figure_kind
+    at = workload.as_published or (
+        f"at {formatting.threshold(result.threshold_ms)}" if kind.at_threshold else f"{kind.words}"
+    )
     return f"{workload.workload} {at}: {side_a(result)} (A) and {side_b(result)} (B)"
 
 
@@ -153,12 +156,21 @@ def _workload_table(
             )
         )
     b_heading = f"B: {side_b(result)}" + (f" x {result.adjust_b:g}" if result.adjust_b != 1 else "")
-    notes = [basis(result), _unit_note(unit, workload.metric, size), IMPROVEMENT_FORMULA + "."]
+    kind = workload.figure_kind
+    # A rate of other operations than I/Os (metadata, files, objects) is headed by its own unit, never IOPS.
+    shown = kind.unit if unit == "IOPS" and workload.metric == "iops" else unit
+    unit_note = f"{shown}: {kind.words}." if shown != unit else _unit_note(unit, workload.metric, size)
+    notes = [basis(result), unit_note, IMPROVEMENT_FORMULA + "."]
     notes += [f"{row.label}: {note}." for row in workload.rows for note in row.notes]
     at = formatting.threshold(result.threshold_ms)
     if result.latency != "avg":
         at += f", {LATENCIES[result.latency]}"  # "at 1 ms, 99th percentile": the table's basis in its caption
-    caption = f"{workload.workload} {workload.as_published or 'at ' + at} ({unit})"
+    if workload.as_published:
+        caption = f"{workload.workload} {workload.as_published} ({shown})"
+    elif kind.at_threshold:
+        caption = f"{workload.workload} at {at} ({shown})"
+    else:
+        caption = f"{workload.workload}: {kind.words} ({unit})"
     return TableBlock(
         caption=options.captions.get(f"{workload.workload} table") or caption,
         header=("Configuration", f"A: {side_a(result)}", b_heading, "Improvement", "Confidence", "How read"),

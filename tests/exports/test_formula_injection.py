@@ -79,6 +79,7 @@ def test_comparison_chart_csv_neutralises_configuration_labels():
 
     class Workload:
         metric = "iops"
+        unit = "IOPS"
         rows = [type("RowOf", (), {"label": "+1+1", "a_value": -12.5, "b_value": 2.0})()]
 
     rows = list(csv.reader(io.StringIO(chart_data_csv(Comparison(), Workload()).decode("utf-8-sig"))))

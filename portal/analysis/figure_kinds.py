@@ -1,0 +1,73 @@
+"""What a run's figure counts, decided in one place: block I/Os, bytes, metadata operations, files created,
+object operations, or an AI training throughput at the benchmark's accelerator utilisation rule.
+
+Every tool stores its rate in a point's ``iops`` (operations of some kind per second) or ``mbps`` (10^6
+bytes per second); what the operations are depends on the tool and the test. Pages, the compare table,
+the API and the exports name the figure by its kind, so an mdtest file-creation rate is never written as
+IOPS, and figures of two kinds are never compared with each other.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FigureKind:
+    """A kind of figure: ``key`` as the API names it, ``words`` as sentences name it, ``unit`` as tables
+    head it, and whether it is read at a response-time threshold (an MLPerf Storage throughput is read at
+    the benchmark's accelerator utilisation rule instead)."""
+
+    key: str
+    words: str
+    unit: str
+    at_threshold: bool = True
+
+
+IO_OPERATIONS = FigureKind("io_operations", "I/O operations per second", "IOPS")
+DATA_THROUGHPUT = FigureKind("data_throughput", "throughput in MB/s (10^6 bytes per second)", "MB/s")
+METADATA_OPERATIONS = FigureKind("metadata_operations", "metadata operations per second", "metadata ops/s")
+FILES_CREATED = FigureKind("files_created", "files created per second", "files/s")
+OBJECT_OPERATIONS = FigureKind("object_operations", "object operations per second", "object ops/s")
+TRAINING_THROUGHPUT = FigureKind(
+    "training_throughput", "training throughput at the AU rule", "MB/s", at_threshold=False
+)
+
+KINDS = {
+    kind.key: kind
+    for kind in (
+        IO_OPERATIONS,
+        DATA_THROUGHPUT,
+        METADATA_OPERATIONS,
+        FILES_CREATED,
+        OBJECT_OPERATIONS,
+        TRAINING_THROUGHPUT,
+    )
+}
+
+# Bonnie++'s file tests (create, stat, delete of empty files) count metadata operations; its random seeks
+# are I/Os, its block and per-character tests bytes.
+_BONNIE_FILE_TESTS = ("file create", "file stat", "file delete")
+
+
+def figure_kind(*, tool: str, params: Mapping[str, object] | None, workload_name: str, metric: str) -> FigureKind:
+    """The kind of a run's figure in ``metric`` ("iops" or "mbps"), from the tool that measured it (the
+    run's ``tool``), its ``params`` (mdtest and IO500 state ``figure``) and its workload's name."""
+    params = params or {}
+    if tool == "MLPerf Storage":
+        return TRAINING_THROUGHPUT if metric == "mbps" else IO_OPERATIONS
+    if metric != "iops":
+        return DATA_THROUGHPUT
+    if tool == "COSBench":
+        return OBJECT_OPERATIONS
+    if tool == "fs_mark":
+        return FILES_CREATED
+    if tool == "mdtest" or (tool == "IO500" and "metadata" in str(params.get("figure", ""))):
+        return METADATA_OPERATIONS
+    if tool == "Bonnie++" and any(test in workload_name.lower() for test in _BONNIE_FILE_TESTS):
+        return METADATA_OPERATIONS
+    return IO_OPERATIONS
+
+
+def kind_of_metric(metric: str) -> FigureKind:
+    """The kind a figure in ``metric`` is when nothing else is known of it: IOPS or MB/s."""
+    return IO_OPERATIONS if metric == "iops" else DATA_THROUGHPUT
