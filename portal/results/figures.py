@@ -253,6 +253,8 @@ def _curve_order(load: float, point: dict) -> tuple:
 def _highest(values: list[float | None]) -> list[float | None] | None:
     """The highest of ``values`` up to each one (None before the first known); None when that is ``values``
     themselves (response times that never fall), as the curve stores it."""
+    if len(values) < 2:  # a single point (most runs of an Iometer file): its own highest, or unknown
+        return None
     if None not in values:
         rising: list[float] = list(accumulate(cast(list[float], values), max))
         return None if rising == values else list(rising)
