@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 
 from .history import notifications
-from .results.figures import run_summary_recompute
+from .results.figures import runs_summaries_recompute
 from .uploads import jobs
 from .uploads.services import INGEST_JOB_TASK, job_queue_answers
 
@@ -37,7 +37,7 @@ def connection_check(**kwargs: Any) -> None:
 
 @shared_task(name="portal.run_summary", **RETRY_POLICY)
 def run_summary_task(run_id: int) -> dict:
-    return run_summary_recompute(run_id=run_id)
+    return runs_summaries_recompute(run_ids=[run_id])[run_id]
 
 
 @shared_task(name=INGEST_JOB_TASK, bind=True, **RETRY_POLICY)

@@ -25,6 +25,7 @@ under the threshold it is a lower bound ("at least 219 IOPS at 20 ms; measured a
 there is no value ("its only point is at 292 ms, over 20 ms").
 """
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -345,5 +346,8 @@ def _threshold(number: float) -> str:
     return f"{number:g}"
 
 
+# A run's figures in IOPS and in MB/s are read from the same response times, and its warnings name them:
+# each is written once (thousands of runs are stored at once).
+@functools.lru_cache(maxsize=4096, typed=True)
 def _ms(number: float) -> str:
     return significant(number)

@@ -15,6 +15,7 @@ the axis of the curve, not part of the workload.
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import cached_property
 
 KIB = 1024
 
@@ -38,7 +39,8 @@ class Signature:
         """The workloads that differ only by transfer size (Streaming Writes 512 B ... 512 KB)."""
         return (self.read_pct, self.random_pct)
 
-    @property
+    # Read for each run of a workload when thousands are stored at once: hashed once.
+    @cached_property
     def identity(self) -> str:
         payload = json.dumps(
             {

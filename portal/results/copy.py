@@ -80,14 +80,25 @@ def runs_copy(*, runs: list[dict[str, Any]]) -> list[int]:
     # per-field preparation costs more than the COPY itself for thousands of runs). JSON columns
     # need the adapter.
     defaults = {field.attname: field.get_default() for field in fields} | {"created_at": timezone.now()}
-    json_columns = {field.attname for field in fields if isinstance(field, models.JSONField)}
-    names = [field.attname for field in fields]
-    rows = (
-        [Jsonb(row[name]) if name in json_columns else row[name] for name in names]
-        for row in ({**defaults, **values, "id": run_id} for run_id, values in zip(ids, runs, strict=True))
+    values_of = operator.itemgetter(*(field.attname for field in fields))
+    json_at = [index for index, field in enumerate(fields) if isinstance(field, models.JSONField)]
+    _copy(
+        Run._meta.db_table,
+        [str(field.column) for field in fields],
+        (
+            _run_row(values_of({**defaults, **values, "id": run_id}), json_at)
+            for run_id, values in zip(ids, runs, strict=True)
+        ),
     )
-    _copy(Run._meta.db_table, [str(field.column) for field in fields], rows)
     return ids
+
+
+def _run_row(values: tuple, json_at: Sequence[int]) -> list:
+    """A run's column values as COPY writes them: its JSON columns (at ``json_at``) through the adapter."""
+    row = list(values)
+    for index in json_at:
+        row[index] = Jsonb(row[index])
+    return row
 
 
 def sweep_cells_lock(*, config_ids: Iterable[int]) -> None:

@@ -6,11 +6,10 @@ from itertools import accumulate
 from typing import Any, cast
 
 from django.db import connection
-from django.db.models import Count, Max, Min
 from django.db.models.fields.json import KT
+from psycopg.types.json import Jsonb
 
 from ingest.latency import PERCENTILES
-from ingest.result_dicts import PointDict
 from portal.models import Point, Run, RunCurve
 from portal.results.selectors import (
     CurveSource,
@@ -23,25 +22,15 @@ from portal.results.selectors import (
 )
 
 
-def run_summary_recompute(*, run_id: int) -> dict[str, Any]:
-    """Recompute a run's derived figures (peak IOPS and MB/s, lowest response time, points)."""
-    figures = Point.objects.filter(run_id=run_id).aggregate(
-        points=Count("id"),
-        peak_iops=Max("iops"),
-        peak_mbps=Max("mbps"),
-        min_response_ms=Min("avg_response_ms"),
-        max_response_ms=Max("avg_response_ms"),
-    )
-    Run.objects.filter(id=run_id).update(summary=figures)
-    return figures
-
-
-def run_summary_of(points: Sequence[PointDict]) -> dict[str, Any]:
-    """The summary :func:`run_summary_recompute` stores, from a run's points of the result contract: written
-    with the run when it is stored (an UPDATE of thousands of runs just copied cost a sixth of storing them)."""
-    iops = [value for point in points if (value := point.get("iops")) is not None]
-    mbps = [value for point in points if (value := point.get("mbps")) is not None]
-    response = [value for point in points if (value := point.get("avg_response_ms")) is not None]
+def run_summary_of(points: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A run's summary: how many points it has, its peak IOPS and MB/s and its lowest and highest average
+    response time (None: no point has the figure), from its points of the result contract (or rows with
+    their ``iops``, ``mbps`` and ``avg_response_ms``). Written with the run when it is stored (an UPDATE of
+    thousands of runs just copied cost a sixth of storing them); :func:`runs_summaries_recompute` writes it
+    for runs stored before."""
+    iops = [point["iops"] for point in points if point.get("iops") is not None]
+    mbps = [point["mbps"] for point in points if point.get("mbps") is not None]
+    response = [point["avg_response_ms"] for point in points if point.get("avg_response_ms") is not None]
     return {
         "points": len(points),
         "peak_iops": max(iops, default=None),
@@ -51,22 +40,34 @@ def run_summary_of(points: Sequence[PointDict]) -> dict[str, Any]:
     }
 
 
-# The same figures as run_summary_recompute, for many runs in one statement (runs stored before).
-_SUMMARIES_SQL = f"""
-    UPDATE {Run._meta.db_table} AS run SET summary = jsonb_build_object(
-        'points', figures.points, 'peak_iops', figures.peak_iops, 'peak_mbps', figures.peak_mbps,
-        'min_response_ms', figures.min_response_ms, 'max_response_ms', figures.max_response_ms)
-    FROM (SELECT run_id, count(*) AS points, max(iops) AS peak_iops, max(mbps) AS peak_mbps,
-                 min(avg_response_ms) AS min_response_ms, max(avg_response_ms) AS max_response_ms
-          FROM {Point._meta.db_table} WHERE run_id = ANY(%s) GROUP BY run_id) AS figures
-    WHERE run.id = figures.run_id
+_SUMMARIES_UPDATE_SQL = f"""
+    UPDATE {Run._meta.db_table} AS run SET summary = figures.summary
+    FROM unnest(%s::bigint[], %s::jsonb[]) AS figures(id, summary)
+    WHERE run.id = figures.id
 """
 
 
-def runs_summaries_recompute(*, run_ids: Iterable[int]) -> None:
-    """Recompute the summaries of runs in one statement, inside the caller's transaction."""
-    with connection.cursor() as cursor:
-        cursor.execute(_SUMMARIES_SQL, [list(run_ids)])
+def runs_summaries_recompute(*, run_ids: Iterable[int], batch: int = 5_000) -> dict[int, dict[str, Any]]:
+    """Recompute the summaries (:func:`run_summary_of`) of runs already stored, from their points, inside the
+    caller's transaction: two statements per ``batch`` runs, so the points of a whole database are never held
+    at once. Returns each run's summary by id."""
+    wanted = list(run_ids)
+    summaries: dict[int, dict[str, Any]] = {}
+    for start in range(0, len(wanted), batch):
+        summaries |= _summaries_recompute(wanted[start : start + batch])
+    return summaries
+
+
+def _summaries_recompute(run_ids: list[int]) -> dict[int, dict[str, Any]]:
+    points: dict[int, list[dict[str, Any]]] = {run_id: [] for run_id in run_ids}
+    rows = Point.objects.filter(run_id__in=run_ids).order_by().values_list("run_id", "iops", "mbps", "avg_response_ms")
+    for run_id, iops, mbps, avg_response_ms in rows:
+        points[run_id].append({"iops": iops, "mbps": mbps, "avg_response_ms": avg_response_ms})
+    summaries = {run_id: run_summary_of(run_points) for run_id, run_points in points.items()}
+    if summaries:
+        with connection.cursor() as cursor:
+            cursor.execute(_SUMMARIES_UPDATE_SQL, [list(summaries), [Jsonb(found) for found in summaries.values()]])
+    return summaries
 
 
 # The columns of a run's stored figures, in the order :func:`run_stored_figures` gives them.
@@ -252,6 +253,8 @@ def _curve_order(load: float, point: Mapping[str, Any]) -> tuple:
 def _highest(values: list[float | None]) -> list[float | None] | None:
     """The highest of ``values`` up to each one (None before the first known); None when that is ``values``
     themselves (response times that never fall), as the curve stores it."""
+    if len(values) < 2:  # a single point (most runs of an Iometer file): its own highest, or unknown
+        return None
     if None not in values:
         rising: list[float] = list(accumulate(cast(list[float], values), max))
         return None if rising == values else list(rising)

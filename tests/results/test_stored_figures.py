@@ -10,11 +10,11 @@ from portal.comparisons.filters import SideFilters
 from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import Point, Run, System
-from portal.results.figures import STORED_FIGURE_COLUMNS, run_summary_recompute, runs_stored_figures_fill
+from portal.results.figures import STORED_FIGURE_COLUMNS, runs_stored_figures_fill, runs_summaries_recompute
 from portal.results.services import result_sets_store
 from portal.systems.selectors import system_by_name
 from portal.uploads.services import upload_reingest
-from tests.factories import SystemFactory
+from tests.factories import PointFactory, RunFactory, SystemFactory
 from tests.ingesting import ingest_command, run_job_of
 from tests.samples import data, sample
 
@@ -94,7 +94,7 @@ def test_a_run_keeps_its_response_times_and_its_figure_in_its_metric_when_stored
     assert slowest.avg_response_ms == pytest.approx(0.499)
     slowest.avg_response_ms = 0.75
     slowest.save()
-    run_summary_recompute(run_id=run.id)
+    runs_summaries_recompute(run_ids=[run.id])
     assert kept(run) == {
         "min_avg_response_ms": pytest.approx(0.199),
         "max_avg_response_ms": 0.75,
@@ -117,7 +117,32 @@ def test_a_run_is_stored_with_its_summary_as_recomputing_it_from_its_points_give
         "max_response_ms": pytest.approx(0.499),
     }
     assert run.summary == expected
-    assert run_summary_recompute(run_id=run.id) == expected
+    assert runs_summaries_recompute(run_ids=[run.id]) == {run.id: expected}
+    run.refresh_from_db()
+    assert run.summary == expected
+
+
+def test_summaries_recomputed_together_are_each_runs_own_and_a_run_without_points_has_none():
+    measured, empty = RunFactory(), RunFactory(summary={"points": 3, "peak_iops": 11000.0})
+    # Three load levels, written by hand: 5,000 IOPS at 4 ms, 9,000 at 11 ms (40 MB/s), 11,000 at 22 ms.
+    for seq, (iops, mbps, response_ms) in enumerate([(5000, None, 4.0), (9000, 40.0, 11.0), (11000, None, 22.0)]):
+        PointFactory(run=measured, seq=seq, iops=iops, mbps=mbps, avg_response_ms=response_ms)
+    expected = {
+        measured.id: {
+            "points": 3,
+            "peak_iops": 11000.0,
+            "peak_mbps": 40.0,
+            "min_response_ms": 4.0,
+            "max_response_ms": 22.0,
+        },
+        empty.id: {"points": 0, "peak_iops": None, "peak_mbps": None, "min_response_ms": None, "max_response_ms": None},
+    }
+    with CaptureQueriesContext(connection) as queries:
+        assert runs_summaries_recompute(run_ids=[measured.id, empty.id], batch=1) == expected
+    assert len(queries) == 4  # a query of points and an UPDATE per batch of one run
+    for run in (measured, empty):
+        run.refresh_from_db()
+        assert run.summary == expected[run.id]
 
 
 @pytest.fixture
