@@ -16,6 +16,9 @@ from portal.models import System
 from .figures import ComparedFigure, ConfigGroup, ReplicateGroup
 from .filters import SideChoices
 
+# What figures stated with no response time (IO500's) are compared without: said after how they were stated.
+NO_RESPONSE_TIME = " (no response time)"
+
 
 @dataclass(frozen=True)
 class ComparisonOptions:
@@ -149,8 +152,9 @@ class WorkloadComparison:
     measured_ms: tuple[float, float] | None = None
     sides_measured: list[str] = field(default_factory=list)
     thresholds: list[float] = field(default_factory=list)
-    # How figures published with no response time (IO500's) are compared, in words ("as published (no
-    # response time)"), in place of the threshold: '' where they are read at the threshold.
+    # How figures stated with no response time (IO500's) are compared, in words ("as published (no response
+    # time)", "as measured / as published (no response time)": a lab's upload against a catalogue's submission),
+    # in place of the threshold: '' where they are read at the threshold.
     as_published: str = ""
     # What both sides' figures count (:mod:`portal.analysis.figure_kinds`), None where not known: IOPS or MB/s.
     kind: FigureKind | None = None
@@ -195,6 +199,16 @@ class Comparison:
         """Whether every compared workload's figures were published with no response time: no threshold applies."""
         compared = [workload for workload in self.workloads if workload.rows]
         return bool(compared) and all(workload.as_published for workload in compared)
+
+    @property
+    def stated_as(self) -> str:
+        """How the figures were stated, where none has a response time: "as published", "as measured", "as
+        measured / as published" (A's, then B's), or "as measured or published" when workloads differ; ''
+        where figures are read at the threshold."""
+        if not self.as_published:
+            return ""
+        stated = {workload.as_published.removesuffix(NO_RESPONSE_TIME) for workload in self.workloads if workload.rows}
+        return stated.pop() if len(stated) == 1 else "as measured or published"
 
     @property
     def a_side(self) -> str:

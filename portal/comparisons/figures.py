@@ -5,7 +5,7 @@ the runs and figures behind them read only when a chart or an export asks for th
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from django.db.models import Case, QuerySet, When
+from django.db.models import Case, Q, QuerySet, When
 from django.db.models.fields.json import KT
 
 from portal.analysis.compare import Replicates, replicates_summed
@@ -111,13 +111,31 @@ class ComparedFigure:
         return Status(self.status).words
 
 
+IO500 = "IO500"
+# A measured run whose figure is its one point used as is, at any threshold: IO500's phases and score, which
+# state no response time (a lab's own upload of ``result_summary.txt`` or a results folder), read as the
+# catalogue's published submissions are. Measured runs of any other tool are read at the threshold.
+_MEASURED_AS_IS = {"origin": Run.Origin.MEASURED, "tool": IO500, "min_avg_response_ms__isnull": True}
+MEASURED_AS_IS = Q(**_MEASURED_AS_IS)
+
+
+def measured_as_is_of(relation: str) -> Q:
+    """:data:`MEASURED_AS_IS` for the run of ``relation`` ("run": a point's)."""
+    return Q(**{f"{relation}__{lookup}": value for lookup, value in _MEASURED_AS_IS.items()})
+
+
+def measured_as_is(*, origin: str, tool: str, min_avg_response_ms: float | None) -> bool:
+    """Whether a run is one of :data:`MEASURED_AS_IS`, from its columns."""
+    return origin == Run.Origin.MEASURED and tool == IO500 and min_avg_response_ms is None
+
+
 # The run columns a compared figure is made of: its workload key, configuration, system, what a published
-# figure is stated at, and the stored figures.
+# figure is stated at, what measured it, and the stored figures.
 _FIGURE_COLUMNS = (
     "id",
     *KEY_COLUMNS,
     *("config__raid_level", "config__drive_count", "config__read_cache", "config__write_cache"),
-    *("config__system_id", "config__system__name", "origin", "published_at_ms"),
+    *("config__system_id", "config__system__name", "origin", "published_at_ms", "tool", "min_avg_response_ms"),
     *STORED_FIGURE_COLUMNS,
 )
 
@@ -126,13 +144,14 @@ def compared_figures(runs: QuerySet[Run], reading: FigureReading, *, names: bool
     """The figures of ``runs`` in :data:`FIGURE_ORDER`, in two queries whatever their number: their run
     columns and, for those whose figures are not stored (or away from the stored default), the point
     columns the threshold reads (:func:`~portal.results.selectors.points_by_run`). ``names``: read the
-    names of their workloads too."""
+    names of their workloads too. A measured IO500 run (:data:`MEASURED_AS_IS`) is read from its one point,
+    used as is: its stored figure is that of a run with no response time."""
     rule = KT("params__threshold_rule")
     # A run's rule is read only where its figure is read from its points.
     runs = runs.annotate(rule=Case(When(throughput_metric="", then=rule)) if reading.stored else rule)
     columns = (*_FIGURE_COLUMNS, "rule", *(("workload__names", "workload__name") if names else ()))
     rows = list(runs.order_by(*FIGURE_ORDER).values_list(*columns, named=True))
-    on_points = [row.id for row in rows if not (reading.stored and row.throughput_metric)]
+    on_points = [row.id for row in rows if not (reading.stored and row.throughput_metric) or _as_is(row)]
     points = points_by_run(on_points, latency=reading.latency)
     reading.runs_on_demand.ids.extend(row.id for row in rows)
     cache_settings: dict[tuple[bool | None, bool | None], str] = {}
@@ -157,6 +176,7 @@ def _compared_figure(
         reached, printed = row.reached_20ms, row.published_mbps_binary
     else:
         read, printed_mbps = points
+        as_is = _as_is(row)
         metric, answer = points_threshold(
             points=read,
             threshold_ms=reading.threshold_ms,
@@ -165,9 +185,12 @@ def _compared_figure(
                 origin=row.origin, published_at_ms=row.published_at_ms, latency=reading.latency
             ),
             latency=reading.latency,
-            published=row.origin == Run.Origin.PUBLISHED,
+            published=row.origin == Run.Origin.PUBLISHED or as_is,
         )
         value, status, reached = answer.value, str(answer.status), answer.reached
+        if as_is and answer.status is Status.SINGLE_POINT:
+            # Its one point, measured: no paper published it.
+            status = str(Status.MEASURED)
         printed = published_mbps_binary(printed=printed_mbps)
     flags = (row.config__read_cache, row.config__write_cache)
     if flags not in cache_settings:
@@ -193,6 +216,10 @@ def _compared_figure(
         - {None},
         runs=reading.runs_on_demand,
     )
+
+
+def _as_is(row: Any) -> bool:
+    return measured_as_is(origin=row.origin, tool=row.tool, min_avg_response_ms=row.min_avg_response_ms)
 
 
 class FiguresOnDemand:

@@ -34,7 +34,16 @@ from portal.analysis.vocabulary import cache_setting_name
 from portal.models import Point, Run, System, Workload
 
 from .at_threshold import replicate_rows_at
-from .figures import ConfigGroup, FigureReading, FiguresOnDemand, ReplicateGroup, compared_figures, replicates_of
+from .figures import (
+    IO500,
+    MEASURED_AS_IS,
+    ConfigGroup,
+    FigureReading,
+    FiguresOnDemand,
+    ReplicateGroup,
+    compared_figures,
+    replicates_of,
+)
 from .filters import KEY_COLUMNS
 
 
@@ -136,6 +145,9 @@ def fill(compared: Sequence[SideWorkloads], reading: FigureReading, *, best: boo
     # At another threshold or latency, measured runs with a known metric are summed up in the database too;
     # published figures (a few, each stated at its paper's threshold) are read one by one.
     apart = Q(throughput_metric="") if reading.stored else Q(throughput_metric="") | Q(origin=Run.Origin.PUBLISHED)
+    if any(IO500 in (side.system.run_tools or ()) for side in compared):
+        # A measured IO500 figure states no response time: read from its one point, as a published one is.
+        apart |= MEASURED_AS_IS
     summed = runs.exclude(apart)
     one_by_one = runs if best else runs.filter(apart)
     found = [replicates_of(figure, latency=reading.latency) for figure in compared_figures(one_by_one, reading)]

@@ -1,9 +1,11 @@
-"""Figures a catalogue published with no response time, compared as published rather than at a threshold:
-IO500's phases (ior-easy-write against ior-easy-write, ...) and its score.
+"""Figures stated with no response time, compared as stated rather than at a threshold: IO500's phases
+(ior-easy-write against ior-easy-write, ...) and its score, as a catalogue published them or as a lab measured
+them (its own upload of IO500's files).
 
 A run of one published point whose point states no response time and whose run states none it was published
-at (:func:`without_response_time`) has the same figure at any threshold: the comparison states it as
-published, with the unit its file states (GiB/s, kIOPS) and the file it was read from, never "at 20 ms".
+at, or a measured IO500 run with none (:func:`without_response_time`), has the same figure at any threshold: the
+comparison states it as published or as measured, with the unit its file states (GiB/s, kIOPS) and, published,
+the file it was read from, never "at 20 ms".
 IO500's score is compared by the score itself and its bandwidth and metadata sub-scores, not by the metadata
 sub-score the table's row holds (the score run's rate)."""
 
@@ -11,41 +13,46 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Q
+
 from portal import formatting
 from portal.analysis.compare import improvement_size
 from portal.models import Point, Run, System
 
-from .comparison import WorkloadComparison
+from .comparison import NO_RESPONSE_TIME, WorkloadComparison
+from .figures import IO500, measured_as_is_of
 
-IO500 = "IO500"
 IO500_SCORE = "IO500 score"
-AS_PUBLISHED = "as published (no response time)"
 
 
 @dataclass(frozen=True)
 class PublishedFigure:
-    """A run's one published point with no response time: what the file states, and where it was read."""
+    """A run's one point with no response time, published or measured: what the file states, and where a
+    published one was read."""
 
     run_id: int
     tool: str
     name: str
     metrics: dict[str, Any]
     citation: str
+    measured: bool = False
+
+    @property
+    def stated_as(self) -> str:
+        """ "as measured" (a lab's own upload) or "as published" (a catalogue's)."""
+        return "as measured" if self.measured else "as published"
 
 
 def without_response_time(run_ids: Sequence[int]) -> dict[int, PublishedFigure]:
-    """The runs of ``run_ids`` whose figure has no response time (published, one point, none stated), by id,
-    with their point's metrics and their citation: one query."""
+    """The runs of ``run_ids`` whose figure has no response time (one point, none stated: published, or a
+    measured IO500 run), by id, with their point's metrics and a published one's citation: one query."""
+    published = Q(run__origin=Run.Origin.PUBLISHED, run__published_at_ms__isnull=True)
     points = (
-        Point.objects.filter(
-            run_id__in=list(run_ids),
-            run__origin=Run.Origin.PUBLISHED,
-            run__published_at_ms__isnull=True,
-            avg_response_ms__isnull=True,
-        )
+        Point.objects.filter(published | measured_as_is_of("run"), run_id__in=list(run_ids),
+                             avg_response_ms__isnull=True)
         .exclude(run__points__seq__gt=0)
         .values_list("run_id", "run__tool", "run__name", "metrics", "run__citation_document",
-                     "run__citation_table", "run__citation_note", named=True)
+                     "run__citation_table", "run__citation_note", "run__origin", named=True)
     )  # fmt: skip
     return {
         point.run_id: PublishedFigure(
@@ -58,6 +65,7 @@ def without_response_time(run_ids: Sequence[int]) -> dict[int, PublishedFigure]:
                 for part in (point.run__citation_document, point.run__citation_table, point.run__citation_note)
                 if part
             ),
+            measured=point.run__origin == Run.Origin.MEASURED,
         )
         for point in points
     }
@@ -93,12 +101,14 @@ def io500_as_published(
     names: tuple[str, str],
     adjust_b: float = 1.0,
 ) -> None:
-    """IO500's figures as published: each row noting each side's figure in its file's unit and its citation,
-    the score compared by the score and both sub-scores."""
-    workload.as_published = AS_PUBLISHED
+    """IO500's figures as published or measured: each row noting each side's figure in its file's unit and a
+    published one's citation, the score compared by the score and both sub-scores. A lab's own upload against a
+    catalogue's submission is stated "as measured / as published" (A's, then B's)."""
     said = []
     for row in workload.rows:
         a, b = published[row.a[0].run_id], published[row.b[0].run_id]
+        stated = stated_as(a, b)
+        workload.as_published = stated + NO_RESPONSE_TIME
         if a.name == IO500_SCORE:
             said.append(_score_sentence(a, b, names, adjust_b))
             row.notes.append(
@@ -108,16 +118,24 @@ def io500_as_published(
         else:
             said.append(_phase_sentence(workload.workload, a, b, names, adjust_b))
         row.notes.extend(
-            f"{name}: {_stated(figure)}, {figure.citation}" for name, figure in zip(names, (a, b), strict=True)
+            ", ".join(part for part in (f"{name}: {_stated(figure)}", figure.citation) if part)
+            for name, figure in zip(names, (a, b), strict=True)
         )
     adjusted = f" (B's figures multiplied by {adjust_b:g})" if adjust_b != 1 else ""
     workload.summaries = [sentence + adjusted for sentence in said]
 
 
+def stated_as(a: PublishedFigure, b: PublishedFigure) -> str:
+    """How two sides' figures are stated: "as published", "as measured", or each side's, A's first ("as measured
+    / as published": a lab's own upload against a catalogue's submission)."""
+    return a.stated_as if a.stated_as == b.stated_as else f"{a.stated_as} / {b.stated_as}"
+
+
 def _stated(figure: PublishedFigure) -> str:
     """A figure as IO500's file states it: "the IO500 phase figure as published, 1,313.924246 GiB/s"."""
     metrics = figure.metrics
-    what = formatting.published_as(tool=figure.tool, run_name=figure.name, published=True) + " as published"
+    name = formatting.published_as(tool=figure.tool, run_name=figure.name, published=True)
+    what = f"{name} {figure.stated_as}"
     if figure.name == IO500_SCORE:
         return f"{what}, {_printed(metrics.get('score'))}"
     if metrics.get("gib_per_s") is not None:
@@ -145,7 +163,7 @@ def _phase_sentence(phase: str, a: PublishedFigure, b: PublishedFigure, names: t
     change = _change(a_value, b_value, adjust_b)
     how = f" is {change} than" if change else " against"
     return (
-        f"{names[0]}'s {phase}{how} {names[1]}'s, the IO500 phase figures as published (no response time): "
+        f"{names[0]}'s {phase}{how} {names[1]}'s, the IO500 phase figures {stated_as(a, b)}{NO_RESPONSE_TIME}: "
         f"{_printed(a_value)} {unit} against {_printed(b_value)} {unit}"
     )
 
@@ -164,6 +182,6 @@ def _score_sentence(a: PublishedFigure, b: PublishedFigure, names: tuple[str, st
     change = _change(a.metrics.get("score"), b.metrics.get("score"), adjust_b)
     how = f" is {change} than" if change else " against"
     return (
-        f"{names[0]}'s IO500 score{how} {names[1]}'s, as published (no response time): "
+        f"{names[0]}'s IO500 score{how} {names[1]}'s, {stated_as(a, b)}{NO_RESPONSE_TIME}: "
         f"{_printed(a.metrics.get('score'))} against {_printed(b.metrics.get('score'))}; " + "; ".join(parts)
     )

@@ -10,7 +10,7 @@ from portal.analysis.curves import Status
 from portal.analysis.digits import NO_FIGURE
 from portal.analysis.pairing import config_key_label
 from portal.analysis.tables import PAGE_FORMATS, Column, ColumnGroup, NumberFormat, Row, Table
-from portal.comparisons.comparison import ComparisonRow
+from portal.comparisons.comparison import NO_RESPONSE_TIME, ComparisonRow
 from portal.comparisons.figures import ReplicateGroup
 from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import Comparison, WorkloadComparison, comparison
@@ -27,9 +27,9 @@ METRIC_UNITS = {"iops": "IOPS", "mbps": "MB/s"}
 def basis(result: Comparison) -> str:
     """The figures' basis in the compare page's words, which every export repeats: the threshold, the
     response time it applies to, and B's adjustment ("Throughput at a 99th percentile response time of 1 ms."); figures
-    published with no response time (IO500's) as such."""
+    published or measured with no response time (IO500's) as such."""
     if result.as_published:
-        words = "Figures as published, with no response time: no threshold applies"
+        words = f"Figures {result.stated_as}, with no response time: no threshold applies"
     else:
         words = f"Throughput at {response_time_words(threshold_ms=result.threshold_ms, latency=result.latency)}"
     if result.adjust_b != 1:
@@ -38,9 +38,10 @@ def basis(result: Comparison) -> str:
 
 
 def at_threshold(result: Comparison) -> str:
-    """A column group's heading: "At 20 ms", "At 1 ms (99th percentile)", "As published (no response time)"."""
+    """A column group's heading: "At 20 ms", "At 1 ms (99th percentile)", "As published (no response time)",
+    "As measured / as published (no response time)"."""
     if result.as_published:
-        return "As published (no response time)"
+        return f"{result.stated_as.capitalize()}{NO_RESPONSE_TIME}"
     return at_threshold_of(threshold_ms=result.threshold_ms, latency=result.latency)
 
 
@@ -165,7 +166,7 @@ def side_by_side_table(result: Comparison) -> Table:
     )
     at = f"at {formatting.threshold(result.threshold_ms)} {LATENCIES[result.latency]} response time"
     return Table(
-        title=f"Performance {'as published (no response time)' if result.as_published else at}, end to end",
+        title=f"Performance {result.stated_as + NO_RESPONSE_TIME if result.as_published else at}, end to end",
         corner=(("", ""), ("Workload", "RAID level")),
         column_groups=(ColumnGroup(at_threshold(result), columns),),
         rows=tuple(rows),

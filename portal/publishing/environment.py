@@ -67,9 +67,10 @@ def _workload_row(workload: WorkloadComparison, run: Run | None) -> tuple[Cell, 
 
 def _threshold_rule(result: Comparison) -> str:
     if result.as_published:
+        how = {"as published": "published", "as measured": "measured"}.get(result.stated_as, "measured or published")
         return (
-            "Each figure is the one IO500 published, its phase's or its score's, with no response time: no "
-            "threshold applies, and the figures are compared as published."
+            f"Each figure is the one IO500 {how}, its phase's or its score's, with no response time: no "
+            f"threshold applies, and the figures are compared {result.stated_as}."
         )
     at = formatting.threshold(result.threshold_ms)
     latency = LATENCIES[result.latency]
