@@ -10,7 +10,10 @@ import re
 
 import pytest
 
+from portal.comparisons.selectors import comparison
 from portal.models import Run, System, Upload
+from portal.publishing.content import ReportOptions, report_content
+from portal.publishing.document import Figure, Paragraph, TableBlock
 from tests.ingesting import store_file
 from tests.samples import sample
 from tests.test_catalogue_io500 import AURORA, AURORA_NAME, build_clone, catalogue_import
@@ -148,3 +151,24 @@ def test_a_measured_fio_run_beside_the_io500_upload_is_still_read_at_the_thresho
     assert (row["a"]["status"], row["b"]["status"]) == ("not_reached", "not_reached")
     assert row["a"]["value"] == row["b"]["value"] == pytest.approx(2167.231601)
     assert row["improvement_pct"] is None
+
+
+def test_the_score_paired_by_hand_and_the_report_say_as_measured_and_as_published(client, admin_user, commit):
+    client.force_login(admin_user)
+    body = client.get(
+        "/api/v1/compare/", {**PAIR, "pair": "IO500 score | IO500 score"}, HTTP_ACCEPT="application/json"
+    ).json()
+    [workload] = body["comparisons"][0]["workloads"]
+    assert workload["as_published"] == "as measured / as published (no response time)"
+    assert workload["summaries"] == [SCORE]
+    # the table's row: the metadata sub-scores, 1793.031711 and 11336.265046 kIOPS
+    assert (workload["rows"][0]["a"]["value"], workload["rows"][0]["b"]["value"]) == pytest.approx(
+        (1793031.711, 11336265.046)
+    )
+    lab, aurora = System.objects.get(name=LAB), System.objects.get(name=AURORA_NAME)
+    report = report_content([comparison(a=lab, b=aurora)], options=ReportOptions(), draw=False)
+    captions = [block.caption for block in report.blocks if isinstance(block, (Figure, TableBlock))]
+    assert "ior-easy-write as measured / as published (no response time) (MB/s)" in captions
+    said = [block.text for block in report.blocks if isinstance(block, Paragraph)]
+    assert any(text.startswith("Each figure is the one IO500 measured or published") for text in said)
+    assert "Figures as measured / as published, with no response time: no threshold applies." in report.abstract

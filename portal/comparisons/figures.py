@@ -124,11 +124,6 @@ def measured_as_is_of(relation: str) -> Q:
     return Q(**{f"{relation}__{lookup}": value for lookup, value in _MEASURED_AS_IS.items()})
 
 
-def measured_as_is(*, origin: str, tool: str, min_avg_response_ms: float | None) -> bool:
-    """Whether a run is one of :data:`MEASURED_AS_IS`, from its columns."""
-    return origin == Run.Origin.MEASURED and tool == IO500 and min_avg_response_ms is None
-
-
 # The run columns a compared figure is made of: its workload key, configuration, system, what a published
 # figure is stated at, what measured it, and the stored figures.
 _FIGURE_COLUMNS = (
@@ -219,7 +214,8 @@ def _compared_figure(
 
 
 def _as_is(row: Any) -> bool:
-    return measured_as_is(origin=row.origin, tool=row.tool, min_avg_response_ms=row.min_avg_response_ms)
+    """Whether the run of ``row`` (:data:`_FIGURE_COLUMNS`) is one of :data:`MEASURED_AS_IS`."""
+    return row.origin == Run.Origin.MEASURED and row.tool == IO500 and row.min_avg_response_ms is None
 
 
 class FiguresOnDemand:
