@@ -172,3 +172,12 @@ def test_the_score_paired_by_hand_and_the_report_say_as_measured_and_as_publishe
     said = [block.text for block in report.blocks if isinstance(block, Paragraph)]
     assert any(text.startswith("Each figure is the one IO500 measured or published") for text in said)
     assert "Figures as measured / as published, with no response time: no threshold applies." in report.abstract
+
+
+def test_the_chart_of_a_metadata_phase_is_drawn_in_metadata_operations_not_iops(client, admin_user, commit):
+    client.force_login(admin_user)
+    chart = client.get("/compare/chart.json", {**PAIR, "label": "mdtest-easy-write"}).json()
+    # Core42's "[RESULT] mdtest-easy-write 2464.339... kIOPS": a metadata rate, its axis named by its unit.
+    assert chart["layout"]["yaxis"]["title"]["text"] == "metadata ops/s"
+    bandwidth = client.get("/compare/chart.json", {**PAIR, "label": "ior-easy-write"}).json()
+    assert bandwidth["layout"]["yaxis"]["title"]["text"].startswith("MB/s")

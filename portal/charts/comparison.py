@@ -93,7 +93,13 @@ def _compare_curves(
             )
     else:
         title += f"; the threshold, {formatting.threshold(threshold_ms)}, is above every measured response time"
-    return Chart(title, unit.name, f"{LATENCIES[latency].capitalize()} response time (ms)", series, y_range=y_range)
+    return Chart(
+        title,
+        _axis_title(workload_comparison, unit),
+        f"{LATENCIES[latency].capitalize()} response time (ms)",
+        series,
+        y_range=y_range,
+    )
 
 
 def _side_curve(
@@ -133,6 +139,14 @@ def _at(workload_comparison: WorkloadComparison, threshold_ms: float) -> str:
     return workload_comparison.as_published or f"at {formatting.threshold(threshold_ms)}"
 
 
+def _axis_title(workload_comparison: WorkloadComparison, unit: ChartUnit) -> str:
+    """The throughput axis's title: the unit of the figure's kind where it counts other operations than I/Os
+    ("metadata ops/s", "object ops/s"), never IOPS for them."""
+    if unit.name == "IOPS" and workload_comparison.metric == "iops":
+        return workload_comparison.unit
+    return unit.name
+
+
 def _compare_bars(
     workload_comparison: WorkloadComparison, names: tuple[str, str], *, threshold_ms: float, unit: ChartUnit
 ) -> BarChart:
@@ -152,7 +166,7 @@ def _compare_bars(
     return BarChart(
         title=f"{workload_comparison.workload} {_at(workload_comparison, threshold_ms)}: {a_name} (A) vs {b_name} (B)",
         x_title="Configuration",
-        y_title=unit.name,
+        y_title=_axis_title(workload_comparison, unit),
         categories=[row.label for row in rows],
         bars=sides,
         notes=[formatting.marked_improvement(row.stated_pct, row.pct_mark) for row in rows],
