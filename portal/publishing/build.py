@@ -13,7 +13,8 @@ from portal.comparisons.selectors import Comparison
 from .charts import PRINT_SCALE, ChartRequest, ChartUnavailable, render_charts
 from .content import ReportOptions, report_content
 from .document import Figure, Paragraph, Report
-from .latex import compile_pdf, render_latex
+from .latex import render_latex
+from .latex_compile import compile_pdf
 from .render import ReportUnavailable, render_docx, render_html, render_markdown
 
 # The files of a report, as the archive and the download links name them.

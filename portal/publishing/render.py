@@ -1,4 +1,5 @@
-"""A report written as DOCX, self-contained HTML and Markdown (LaTeX and its PDF: :mod:`portal.publishing.latex`).
+"""A report written as DOCX, self-contained HTML and Markdown (LaTeX: :mod:`portal.publishing.latex`, its PDF:
+:mod:`portal.publishing.latex_compile`).
 
 Tables and figures are numbered in the order they appear, the same in every format. Charts come as
 PNG at print resolution (DOCX, HTML) and as PDF, a vector image (LaTeX), rendered together by
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 from django.utils.html import escape
 
 from .document import Block, Box, Figure, Heading, Paragraph, Report, TableBlock
-from .formats import markdown_escape
+from .formats_text import markdown_escape
 
 if TYPE_CHECKING:
     from docx.document import Document as DocxDocument

@@ -11,7 +11,7 @@ from portal.analysis.pairing import config_key_label
 from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
 from portal.models import Team
-from portal.publishing.formats import markdown_escape
+from portal.publishing.formats_text import markdown_escape
 from tests.factories import ConfigFactory, PointFactory, RunFactory, SystemFactory
 
 

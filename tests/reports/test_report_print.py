@@ -21,8 +21,9 @@ from portal.models import System
 from portal.publishing.build import BuiltReport, build_report
 from portal.publishing.content import ReportOptions
 from portal.publishing.document import Block, Box, Cell, Figure, Heading, Paragraph, Report, TableBlock
-from portal.publishing.formats import latex_escape
-from portal.publishing.latex import compile_pdf, render_latex
+from portal.publishing.formats_latex import latex_escape
+from portal.publishing.latex import render_latex
+from portal.publishing.latex_compile import compile_pdf
 from portal.publishing.render import numbered
 from tests.reports.test_report_kinds import FILES, uploaded
 
