@@ -5,16 +5,21 @@ import pytest
 from ingest import ParseError, Source, parse_sources
 from tests.ingest.contract import FormatContract, SingleSizeUnits
 from tests.ingest.helpers import mib, parse_one
-from tests.samples import sample
+from tests.samples import data, sample
 
 IOR_32 = sample("ior", "ior-3.2.0-lustre-gcp-easy-write.txt")
 IOR_34 = sample("ior", "ior-3.4.0dev-daos-easy-write.txt")
 RANK_CSV = sample("ior", "ior-3.4.0dev-daos-easy-write-per-rank.csv")
+# IOR 4.1 with -v and -i 2: 'remove' rows among the results, verification lines between them, and a summary
+# with 'Stonewall(s) Stonewall(MiB)' columns holding NA. Layout from hpc/ior src/ior-output.c
+# (PrintRemoveTiming, PrintLongSummaryHeader) and an IOR-4.1.0+dev -v run quoted in public DAOS notes;
+# our own numbers: 512 MiB written in 0.5 s and 1.0 s, read in 0.25 s.
+IOR_4_VERBOSE = data("ior", "ior-4-verbose-remove-rows.txt")
 
 
 class TestIorContract(FormatContract, SingleSizeUnits):
     format_id = "ior"
-    inputs = [[IOR_32], [IOR_34], [RANK_CSV]]
+    inputs = [[IOR_32], [IOR_34], [RANK_CSV], [IOR_4_VERBOSE]]
 
 
 def parse_text(text, name="ior.txt"):
@@ -156,3 +161,21 @@ def test_a_rank_csv_row_of_another_shape_is_refused_naming_the_line():
     with pytest.raises(ParseError) as refused:
         parse_text(text, name="ranks.csv")
     assert str(refused.value).startswith("ranks.csv:5: expected 6 columns")
+
+
+def test_ior_4_verbose_skips_its_remove_rows_and_reads_each_iteration():
+    result = parse_one(IOR_4_VERBOSE)
+    assert result["tool"]["version"] == "4.1.0+dev"  # line 1
+    names = [run["name"] for run in result["runs"]]
+    # lines 35, 39, 41, 45; the 'remove' rows (lines 40, 46) move no data and are no run
+    assert names == ["write, iteration 0", "read, iteration 0", "write, iteration 1", "read, iteration 1"]
+    write_0, _, write_1, read_1 = (run["points"][0] for run in result["runs"])
+    assert write_0["mbps"] == mib(1024) and write_0["iops"] == 1030.0  # line 35
+    assert write_1["mbps"] == mib(512) and write_1["avg_response_ms"] == pytest.approx(15.5)  # line 41
+    assert read_1["read_mbps"] == mib(2048) and read_1["load"] == {"threads": 8}  # line 45, line 20
+    # line 52: write 1024 / 512 / 768 / 256 (IOR's standard deviation over the 2 repetitions), NA stonewall
+    [summary] = result["runs"][0]["params"]["ior_summary"]
+    assert summary["mean_mib_per_s"] == 768.0 and summary["std_dev_mib_per_s"] == 256.0
+    assert summary["mean_s"] == 0.75
+    # the verification lines of -v (36-37, 42-43) are named, not read; no word about the remove rows
+    assert len(result["warnings"]) == 1 and ":36: 4 line(s) under Results:" in result["warnings"][0]

@@ -25,8 +25,9 @@ __all__ = ["FORMAT", "READS", "TOOL", "parse", "sniff"]
 FORMAT = "ior"
 TOOL = "IOR"
 READS = (
-    "IOR text output (3.2 with its 'Summary of all tests', 3.4 with stonewalling and WARNING lines) and its "
-    "per-rank CSV: a run per access and iteration, tasks as load, MiB/s converted, IOPS and latency where printed"
+    "IOR text output (3.2 with its 'Summary of all tests', 3.4 with stonewalling and WARNING lines, 4.x with "
+    "'remove' rows, which are no run) and its per-rank CSV: a run per access and iteration, tasks as load, MiB/s "
+    "converted, IOPS and latency where printed"
 )
 
 _TEXT = re.compile(rb"^IOR-(\S+): MPI Coordinated Test of Parallel I/O", re.MULTILINE)

@@ -162,8 +162,10 @@ def _results_line(reading: _Reading, line: str, number: int) -> None:
         test.columns = cells
     elif line.startswith("stonewalling"):
         test.stonewalling.append(line)
-    elif line.startswith(("Max Write:", "Max Read:", "---")):
-        return  # the Max lines repeat the best row's bandwidth; '---' underlines the header
+    elif line.startswith(("Max Write:", "Max Read:", "---")) or cells[0] == "remove":
+        # the Max lines repeat the best row's bandwidth; '---' underlines the header; IOR 3.3+ adds a
+        # 'remove' row (the time to delete the test files, its other columns '-'), which moves no data
+        return
     elif cells[0] in _ACCESSES:
         test.rows.append(_row(test, cells, number))
     else:
