@@ -15,11 +15,16 @@ RANK_CSV = sample("ior", "ior-3.4.0dev-daos-easy-write-per-rank.csv")
 # (PrintRemoveTiming, PrintLongSummaryHeader) and an IOR-4.1.0+dev -v run quoted in public DAOS notes;
 # our own numbers: 512 MiB written in 0.5 s and 1.0 s, read in 0.25 s.
 IOR_4_VERBOSE = data("ior", "ior-4-verbose-remove-rows.txt")
+# IOR 3.3 with -O summaryFormat=JSON: one JSON object (Version, tests[] with Options and Results, a list of
+# accesses per repetition, a 'remove' entry, summary[] with bwMeanMIB ... MeanTime). Layout of hpc/ior
+# src/ior-output.c (PrintHeader, ShowSetup, PrintReducedResult, PrintLongSummaryOneOperation); our own
+# numbers: 4 GiB written in 2.0 s and 4.0 s, read in 1.0 s.
+IOR_JSON = data("ior", "ior-3.3-summary-format-json.json")
 
 
 class TestIorContract(FormatContract, SingleSizeUnits):
     format_id = "ior"
-    inputs = [[IOR_32], [IOR_34], [RANK_CSV], [IOR_4_VERBOSE]]
+    inputs = [[IOR_32], [IOR_34], [RANK_CSV], [IOR_4_VERBOSE], [IOR_JSON]]
 
 
 def parse_text(text, name="ior.txt"):
@@ -179,3 +184,39 @@ def test_ior_4_verbose_skips_its_remove_rows_and_reads_each_iteration():
     assert summary["mean_s"] == 0.75
     # the verification lines of -v (36-37, 42-43) are named, not read; no word about the remove rows
     assert len(result["warnings"]) == 1 and ":36: 4 line(s) under Results:" in result["warnings"][0]
+
+
+def test_ior_json_output_is_read_as_its_text_would_be():
+    result = parse_one(IOR_JSON)
+    assert result["format"] == "ior" and result["tool"] == {"name": "IOR", "version": "3.3.0"}  # "Version"
+    names = [run["name"] for run in result["runs"]]
+    # Results: two repetitions of write and read; the 'remove' entry moves no data and is no run
+    assert names == ["write, iteration 0", "read, iteration 0", "write, iteration 1", "read, iteration 1"]
+    write_0, read_0, write_1, _ = result["runs"]
+    [point] = write_0["points"]
+    # bwMiB 2048 = 2,147.48 MB/s, iops 2060, latency 0.0078 s, Options.tasks 16
+    assert point["mbps"] == mib(2048) == pytest.approx(2147.483648)
+    assert point["iops"] == 2060.0 and point["avg_write_response_ms"] == pytest.approx(7.8)
+    assert point["load"] == {"threads": 16} and point["metrics"]["total_s"] == 2.0
+    assert write_1["points"][0]["mbps"] == mib(1024) and read_0["points"][0]["read_mbps"] == mib(4096)
+    assert write_0["started_at"] == "2026-03-10T09:00:00" and write_0["params"]["access"] == "file-per-process"
+    assert write_0["workload"]["transfer_sizes"] == [{"bytes": 1024 * 1024, "pct": 100.0}]  # xferKiB 1024
+    # summary[0]: write 2048 / 1024 / 1536 / 512 MiB/s, MeanTime 3.0 s
+    [summary] = write_0["params"]["ior_summary"]
+    assert summary["mean_mib_per_s"] == 1536.0 and summary["std_dev_mib_per_s"] == 512.0 and summary["mean_s"] == 3.0
+    assert result["warnings"] == []
+
+
+def test_ior_json_cut_short_is_refused_naming_the_line():
+    text = IOR_JSON.read_text()
+    cut = text[: text.index('"summary"')]
+    with pytest.raises(ParseError) as error:
+        parse_text(cut, name="ior.json")
+    assert error.value.file == "ior.json" and error.value.line == cut.count("\n") + 1
+    assert "not valid JSON" in str(error.value)
+
+
+def test_ior_json_with_a_bandwidth_that_is_no_figure_is_refused():
+    with pytest.raises(ParseError) as error:
+        parse_text(IOR_JSON.read_text().replace('"bwMiB": 1024.0000', '"bwMiB": "fast"'), name="ior.json")
+    assert error.value.file == "ior.json" and "bwMiB" in str(error.value)
