@@ -220,3 +220,32 @@ def test_ior_json_with_a_bandwidth_that_is_no_figure_is_refused():
     with pytest.raises(ParseError) as error:
         parse_text(IOR_JSON.read_text().replace('"bwMiB": 1024.0000', '"bwMiB": "fast"'), name="ior.json")
     assert error.value.file == "ior.json" and "bwMiB" in str(error.value)
+
+
+# IOR 2.10.3's default output: a 'Summary:' block and an 'Operation  Max (MiB) ...' table, no 'Results:'.
+# Layout as IOR 2.x's IOR.c prints its summary ('Operation  Max (MiB)  Min (MiB) ...'); our own figures.
+IOR_2_TEXT = """IOR-2.10.3: MPI Coordinated Test of Parallel I/O
+
+Run began: Mon Mar  2 10:00:00 2026
+Command line used: ./IOR -a POSIX -b 1g -t 1m
+Machine: Linux node01
+
+Summary:
+\tapi                = POSIX
+\tclients            = 8 (8 per node)
+
+Operation  Max (MiB)  Min (MiB)  Mean (MiB)   Std Dev  Max (OPs)  Min (OPs)  Mean (OPs)   Std Dev  Mean (s)
+---------  ---------  ---------  ----------   -------  ---------  ---------  ----------   -------  --------
+write         500.00     500.00      500.00      0.00     500.00     500.00      500.00      0.00  16.38400   EXCEL
+
+Max Write: 500.00 MiB/sec (524.29 MB/sec)
+
+Run finished: Mon Mar  2 10:00:30 2026
+"""
+
+
+def test_ior_2_output_is_refused_saying_which_versions_are_read():
+    with pytest.raises(ParseError) as error:
+        parse_text(IOR_2_TEXT, name="ior2.txt")
+    assert error.value.file == "ior2.txt"
+    assert "IOR 2.10.3 output" in str(error.value) and "IOR 3.2 or later" in str(error.value)

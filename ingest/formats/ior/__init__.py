@@ -52,6 +52,11 @@ def parse(source: Source) -> ResultSet:
         match = _TEXT.search(head)
         version = match.group(1).decode("ascii", "replace") if match else None
         runs = _text_runs(source, warnings)
+    if not runs and version and version.startswith("2."):
+        raise ParseError(
+            f"IOR {version} output: IOR 2 prints its results as a summary table without a 'Results:' block, which "
+            "ArrayBench does not read; upload the output of IOR 3.2 or later"
+        )
     if not runs:
         raise ParseError("no results row (such as 'write  14314  ...' under 'Results:') in this file")
     return ResultSet(
