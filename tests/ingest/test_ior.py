@@ -249,3 +249,20 @@ def test_ior_2_output_is_refused_saying_which_versions_are_read():
         parse_text(IOR_2_TEXT, name="ior2.txt")
     assert error.value.file == "ior2.txt"
     assert "IOR 2.10.3 output" in str(error.value) and "IOR 3.2 or later" in str(error.value)
+
+
+def test_ior_json_after_the_text_banner_without_a_version_key_is_read():
+    # IOR 3.2 prints its banner on stdout, then JSON beginning with "Began" (hpc/ior issue #102)
+    text = IOR_JSON.read_text().replace('"Version": "3.3.0",\n', "", 1)
+    result = parse_text("IOR-3.2.0: MPI Coordinated Test of Parallel I/O\n" + text, name="ior.out")[0]
+    assert result["format"] == "ior" and result["tool"]["version"] == "3.2.0"
+    assert [run["name"] for run in result["runs"]][:2] == ["write, iteration 0", "read, iteration 0"]
+
+
+def test_ior_json_mixed_with_verbose_text_is_refused_naming_the_line():
+    # with -v, IOR writes lines such as 'Commencing write performance test' into its JSON (hpc/ior issue #503)
+    lines = IOR_JSON.read_text().split("\n")
+    lines.insert(40, "Commencing write performance test: Tue Mar 10 09:00:00 2026")
+    with pytest.raises(ParseError) as error:
+        parse_text("IOR-3.3.0: MPI Coordinated Test of Parallel I/O\n" + "\n".join(lines), name="ior.out")
+    assert error.value.line == 42 and "not valid JSON" in str(error.value)

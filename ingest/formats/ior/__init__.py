@@ -46,8 +46,8 @@ def parse(source: Source) -> ResultSet:
     if head.lstrip(b"\xef\xbb\xbf").startswith(RANK_CSV_HEADER):
         runs, version = _rank_csv_runs(source, warnings), None
     elif JSON_HEAD.match(head.lstrip(b"\xef\xbb\xbf")):
-        data = read_json_document(source)
-        runs, version = json_runs(data), json_version(data)
+        data, banner_version = read_json_document(source)
+        runs, version = json_runs(data), json_version(data) or banner_version
     else:
         match = _TEXT.search(head)
         version = match.group(1).decode("ascii", "replace") if match else None

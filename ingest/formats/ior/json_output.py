@@ -12,7 +12,11 @@ from ...result import Run
 from ...source import Source
 from .text import _Reading, _Row, _Test, _test_runs, _timestamp
 
-JSON_HEAD = re.compile(rb'\A\s*\{\s*"Version"\s*:\s*"[^"]*"\s*,\s*"Began"\s*:')
+# IOR 3.3+ begins its JSON with "Version"; IOR 3.2 begins it with "Began", after its text banner on stdout.
+JSON_HEAD = re.compile(
+    rb'\A\s*(?:IOR-\S+: MPI Coordinated Test of Parallel I/O[ \t]*\r?\n)?\s*\{\s*"(?:Version|Began)"\s*:'
+)
+_BANNER = re.compile(r"\A(\s*)IOR-(\S+): MPI Coordinated Test of Parallel I/O[ \t]*")
 _PRINTED = Printed(required=True)
 # A result's keys, by the name the text's columns are read under (see text._ROW_FIGURES).
 _RESULT_FIGURES = {
@@ -45,10 +49,14 @@ def json_version(data: dict[str, Any]) -> str | None:
     return version if isinstance(version, str) and version else None
 
 
-def read_json_document(source: Source) -> dict[str, Any]:
-    """The JSON object of the file; refused naming the line where it stops being JSON."""
+def read_json_document(source: Source) -> tuple[dict[str, Any], str | None]:
+    """The JSON object of the file and the version its text banner states (IOR 3.2 prints the banner on
+    stdout before the JSON); refused naming the line where it stops being JSON."""
     with source.open_text() as stream:
         text = stream.read()
+    banner = _BANNER.match(text)
+    if banner:  # the banner's line is left blank, so the lines of the JSON keep their numbers
+        text = banner.group(1) + text[banner.end() :]
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -61,7 +69,7 @@ def read_json_document(source: Source) -> dict[str, Any]:
         ) from None
     if not isinstance(data, dict):
         raise ParseError("expected IOR's JSON output, a JSON object", file=source.name, line=1)
-    return data
+    return data, banner.group(2) if banner else None
 
 
 def _number(value: object, where: str) -> float:
