@@ -177,11 +177,7 @@ def _run(invocation: _Invocation, source: Source, warnings: list[str]) -> Run | 
             "loops": {"columns": _COLUMNS, "rows": invocation.rows},
             **invocation.percentiles,
             "app_overhead_us": [row[4] for row in invocation.rows],
-            **(
-                {"syscall_us_min_avg_max": invocation.call_times_us}  # with -v: per call, a [min, avg, max] a loop
-                if invocation.call_times_us
-                else {}
-            ),
+            **_call_times(invocation),
         },
     )
     size_text = f"{file_size}-byte files" if isinstance(file_size, int) else "files"
@@ -200,6 +196,11 @@ def _run(invocation: _Invocation, source: Source, warnings: list[str]) -> Run | 
         params={**invocation.params, "started": invocation.started, "source_lines": [invocation.line]},
         points=[point],
     )
+
+
+def _call_times(invocation: _Invocation) -> dict[str, object]:
+    """With -v: each system call's [min, avg, max] time (microseconds) per loop; nothing otherwise."""
+    return {"syscall_us_min_avg_max": invocation.call_times_us} if invocation.call_times_us else {}
 
 
 def _no_average(invocation: _Invocation) -> str:
