@@ -20,11 +20,16 @@ IOR_4_VERBOSE = data("ior", "ior-4-verbose-remove-rows.txt")
 # src/ior-output.c (PrintHeader, ShowSetup, PrintReducedResult, PrintLongSummaryOneOperation); our own
 # numbers: 4 GiB written in 2.0 s and 4.0 s, read in 1.0 s.
 IOR_JSON = data("ior", "ior-3.3-summary-format-json.json")
+# IOR 3.0/3.1: 'Test 0 started:', the setup as 'Summary:' with tab-indented 'key = value' lines ('clients =
+# 4 (2 per node)', 'ordering in a file = random offsets'), and the results header without a 'Results:' line.
+# Layout of hpc/ior src/ior-output.c at commit 02883d4a (ShowTestInfo, ShowSetup, PrintTableHeader); our own
+# numbers: 256 MiB written in 2.0 s and read in 1.0 s with 64 KiB transfers.
+IOR_30 = data("ior", "ior-3.0-setup-summary-block.txt")
 
 
 class TestIorContract(FormatContract, SingleSizeUnits):
     format_id = "ior"
-    inputs = [[IOR_32], [IOR_34], [RANK_CSV], [IOR_4_VERBOSE], [IOR_JSON]]
+    inputs = [[IOR_32], [IOR_34], [RANK_CSV], [IOR_4_VERBOSE], [IOR_JSON], [IOR_30]]
 
 
 def parse_text(text, name="ior.txt"):
@@ -266,3 +271,20 @@ def test_ior_json_mixed_with_verbose_text_is_refused_naming_the_line():
     with pytest.raises(ParseError) as error:
         parse_text("IOR-3.3.0: MPI Coordinated Test of Parallel I/O\n" + "\n".join(lines), name="ior.out")
     assert error.value.line == 42 and "not valid JSON" in str(error.value)
+
+
+def test_ior_3_0_reads_its_setup_block_and_a_results_table_without_a_results_line():
+    result = parse_one(IOR_30)
+    assert result["tool"]["version"] == "3.0.1" and result["warnings"] == []
+    write, read = result["runs"]
+    assert (write["name"], read["name"]) == ("write", "read")
+    assert write["started_at"] == "2026-03-12T14:00:00"  # line 7: Test 0 started
+    [point] = write["points"]
+    # line 22: write 128.00 MiB/s; no IOPS column: 128 MiB/s over 64 KiB transfers = 2048/s, as the summary's OPs
+    assert point["mbps"] == mib(128) and point["iops"] == 2048.0
+    assert point["load"] == {"threads": 4}  # line 14: clients = 4 (2 per node)
+    assert write["params"]["clients_per_node"] == "2" and write["params"]["api"] == "POSIX"
+    assert write["workload"]["random_pct"] == 100.0  # line 12: ordering in a file = random offsets
+    assert read["points"][0]["read_mbps"] == mib(256)  # line 23
+    [summary] = read["params"]["ior_summary"]
+    assert summary["mean_ops_per_s"] == 4096.0 and summary["mean_s"] == 1.0  # line 31

@@ -27,7 +27,8 @@ __all__ = ["FORMAT", "READS", "TOOL", "parse", "sniff"]
 FORMAT = "ior"
 TOOL = "IOR"
 READS = (
-    "IOR text output (3.2 with its 'Summary of all tests', 3.4 with stonewalling and WARNING lines, 4.x with "
+    "IOR text output (3.0/3.1 with their 'Summary:' setup, 3.2 with its 'Summary of all tests', 3.4 with "
+    "stonewalling and WARNING lines, 4.x with "
     "'remove' rows, which are no run), its JSON output (-O summaryFormat=JSON) and its per-rank CSV: a run per "
     "access and iteration, tasks as load, MiB/s converted, IOPS and latency where printed"
 )
