@@ -1,8 +1,9 @@
-"""Bonnie++ 1.96 / 1.97 / 1.98 CSV: the line ``bonnie++`` prints last (or with ``-q``), one per test,
-optionally under bon_csv2html's header line (``format_version,bonnie_version,name,...``).
+"""Bonnie++ 1.96 / 1.97 / 1.98 / 2.00a CSV: the line ``bonnie++`` prints last (or with ``-q``), one per
+test, optionally under bon_csv2html's header line (``format_version,bonnie_version,name,...``).
 
 A line holds 48 comma-separated fields: the format and bonnie++ versions, the machine's name, the
-concurrency (``-c``), the seed, the test file size (``7423M``) and chunk size (empty when the default),
+concurrency (``-c``), the seed, the test file size (``7423M``) and chunk size (empty when the default)
+(bonnie++ 2.00a adds the number of seeks and of seeking processes here: 50 fields, kept in ``params``),
 then each test's rate and CPU % (per-character and block output, rewrite, per-character and block
 input in K/sec, random seeks per second; file creation, stat and deletion, sequential and random, in
 files per second), the file test's sizes, and the tests' latencies with their unit (``512ms``,
@@ -35,9 +36,13 @@ READS = (
 )
 
 _HEADER = "format_version,bonnie_version,name,concurrency,seed,file_size,chunk_size"
-_LINE = re.compile(r"^1\.9\d[a-z]?,1\.9\d[a-z]?,")
-_SNIFF = re.compile(rb"\A\s*(?:format_version,bonnie_version,|1\.9\d[a-z]?,1\.9\d[a-z]?,[^,\n]*,\d+,)")
+# The format version (1.96 to 1.98) and the bonnie++ version (1.96 to 1.98, or 2.00a whose format is 1.98).
+_LINE = re.compile(r"^1\.9\d[a-z]?,(?:1\.9\d|2\.\d\d)[a-z]?,")
+_SNIFF = re.compile(rb"\A\s*(?:format_version,bonnie_version,|1\.9\d[a-z]?,(?:1\.9\d|2\.\d\d)[a-z]?,[^,\n]*,\d+,)")
 _FIELDS = 48
+# Bonnie++ 2.00a (format 1.98) writes two more fields after the chunk size: the number of seeks and of
+# seeking processes (``-s size:chunk:seeks:seekers``); the rest is laid out as in 1.96.
+_SEEK_FIELDS = {7: "seeks", 8: "seek_processes"}
 _TOO_FAST_RATE = "+++++"
 _TOO_FAST_CPU = "+++"
 _LATENCY = re.compile(r"^([\d.]+)(ns|us|ms|s)$")
@@ -105,14 +110,19 @@ def parse(source: Source) -> ResultSet:
                     line=number,
                 )
             fields = text.split(",")
+            seeking = {}
+            if len(fields) == _FIELDS + len(_SEEK_FIELDS):
+                seeking = {key: fields[index] for index, key in _SEEK_FIELDS.items() if fields[index]}
+                fields = fields[: min(_SEEK_FIELDS)] + fields[max(_SEEK_FIELDS) + 1 :]
             if len(fields) != _FIELDS:
                 raise ParseError(
-                    f"expected {_FIELDS} comma-separated fields in a bonnie++ 1.96 CSV line, found {len(fields)}",
+                    f"expected {_FIELDS} comma-separated fields in a bonnie++ 1.96 CSV line (or "
+                    f"{_FIELDS + len(_SEEK_FIELDS)} with 2.00's seeks and seekers), found {len(fields)}",
                     file=source.name,
                     line=number,
                 )
             versions.add(fields[1])
-            runs += _runs(fields, number, source, warnings)
+            runs += _runs(fields, seeking, number, source, warnings)
     if not runs:
         raise ParseError("the file holds no bonnie++ CSV line with a measured test", file=source.name, line=1)
     return ResultSet(
@@ -124,9 +134,9 @@ def parse(source: Source) -> ResultSet:
     )
 
 
-def _runs(fields: list[str], number: int, source: Source, warnings: list[str]) -> list[Run]:
+def _runs(fields: list[str], seeking: dict[str, str], number: int, source: Source, warnings: list[str]) -> list[Run]:
     threads = _count(fields[3], "concurrency", number, source)
-    params: dict[str, object] = {"machine": fields[2], "source_lines": [number]}
+    params: dict[str, object] = {"machine": fields[2], "source_lines": [number], **seeking}
     for index, key in (*_PARAMS.items(), (23, _PARAMS_23)):
         if fields[index]:
             params[key] = fields[index]

@@ -3,14 +3,15 @@
 An invocation starts with the command it was given, echoed after ``#`` (``#  fs_mark  -d ...``), then
 ``#`` lines saying the version and thread count (``Version 3.3, 32 thread(s) starting at ...``), the sync
 method, the directories and the file and write sizes; then a table with a row per loop
-(``FSUse%  Count  Size  Files/sec  App Overhead``) and, from fs_mark 3.3, ``Average Files/sec:`` and
-``p50`` / ``p90`` / ``p99 Files/sec:`` lines.
+(``FSUse%  Count  Size  Files/sec  App Overhead``, with ``-v`` followed by the min/avg/max time in
+microseconds of each system call: ``CREAT``, ``WRITE``, ``FSYNC``, ``SYNC``, ``CLOSE``, ``UNLINK``) and,
+from fs_mark 3.3, ``Average Files/sec:`` and ``p50`` / ``p90`` / ``p99 Files/sec:`` lines.
 
 One run per invocation, one point: ``load.threads`` = the thread count, ``iops`` = the ``Average
 Files/sec`` fs_mark prints (files created per second; without that line, the mean of the loops' rates,
-said in a warning). The loops' rows (as a table), the percentiles and the application overhead go to
-``metrics``; the file size, write size, sync method and directory layout to ``params``. The workload
-is file creation of the stated size, written sequentially.
+said in a warning). The loops' rows (as a table), the percentiles, the application overhead and the
+system call times (``-v``) go to ``metrics``; the file size, write size, sync method and directory layout
+to ``params``. The workload is file creation of the stated size, written sequentially.
 """
 
 import re
@@ -37,8 +38,9 @@ _VERSION = re.compile(r"^#\s+Version (\S+), (\d+) thread\(s\) starting at (.+?)\
 _SYNC = re.compile(r"^#\s+Sync method: (.+?)\s*$")
 _DIRECTORIES = re.compile(r"^#\s+Directories:\s+(.+?)\s*$")
 _FILES = re.compile(r"^#\s+Files info: size (\d+) bytes, written with an IO size of (\d+) bytes per write")
-_TABLE = re.compile(r"^FSUse%\s+Count\s+Size\s+Files/sec\s+App Overhead\s*$")
-_ROW = re.compile(r"^\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$")
+# With -v, six system-call columns follow ('CREAT (Min/Avg/Max)' ... 'UNLINK (Min/Avg/Max)', in microseconds).
+_TABLE = re.compile(r"^FSUse%\s+Count\s+Size\s+Files/sec\s+App Overhead((?:\s+[A-Z]+ \(Min/Avg/Max\))*)\s*$")
+_CALL = re.compile(r"([A-Z]+) \(Min/Avg/Max\)")
 _AVERAGE = re.compile(r"^Average Files/sec:\s*(\S+)\s*$")
 _PERCENTILES = ("p50", "p90", "p99")
 _LOOPS = re.compile(r"\s-L\s+(\d+)")
@@ -63,6 +65,8 @@ class _Invocation:
     average: float | None = None
     percentiles: dict[str, float] = field(default_factory=dict)
     in_table: bool = False
+    calls: list[str] = field(default_factory=list)
+    call_times_us: dict[str, list[list[float]]] = field(default_factory=dict)
 
 
 def parse(source: Source) -> ResultSet:
@@ -103,25 +107,36 @@ def _read_line(invocation: _Invocation, line: str, number: int, source: Source) 
     elif match := _FILES.match(line):
         invocation.params["file_size_bytes"] = int(_number(match[1], "file size", number, source))
         invocation.params["io_size_bytes"] = int(_number(match[2], "IO size", number, source))
-    elif _TABLE.match(line):
+    elif match := _TABLE.match(line):
         invocation.in_table = True
+        invocation.calls = [call.lower() for call in _CALL.findall(match[1])]
     elif match := _AVERAGE.match(line):
         invocation.in_table = False
         invocation.average = _number(match[1], "Average Files/sec", number, source)
     elif match := _PERCENTILE.match(line):
         invocation.percentiles[f"{match[1]}_files_per_s"] = _number(match[2], f"{match[1]} Files/sec", number, source)
     elif invocation.in_table and line.strip():
-        row = _ROW.match(line)
-        if not row:
-            raise ParseError(
-                f"expected the 5 columns {', '.join(_COLUMNS)} in a row of fs_mark's table, "
-                f"found {line.strip()[:40]!r}",
-                file=source.name,
-                line=number,
-            )
-        invocation.rows.append(
-            [_number(text, column, number, source) for text, column in zip(row.groups(), _COLUMNS, strict=True)]
+        _read_row(invocation, line.split(), number, source)
+
+
+def _read_row(invocation: _Invocation, cells: list[str], number: int, source: Source) -> None:
+    """A loop's row: the 5 columns, then (with -v) each system call's min, average and max time."""
+    expected = len(_COLUMNS) + 3 * len(invocation.calls)
+    if len(cells) != expected:
+        calls = f" and the min/avg/max of {', '.join(invocation.calls)}" if invocation.calls else ""
+        raise ParseError(
+            f"expected the {expected} columns {', '.join(_COLUMNS)}{calls} in a row of fs_mark's table, "
+            f"found {len(cells)}: {' '.join(cells)[:40]!r}",
+            file=source.name,
+            line=number,
         )
+    invocation.rows.append(
+        [_number(text, column, number, source) for text, column in zip(cells, _COLUMNS, strict=False)]
+    )
+    for index, call in enumerate(invocation.calls):
+        start = len(_COLUMNS) + 3 * index
+        times = [_number(text, f"{call} time", number, source) for text in cells[start : start + 3]]
+        invocation.call_times_us.setdefault(call, []).append(times)
 
 
 def _run(invocation: _Invocation, source: Source, warnings: list[str]) -> Run | None:
@@ -162,6 +177,7 @@ def _run(invocation: _Invocation, source: Source, warnings: list[str]) -> Run | 
             "loops": {"columns": _COLUMNS, "rows": invocation.rows},
             **invocation.percentiles,
             "app_overhead_us": [row[4] for row in invocation.rows],
+            **_call_times(invocation),
         },
     )
     size_text = f"{file_size}-byte files" if isinstance(file_size, int) else "files"
@@ -180,6 +196,11 @@ def _run(invocation: _Invocation, source: Source, warnings: list[str]) -> Run | 
         params={**invocation.params, "started": invocation.started, "source_lines": [invocation.line]},
         points=[point],
     )
+
+
+def _call_times(invocation: _Invocation) -> dict[str, object]:
+    """With -v: each system call's [min, avg, max] time (microseconds) per loop; nothing otherwise."""
+    return {"syscall_us_min_avg_max": invocation.call_times_us} if invocation.call_times_us else {}
 
 
 def _no_average(invocation: _Invocation) -> str:

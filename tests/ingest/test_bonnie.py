@@ -10,12 +10,16 @@ from tests.samples import data, sample
 
 PKB = sample("bonnie++", "bonnie-1.96-pkb-csv.txt")
 TWO_LINES = data("bonnie", "header_two_lines.csv")
+# bonnie++ 2.00a: format 1.98, bonnie++ version '2.00a', and two more fields after the chunk size (seeks 8192,
+# seeking processes 5): 50 fields. Layout of the '1.98,2.00a,ANDREW-PC,...' lines of a public 2024 blog post
+# on WSL disk speed; our own figures.
+V200 = data("bonnie", "bonnie-2.00a-seeks-fields.csv")
 KIB = 1024
 
 
 class TestBonnieContract(FormatContract):
     format_id = "bonnie"
-    inputs = [[PKB], [TWO_LINES]]
+    inputs = [[PKB], [TWO_LINES], [V200]]
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +115,24 @@ def test_bonnie_103_csv_is_refused_with_a_sentence():
     with pytest.raises(ParseError) as error:
         _parse("name,file_size,putc,putc_cpu,put_block\nhost,300M,1000,90,20000\n")
     assert "bonnie++ 1.03 CSV" in str(error.value) and "1.96 and later" in str(error.value)
+
+
+def test_bonnie_2_00a_reads_past_its_seeks_fields():
+    [result] = parse_paths([V200])
+    assert result["tool"]["version"] == "2.00a"
+    # fields 12-13 (after the two seek fields): block output 800000 K/sec = 819.2 MB/s at 45 % CPU
+    run, point = _run(result, "Sequential output, block")
+    assert point["mbps"] == pytest.approx(800000 * KIB / 1e6) == pytest.approx(819.2)
+    assert point["write_mbps"] == point["mbps"] and point["cpu_pct"] == 45.0
+    assert point["max_response_ms"] == 900.0 and point["load"] == {"threads": 2}  # field 40: 900ms; field 4: 2
+    assert run["params"]["seeks"] == "8192" and run["params"]["seek_processes"] == "5"
+    _, create = _run(result, "Sequential file create")  # field 27: 20000 files/s
+    assert create["iops"] == 20000.0 and create["max_response_ms"] == 0.6  # field 45: 600us
+    _, block_in = _run(result, "Sequential input, block")  # field 18: 1000000 K/sec
+    assert block_in["read_mbps"] == pytest.approx(1024.0)
+
+
+def test_a_bonnie_line_of_another_field_count_names_both_layouts():
+    line = V200.read_text().strip().rsplit(",", 1)[0]  # 49 fields
+    with pytest.raises(ParseError, match=r"expected 48 .* \(or 50 with 2.00's seeks and seekers\), found 49"):
+        parse_sources([Source(name="b.csv", data=(line + "\n").encode())])

@@ -6,15 +6,19 @@ from ingest import ParseError, parse_paths
 from ingest.registry import parse_sources
 from ingest.source import Source
 from tests.ingest.contract import FormatContract
-from tests.samples import sample
+from tests.samples import data, sample
 
 SUMMARY = sample("cosbench", "cosbench-workload-summary-w55.csv")
 SERIES = sample("cosbench", "cosbench-stage-timeseries-s2.csv")
+# A COSBench fork's workload summary (2023): 'Interval' and 'Op-Id' columns after Stage, and a delay stage
+# written as N/A in every figure (as upstream COSBench's CSVWorkloadExporter writes a stage without metrics).
+# Layout of a fork's CSVWorkloadExporter.java (writeHeader, both writeMetrics); our own figures.
+FORK = data("cosbench", "fork-interval-opid-delay-stage.csv")
 
 
 class TestCosbenchContract(FormatContract):
     format_id = "cosbench"
-    inputs = [[SUMMARY], [SERIES]]
+    inputs = [[SUMMARY], [SERIES], [FORK]]
 
 
 @pytest.fixture(scope="module")
@@ -88,3 +92,28 @@ def test_a_row_cut_before_its_status_is_refused():
     with pytest.raises(ParseError) as error:
         _parse(text[: text.index(",74.45,")] + "\n")
     assert error.value.line == 3 and "expected at least 17 columns" in str(error.value)
+
+
+def test_a_fork_with_interval_and_op_id_columns_reads_its_figures_and_skips_a_delay_stage():
+    [result] = parse_paths([FORK])
+    assert [run["name"] for run in result["runs"]] == ["w1-prepare: prepare-write", "w3-main: read"]
+    run, point = _run(result, "w3-main: read")
+    # line 4: Throughput 100 op/s, Bandwidth 102400000 B/s, Avg-ResTime 12.5, 100%-ResTime 500, 99.5%
+    assert point["iops"] == 100.0 and point["mbps"] == 102.4 and point["read_mbps"] == 102.4
+    assert point["avg_response_ms"] == 12.5 and point["max_response_ms"] == 500.0
+    assert point["metrics"]["avg_processing_ms"] == 2.5 and point["metrics"]["success_pct"] == 99.5
+    # the states are the cells after Status, not the Succ-Ratio and Status the extra columns shift there
+    assert run["params"]["states"][0] == "waiting @ 2026-03-05 10:01:11" and run["params"]["status"] == "completed"
+    assert run["started_at"] == "2026-03-05T10:01:12"
+    assert (
+        "stages that ran no operation (N/A figures, such as a delay), not stored: w2-delay (line 3)"
+        in (result["warnings"])
+    )
+
+
+def test_an_upstream_summary_with_a_delay_stage_is_read_not_refused():
+    text = SUMMARY.read_text()
+    first, rest = text.split("\n", 1)
+    delay = "s9-delay," + "N/A," * 15 + "completed,waiting @ 2014-05-07 10:00:00,completed @ 2014-05-07 10:01:00\n"
+    [result] = _parse(first + "\n" + delay + rest)
+    assert result["runs"] and any("s9-delay (line 2)" in warning for warning in result["warnings"])

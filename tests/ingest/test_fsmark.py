@@ -10,11 +10,15 @@ from tests.samples import data, sample
 
 LKP = sample("fsmark", "fsmark-3.3-lkp.txt")
 TWO = data("fsmark", "two_invocations.txt")
+# fs_mark 3.3 with -v: six 'CREAT (Min/Avg/Max)' ... 'UNLINK (Min/Avg/Max)' columns after App Overhead, 23 cells
+# a row. Layout of fs_mark.c's print_run_info (verbose_stats) and a -v run quoted in a public mailing-list
+# thread; our own figures: 2 loops of 500 64 KiB files.
+VERBOSE = data("fsmark", "verbose_syscall_times.txt")
 
 
 class TestFsmarkContract(FormatContract):
     format_id = "fsmark"
-    inputs = [[LKP], [TWO]]
+    inputs = [[LKP], [TWO], [VERBOSE]]
 
 
 def test_the_lkp_run_is_one_run_of_32_threads_at_the_average_files_per_second():
@@ -63,3 +67,23 @@ def test_an_invocation_without_rows_is_warned_not_stored():
     [result] = _parse(cut)
     assert len(result["runs"]) == 1
     assert "fsmark.log:3: this fs_mark invocation has no Files/sec rows" in result["warnings"][0]
+
+
+def test_a_verbose_run_reads_its_rates_and_keeps_each_system_calls_times():
+    [result] = _parse(VERBOSE.read_text())
+    [run] = result["runs"]
+    [point] = run["points"]
+    assert point["iops"] == 240.0  # line 14: Average Files/sec 240.0
+    assert point["metrics"]["loops"]["rows"][1] == [4.0, 1000.0, 65536.0, 230.0, 4200.0]  # line 13
+    times = point["metrics"]["syscall_us_min_avg_max"]
+    # line 12: FSYNC 3000 / 3900 / 9000 us; line 13: UNLINK 12 / 19 / 160 us
+    assert times["fsync"][0] == [3000.0, 3900.0, 9000.0] and times["unlink"][1] == [12.0, 19.0, 160.0]
+    assert list(times) == ["creat", "write", "fsync", "sync", "close", "unlink"]
+    assert result["warnings"] == []
+
+
+def test_a_verbose_row_cut_short_is_refused_naming_the_line():
+    text = VERBOSE.read_text().replace("       12       19      160\n", "\n")
+    with pytest.raises(ParseError) as error:
+        _parse(text)
+    assert error.value.line == 13 and "expected the 23 columns" in str(error.value) and "found 20" in str(error.value)

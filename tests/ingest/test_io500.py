@@ -8,9 +8,13 @@ from ingest.formats import io500
 from ingest.units import GIB
 from tests.ingest.contract import FormatContract
 from tests.ingest.helpers import parse_one, runs_by_name
-from tests.samples import sample
+from tests.samples import data, sample
 
 SUMMARY_2018 = sample("io500", "2018-gcp-ddn-lustre-result_summary.txt")
+# IO500 isc22 (C application): '[RESULT]' lines in GiB/s and kIOPS, a find phase of 0 marked [INVALID] and
+# '[SCORE ] ... [INVALID]'. Layout of the isc22 example output in IO500/io500 contrib/s3 documentation;
+# our own figures.
+SUMMARY_ISC22 = data("io500", "isc22-invalid-find-result_summary.txt")
 FULL_2018 = sample("io500", "2018-gcp-ddn-io-500-summary.txt")
 SUMMARY_SC23 = sample("io500", "sc23-aurora-daos-result_summary.txt")
 SUMMARY_SC25 = sample("io500", "sc25-core42-daos-result_summary.txt")
@@ -34,7 +38,15 @@ SCORED = [
 
 class TestIo500Contract(FormatContract):
     format_id = "io500"
-    inputs = [[SUMMARY_2018], [FULL_2018], [SUMMARY_SC23], [SUMMARY_SC25], [RESULT_SC23], [CONFIG_SC23, RESULT_SC23]]
+    inputs = [
+        [SUMMARY_2018],
+        [SUMMARY_ISC22],
+        [FULL_2018],
+        [SUMMARY_SC23],
+        [SUMMARY_SC25],
+        [RESULT_SC23],
+        [CONFIG_SC23, RESULT_SC23],
+    ]
 
 
 def parse_text(text, name="result_summary.txt"):
@@ -269,3 +281,15 @@ def test_a_damaged_result_ini_is_refused_naming_the_line():
     with pytest.raises(ParseError) as refused:
         parse_text(text, name="result.txt")
     assert str(refused.value) == "result.txt:14: field 'score': 'fast' is not a number"
+
+
+def test_an_isc22_summary_with_an_invalid_find_reads_its_phases_and_fails_its_score():
+    result = parse_one(SUMMARY_ISC22)
+    assert result["tool"]["version"] == "io500-isc22_v1"  # line 1
+    runs = runs_by_name(result)
+    assert "find" not in runs and "timestamp" not in runs  # lines 4 and 7: 0, not stored
+    assert runs["ior-easy-write"]["points"][0]["write_mbps"] == 2 * GIB / 1e6  # line 2: 2.000000 GiB/s
+    assert runs["mdtest-hard-delete"]["points"][0]["iops"] == 1000.0  # line 14: 1.000000 kIOPS
+    score = runs["IO500 score"]
+    assert score["verdict"] == "fail" and score["points"][0]["metrics"]["score"] == 2.119  # line 15
+    assert any(":15: IO500 marks the score [INVALID]" in warning for warning in result["warnings"])

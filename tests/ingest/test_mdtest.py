@@ -5,16 +5,20 @@ import pytest
 from ingest import ParseError, Source, parse_sources
 from tests.ingest.contract import FormatContract
 from tests.ingest.helpers import parse_one, runs_by_name
-from tests.samples import sample
+from tests.samples import data, sample
 
 MDTEST_193 = sample("mdtest", "mdtest-1.9.3-lustre-gcp-easy-write.txt")
 MDTEST_34 = sample("mdtest", "mdtest-3.4.0dev-daos-easy-write.txt")
 RANK_CSV = sample("mdtest", "mdtest-3.4.0dev-daos-easy-write-per-rank.csv")
+# mdtest 4.0 with -P (per-rank statistics) and both tables: 'SUMMARY rate (in ops/sec)' and 'SUMMARY time
+# (in ms/op)' headers, seven figures a row. Layout from hpc/ior src/mdtest.c (summarize_results_rank0) and
+# the mdtest-4.1.0+dev output quoted in public DAOS notes; our own numbers.
+MDTEST_4_PER_RANK = data("mdtest", "mdtest-4-rate-and-time-per-rank.txt")
 
 
 class TestMdtestContract(FormatContract):
     format_id = "mdtest"
-    inputs = [[MDTEST_193], [MDTEST_34], [RANK_CSV]]
+    inputs = [[MDTEST_193], [MDTEST_34], [RANK_CSV], [MDTEST_4_PER_RANK]]
 
 
 def parse_text(text, name="mdtest.txt"):
@@ -128,3 +132,36 @@ def test_a_rank_csv_without_its_all_row_is_refused():
     with pytest.raises(ParseError) as refused:
         parse_text(lines[0] + "".join(lines[2:]), name="ranks.csv")
     assert str(refused.value) == "ranks.csv:2: no 'all' row: the rates of the whole run are missing"
+
+
+def test_mdtest_4_reads_the_per_iteration_rate_and_keeps_the_ranks_figures_and_times_in_ms_per_op():
+    result = parse_one(MDTEST_4_PER_RANK)
+    assert result["tool"]["version"] == "4.0.0"  # line 3
+    runs = runs_by_name(result)
+    # Directory rename and File read are all 0 (lines 15, 19): not run, not stored
+    assert sorted(runs) == sorted(
+        ["Directory creation", "Directory stat", "Directory removal", "File creation", "File stat", "File removal"]
+        + ["Tree creation", "Tree removal"]
+    )
+    [point] = runs["File creation"]["points"]
+    # line 17: per rank 600 / 400 / 500, per iteration 2200 / 1800 / 2000 / 282.843 (sd of 2200 and 1800)
+    assert point["iops"] == 2000.0
+    assert point["metrics"]["operations_per_s"] == {
+        "rank_max": 600.0,
+        "rank_min": 400.0,
+        "rank_mean": 500.0,
+        "max": 2200.0,
+        "min": 1800.0,
+        "mean": 2000.0,
+        "std_dev": 282.843,
+    }
+    # line 32: the time table of mdtest 4 is in milliseconds per operation, not seconds
+    assert point["metrics"]["time_ms_per_op"]["mean"] == 2.25 and "time_s" not in point["metrics"]
+    assert point["load"] == {"threads": 4}  # line 3
+    assert runs["File creation"]["params"]["iterations"] == 2  # line 10
+    assert any("Directory rename (line 15)" in warning for warning in result["warnings"])
+
+
+def test_mdtest_3_4_times_stay_in_seconds():
+    [point] = runs_by_name(parse_one(MDTEST_34))["File creation"]["points"]
+    assert "time_s" in point["metrics"] and "time_ms_per_op" not in point["metrics"]

@@ -13,7 +13,7 @@ from ingest.formats import mlperf_storage
 from ingest.registry import detect, parse_sources
 from tests.ingest.contract import FormatContract
 from tests.ingest.helpers import mib, parse_one
-from tests.samples import SAMPLES_DIR, sample
+from tests.samples import SAMPLES_DIR, data, sample
 
 DDN_REPORT = sample("mlperf-storage", "v1.0-ddn-cosmoflow-h100-report.json")
 HUAWEI_REPORT = sample("mlperf-storage", "v1.0-huawei-unet3d-h100-report.json")
@@ -21,12 +21,29 @@ SUMMARY = sample("mlperf-storage", "v1.0-ddn-cosmoflow-h100-run1-summary.json")
 EPOCHS = sample("mlperf-storage", "v1.0-ddn-cosmoflow-h100-run1-per_epoch_stats.json")
 SYSTEM = sample("mlperf-storage", "v1.0-ddn-system.json")
 TRANSCRIPT = sample("mlperf-storage", "v1.0-simplyblock-reportgen-output.txt")
+# MLPerf Storage v0.5 report: no 'accelerator' in 'overall', runs keyed run0..run4 in any order. Layout of
+# mlcommons/storage_results_v0.5 closed/ANL/results/polaris-lustre-Nacc8-Nhosts1/bert/mlperf_storage_report.json;
+# our own figures: 3 runs of unet3d on 16 accelerators, mean 5000 MiB/s.
+V05_REPORT = data("mlperf_storage", "v0.5-report-no-accelerator-type.json")
+# MLPerf Storage v0.5 DLIO summary: the model named at its top ("model": "bert"), no num_hosts. Layout of
+# mlcommons/storage_results_v0.5 closed/ANL/results/polaris-lustre-Nacc1-Nhosts1/bert/run0/x3212c0s1b0n0/summary.json;
+# our own figures: 2 accelerators, 2 epochs, 0.25 MiB/s.
+V05_SUMMARY = data("mlperf_storage", "v0.5-dlio-summary.json")
 ALL = (DDN_REPORT, HUAWEI_REPORT, SUMMARY, EPOCHS, SYSTEM, TRANSCRIPT)
 
 
 class TestMlperfStorageContract(FormatContract):
     format_id = "mlperf_storage"
-    inputs = [[DDN_REPORT], [HUAWEI_REPORT], [SUMMARY, EPOCHS], [SUMMARY], [SYSTEM], [TRANSCRIPT]]
+    inputs = [
+        [DDN_REPORT],
+        [HUAWEI_REPORT],
+        [V05_REPORT],
+        [V05_SUMMARY],
+        [SUMMARY, EPOCHS],
+        [SUMMARY],
+        [SYSTEM],
+        [TRANSCRIPT],
+    ]
 
 
 def parse_text(text, name):
@@ -99,6 +116,39 @@ def test_the_huawei_report_keyed_run1_to_run5_reads_255_accelerators():
     # runs.run5.train_throughput_MB_per_second 696273.7559965458
     assert rows[4][1] == mib(696273.7559965458)
     assert result["warnings"] == []
+
+
+def test_a_v0_5_report_without_an_accelerator_type_is_read_and_says_it_states_none():
+    result = parse_one(V05_REPORT)
+    run, point = only_point(result)
+    assert run["workload"]["name"] == "unet3d (accelerator not stated)"
+    assert run["description"].startswith("MLPerf Storage training emulation of unet3d on 16 simulated accelerators:")
+    # line 6: train_num_accelerators "16"; line 12: 5000 MiB/s = 5,242.88 MB/s, 327.68 MB/s per accelerator
+    assert point["load"] == {"accelerators": 16}
+    assert point["mbps"] == mib(5000) == pytest.approx(5242.88)
+    assert point["metrics"]["mbps_per_accelerator"] == pytest.approx(327.68)
+    # runs in the file's order: run0 (4750), run2 (5250), run1 (5000)
+    assert [(row[0], row[2]) for row in point["metrics"]["runs"]["rows"]] == [
+        ("run0", 38.0),
+        ("run2", 42.0),
+        ("run1", 40.0),
+    ]
+    assert result["warnings"] == [
+        "v0.5-report-no-accelerator-type.json:3: the report states no accelerator type (as MLPerf Storage v0.5 "
+        "reports do); its workload is named 'accelerator not stated' and compares only with reports that state none"
+    ]
+
+
+def test_a_v0_5_dlio_summary_keeps_the_model_it_names():
+    result = parse_one(V05_SUMMARY)
+    run, point = only_point(result)
+    assert run["params"]["model"] == "bert"  # line 2
+    assert "of bert" in run["description"] and "does not name the model" not in run["description"]
+    # line 4: 2 accelerators; line 11: AU mean 97.0 ('success', line 12); line 20: 0.25 MiB/s = 0.262144 MB/s
+    assert point["load"] == {"accelerators": 2} and run["verdict"] == "pass"
+    assert point["metrics"]["au_pct"] == 97.0 and point["mbps"] == mib(0.25) == pytest.approx(0.262144)
+    assert [row[:3] for row in point["metrics"]["epochs"]["rows"]] == [["1", 96.0, 100.0], ["2", 98.0, 110.0]]
+    assert run["params"]["hosts"] is None and result["warnings"] == []
 
 
 def test_a_run_of_another_accelerator_count_than_the_reports_is_told():

@@ -19,7 +19,7 @@ from ...errors import ParseError
 from ...result import ResultSet
 from ...source import Source, decode_head
 from .series import SERIES_HEADER, _series_runs
-from .summary import SUMMARY_HEADER, _summary_runs
+from .summary import _summary_runs, is_summary
 
 __all__ = ["FORMAT", "READS", "TOOL", "parse", "sniff"]
 
@@ -34,13 +34,13 @@ READS = (
 
 def sniff(head: bytes, name: str) -> bool:
     text = decode_head(head).lstrip("\ufeff")
-    return text.startswith(SUMMARY_HEADER) or text.startswith(SERIES_HEADER)
+    return is_summary(text) or text.startswith(SERIES_HEADER)
 
 
 def parse(source: Source) -> ResultSet:
     warnings: list[str] = []
     text = source.head_text().lstrip("\ufeff")
-    if text.startswith(SUMMARY_HEADER):
+    if is_summary(text):
         runs = _summary_runs(source, warnings)
     elif text.startswith(SERIES_HEADER):
         runs = _series_runs(source, warnings)

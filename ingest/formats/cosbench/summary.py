@@ -1,6 +1,7 @@
 """A COSBench workload's summary CSV: a row per stage and operation."""
 
 import csv
+import re
 from datetime import datetime
 
 from ...errors import ParseError
@@ -8,9 +9,19 @@ from ...result import Point, Run
 from ...source import Source
 from .common import PREPARATION_TYPES, number, object_size, operation_run, required
 
-SUMMARY_HEADER = "Stage,Op-Name,Op-Type,Op-Count,Byte-Count,Avg-ResTime,Avg-ProcTime,"
+# The header of a workload summary, also with the columns a 2023 fork adds after Stage
+# ("Stage,Interval,Op-Id,Op-Name,...").
+_SUMMARY_HEADER = re.compile(r"^Stage,(?:Interval,)?(?:Op-Id,)?Op-Name,Op-Type,Op-Count,Byte-Count,Avg-ResTime,")
+
+
+def is_summary(text: str) -> bool:
+    """Whether ``text`` begins with a workload summary's header."""
+    return bool(_SUMMARY_HEADER.match(text))
+
+
 _PERCENTILES = ("60%", "80%", "90%", "95%", "99%")
-_COLUMNS = 17  # up to Status; the Detailed Status spills over the columns after it
+# A stage that ran no operation (a delay stage) is written with "N/A" in each column from Op-Name to Succ-Ratio.
+_NOT_MEASURED = "n/a"
 
 
 def _summary_runs(source: Source, warnings: list[str]) -> list[Run]:
@@ -24,16 +35,27 @@ def _summary_runs(source: Source, warnings: list[str]) -> list[Run]:
         ]
         if missing:
             raise ParseError(f"the header has no {', '.join(missing)} column(s)", file=source.name, line=1)
+        # Up to Status; the Detailed Status spills over the columns after it. Forks add columns before
+        # Op-Name (Interval, Op-Id), so the columns are found by name.
+        least = columns["Status"] + 1
+        idle: list[str] = []
         for line, row in enumerate(rows, 2):
             if not any(cell.strip() for cell in row):
                 continue
-            if len(row) < _COLUMNS:
+            if len(row) < least:
                 raise ParseError(
-                    f"expected at least {_COLUMNS} columns (Stage ... Status), found {len(row)}",
+                    f"expected at least {least} columns (Stage ... Status), found {len(row)}",
                     file=source.name,
                     line=line,
                 )
+            if row[columns["Op-Type"]].strip().lower() == _NOT_MEASURED:
+                idle.append(f"{row[columns['Stage']].strip()} (line {line})")
+                continue
             runs.append(_run(row, columns, source.name, line, warnings))
+        if idle:
+            warnings.append(
+                f"stages that ran no operation (N/A figures, such as a delay), not stored: {', '.join(idle)}"
+            )
     return runs
 
 
@@ -68,7 +90,7 @@ def _run(row: list[str], columns: dict[str, int], file: str, line: int, warnings
     elif op_type in ("write", "prepare"):
         point.write_mbps = point.mbps
     status = cell("Status")
-    details = [part.strip() for part in row[_COLUMNS:] if part.strip()]
+    details = [part.strip() for part in row[columns["Status"] + 1 :] if part.strip()]
     if success is not None and success < 100 and op_type not in PREPARATION_TYPES:
         warnings.append(f"{file}:{line}: {stage} {op_name}: {success:g} % of the operations succeeded")
     if status != "completed":

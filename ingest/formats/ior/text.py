@@ -15,6 +15,8 @@ from ...units import KIB, MIB, mib_to_mbps
 _PRINTED = Printed(required=True)
 _ACCESSES = ("write", "read")
 _KEY_VALUE = re.compile(r"^(\S[^:]*?)\s*: ?(.*)$")
+_SETUP = re.compile(r"^(\S[^=]*?)\s*= ?(.*)$")
+_CLIENTS = re.compile(r"^(\d+) \((\d+) per node\)")
 # IOR's own columns of a results row, by the name its header row gives them.
 _ROW_FIGURES = {
     "bw(MiB/s)": "mib_per_s",
@@ -108,7 +110,7 @@ def _text_runs(source: Source, warnings: list[str]) -> list[Run]:
 def _line(reading: _Reading, line: str, number: int, warnings: list[str]) -> None:
     stripped = line.strip()
     if not stripped:
-        if reading.block == "options":
+        if reading.block in ("options", "setup"):
             reading.block = "header"
         return
     if stripped.startswith("WARNING:"):
@@ -120,8 +122,14 @@ def _line(reading: _Reading, line: str, number: int, warnings: list[str]) -> Non
     elif stripped == "Options:":
         reading.test(number).line = number
         reading.block = "options"
+    elif stripped == "Summary:" and not reading.summary_line:
+        reading.test(number).line = number
+        reading.block = "setup"  # IOR 3.0 and 3.1 print their setup as 'Summary:' and tab-indented 'key = value'
     elif stripped == "Results:":
         reading.block = "results"
+    elif stripped.startswith("access ") and "bw(MiB/s)" in stripped and reading.block != "results":
+        reading.block = "results"  # IOR 3.0 and 3.1 print the header row without a 'Results:' line
+        _results_line(reading, stripped, number)
     elif stripped == "Summary of all tests:":
         reading.block, reading.summary_line = "summary", number
     elif stripped.startswith("Finished") and _KEY_VALUE.match(stripped):
@@ -135,6 +143,9 @@ def _line(reading: _Reading, line: str, number: int, warnings: list[str]) -> Non
 
 
 def _header_line(reading: _Reading, line: str, number: int) -> None:
+    if reading.block == "setup":
+        _setup_line(reading.test(number), line)
+        return
     match = _KEY_VALUE.match(line)
     if match is None:
         return  # the banner, or a line of IOR's verbose output: no figure
@@ -143,8 +154,23 @@ def _header_line(reading: _Reading, line: str, number: int) -> None:
         reading.test(number).options[key] = value
     elif key == "Command line":
         reading.command = value
-    elif key == "StartTime":
+    elif key == "StartTime" or re.fullmatch(r"Test \d+ started", key):  # the latter: IOR 3.0 and 3.1
         reading.test(number).started_at = _timestamp(value)
+
+
+def _setup_line(test: _Test, line: str) -> None:
+    """A line of IOR 3.0/3.1's setup, ``clients            = 8 (8 per node)``, read into the options as
+    IOR 3.2 names them (``tasks``, ``clients per node``; ``ordering in a file`` without its 'offsets')."""
+    match = _SETUP.match(line)
+    if match is None:
+        return
+    key, value = match.group(1), match.group(2)
+    if clients := _CLIENTS.match(value) if key == "clients" else None:
+        test.options["tasks"], test.options["clients per node"] = clients.group(1), clients.group(2)
+    elif key == "ordering in a file":
+        test.options[key] = value.split()[0] if value else value
+    else:
+        test.options[key] = value
 
 
 def _timestamp(text: str) -> str | None:
@@ -162,8 +188,10 @@ def _results_line(reading: _Reading, line: str, number: int) -> None:
         test.columns = cells
     elif line.startswith("stonewalling"):
         test.stonewalling.append(line)
-    elif line.startswith(("Max Write:", "Max Read:", "---")):
-        return  # the Max lines repeat the best row's bandwidth; '---' underlines the header
+    elif line.startswith(("Max Write:", "Max Read:", "---")) or cells[0] == "remove":
+        # the Max lines repeat the best row's bandwidth; '---' underlines the header; IOR 3.3+ adds a
+        # 'remove' row (the time to delete the test files, its other columns '-'), which moves no data
+        return
     elif cells[0] in _ACCESSES:
         test.rows.append(_row(test, cells, number))
     else:

@@ -26,8 +26,9 @@ __all__ = ["FORMAT", "READS", "TOOL", "parse", "sniff"]
 FORMAT = "mdtest"
 TOOL = "mdtest"
 READS = (
-    "mdtest text output (1.9.3 with stonewall lines, 3.4 with SUMMARY rate and time tables) and its per-rank CSV: "
-    "a run per metadata operation, its operations per second as the point's rate, tasks as load"
+    "mdtest text output (1.9.3 with stonewall lines, 3.4 with SUMMARY rate and time tables, 4.x with their units "
+    "and -P per-rank columns) and its per-rank CSV: a run per metadata operation, its operations per second as the "
+    "point's rate, tasks as load"
 )
 
 _TEXT = re.compile(rb"^mdtest-(\S+) was launched with \d+ total task", re.MULTILINE)

@@ -18,6 +18,8 @@ class Rate:
     mean: float
     statistics: dict[str, float] = field(default_factory=dict)
     times_s: dict[str, float] = field(default_factory=dict)
+    # The unit of ``times_s``: seconds (mdtest up to 3.4) or "ms_per_op" (mdtest 4's 'SUMMARY time (in ms/op)').
+    time_unit: str = "s"
 
 
 def operation_runs(
@@ -35,7 +37,7 @@ def operation_runs(
 def _run(rate: Rate, tasks: int | None, params: dict[str, Any], started_at: str | None) -> Run:
     metrics: dict[str, Any] = {"operations_per_s": dict(rate.statistics)}
     if rate.times_s:
-        metrics["time_s"] = dict(rate.times_s)
+        metrics["time_s" if rate.time_unit == "s" else "time_ms_per_op"] = dict(rate.times_s)
     point = Point(load={"threads": tasks} if tasks else {}, iops=rate.mean, metrics=metrics)
     return Run(
         name=rate.operation,

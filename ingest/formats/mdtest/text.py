@@ -19,10 +19,14 @@ _LAUNCHED = re.compile(r"^mdtest-\S+ was launched with (\d+) total task\(s\) on 
 _ITEMS = re.compile(r"^(\d+) tasks, (\d+) (?:files|directories|files/directories)\b")
 _STONEWALL_RANK = re.compile(r"^stonewall rank \d+: (\d+) of (\d+)")
 _STONEWALL_HIT = re.compile(r"^Continue stonewall hit min: (\S+) max: (\S+) avg: (\S+)")
-_TABLE = re.compile(r"^SUMMARY(?: (rate|time))?: \(of (\d+) iterations?\)")
-# A table row: the operation's name (with a colon in 1.9.3) and its max, min, mean and standard deviation.
-_ROW = re.compile(r"^([A-Za-z][A-Za-z ()]*?)\s*:?\s+([^\s:]+)\s+(\S+)\s+(\S+)\s+(\S+)$")
+# 'SUMMARY rate: (of 1 iterations)' (1.9.3 to 3.4, times in seconds) or, from mdtest 4.0,
+# 'SUMMARY rate (in ops/sec): (of 1 iterations)' and 'SUMMARY time (in ms/op): ...'.
+_TABLE = re.compile(r"^SUMMARY(?: (rate|time))?(?: \(in ([^)]+)\))?: \(of (\d+) iterations?\)")
+# A table row: the operation's name (with a colon in 1.9.3) and its max, min, mean and standard deviation;
+# with mdtest 4's -P, the ranks' max, min and mean come first (7 figures).
+_ROW = re.compile(r"^([A-Za-z][A-Za-z ()]*?)\s*:?\s+((?:[^\s:]+\s+){3}\S+|(?:[^\s:]+\s+){6}\S+)$")
 _STATISTICS = ("max", "min", "mean", "std_dev")
+_RANK_STATISTICS = ("rank_max", "rank_min", "rank_mean")
 
 
 @dataclass
@@ -34,6 +38,8 @@ class _Reading:
     params: dict[str, Any] = field(default_factory=dict)
     stonewall_items: list[int] = field(default_factory=list)
     table: str | None = None
+    time_unit: str = "s"
+    time_unit_of: dict[str, str] = field(default_factory=dict)
     rates: list[Rate] = field(default_factory=list)
     times: dict[str, dict[str, float]] = field(default_factory=dict)
     finished: bool = False
@@ -60,6 +66,7 @@ def _text_runs(source: Source, warnings: list[str]) -> list[Run]:
         reading.params["stonewall_ranks"] = len(reading.stonewall_items)
     for rate in reading.rates:
         rate.times_s = reading.times.get(rate.operation, {})
+        rate.time_unit = reading.time_unit_of.get(rate.operation, "s")
     return operation_runs(
         reading.rates, tasks=reading.tasks, params=reading.params, started_at=reading.started_at, warnings=warnings
     )
@@ -82,7 +89,9 @@ def _line(reading: _Reading, line: str, number: int) -> None:
         reading.params |= {name: _number(text, number, name) for name, text in zip(names, match.groups(), strict=True)}
     elif match := _TABLE.match(line):
         reading.table = match.group(1) or "rate"
-        reading.params["iterations"] = read_whole(match.group(2), file=None, line=number, field="iterations")
+        if reading.table == "time":
+            reading.time_unit = "ms_per_op" if match.group(2) == "ms/op" else "s"
+        reading.params["iterations"] = read_whole(match.group(3), file=None, line=number, field="iterations")
     elif line.startswith("-- finished at"):
         reading.finished = True
     elif reading.table is not None and not line.startswith(("Operation", "---")):
@@ -106,9 +115,11 @@ def _table_row(reading: _Reading, line: str, number: int) -> None:
             line=number,
         )
     operation = " ".join(match.group(1).split())
+    texts = match.group(2).split()
+    names = (*_RANK_STATISTICS, *_STATISTICS) if len(texts) == 7 else _STATISTICS
     figures = {
         name: value
-        for name, text in zip(_STATISTICS, match.groups()[1:], strict=True)
+        for name, text in zip(names, texts, strict=True)
         if (value := read_number(text, file=None, line=number, field=f"{operation} {name}", printed=_STATISTIC))
         is not None
     }
@@ -116,6 +127,7 @@ def _table_row(reading: _Reading, line: str, number: int) -> None:
         raise ParseError(f"the {operation} row states no mean (NA)", line=number)
     if reading.table == "time":
         reading.times[operation] = figures
+        reading.time_unit_of[operation] = reading.time_unit
     elif any(rate.operation == operation for rate in reading.rates):
         raise ParseError(f"a second {operation} row in the SUMMARY rate table", line=number)
     else:

@@ -30,10 +30,11 @@ __all__ = ["FORMAT", "READS", "TOOL", "group_key", "parse", "parse_group", "snif
 FORMAT = "mlperf_storage"
 TOOL = "MLPerf Storage"
 READS = (
-    "MLPerf Storage v1.0 training: `mlperf_storage_report.json` and the `benchmark.sh reportgen` transcript "
-    "(one run per model and accelerator type, simulated accelerators as load, MiB/s converted), DLIO "
-    "`summary.json` (accelerator utilisation and its pass/fail) with the `per_epoch_stats.json` of its "
-    "folder, and the system description JSON (nodes, CPUs, memory, NICs, drives) as the system"
+    "MLPerf Storage v0.5 and v1.0 training: `mlperf_storage_report.json` (v0.5's without an accelerator type) "
+    "and the `benchmark.sh reportgen` transcript (one run per model and accelerator type, simulated accelerators "
+    "as load, MiB/s converted), DLIO `summary.json` (accelerator utilisation and its pass/fail) with the "
+    "`per_epoch_stats.json` of its folder, and the system description JSON (nodes, CPUs, memory, NICs, drives) "
+    "as the system"
 )
 
 _REPORT = re.compile(r'"overall"\s*:\s*\{[^{}]*"train_num_accelerators"\s*:')

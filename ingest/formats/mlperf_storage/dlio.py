@@ -4,9 +4,9 @@
 of simulated accelerators and of hosts, the accelerator utilisation (AU) of each epoch with its mean,
 whether the mean met the benchmark's rule (``train_au_meet_expectation``: ``success`` or ``fail``), and
 the training throughput of each epoch in samples/s with its mean and the mean I/O throughput in "MB/s"
-(MiB/s, converted). It does not name the model. ``per_epoch_stats.json`` holds each epoch's start, end
-and duration, and those of its blocks: read with the ``summary.json`` of the same folder into its
-run's epoch table; alone it holds no figure to store and is refused.
+(MiB/s, converted). It names the model in MLPerf Storage v0.5 (kept), not in v1.0. ``per_epoch_stats.json``
+holds each epoch's start, end and duration, and those of its blocks: read with the ``summary.json`` of the
+same folder into its run's epoch table; alone it holds no figure to store and is refused.
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ def summary_run(document: JsonFile, epochs: list[Epoch] | None, warnings: list[s
     hosts = document.whole(data, "num_hosts", required=False)
     host = data.get("hostname") if isinstance(data.get("hostname"), str) else None
     started_at = document.moment(data, "start")
+    # MLPerf Storage v0.5's DLIO names the model at the top of its summary; v1.0's does not.
+    model = data["model"].strip() if isinstance(data.get("model"), str) and data["model"].strip() else None
     point = Point(
         load={"accelerators": accelerators},
         mbps=mbps,
@@ -67,10 +69,12 @@ def summary_run(document: JsonFile, epochs: list[Epoch] | None, warnings: list[s
     )
     return Run(
         name=_run_name(accelerators, started_at, host),
-        description=f"{TOOL_DESCRIPTION}: one benchmark run's DLIO summary; it does not name the model",
+        description=f"{TOOL_DESCRIPTION}: one benchmark run's DLIO summary"
+        + (f" of {model}; it names no accelerator type" if model else "; it does not name the model"),
         started_at=started_at,
         verdict=_verdict(document, metric),
         params={
+            **({"model": model} if model else {}),
             "accelerators": accelerators,
             "hosts": hosts,
             "host": host,

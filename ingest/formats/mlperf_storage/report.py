@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ...result import Point, Run
 from .document import JsonFile, JSONObject
-from .training import TrainingFigures, training_run
+from .training import UNSTATED_ACCELERATOR, TrainingFigures, training_run
 
 _OVERALL = "overall"
 _RUNS = "runs"
@@ -22,7 +22,7 @@ def report_run(document: JsonFile, warnings: list[str]) -> Run:
     overall = document.section(document.data, _OVERALL)
     figures = TrainingFigures(
         model=document.text(overall, "model", _OVERALL),
-        accelerator=document.text(overall, "accelerator", _OVERALL),
+        accelerator=_accelerator_type(document, overall, warnings),
         accelerators=_accelerators(document, overall, _OVERALL),
         mib_per_second=_figure(document, overall, "train_throughput_mean_MB_per_second"),
         mib_per_second_stdev=document.number(overall, "train_throughput_stdev_MB_per_second", _OVERALL, required=False),
@@ -50,6 +50,19 @@ def _point(run: Run) -> Point:
 
 def _figure(document: JsonFile, overall: JSONObject, key: str) -> float:
     return document.number(overall, key, _OVERALL) or 0.0
+
+
+def _accelerator_type(document: JsonFile, overall: JSONObject, warnings: list[str]) -> str:
+    """The simulated accelerator's type; MLPerf Storage v0.5 reports state none (that round emulated one
+    type only), so the workload is named as stating none and a warning says so."""
+    if "accelerator" in overall:
+        return document.text(overall, "accelerator", _OVERALL)
+    warnings.append(
+        f"{document.name}:{document.line_of('model', _OVERALL)}: the report states no accelerator type (as MLPerf "
+        f"Storage v0.5 reports do); its workload is named '{UNSTATED_ACCELERATOR}' and compares only with "
+        "reports that state none"
+    )
+    return UNSTATED_ACCELERATOR
 
 
 def _accelerators(document: JsonFile, parent: JSONObject, within: str) -> int:

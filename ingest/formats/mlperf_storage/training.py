@@ -20,6 +20,8 @@ from ...result import Point, Run, Workload
 from ...units import mib_to_mbps
 
 TOOL_DESCRIPTION = "MLPerf Storage training emulation"
+# The accelerator type of a report that states none (MLPerf Storage v0.5 reports).
+UNSTATED_ACCELERATOR = "accelerator not stated"
 # The accelerator utilisation (%) each model's runs must reach, MLPerf Storage v1.0 rules.
 AU_THRESHOLD_PCT = {"unet3d": 90.0, "resnet50": 90.0, "cosmoflow": 70.0}
 
@@ -50,6 +52,11 @@ def accelerators_named(count: int) -> str:
     return f"{count} accelerator" + ("" if count == 1 else "s")
 
 
+def _typed(accelerator: str) -> str:
+    """The accelerator's type and a space, or nothing when the file states none."""
+    return "" if accelerator == UNSTATED_ACCELERATOR else f"{accelerator} "
+
+
 def training_run(figures: TrainingFigures, *, verdict: str | None) -> Run:
     mbps = TrainingFigures.mbps_of(figures.mib_per_second)
     stdev = figures.mib_per_second_stdev
@@ -68,7 +75,7 @@ def training_run(figures: TrainingFigures, *, verdict: str | None) -> Run:
     return Run(
         name=f"{name}, {accelerators_named(figures.accelerators)}",
         description=(
-            f"{TOOL_DESCRIPTION} of {figures.model} on {figures.accelerators} simulated {figures.accelerator} "
+            f"{TOOL_DESCRIPTION} of {figures.model} on {figures.accelerators} simulated {_typed(figures.accelerator)}"
             f"{accelerators_named(figures.accelerators).split(' ', 1)[1]}: the mean training throughput of the "
             "benchmark runs"
         ),
