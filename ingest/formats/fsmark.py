@@ -11,7 +11,8 @@ One run per invocation, one point: ``load.threads`` = the thread count, ``iops``
 Files/sec`` fs_mark prints (files created per second; without that line, the mean of the loops' rates,
 said in a warning). The loops' rows (as a table), the percentiles, the application overhead and the
 system call times (``-v``) go to ``metrics``; the file size, write size, sync method and directory layout
-to ``params``. The workload is file creation of the stated size, written sequentially.
+to ``params``. The workload is file creation of the stated size: writes, at places the file system
+chooses (no random share is stated).
 """
 
 import re
@@ -188,7 +189,8 @@ def _run(invocation: _Invocation, source: Source, warnings: list[str]) -> Run | 
         workload=Workload(
             name="File create",
             read_pct=0.0,
-            random_pct=0.0,
+            # Where the files' blocks land is the file system's choice: neither sequential nor random is stated.
+            random_pct=None,
             transfer_sizes=[TransferSize(bytes=file_size, pct=100.0)]
             if isinstance(file_size, int) and file_size > 0
             else [],

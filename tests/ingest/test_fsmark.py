@@ -87,3 +87,10 @@ def test_a_verbose_row_cut_short_is_refused_naming_the_line():
     with pytest.raises(ParseError) as error:
         _parse(text)
     assert error.value.line == 13 and "expected the 23 columns" in str(error.value) and "found 20" in str(error.value)
+
+
+def test_file_creation_states_writes_and_no_random_share():
+    # Where the 8,192-byte files' blocks land is the file system's choice: no sequential or random share.
+    [result] = parse_paths([LKP])
+    workload = result["runs"][0]["workload"]
+    assert (workload["read_pct"], workload["random_pct"]) == (0.0, None)
