@@ -24,6 +24,8 @@ WORKLOADS_PER_PAGE = 10
 RUNS_PER_PAGE = 50
 # Where a run's figures come from, in words.
 _ORIGINS = dict(Run.Origin.choices)
+# How a figure used as is was read (a lab's own IO500 run: its one point, with no response time).
+AS_IS_WORDS = "as measured, with no response time (the same at any threshold)"
 # A run id no address holds but in its place: the runs' addresses around it.
 _ANY_RUN = 9_876_543_210
 
@@ -83,6 +85,19 @@ class RunRow:
         return mark_safe(_ROW_HTML.format(escape(self.url), self.run_id, *escaped, excluded))
 
 
+def runs_heading(figures: Iterable[RunFigure], *, threshold_ms: float) -> str:
+    """The runs section's heading: "Runs by workload, at 20 ms"; where every figure shown is used as is with no
+    response time (a lab's own IO500 runs) "Runs by workload, as measured (no response time)", and where some
+    are, the threshold and which are not read at it."""
+    as_is = {figure.as_is for figure in figures}
+    at = f"at {formatting.threshold(threshold_ms)}"
+    if as_is == {True}:
+        return "Runs by workload, as measured (no response time)"
+    if True in as_is:
+        return f"Runs by workload, {at} (IO500 figures as measured, with no response time)"
+    return f"Runs by workload, {at}"
+
+
 def run_rows(figures: Iterable[RunFigure], *, names_shown: bool = False) -> list[RunRow]:
     """The rows of ``figures`` (:func:`run_row`), their runs' addresses from one ``reverse``."""
     before, after = reverse("pages:run", args=[_ANY_RUN]).split(str(_ANY_RUN))
@@ -126,7 +141,7 @@ def run_row(figure: RunFigure, *, url: str, names_shown: bool = False) -> RunRow
         source=_ORIGINS.get(run.origin, run.origin),
         at_threshold=value,
         per_drive=by_drive_text,
-        how_read=formatting.status_words(figure.status),
+        how_read=AS_IS_WORDS if figure.as_is else formatting.status_words(figure.status),
         excluded=exclusion_words(
             phase=run.phase, reason=run.excluded_reason, by=run.excluded_by, at=run.excluded_at, names_shown=names_shown
         ),
