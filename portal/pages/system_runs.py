@@ -24,8 +24,8 @@ WORKLOADS_PER_PAGE = 10
 RUNS_PER_PAGE = 50
 # Where a run's figures come from, in words.
 _ORIGINS = dict(Run.Origin.choices)
-# How a figure used as is was read (a lab's own IO500 run: its one point, with no response time).
-AS_IS_WORDS = "as measured, with no response time (the same at any threshold)"
+# How a figure with no response time was read, after how it was stated (IO500's: "as measured", "as published").
+AS_IS_WORDS = ", with no response time (the same at any threshold)"
 # A run id no address holds but in its place: the runs' addresses around it.
 _ANY_RUN = 9_876_543_210
 
@@ -86,15 +86,17 @@ class RunRow:
 
 
 def runs_heading(figures: Iterable[RunFigure], *, threshold_ms: float) -> str:
-    """The runs section's heading: "Runs by workload, at 20 ms"; where every figure shown is used as is with no
-    response time (a lab's own IO500 runs) "Runs by workload, as measured (no response time)", and where some
-    are, the threshold and which are not read at it."""
-    as_is = {figure.as_is for figure in figures}
+    """The runs section's heading: "Runs by workload, at 20 ms"; where every figure shown states no response time,
+    the same at any threshold (IO500's, :attr:`RunFigure.stated_as`), "Runs by workload, as measured (no response
+    time)", and where some do, the threshold and which are not read at it."""
+    stated = {figure.stated_as for figure in figures}
     at = f"at {formatting.threshold(threshold_ms)}"
-    if as_is == {True}:
-        return "Runs by workload, as measured (no response time)"
-    if True in as_is:
-        return f"Runs by workload, {at} (IO500 figures as measured, with no response time)"
+    as_stated = stated - {""}
+    how = as_stated.pop() if len(as_stated) == 1 else "as measured or published"
+    if stated and "" not in stated:
+        return f"Runs by workload, {how} (no response time)"
+    if len(stated) > 1:
+        return f"Runs by workload, {at} (IO500 figures {how}, with no response time)"
     return f"Runs by workload, {at}"
 
 
@@ -141,7 +143,7 @@ def run_row(figure: RunFigure, *, url: str, names_shown: bool = False) -> RunRow
         source=_ORIGINS.get(run.origin, run.origin),
         at_threshold=value,
         per_drive=by_drive_text,
-        how_read=AS_IS_WORDS if figure.as_is else formatting.status_words(figure.status),
+        how_read=f"{figure.stated_as}{AS_IS_WORDS}" if figure.stated_as else formatting.status_words(figure.status),
         excluded=exclusion_words(
             phase=run.phase, reason=run.excluded_reason, by=run.excluded_by, at=run.excluded_at, names_shown=names_shown
         ),

@@ -16,10 +16,12 @@ from django.db.models import Count
 from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KT
 
+from portal.analysis.curves import Status
 from portal.models import Config, Point, Run, System, Workload
 
 from .figures import STORED_FIGURE_COLUMNS
 from .selectors import (
+    IO500,
     POINT_FIGURE_COLUMNS,
     PointFigures,
     measured_as_is,
@@ -163,6 +165,15 @@ class RunFigure(NamedTuple):
     # Whether the figure is the run's one point used as is, with no response time, the same at any threshold
     # (a lab's own IO500 run: :func:`~portal.results.selectors.measured_as_is`).
     as_is: bool = False
+
+    @property
+    def stated_as(self) -> str:
+        """How a figure with no response time, the same at any threshold, was stated: "as measured" (a lab's own
+        IO500 run), "as published" (a catalogue's IO500 submission); '' for a figure read at the threshold."""
+        if self.as_is:
+            return "as measured"
+        published = self.run.origin == Run.Origin.PUBLISHED and self.run.tool == IO500
+        return "as published" if published and self.status == Status.SINGLE_POINT else ""
 
 
 def workload_figures(

@@ -14,6 +14,7 @@ from portal.models import Run, Upload
 from tests.factories import ConfigFactory, PointFactory, RunFactory
 from tests.ingesting import store_file
 from tests.samples import sample
+from tests.test_catalogue_io500 import AURORA_NAME, build_clone, catalogue_import
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +69,29 @@ def test_the_system_page_shows_each_figure_as_measured(client, admin_user, easy_
     assert " ms" not in runs and "no response times" not in runs
     row = f"#{easy_write.id} not stated IO500 measured (uploaded file) 1,049,833 MB/s"
     assert f"{row} – as measured, with no response time (the same at any threshold)" in runs
+
+
+def test_the_system_page_of_a_catalogue_submission_shows_each_figure_as_published(client, admin_user, tmp_path):
+    root = tmp_path / "submission-data"
+    build_clone(root)
+    catalogue_import(root)
+    run = Run.objects.get(config__system__name=AURORA_NAME, workload_name="ior-easy-write")
+    client.force_login(admin_user)
+    text = text_of(client.get(f"/systems/{run.config.system_id}/", {"threshold_ms": 5}).content)
+    runs = text[text.index("Runs by workload") :]
+    assert runs.startswith("Runs by workload, as published (no response time) ")
+    assert " ms" not in runs
+    # Aurora's result.txt ior-easy-write "score = 1313.924246" GiB/s x 1,073.741824 = 1,410,815.4 MB/s
+    row = f"#{run.id} not stated IO500 published (typed in from a paper) 1,410,815 MB/s"
+    assert f"{row} – as published, with no response time (the same at any threshold)" in runs
+
+
+def test_the_api_gives_the_figure_as_measured_at_any_threshold(client, admin_user, easy_write):
+    client.force_login(admin_user)
+    for threshold_ms in (20, 0.5):
+        body = client.get(f"/api/v1/runs/{easy_write.id}/threshold/", {"threshold_ms": threshold_ms}).json()
+        assert body["value"] == pytest.approx(977.733176 * 1073.741824)
+        assert (body["status"], body["status_text"]) == ("measured", "measured point")
 
 
 def test_the_several_systems_tables_state_the_figures_as_measured(client, admin_user, easy_write):
