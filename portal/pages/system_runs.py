@@ -127,12 +127,13 @@ def run_row(figure: RunFigure, *, url: str, names_shown: bool = False) -> RunRow
     if config.stroke_pct:
         described.append(f"{formatting.percent(config.stroke_pct)} stroke")
     drives = config.drive_count
-    value = "no value" if figure.value is None else formatting.throughput(figure.value, figure.metric)
+    unit = figure.unit or None
+    value = "no value" if figure.value is None else formatting.throughput(figure.value, figure.metric, unit=unit)
     if figure.status == Status.NOT_REACHED:
         # A lower bound: the run did at least this much at the threshold.
         value = f"≥ {value}"
     by_drive = per_drive(figure.value, drives).per_drive if figure.value is not None and drives else None
-    by_drive_text = formatting.throughput(by_drive, figure.metric)
+    by_drive_text = formatting.throughput(by_drive, figure.metric, unit=unit)
     if figure.status == Status.NOT_REACHED and by_drive is not None:
         by_drive_text = f"≥ {by_drive_text}"  # a lower bound's share of each drive
     return RunRow(

@@ -17,6 +17,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KT
 
 from portal.analysis.curves import Status
+from portal.analysis.figure_kinds import figure_kind
 from portal.models import Config, Point, Run, System, Workload
 
 from .figures import STORED_FIGURE_COLUMNS
@@ -165,6 +166,8 @@ class RunFigure(NamedTuple):
     # Whether the figure is the run's one point used as is, with no response time, the same at any threshold
     # (a lab's own IO500 run: :func:`~portal.results.selectors.measured_as_is`).
     as_is: bool = False
+    # The unit of its kind of figure ("IOPS", "MB/s", "metadata ops/s": :mod:`portal.analysis.figure_kinds`).
+    unit: str = ""
 
     @property
     def stated_as(self) -> str:
@@ -203,17 +206,25 @@ def workload_figures(
             row[:shown_count],
             row[shown_count],
             row[shown_count + 1],
-            row[shown_count + 3 :],
+            row[shown_count + 4 :],
             measured_as_is(
                 origin=row[_ROW_COLUMNS.index("origin")],
                 tool=row[_ROW_COLUMNS.index("tool")],
                 min_avg_response_ms=row[shown_count + 2],
             ),
+            row[shown_count + 3] or "",
         )
         for row in Run.objects.filter(id__in=shown)
-        .annotate(threshold_rule=KT("params__threshold_rule"))
+        .annotate(threshold_rule=KT("params__threshold_rule"), figure_named=KT("params__figure"))
         .order_by("workload_name", *RUN_SORTS[sort][1])
-        .values_list(*_ROW_COLUMNS, "threshold_rule", "published_at_ms", "min_avg_response_ms", *STORED_FIGURE_COLUMNS)
+        .values_list(
+            *_ROW_COLUMNS,
+            "threshold_rule",
+            "published_at_ms",
+            "min_avg_response_ms",
+            "figure_named",
+            *STORED_FIGURE_COLUMNS,
+        )
     ]
     # A configuration once, however many of its runs are shown (a lab's file puts them all in one).
     configs = Config.objects.filter(id__in={row.values[1] for row in rows}).only(*_CONFIG_COLUMNS).order_by().in_bulk()
@@ -239,7 +250,10 @@ def workload_figures(
                 latency=latency,
                 as_is=row.as_is,
             )
-        by_workload[run.workload_name].append(figure)
+        kind = figure_kind(
+            tool=run.tool, params={"figure": row.figure_named}, workload_name=run.workload_name, metric=figure.metric
+        )
+        by_workload[run.workload_name].append(figure._replace(unit=kind.unit))
     return by_workload
 
 
@@ -253,6 +267,8 @@ class _ShownRow(NamedTuple):
     stored: tuple
     # Whether its figure is its one point used as is (:func:`~portal.results.selectors.measured_as_is`).
     as_is: bool
+    # What its file says its figure is (mdtest's and IO500's ``params.figure``), for the figure's unit.
+    figure_named: str
 
 
 def _stored_figure(run: ShownRun, stored: dict) -> RunFigure:

@@ -69,6 +69,9 @@ def test_the_system_page_shows_each_figure_as_measured(client, admin_user, easy_
     assert " ms" not in runs and "no response times" not in runs
     row = f"#{easy_write.id} not stated IO500 measured (uploaded file) 1,049,833 MB/s"
     assert f"{row} – as measured, with no response time (the same at any threshold)" in runs
+    # "[RESULT] mdtest-easy-write 2464.338709 kIOPS" (line 3): 2,464,339 metadata operations per second
+    mdtest = Run.objects.get(config__system__name=LAB, workload_name="mdtest-easy-write")
+    assert f"#{mdtest.id} not stated IO500 measured (uploaded file) 2,464,339 metadata ops/s – as measured" in runs
 
 
 def test_the_system_page_of_a_catalogue_submission_shows_each_figure_as_published(client, admin_user, tmp_path):
