@@ -203,12 +203,15 @@ def reading(
     paper published. ``load_kind`` ("outstanding_io" or "threads") names the measured points' loads; an
     interpolated load is never written, only the two measured points the figure lies between. A run whose
     points did no I/O (a format or fill pass: ``phase`` "preparation") makes no throughput claim.
-    ``published_as`` (:func:`published_as`) names a published figure that states no response time, the same at
-    any threshold: it is said as published, at none. ``unit``: the unit of the figure's kind where it counts
+    ``published_as`` (:func:`published_as`) names a published or measured figure that states no response time,
+    the same at any threshold: it is said as published (``answer`` a single point) or as measured, at none.
+    ``unit``: the unit of the figure's kind where it counts
     other operations than I/Os ("metadata ops/s"); ``measured``: the rate of a run's one point that states no
     response time (mdtest, fs_mark), said with "no value"."""
     from portal.analysis.curves import Rule, Status
 
+    # A figure with no response time, used as is: a paper's or a catalogue's (a single point), or a lab's own.
+    stated_as = {Status.SINGLE_POINT: "as published", Status.MEASURED: "as measured"}
     at = f"at {threshold(answer.threshold_ms)}"
     if latency_text != "average":
         at += f" ({latency_text} response time)"
@@ -227,8 +230,8 @@ def reading(
         return f"{figure} {at}: interpolated between {_point(below, load_kind)} and {_point(above, load_kind)}."
     if status is Status.NOT_REACHED:
         return f"At least {figure} {at} (a lower bound): measured at {_point(below, load_kind)}."
-    if status is Status.SINGLE_POINT and published_as and (below is None or below.response_ms is None):
-        return f"{figure}: {published_as} as published, with no response time (the same at any threshold)."
+    if status in stated_as and published_as and (below is None or below.response_ms is None):
+        return f"{figure}: {published_as} {stated_as[status]}, with no response time (the same at any threshold)."
     if status is Status.SINGLE_POINT:
         stated = "" if below is None or below.response_ms is None else f" at {ms(below.response_ms)}"
         return f"{figure} {at}: published by the paper{stated}."
@@ -238,8 +241,10 @@ def reading(
 
 
 def published_as(*, tool: str, run_name: str, published: bool) -> str:
-    """What a published run's figure is where its benchmark states no response time, for :func:`reading`: "the
-    IO500 score", "the IO500 phase figure"; '' for any other run (a paper's figure is stated at its own)."""
+    """What a run's figure is where its benchmark states no response time, for :func:`reading`: "the IO500
+    score", "the IO500 phase figure"; '' for any other run (a paper's figure is stated at its own). ``published``:
+    whether the run's figure is used as is, at any threshold: a published run, or a lab's own IO500 run
+    (:func:`portal.results.selectors.measured_as_is`)."""
     if not published or tool != "IO500":
         return ""
     return "the IO500 score" if run_name == "IO500 score" else "the IO500 phase figure"

@@ -12,10 +12,13 @@ from portal.results.selectors import (
     METRICS,
     load_title,
     response_ms,
+    run_as_is,
     run_metric,
     run_threshold,
 )
 
+# How a figure with no response time, used as is at any threshold, was stated (IO500's): by its status.
+_STATED_AS = {Status.SINGLE_POINT: "as published", Status.MEASURED: "as measured"}
 # Point fields that state the load a point was measured at, in the order a chart prefers them.
 LOAD_FIELDS = ("outstanding_io", "threads")
 
@@ -65,15 +68,18 @@ def run_curve_chart(run: Run, *, threshold_ms: float, latency: str = "avg") -> C
         lower_bound = answer.status is Status.NOT_REACHED
         at = formatting.threshold(threshold_ms)
         published = formatting.published_as(
-            tool=run.tool, run_name=run.name, published=run.origin == run.Origin.PUBLISHED
+            tool=run.tool, run_name=run.name, published=run.origin == run.Origin.PUBLISHED or run_as_is(run)
         )
         read = f"at least {figure} (a lower bound)" if lower_bound else f"{figure} at {at}"
-        if published and answer.status is Status.SINGLE_POINT:
-            read = f"{figure}, {published} as published (no response time)"
+        name = f"at {at}: {read}" if lower_bound else f"at threshold: {read}"
+        if published and answer.status in _STATED_AS:
+            # No response time: the same figure at any threshold, named at none.
+            read = f"{figure}, {published} {_STATED_AS[answer.status]} (no response time)"
+            name = read
         at_ms = marker_response_ms(answer)
         series.append(
             Series(
-                f"at {at}: {read}" if lower_bound else f"at threshold: {read}",
+                name,
                 [answer.value],
                 [at_ms],
                 hover=[

@@ -16,7 +16,9 @@ from portal.models import Config, Run
 from portal.results.figures import STORED_FIGURE_COLUMNS
 from portal.results.selectors import (
     FIGURE_ORDER,
+    IO500,
     PointFigures,
+    measured_as_is,
     points_by_run,
     points_threshold,
     published_mbps_binary,
@@ -111,10 +113,7 @@ class ComparedFigure:
         return Status(self.status).words
 
 
-IO500 = "IO500"
-# A measured run whose figure is its one point used as is, at any threshold: IO500's phases and score, which
-# state no response time (a lab's own upload of ``result_summary.txt`` or a results folder), read as the
-# catalogue's published submissions are. Measured runs of any other tool are read at the threshold.
+# A measured run whose figure is its one point used as is, at any threshold (:func:`measured_as_is`).
 _MEASURED_AS_IS = {"origin": Run.Origin.MEASURED, "tool": IO500, "min_avg_response_ms__isnull": True}
 MEASURED_AS_IS = Q(**_MEASURED_AS_IS)
 
@@ -180,12 +179,10 @@ def _compared_figure(
                 origin=row.origin, published_at_ms=row.published_at_ms, latency=reading.latency
             ),
             latency=reading.latency,
-            published=row.origin == Run.Origin.PUBLISHED or as_is,
+            published=row.origin == Run.Origin.PUBLISHED,
+            as_is=as_is,
         )
         value, status, reached = answer.value, str(answer.status), answer.reached
-        if as_is and answer.status is Status.SINGLE_POINT:
-            # Its one point, measured: no paper published it.
-            status = str(Status.MEASURED)
         printed = published_mbps_binary(printed=printed_mbps)
     flags = (row.config__read_cache, row.config__write_cache)
     if flags not in cache_settings:
@@ -215,7 +212,7 @@ def _compared_figure(
 
 def _as_is(row: Any) -> bool:
     """Whether the run of ``row`` (:data:`_FIGURE_COLUMNS`) is one of :data:`MEASURED_AS_IS`."""
-    return row.origin == Run.Origin.MEASURED and row.tool == IO500 and row.min_avg_response_ms is None
+    return measured_as_is(origin=row.origin, tool=row.tool, min_avg_response_ms=row.min_avg_response_ms)
 
 
 class FiguresOnDemand:

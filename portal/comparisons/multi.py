@@ -61,6 +61,16 @@ class MultiComparison:
     # What the threshold applies to: the average response time or a percentile (the pairs').
     latency: str = "avg"
 
+    @property
+    def stated_as(self) -> str:
+        """How the figures were stated where none has a response time (IO500's), as every pair states them
+        (:attr:`Comparison.stated_as`): "as measured", "as published", "as measured / as published", or "as
+        measured or published" where the pairs differ; '' where some pair's figures are read at the threshold."""
+        stated = {pair.stated_as for pair in self.pairs}
+        if not stated or "" in stated:
+            return ""
+        return stated.pop() if len(stated) == 1 else "as measured or published"
+
 
 def multi_table(
     pairs: list[Comparison], *, candidates: Sequence[System], baseline: System, threshold_ms: float

@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from portal import formatting
+from portal.analysis.curves import Status
 from portal.charts import AnyChart
 from portal.charts import run as run_charts
 from portal.charts.answers import chart_data
@@ -97,6 +98,12 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     loads = [name for name in POINT_LOADS if any(getattr(p, name) is not None for p in points)]
     load_kind = _load_kind(points)
     kind = run_figure_kind(run, metric)
+    # IO500's figures state no response time: the same at any threshold, published or a lab's own.
+    published_as = formatting.published_as(
+        tool=run.tool,
+        run_name=run.name,
+        published=run.origin == run.Origin.PUBLISHED or result_selectors.run_as_is(run),
+    )
     load_keys = sorted({key for p in points for key in (p.load or {})} - set(loads))
     shown = Paginator(points, POINTS_PER_PAGE).get_page(request.GET.get("points"))
     derived = None if "outstanding_io" in loads else _outstanding_derived(shown.object_list)
@@ -114,6 +121,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
         # The sentence above says why a figure is a lower bound or missing: the list says only the rest.
         "other_warnings": [warning for warning in answer.warnings if warning != answer.reason],
         "figure_kind": kind,
+        "no_response_time": bool(published_as) and answer.status in (Status.SINGLE_POINT, Status.MEASURED),
         "reading": (
             formatting.reading(
                 answer,
@@ -121,9 +129,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
                 latency_text=result_selectors.LATENCIES[form.value("latency")],
                 load_kind=load_kind,
                 phase=run.phase,
-                published_as=formatting.published_as(
-                    tool=run.tool, run_name=run.name, published=run.origin == run.Origin.PUBLISHED
-                ),
+                published_as=published_as,
                 unit=kind.unit,
                 measured=_measured_rate(points, metric),
             )

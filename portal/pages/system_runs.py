@@ -24,6 +24,8 @@ WORKLOADS_PER_PAGE = 10
 RUNS_PER_PAGE = 50
 # Where a run's figures come from, in words.
 _ORIGINS = dict(Run.Origin.choices)
+# How a figure with no response time was read, after how it was stated (IO500's: "as measured", "as published").
+AS_IS_WORDS = ", with no response time (the same at any threshold)"
 # A run id no address holds but in its place: the runs' addresses around it.
 _ANY_RUN = 9_876_543_210
 
@@ -83,6 +85,21 @@ class RunRow:
         return mark_safe(_ROW_HTML.format(escape(self.url), self.run_id, *escaped, excluded))
 
 
+def runs_heading(figures: Iterable[RunFigure], *, threshold_ms: float) -> str:
+    """The runs section's heading: "Runs by workload, at 20 ms"; where every figure shown states no response time,
+    the same at any threshold (IO500's, :attr:`RunFigure.stated_as`), "Runs by workload, as measured (no response
+    time)", and where some do, the threshold and which are not read at it."""
+    stated = {figure.stated_as for figure in figures}
+    at = f"at {formatting.threshold(threshold_ms)}"
+    as_stated = stated - {""}
+    how = as_stated.pop() if len(as_stated) == 1 else "as measured or published"
+    if stated and "" not in stated:
+        return f"Runs by workload, {how} (no response time)"
+    if len(stated) > 1:
+        return f"Runs by workload, {at} (IO500 figures {how}, with no response time)"
+    return f"Runs by workload, {at}"
+
+
 def run_rows(figures: Iterable[RunFigure], *, names_shown: bool = False) -> list[RunRow]:
     """The rows of ``figures`` (:func:`run_row`), their runs' addresses from one ``reverse``."""
     before, after = reverse("pages:run", args=[_ANY_RUN]).split(str(_ANY_RUN))
@@ -110,12 +127,13 @@ def run_row(figure: RunFigure, *, url: str, names_shown: bool = False) -> RunRow
     if config.stroke_pct:
         described.append(f"{formatting.percent(config.stroke_pct)} stroke")
     drives = config.drive_count
-    value = "no value" if figure.value is None else formatting.throughput(figure.value, figure.metric)
+    unit = figure.unit or None
+    value = "no value" if figure.value is None else formatting.throughput(figure.value, figure.metric, unit=unit)
     if figure.status == Status.NOT_REACHED:
         # A lower bound: the run did at least this much at the threshold.
         value = f"≥ {value}"
     by_drive = per_drive(figure.value, drives).per_drive if figure.value is not None and drives else None
-    by_drive_text = formatting.throughput(by_drive, figure.metric)
+    by_drive_text = formatting.throughput(by_drive, figure.metric, unit=unit)
     if figure.status == Status.NOT_REACHED and by_drive is not None:
         by_drive_text = f"≥ {by_drive_text}"  # a lower bound's share of each drive
     return RunRow(
@@ -126,7 +144,7 @@ def run_row(figure: RunFigure, *, url: str, names_shown: bool = False) -> RunRow
         source=_ORIGINS.get(run.origin, run.origin),
         at_threshold=value,
         per_drive=by_drive_text,
-        how_read=formatting.status_words(figure.status),
+        how_read=f"{figure.stated_as}{AS_IS_WORDS}" if figure.stated_as else formatting.status_words(figure.status),
         excluded=exclusion_words(
             phase=run.phase, reason=run.excluded_reason, by=run.excluded_by, at=run.excluded_at, names_shown=names_shown
         ),

@@ -142,7 +142,10 @@ def _system_runs(request: HttpRequest, form, *, system, by_name):
             shown, title=aliases.get(name, titles[name]), count=count, several=several[name], name=name, by_name=by_name
         )
     ]
+    shown_figures = [figure for _name, _count, shown in sections for figure in shown]
     return {
+        "runs_heading": system_runs.runs_heading(shown_figures, threshold_ms=read["threshold_ms"]),
+        "figure_column": "Figure" if shown_figures and all(f.stated_as for f in shown_figures) else "At threshold",
         "runs_of": form.value("runs"),
         "run_sections": run_sections,
         "runs_page": page,

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from portal.analysis.tables import Column, ColumnGroup, Row, Table
 from portal.comparisons import sentences
-from portal.comparisons.comparison import ComparisonRow
+from portal.comparisons.comparison import NO_RESPONSE_TIME, ComparisonRow
 from portal.comparisons.selectors import MultiComparison
 
 from .comparison_tables import (
@@ -39,13 +39,26 @@ def _improvement_marks(row: Row, marks: list[str], *, first: int) -> Row:
     return replace(row, upper_bounds=row.upper_bounds | upper, lower_bounds=row.lower_bounds | lower)
 
 
+def _basis(multi: MultiComparison) -> str:
+    """The figures' basis: the threshold and the response time it applies to, or how figures with no response
+    time (IO500's) were stated, as the two-system tables say it (:func:`.comparison_tables.basis`)."""
+    if multi.stated_as:
+        return f"Figures {multi.stated_as}, with no response time: no threshold applies"
+    return f"Throughput at {response_time_words(threshold_ms=multi.threshold_ms, latency=multi.latency)}"
+
+
 def multi_comparison_table(multi: MultiComparison) -> Table:
     baseline, candidates = multi.baseline, multi.candidates
     figures = [Column(f"{baseline.name} (baseline)", COMPARISON_NUMBERS)]
     figures += [Column(system.name, COMPARISON_NUMBERS) for system in candidates]
     pair_rows = _pair_rows(multi)
     groups = (
-        ColumnGroup(at_threshold_of(threshold_ms=multi.threshold_ms, latency=multi.latency), tuple(figures)),
+        ColumnGroup(
+            f"{multi.stated_as.capitalize()}{NO_RESPONSE_TIME}"
+            if multi.stated_as
+            else at_threshold_of(threshold_ms=multi.threshold_ms, latency=multi.latency),
+            tuple(figures),
+        ),
         ColumnGroup(
             f"Improvement over {baseline.name} (%)",
             tuple(Column(system.name, PCT_NUMBERS) for system in candidates),
@@ -81,8 +94,7 @@ def multi_comparison_table(multi: MultiComparison) -> Table:
         column_groups=groups,
         rows=tuple(rows),
         footnotes=(
-            f"Throughput at {response_time_words(threshold_ms=multi.threshold_ms, latency=multi.latency)}; "
-            "MB/s = 10^6 bytes/s.",
+            f"{_basis(multi)}; MB/s = 10^6 bytes/s.",
             "Improvement = (system - baseline) / baseline x 100, as each system's comparison states it: ≤ at most "
             "(the baseline's figure a lower bound), ≥ at least (the system's); – where the system has no such "
             "configuration or no difference is stated (the notes say why).",

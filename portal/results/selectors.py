@@ -3,7 +3,7 @@
 import itertools
 import operator
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import reduce
 from typing import Any, NamedTuple
 
@@ -169,11 +169,27 @@ def published_mbps_binary(*, printed: Sequence[float | None]) -> float | None:
     return printed[0] if len(printed) == 1 else None
 
 
+IO500 = "IO500"
+
+
+def measured_as_is(*, origin: str, tool: str, min_avg_response_ms: float | None) -> bool:
+    """Whether a measured run's figure is its one point used as is, at any threshold: a lab's own IO500 run
+    (its upload of ``result_summary.txt`` or a results folder), whose phases and score state no response time,
+    read as the catalogue's published submissions are. Measured runs of any other tool are read at the
+    threshold."""
+    return origin == Run.Origin.MEASURED and tool == IO500 and min_avg_response_ms is None
+
+
+def run_as_is(run: Run) -> bool:
+    """:func:`measured_as_is` of ``run``."""
+    return measured_as_is(origin=run.origin, tool=run.tool, min_avg_response_ms=run.min_avg_response_ms)
+
+
 def run_threshold(
     *, run: Run, threshold_ms: float, metric: str | None = None, latency: str = "avg"
 ) -> tuple[str, ThroughputAtThreshold]:
     """Throughput of a run at ``threshold_ms`` of ``latency`` by the run's rule (a published run with one
-    point: its figure as published)."""
+    point: its figure as published; a measured IO500 run, :func:`measured_as_is`: its figure as measured)."""
     return points_threshold(
         points=list(run.points.all()),
         threshold_ms=threshold_ms,
@@ -182,6 +198,7 @@ def run_threshold(
         metric=metric,
         latency=latency,
         published=run.origin == Run.Origin.PUBLISHED,
+        as_is=run_as_is(run),
     )
 
 
@@ -199,13 +216,19 @@ def points_threshold(
     metric: str | None = None,
     latency: str = "avg",
     published: bool = False,
+    as_is: bool = False,
 ) -> tuple[str, ThroughputAtThreshold]:
     """Throughput at ``threshold_ms`` of a run with these points (in load order), as :func:`run_threshold`
     (``published``: figures a paper stated, a single one used as is; a single measured point is a measurement
-    at its own response time)."""
+    at its own response time; ``as_is``: a measured run whose one point states no response time, used as is at
+    any threshold, :func:`measured_as_is`, its status "measured")."""
     metric = metric or points_metric(points=points)
     curve = points_curve(points=points, metric=metric, latency=latency, stated_ms=stated_ms)
-    return metric, throughput_at(curve, threshold_ms=threshold_ms, rule=rule, published=published)
+    answer = throughput_at(curve, threshold_ms=threshold_ms, rule=rule, published=published or as_is)
+    if as_is and answer.status is Status.SINGLE_POINT:
+        # Its one point, measured: no paper published it.
+        answer = replace(answer, status=Status.MEASURED)
+    return metric, answer
 
 
 def runs_with_points(*, runs: QuerySet[Run]) -> QuerySet[Run]:

@@ -16,10 +16,20 @@ from django.db.models import Count
 from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KT
 
+from portal.analysis.curves import Status
+from portal.analysis.figure_kinds import figure_kind
 from portal.models import Config, Point, Run, System, Workload
 
 from .figures import STORED_FIGURE_COLUMNS
-from .selectors import POINT_FIGURE_COLUMNS, PointFigures, points_threshold, run_rule, stated_response_ms
+from .selectors import (
+    IO500,
+    POINT_FIGURE_COLUMNS,
+    PointFigures,
+    measured_as_is,
+    points_threshold,
+    run_rule,
+    stated_response_ms,
+)
 
 # The workloads the sweep offers to choose from, at the most (another is asked for by its name in the address).
 SWEPT_WORKLOADS_SHOWN = 200
@@ -153,6 +163,20 @@ class RunFigure(NamedTuple):
     metric: str
     value: float | None
     status: str
+    # Whether the figure is the run's one point used as is, with no response time, the same at any threshold
+    # (a lab's own IO500 run: :func:`~portal.results.selectors.measured_as_is`).
+    as_is: bool = False
+    # The unit of its kind of figure ("IOPS", "MB/s", "metadata ops/s": :mod:`portal.analysis.figure_kinds`).
+    unit: str = ""
+
+    @property
+    def stated_as(self) -> str:
+        """How a figure with no response time, the same at any threshold, was stated: "as measured" (a lab's own
+        IO500 run), "as published" (a catalogue's IO500 submission); '' for a figure read at the threshold."""
+        if self.as_is:
+            return "as measured"
+        published = self.run.origin == Run.Origin.PUBLISHED and self.run.tool == IO500
+        return "as published" if published and self.status == Status.SINGLE_POINT else ""
 
 
 def workload_figures(
@@ -178,24 +202,43 @@ def workload_figures(
     )
     shown_count = len(_ROW_COLUMNS)
     rows = [
-        _ShownRow(row[:shown_count], row[shown_count], row[shown_count + 1], row[shown_count + 2 :])
+        _ShownRow(
+            row[:shown_count],
+            row[shown_count],
+            row[shown_count + 1],
+            row[shown_count + 4 :],
+            measured_as_is(
+                origin=row[_ROW_COLUMNS.index("origin")],
+                tool=row[_ROW_COLUMNS.index("tool")],
+                min_avg_response_ms=row[shown_count + 2],
+            ),
+            row[shown_count + 3] or "",
+        )
         for row in Run.objects.filter(id__in=shown)
-        .annotate(threshold_rule=KT("params__threshold_rule"))
+        .annotate(threshold_rule=KT("params__threshold_rule"), figure_named=KT("params__figure"))
         .order_by("workload_name", *RUN_SORTS[sort][1])
-        .values_list(*_ROW_COLUMNS, "threshold_rule", "published_at_ms", *STORED_FIGURE_COLUMNS)
+        .values_list(
+            *_ROW_COLUMNS,
+            "threshold_rule",
+            "published_at_ms",
+            "min_avg_response_ms",
+            "figure_named",
+            *STORED_FIGURE_COLUMNS,
+        )
     ]
     # A configuration once, however many of its runs are shown (a lab's file puts them all in one).
     configs = Config.objects.filter(id__in={row.values[1] for row in rows}).only(*_CONFIG_COLUMNS).order_by().in_bulk()
     at_stored = threshold_ms == Run.STORED_FIGURES_AT_MS and latency == Run.STORED_FIGURES_LATENCY
-    # The figure at the default threshold is stored with a run once its throughput metric is.
+    # The figure at the default threshold is stored with a run once its throughput metric is; a run's used as
+    # is (with no response time) is read from its one point.
     points = _points_by_run(
-        run_ids=[row.values[0] for row in rows if not (at_stored and row.stored[0])], latency=latency
+        run_ids=[row.values[0] for row in rows if not (at_stored and row.stored[0]) or row.as_is], latency=latency
     )
     by_workload: dict[str, list[RunFigure]] = {name: [] for name in workloads}
     for row in rows:
         run_id, config_id, *shown_values = row.values
         run = ShownRun(run_id, configs[config_id], *shown_values)
-        if at_stored and row.stored[0]:
+        if at_stored and row.stored[0] and not row.as_is:
             figure = _stored_figure(run, dict(zip(STORED_FIGURE_COLUMNS, row.stored, strict=True)))
         else:
             figure = _figure(
@@ -205,8 +248,12 @@ def workload_figures(
                 published_at_ms=row.published_at_ms,
                 threshold_ms=threshold_ms,
                 latency=latency,
+                as_is=row.as_is,
             )
-        by_workload[run.workload_name].append(figure)
+        kind = figure_kind(
+            tool=run.tool, params={"figure": row.figure_named}, workload_name=run.workload_name, metric=figure.metric
+        )
+        by_workload[run.workload_name].append(figure._replace(unit=kind.unit))
     return by_workload
 
 
@@ -218,6 +265,10 @@ class _ShownRow(NamedTuple):
     rule: str | None
     published_at_ms: float | None
     stored: tuple
+    # Whether its figure is its one point used as is (:func:`~portal.results.selectors.measured_as_is`).
+    as_is: bool
+    # What its file says its figure is (mdtest's and IO500's ``params.figure``), for the figure's unit.
+    figure_named: str
 
 
 def _stored_figure(run: ShownRun, stored: dict) -> RunFigure:
@@ -244,6 +295,7 @@ def _figure(
     published_at_ms: float | None,
     threshold_ms: float,
     latency: str,
+    as_is: bool,
 ) -> RunFigure:
     metric, answer = points_threshold(
         points=points,
@@ -252,5 +304,6 @@ def _figure(
         stated_ms=stated_response_ms(origin=run.origin, published_at_ms=published_at_ms, latency=latency),
         latency=latency,
         published=run.origin == Run.Origin.PUBLISHED,
+        as_is=as_is,
     )
-    return RunFigure(run, metric, answer.value, str(answer.status))
+    return RunFigure(run, metric, answer.value, str(answer.status), as_is)
