@@ -5,6 +5,7 @@ from portal import formatting
 from portal.analysis.curves import Status, marker_response_ms
 from portal.charts import Chart, Series, label_text, threshold_line
 from portal.models import Run
+from portal.results.kinds import run_figure_kind
 from portal.results.selectors import (
     FIGURE_TITLES,
     LATENCIES,
@@ -92,7 +93,13 @@ def run_curve_chart(run: Run, *, threshold_ms: float, latency: str = "avg") -> C
         )
         callouts.append((answer.value, at_ms, read))
     y_title = f"{LATENCIES[latency].capitalize()} response time (ms)"
-    return Chart(f"{run.name}: response-time curve", METRICS[metric], y_title, series, callouts=callouts)
+    return Chart(f"{run.name}: response-time curve", _throughput_title(run, metric), y_title, series, callouts=callouts)
+
+
+def _throughput_title(run: Run, metric: str) -> str:
+    """The throughput axis's title: the unit of what the run's rate counts ("object ops/s", "metadata ops/s"),
+    never IOPS for other operations than I/Os."""
+    return run_figure_kind(run, metric).unit if metric == "iops" else METRICS[metric]
 
 
 def _percentile_series(points, metric, *, shown):
@@ -114,6 +121,6 @@ def run_load_chart(run: Run) -> Chart:
     kind = next((name for name in LOAD_FIELDS if points and all(getattr(p, name) is not None for p in points)), None)
     loaded = [(getattr(p, kind), getattr(p, metric)) for p in points] if kind else []
     loaded.sort()
-    series = [Series(METRICS[metric], [load for load, _ in loaded], [value for _, value in loaded])]
+    series = [Series(_throughput_title(run, metric), [load for load, _ in loaded], [value for _, value in loaded])]
     x_title = LOAD_TITLES[kind] if kind else "Load (not stated in the file)"
-    return Chart(f"{run.name}: throughput against load", x_title, METRICS[metric], series)
+    return Chart(f"{run.name}: throughput against load", x_title, _throughput_title(run, metric), series)

@@ -36,3 +36,12 @@ def test_each_file_is_stored_with_its_runs_and_figures(client, path, runs, workl
     page = client.get(reverse("pages:run", args=[run.id]))
     assert page.status_code == 200
     assert run.name in page.content.decode()
+
+
+def test_an_object_stores_curve_is_drawn_in_object_operations_not_iops(client):
+    upload = store_file(sample("cosbench", "cosbench-workload-summary-w55.csv"), system=SystemFactory(name="Objects"))
+    # cosbench-workload-summary-w55.csv line 4: s2 write, 18.58 op/s at 32.25 ms.
+    run = Run.objects.get(upload=upload, name="s2-w(4)KB_c1_o1000_r80w15d5_1: write")
+    chart = client.get(f"/runs/{run.id}/charts/curve.json").json()
+    assert chart["layout"]["xaxis"]["title"]["text"] == "object ops/s"
+    assert chart["data"][0]["x"] == [18.58]
