@@ -244,7 +244,7 @@ def published_as(*, tool: str, run_name: str, published: bool) -> str:
     """What a run's figure is where its benchmark states no response time, for :func:`reading`: "the IO500
     score", "the IO500 phase figure"; '' for any other run (a paper's figure is stated at its own). ``published``:
     whether the run's figure is used as is, at any threshold: a published run, or a lab's own IO500 run
-    (:func:`portal.results.selectors.measured_as_is`)."""
+    (:func:`portal.results.as_is.measured_as_is`)."""
     if not published or tool != "IO500":
         return ""
     return "the IO500 score" if run_name == "IO500 score" else "the IO500 phase figure"

@@ -13,12 +13,11 @@ from portal.analysis.curves import Status
 from portal.analysis.pairing import WorkloadKey, workload_key_of
 from portal.analysis.vocabulary import cache_setting_name
 from portal.models import Config, Run
+from portal.results.as_is import IO500, measured_as_is
 from portal.results.figures import STORED_FIGURE_COLUMNS
 from portal.results.selectors import (
     FIGURE_ORDER,
-    IO500,
     PointFigures,
-    measured_as_is,
     points_by_run,
     points_threshold,
     published_mbps_binary,

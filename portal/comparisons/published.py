@@ -18,7 +18,7 @@ from django.db.models import Q
 from portal import formatting
 from portal.analysis.compare import improvement_size
 from portal.models import Point, Run, System
-from portal.results.selectors import IO500
+from portal.results.as_is import IO500
 
 from .comparison import NO_RESPONSE_TIME, WorkloadComparison
 from .figures import measured_as_is_of

@@ -14,6 +14,7 @@ from django.db.models.functions import Cast
 from portal.analysis.curves import CurvePoint, Status, ThroughputAtThreshold, throughput_at
 from portal.analysis.vocabulary import cache_setting_name, raid_level_canonical
 from portal.models import Config, Point, Run, System
+from portal.results.as_is import run_as_is
 from portal.results.workloads import named_by_team
 from portal.teams.selectors import Viewer, visible
 
@@ -167,22 +168,6 @@ def published_mbps_binary(*, printed: Sequence[float | None]) -> float | None:
     """A one-point published run's MB/s as its paper printed it, from its points' ``published_mbps_binary``
     metric (None when the run has several points or the paper printed decimal MB/s)."""
     return printed[0] if len(printed) == 1 else None
-
-
-IO500 = "IO500"
-
-
-def measured_as_is(*, origin: str, tool: str, min_avg_response_ms: float | None) -> bool:
-    """Whether a measured run's figure is its one point used as is, at any threshold: a lab's own IO500 run
-    (its upload of ``result_summary.txt`` or a results folder), whose phases and score state no response time,
-    read as the catalogue's published submissions are. Measured runs of any other tool are read at the
-    threshold."""
-    return origin == Run.Origin.MEASURED and tool == IO500 and min_avg_response_ms is None
-
-
-def run_as_is(run: Run) -> bool:
-    """:func:`measured_as_is` of ``run``."""
-    return measured_as_is(origin=run.origin, tool=run.tool, min_avg_response_ms=run.min_avg_response_ms)
 
 
 def run_threshold(

@@ -20,12 +20,11 @@ from portal.analysis.curves import Status
 from portal.analysis.figure_kinds import figure_kind
 from portal.models import Config, Point, Run, System, Workload
 
+from .as_is import IO500, measured_as_is
 from .figures import STORED_FIGURE_COLUMNS
 from .selectors import (
-    IO500,
     POINT_FIGURE_COLUMNS,
     PointFigures,
-    measured_as_is,
     points_threshold,
     run_rule,
     stated_response_ms,
@@ -164,7 +163,7 @@ class RunFigure(NamedTuple):
     value: float | None
     status: str
     # Whether the figure is the run's one point used as is, with no response time, the same at any threshold
-    # (a lab's own IO500 run: :func:`~portal.results.selectors.measured_as_is`).
+    # (a lab's own IO500 run: :func:`~portal.results.as_is.measured_as_is`).
     as_is: bool = False
     # The unit of its kind of figure ("IOPS", "MB/s", "metadata ops/s": :mod:`portal.analysis.figure_kinds`).
     unit: str = ""
@@ -265,7 +264,7 @@ class _ShownRow(NamedTuple):
     rule: str | None
     published_at_ms: float | None
     stored: tuple
-    # Whether its figure is its one point used as is (:func:`~portal.results.selectors.measured_as_is`).
+    # Whether its figure is its one point used as is (:func:`~portal.results.as_is.measured_as_is`).
     as_is: bool
     # What its file says its figure is (mdtest's and IO500's ``params.figure``), for the figure's unit.
     figure_named: str
