@@ -64,6 +64,14 @@ def test_the_page_compares_phases_and_the_score_as_published_never_at_a_threshol
     assert f"{CORE42}/result_summary.txt, commit {commit}" in text
 
 
+def test_the_page_offers_no_drive_count_sizing_for_io500_figures(client, commit):
+    """IO500 states no drive count and no response time: no phase or score is sized by drive count."""
+    body = client.get("/compare/", PAIR).content.decode()
+    assert body.count('<section class="workload"') > 0
+    assert "Which needs fewer drives" not in body
+    assert "/sizing/" not in body
+
+
 def test_the_api_states_the_same_figures_sentences_and_citations(client, commit):
     body = client.get("/api/v1/compare/", PAIR, HTTP_ACCEPT="application/json").json()
     workloads = {workload["workload"]: workload for workload in body["comparisons"][0]["workloads"]}

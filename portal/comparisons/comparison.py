@@ -9,7 +9,7 @@ from django.core.paginator import Page
 from portal import formatting
 from portal.analysis.compare import ReplicateComparison
 from portal.analysis.curves import Status
-from portal.analysis.figure_kinds import FigureKind, kind_of_metric
+from portal.analysis.figure_kinds import DATA_THROUGHPUT, IO_OPERATIONS, FigureKind, kind_of_metric
 from portal.analysis.pairing import ConfigKey, config_key_label
 from portal.models import System
 
@@ -172,6 +172,15 @@ class WorkloadComparison:
     def unit(self) -> str:
         """The unit the table heads its figures with: "IOPS", "metadata ops/s", "MB/s"."""
         return self.figure_kind.unit
+
+    @property
+    def sizable(self) -> bool:
+        """Whether drive-count sizing answers which system needs fewer drives for this workload: only for
+        I/O operations or throughput read at the response-time threshold. IO500 phases and scores (as
+        published or measured, no response time), MLPerf Storage training throughputs and metadata, file and
+        object rates have no drive count or response-time curve to size from."""
+        kind = self.figure_kind
+        return kind in (IO_OPERATIONS, DATA_THROUGHPUT) and kind.at_threshold and not self.as_published
 
 
 @dataclass

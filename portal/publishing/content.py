@@ -104,7 +104,9 @@ def _provenance(reading: Reading) -> list[Block]:
 
 
 def _sizing(reading: Reading) -> list[Block]:
-    names = {workload.workload for pair in reading.reported for workload in pair.workloads}
+    # Only workloads read as I/Os or bytes at the threshold are sized by drive count (not IO500's figures,
+    # training throughputs or metadata, file and object rates).
+    names = {workload.workload for pair in reading.reported for workload in pair.workloads if workload.sizable}
     return sizing_blocks(reading.systems, workloads=names, threshold_ms=reading.reported[0].result.threshold_ms)
 
 
