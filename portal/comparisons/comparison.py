@@ -9,7 +9,7 @@ from django.core.paginator import Page
 from portal import formatting
 from portal.analysis.compare import ReplicateComparison
 from portal.analysis.curves import Status
-from portal.analysis.figure_kinds import FigureKind, kind_of_metric
+from portal.analysis.figure_kinds import IO500_SCORE, FigureKind, kind_of_metric
 from portal.analysis.pairing import ConfigKey, config_key_label
 from portal.models import System
 
@@ -172,6 +172,12 @@ class WorkloadComparison:
     def unit(self) -> str:
         """The unit the table heads its figures with: "IOPS", "metadata ops/s", "MB/s"."""
         return self.figure_kind.unit
+
+    @property
+    def number_style(self) -> str:
+        """How the tables print its figures: "iops" (whole), "mbps" (three significant digits), or "score"
+        (IO500's score with the six decimals its file prints)."""
+        return "score" if self.kind == IO500_SCORE else self.metric
 
 
 @dataclass
