@@ -140,6 +140,10 @@ def test_the_report_captions_and_rule_say_as_published(commit):
     captions = [block.caption for block in report.blocks if isinstance(block, (Figure, TableBlock))]
     assert "ior-easy-write as published (no response time) (MB/s)" in captions
     assert f"IO500 score as published (no response time): {AURORA_NAME} (A) and {CORE42_NAME} (B)" in captions
+    # the score's table: Aurora's "SCORE = 2885.570524" against Core42's "TOTAL 666.701247", headed "score"
+    [score] = [block for block in report.blocks if isinstance(block, TableBlock) and block.key == "IO500 score table"]
+    assert score.caption == "IO500 score as published (no response time) (score)"
+    assert [cell.text for cell in score.rows[0][1:4]] == ["2,885.570524", "666.701247", "332.8 %"]
     assert not [caption for caption in captions if " at 20 ms" in caption]
     said = [block.text for block in report.blocks if isinstance(block, Paragraph)]
     assert any(text.startswith("Each figure is the one IO500 published") for text in said)
