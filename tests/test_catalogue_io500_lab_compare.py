@@ -170,7 +170,7 @@ def test_the_score_paired_by_hand_and_the_report_say_as_measured_and_as_publishe
     )
     assert row["improvement_pct"] == pytest.approx(-76.895, abs=0.001)
     assert row["notes"][0] == (
-        "the table's figure is the IO500 score; its bandwidth and metadata sub-scores are compared in the summary"
+        "the table's figure is the IO500 score; the score and its sub-scores are compared in the summary"
     )
     assert workload["figure"] == {
         "kind": "io500_score",

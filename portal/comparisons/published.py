@@ -113,11 +113,10 @@ def io500_as_published(
         stated = stated_as(a, b)
         workload.as_published = stated + NO_RESPONSE_TIME
         if a.name == IO500_SCORE:
-            _score_row(workload, row, (a, b), adjust_b)
+            figure = "the IO500 score" if _score_row(workload, row, (a, b), adjust_b) else "the metadata sub-score"
             said.append(_score_sentence(a, b, names, adjust_b))
             row.notes.append(
-                "the table's figure is the IO500 score; its bandwidth and metadata sub-scores are compared in the "
-                "summary"
+                f"the table's figure is {figure}; the score and its sub-scores are compared in the summary"
             )
         else:
             said.append(_phase_sentence(workload.workload, a, b, names, adjust_b))
@@ -131,22 +130,23 @@ def io500_as_published(
 
 def _score_row(
     workload: WorkloadComparison, row: ComparisonRow, sides: tuple[PublishedFigure, PublishedFigure], adjust_b: float
-) -> None:
+) -> bool:
     """Put each side's IO500 score (its point's ``metrics["score"]``) in ``row`` and its figures in place of the
     score run's rate (the metadata sub-score), so the table, the bars and the exports state the score, headed
-    by its own unit; the improvement is A's score over B's (times ``adjust_b``). Left as it is where a side's
-    file states no score."""
+    by its own unit; the improvement is A's score over B's (times ``adjust_b``). False, and left as it is (the
+    metadata sub-score), where a side's file states no score."""
     a, b = sides
     kind = stated_kind(tool=a.tool, run_name=a.name)
     a_score, b_score = a.metrics.get("score"), b.metrics.get("score")
     if kind is None or a_score is None or b_score is None:
-        return
+        return False
     workload.kind = kind
     row.a_value, row.b_value = a_score, b_score
     row.pct = improvement_pct(a_score, b_score, adjust_b=adjust_b) if b_score * adjust_b > 0 else None
     for figures, score in ((row.a, a_score), (row.b, b_score)):
         for figure in figures:
             figure.value = score
+    return True
 
 
 def stated_as(a: PublishedFigure, b: PublishedFigure) -> str:
