@@ -136,8 +136,10 @@ def test_b_adjusted_and_the_score_paired_by_hand_say_what_the_table_says(client,
         "(97.5 % higher); metadata sub-score 11,336.265046 kIOPS against 1,793.031711 kIOPS (321.5 % higher) "
         "(B's figures multiplied by 1.5)"
     ]
-    # the table's row: the metadata sub-score, B x 1.5
-    assert workload["rows"][0]["improvement_pct"] == pytest.approx(321.49, abs=0.01)
+    # the table's row: the score, B x 1.5 (188.5 %), never the metadata sub-score's 321.5 %
+    [row] = workload["rows"]
+    assert (row["a"]["value"], row["b"]["value"]) == pytest.approx((2885.570524, 666.701247))
+    assert row["improvement_pct"] == pytest.approx(188.542, abs=0.001)
 
 
 def test_the_report_captions_and_rule_say_as_published(commit):
@@ -146,6 +148,10 @@ def test_the_report_captions_and_rule_say_as_published(commit):
     captions = [block.caption for block in report.blocks if isinstance(block, (Figure, TableBlock))]
     assert "ior-easy-write as published (no response time) (MB/s)" in captions
     assert f"IO500 score as published (no response time): {AURORA_NAME} (A) and {CORE42_NAME} (B)" in captions
+    # the score's table: Aurora's "SCORE = 2885.570524" against Core42's "TOTAL 666.701247", headed "score"
+    [score] = [block for block in report.blocks if isinstance(block, TableBlock) and block.key == "IO500 score table"]
+    assert score.caption == "IO500 score as published (no response time) (score)"
+    assert [cell.text for cell in score.rows[0][1:4]] == ["2,885.570524", "666.701247", "332.8 %"]
     assert not [caption for caption in captions if " at 20 ms" in caption]
     said = [block.text for block in report.blocks if isinstance(block, Paragraph)]
     assert any(text.startswith("Each figure is the one IO500 published") for text in said)

@@ -161,10 +161,23 @@ def test_the_score_paired_by_hand_and_the_report_say_as_measured_and_as_publishe
     [workload] = body["comparisons"][0]["workloads"]
     assert workload["as_published"] == "as measured / as published (no response time)"
     assert workload["summaries"] == [SCORE]
-    # the table's row: the metadata sub-scores, 1793.031711 and 11336.265046 kIOPS
-    assert (workload["rows"][0]["a"]["value"], workload["rows"][0]["b"]["value"]) == pytest.approx(
-        (1793031.711, 11336265.046)
+    # the table's row: the scores, Core42's "TOTAL 666.701247" (line 16) and Aurora's "SCORE = 2885.570524",
+    # headed by their own unit; (666.701247 - 2885.570524) / 2885.570524 = -76.895 %
+    [row] = workload["rows"]
+    assert (row["a"]["value"], row["b"]["value"]) == pytest.approx((666.701247, 2885.570524))
+    assert [figure["value"] for figure in (*row["a"]["figures"], *row["b"]["figures"])] == pytest.approx(
+        [666.701247, 2885.570524]
     )
+    assert row["improvement_pct"] == pytest.approx(-76.895, abs=0.001)
+    assert row["notes"][0] == (
+        "the table's figure is the IO500 score; the score and its sub-scores are compared in the summary"
+    )
+    assert workload["figure"] == {
+        "kind": "io500_score",
+        "words": "IO500 score (geometric mean of the bandwidth and metadata sub-scores)",
+        "unit": "score",
+        "at_threshold": True,
+    }
     lab, aurora = System.objects.get(name=LAB), System.objects.get(name=AURORA_NAME)
     report = report_content([comparison(a=lab, b=aurora)], options=ReportOptions(), draw=False)
     captions = [block.caption for block in report.blocks if isinstance(block, (Figure, TableBlock))]
@@ -181,3 +194,19 @@ def test_the_chart_of_a_metadata_phase_is_drawn_in_metadata_operations_not_iops(
     assert chart["layout"]["yaxis"]["title"]["text"] == "metadata ops/s"
     bandwidth = client.get("/compare/chart.json", {**PAIR, "label": "ior-easy-write"}).json()
     assert bandwidth["layout"]["yaxis"]["title"]["text"].startswith("MB/s")
+
+
+def test_the_score_row_bar_and_export_cell_hold_the_score_not_a_sub_score(client, admin_user, commit):
+    client.force_login(admin_user)
+    # Core42's "TOTAL 666.701247" (line 16) against Aurora's "SCORE = 2885.570524": 76.9 % lower; the metadata
+    # sub-scores (84.2 % lower) stay in the summary only
+    text = page_text(client, PAIR)
+    assert "IO500 score as measured / as published (no response time) (score)" in text
+    assert " 666.701247 2,885.570524 -76.9 % " in text
+    chart = client.get("/compare/chart.json", {**PAIR, "label": "IO500 score"}).json()
+    assert chart["layout"]["yaxis"]["title"]["text"] == "score"
+    bars = [series for series in chart["data"] if series.get("type") == "bar"]
+    assert [bar["y"] for bar in bars] == [[pytest.approx(666.701247)], [pytest.approx(2885.570524)]]
+    exported = client.get("/export/comparison/", {**PAIR, "format": "csv", "table": "comparison"})
+    found = {row[0]: row for row in csv.reader(io.StringIO(exported.content.decode("utf-8-sig"))) if row}
+    assert found["IO500 score (score)"][2:] == ["666.701247", "2885.570524", "-76.9"]

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from portal.analysis.figure_kinds import figure_kind
+from portal.analysis.figure_kinds import KINDS, figure_kind, stated_kind
 from portal.models import Run, System
 from portal.publishing import bundle_jobs
 from tests.ingesting import store_file
@@ -46,6 +46,27 @@ def test_each_tool_names_what_its_rate_counts(tool, params, workload, metric, wo
     kind = figure_kind(tool=tool, params=params, workload_name=workload, metric=metric)
     assert (kind.words, kind.unit) == (words, unit)
     assert kind.at_threshold == (tool != "MLPerf Storage")
+
+
+@pytest.mark.parametrize(
+    ("tool", "run_name", "key"),
+    [
+        ("IO500", "IO500 score", "io500_score"),
+        ("IO500", "mdtest-easy-write", None),
+        ("IO500", "ior-easy-write", None),
+        ("mdtest", "IO500 score", None),
+    ],
+)
+def test_a_comparison_states_io500s_score_as_a_figure_of_its_own(tool, run_name, key):
+    # IO500's score run's rate is its metadata sub-score: a comparison states the score in its place, in its unit
+    kind = stated_kind(tool=tool, run_name=run_name)
+    assert (kind.key if kind else None) == key
+    if kind is not None:
+        assert (kind.unit, kind.words) == (
+            "score",
+            "IO500 score (geometric mean of the bandwidth and metadata sub-scores)",
+        )
+        assert KINDS["io500_score"] is kind
 
 
 @pytest.fixture

@@ -31,6 +31,13 @@ OBJECT_OPERATIONS = FigureKind("object_operations", "object operations per secon
 TRAINING_THROUGHPUT = FigureKind(
     "training_throughput", "training throughput at the AU rule", "MB/s", at_threshold=False
 )
+# IO500's score as its file states it (its point's ``metrics["score"]``), not a rate: a comparison states it
+# in place of the score run's rate, which is its metadata sub-score.
+IO500_SCORE = FigureKind(
+    "io500_score", "IO500 score (geometric mean of the bandwidth and metadata sub-scores)", "score"
+)
+# The name IO500's score run is stored under (the parser's ``SCORE_RUN``).
+IO500_SCORE_RUN = "IO500 score"
 
 KINDS = {
     kind.key: kind
@@ -41,6 +48,7 @@ KINDS = {
         FILES_CREATED,
         OBJECT_OPERATIONS,
         TRAINING_THROUGHPUT,
+        IO500_SCORE,
     )
 }
 
@@ -66,6 +74,12 @@ def figure_kind(*, tool: str, params: Mapping[str, object] | None, workload_name
     if tool == "Bonnie++" and any(test in workload_name.lower() for test in _BONNIE_FILE_TESTS):
         return METADATA_OPERATIONS
     return IO_OPERATIONS
+
+
+def stated_kind(*, tool: str, run_name: str) -> FigureKind | None:
+    """The kind of figure a comparison states for a run in place of its rate, from the run's ``tool`` and
+    name: IO500's score for IO500's score run (its rate is the metadata sub-score); None for every other run."""
+    return IO500_SCORE if tool == "IO500" and run_name == IO500_SCORE_RUN else None
 
 
 def kind_of_metric(metric: str) -> FigureKind:

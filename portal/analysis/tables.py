@@ -55,6 +55,8 @@ class NumberFormat:
 PAGE_FORMATS = {
     "iops": NumberFormat(decimals=0, group_from=1_000, na_text=NO_FIGURE),
     "mbps": NumberFormat(significant=3, group_from=1_000, na_text=NO_FIGURE),
+    # IO500's score, with the six decimals its file prints ("666.701247").
+    "score": NumberFormat(decimals=6, group_from=1_000, na_text=NO_FIGURE),
 }
 # Written before a lower bound: the threshold was not reached, the figure is the best point measured.
 LOWER_BOUND = "≥ "

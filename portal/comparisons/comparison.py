@@ -9,7 +9,7 @@ from django.core.paginator import Page
 from portal import formatting
 from portal.analysis.compare import ReplicateComparison
 from portal.analysis.curves import Status
-from portal.analysis.figure_kinds import DATA_THROUGHPUT, IO_OPERATIONS, FigureKind, kind_of_metric
+from portal.analysis.figure_kinds import DATA_THROUGHPUT, IO500_SCORE, IO_OPERATIONS, FigureKind, kind_of_metric
 from portal.analysis.pairing import ConfigKey, config_key_label
 from portal.models import System
 
@@ -181,6 +181,12 @@ class WorkloadComparison:
         object rates have no drive count or response-time curve to size from."""
         kind = self.figure_kind
         return kind in (IO_OPERATIONS, DATA_THROUGHPUT) and kind.at_threshold and not self.as_published
+
+    @property
+    def number_style(self) -> str:
+        """How the tables print its figures: "iops" (whole), "mbps" (three significant digits), or "score"
+        (IO500's score with the six decimals its file prints)."""
+        return "score" if self.kind == IO500_SCORE else self.metric
 
 
 @dataclass

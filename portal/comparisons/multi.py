@@ -46,6 +46,8 @@ class MultiWorkload:
     # The unit its figures are headed with, by their kind (:mod:`portal.analysis.figure_kinds`): "IOPS",
     # "metadata ops/s", "MB/s".
     unit: str = ""
+    # How the tables print its figures (:attr:`WorkloadComparison.number_style`): "iops", "mbps" or "score".
+    number_style: str = ""
 
 
 @dataclass
@@ -90,7 +92,10 @@ def multi_table(
     # A workload none of the candidates could be paired in (no rows) is left out of the table.
     shown = sorted((label, metric, rows) for label, (metric, rows) in tables.items() if rows)
     units = {workload.workload: workload.unit for result in reversed(pairs) for workload in result.workloads}
-    tabled = [MultiWorkload(label, metric, list(rows.values()), units[label]) for label, metric, rows in shown]
+    styles = {workload.workload: workload.number_style for result in reversed(pairs) for workload in result.workloads}
+    tabled = [
+        MultiWorkload(label, metric, list(rows.values()), units[label], styles[label]) for label, metric, rows in shown
+    ]
     for table_workload in tabled:
         for multi_row in table_workload.rows:
             multi_row.reasons = [

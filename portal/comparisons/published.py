@@ -6,8 +6,9 @@ A run of one published point whose point states no response time and whose run s
 at, or a measured IO500 run with none (:func:`without_response_time`), has the same figure at any threshold: the
 comparison states it as published or as measured, with the unit its file states (GiB/s, kIOPS) and, published,
 the file it was read from, never "at 20 ms".
-IO500's score is compared by the score itself and its bandwidth and metadata sub-scores, not by the metadata
-sub-score the table's row holds (the score run's rate)."""
+IO500's score is compared by the score itself and its bandwidth and metadata sub-scores: the table's row, its
+bar and its export cell hold the score (the point's ``metrics["score"]``, a figure of its own kind,
+:data:`~portal.analysis.figure_kinds.IO500_SCORE`), not the score run's rate (its metadata sub-score)."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,11 +17,12 @@ from typing import Any
 from django.db.models import Q
 
 from portal import formatting
-from portal.analysis.compare import improvement_size
+from portal.analysis.compare import improvement_pct, improvement_size
+from portal.analysis.figure_kinds import stated_kind
 from portal.models import Point, Run, System
 from portal.results.as_is import IO500
 
-from .comparison import NO_RESPONSE_TIME, WorkloadComparison
+from .comparison import NO_RESPONSE_TIME, ComparisonRow, WorkloadComparison
 from .figures import measured_as_is_of
 
 IO500_SCORE = "IO500 score"
@@ -111,10 +113,10 @@ def io500_as_published(
         stated = stated_as(a, b)
         workload.as_published = stated + NO_RESPONSE_TIME
         if a.name == IO500_SCORE:
+            figure = "the IO500 score" if _score_row(workload, row, (a, b), adjust_b) else "the metadata sub-score"
             said.append(_score_sentence(a, b, names, adjust_b))
             row.notes.append(
-                "the table's figure is the metadata sub-score (operations per second); the score and the bandwidth "
-                "sub-score are compared in the summary"
+                f"the table's figure is {figure}; the score and its sub-scores are compared in the summary"
             )
         else:
             said.append(_phase_sentence(workload.workload, a, b, names, adjust_b))
@@ -124,6 +126,27 @@ def io500_as_published(
         )
     adjusted = f" (B's figures multiplied by {adjust_b:g})" if adjust_b != 1 else ""
     workload.summaries = [sentence + adjusted for sentence in said]
+
+
+def _score_row(
+    workload: WorkloadComparison, row: ComparisonRow, sides: tuple[PublishedFigure, PublishedFigure], adjust_b: float
+) -> bool:
+    """Put each side's IO500 score (its point's ``metrics["score"]``) in ``row`` and its figures in place of the
+    score run's rate (the metadata sub-score), so the table, the bars and the exports state the score, headed
+    by its own unit; the improvement is A's score over B's (times ``adjust_b``). False, and left as it is (the
+    metadata sub-score), where a side's file states no score."""
+    a, b = sides
+    kind = stated_kind(tool=a.tool, run_name=a.name)
+    a_score, b_score = a.metrics.get("score"), b.metrics.get("score")
+    if kind is None or a_score is None or b_score is None:
+        return False
+    workload.kind = kind
+    row.a_value, row.b_value = a_score, b_score
+    row.pct = improvement_pct(a_score, b_score, adjust_b=adjust_b) if b_score * adjust_b > 0 else None
+    for figures, score in ((row.a, a_score), (row.b, b_score)):
+        for figure in figures:
+            figure.value = score
+    return True
 
 
 def stated_as(a: PublishedFigure, b: PublishedFigure) -> str:

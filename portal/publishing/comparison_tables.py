@@ -92,7 +92,7 @@ def comparison_table(result: Comparison) -> Table:
             bounds = (is_lower_bound(row.a_figures), *(is_lower_bound(row.b_figures),) * len(b_cells))
             # The improvement as the sentences state it: "–" where they state none (the notes say why).
             cells = (row.a_value, *b_cells, row.stated_pct)
-            found = figure_row((name, row.label), cells, metric=workload.metric, bounds=bounds)
+            found = figure_row((name, row.label), cells, metric=workload.number_style, bounds=bounds)
             # An improvement against a lower bound of B is at most, one of A's at least, as the sentence says.
             if row.pct_mark == "≤":
                 found = replace(found, upper_bounds=frozenset({len(cells) - 1}))
@@ -153,7 +153,7 @@ def side_by_side_table(result: Comparison) -> Table:
         figure_row(
             (f"{workload.workload} {figure_heading(workload)}", _raid_levels(row)),
             (row.a_value, row.b_value),
-            metric=workload.metric,
+            metric=workload.number_style,
             bounds=(is_lower_bound(row.a_figures), is_lower_bound(row.b_figures)),
         )
         for workload in result.workloads

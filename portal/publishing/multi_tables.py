@@ -75,7 +75,10 @@ def multi_comparison_table(multi: MultiComparison) -> Table:
             baseline_bound = any(is_lower_bound(found.b_figures) for found in paired if found is not None)
             bounds = (baseline_bound, *(found is not None and is_lower_bound(found.a_figures) for found in paired))
             found = figure_row(
-                (name, row.label), (row.baseline, *values, *improvements), metric=workload.metric, bounds=bounds
+                (name, row.label),
+                (row.baseline, *values, *improvements),
+                metric=workload.number_style or workload.metric,
+                bounds=bounds,
             )
             rows.append(_improvement_marks(found, [cell[2] if cell else "" for cell in row.cells], first=len(bounds)))
             notes += [

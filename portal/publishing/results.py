@@ -7,7 +7,7 @@ from dataclasses import replace
 from portal import formatting
 from portal.analysis.digits import NO_FIGURE
 from portal.analysis.pairing import ambiguities
-from portal.analysis.tables import LOWER_BOUND, Table, round_half_up
+from portal.analysis.tables import LOWER_BOUND, PAGE_FORMATS, Table, format_number, round_half_up
 from portal.charts.comparison import ChartUnit
 from portal.comparisons.selectors import Comparison, ComparisonRow, WorkloadComparison
 from portal.models import Run, System
@@ -127,9 +127,13 @@ def figure_in(value: float, *, metric: str, unit: str, size_bytes: int | None) -
     return mb_per_s / MIB if unit == "MiB/s" else mb_per_s
 
 
-def _figure_cell(value: float, unit: str, *, lower_bound: bool = False) -> Cell:
-    """A figure as the page writes it, "≥" before a lower bound (the threshold not reached: its best point)."""
-    text = formatting.iops(value) if unit == "IOPS" else formatting.mbps(value)
+def _figure_cell(value: float, unit: str, *, lower_bound: bool = False, score: bool = False) -> Cell:
+    """A figure as the page writes it, "≥" before a lower bound (the threshold not reached: its best point);
+    IO500's score (``score``) with the six decimals its file prints."""
+    if score:
+        text = format_number(value, PAGE_FORMATS["score"])
+    else:
+        text = formatting.iops(value) if unit == "IOPS" else formatting.mbps(value)
     return Cell(LOWER_BOUND + text if lower_bound else text, value)
 
 
@@ -138,6 +142,7 @@ def _workload_table(
 ) -> TableBlock:
     unit = figure_unit(workload, runs, options)
     size = transfer_size_bytes(workload, runs)
+    score = workload.number_style == "score"
     rows = []
     for row in workload.rows:
         how = joined(formatting.status_words(figure.status) for figure in row.a + row.b)
@@ -148,8 +153,8 @@ def _workload_table(
         rows.append(
             (
                 Cell(row.label),
-                _figure_cell(a_value, unit, lower_bound=is_lower_bound(row.a_figures)),
-                _figure_cell(b_value, unit, lower_bound=is_lower_bound(row.b_figures)),
+                _figure_cell(a_value, unit, lower_bound=is_lower_bound(row.a_figures), score=score),
+                _figure_cell(b_value, unit, lower_bound=is_lower_bound(row.b_figures), score=score),
                 _improvement_cell(row, options.pct_decimals),
                 Cell(_confidence(row)),
                 Cell(how),

@@ -7,6 +7,7 @@
 from django import template
 
 from portal import formatting
+from portal.analysis.tables import PAGE_FORMATS, format_number
 from portal.models import Config
 
 register = template.Library()
@@ -45,5 +46,8 @@ def drives(config: Config) -> str:
 
 @register.filter
 def number(value: float | None, metric: str) -> str:
-    """A throughput figure without its unit, for a table whose heading states it: "30,060", "54.5"."""
+    """A throughput figure without its unit, for a table whose heading states it: "30,060", "54.5"; IO500's
+    score (``metric`` "score") with the six decimals its file prints: "2,885.570524"."""
+    if metric == "score":
+        return format_number(value, PAGE_FORMATS["score"])
     return formatting.iops(value) if metric == "iops" else formatting.mbps(value)

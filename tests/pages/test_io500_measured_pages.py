@@ -114,6 +114,11 @@ def test_the_several_systems_tables_state_the_figures_as_measured(client, admin_
     # 1313.924246 GiB/s" (line 2) 1,410,815, GCP's "ior_easy_write 13.978 GB/s" (line 1) 15,009; 1313.924246 /
     # 977.733176 = 1.343849 (+34.4 %), 13.978 / 977.733176 = 0.014296 (-98.6 %).
     assert found["ior-easy-write (MB/s)"][2:] == ["1049833", "1410815", "15009", "34.4", "-98.6"]
+    # the score, not its metadata sub-score: Core42's "[SCORE ] ... TOTAL 666.701247" (line 16), Aurora's "TOTAL
+    # 2885.570524" (line 15), GCP's "TOTAL 12.8704" (line 13); 2885.570524 / 666.701247 = 4.328132 (+332.8 %),
+    # 12.8704 / 666.701247 = 0.019305 (-98.1 %)
+    assert found["IO500 score (score)"][2:] == ["666.701247", "2885.570524", "12.8704", "332.8", "-98.1"]
+    assert "666.701247 2,885.570524 (332.8 %) 12.8704 (-98.1 %)" in text
     assert "Figures as measured, with no response time: no threshold applies; MB/s = 10^6 bytes/s." in exported
     assert " ms" not in exported
 
