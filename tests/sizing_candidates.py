@@ -18,7 +18,7 @@ import statistics
 from collections.abc import Callable, Sequence
 
 from portal.analysis.drive_scaling import DriveCountFigure, fit, fit_knee
-from portal.analysis.drives_error import RISING_PCT, drive_count_for
+from portal.analysis.drives_error import CLEARLY_RISING_GAIN, drive_count_for, rising
 from portal.analysis.grid_prediction import percentile
 
 Answer = Callable[[Sequence[DriveCountFigure], float], float | None]
@@ -104,16 +104,16 @@ CANDIDATES: dict[str, Answer] = {
 }
 
 
-def errors_by_sweep(sweeps: dict, answer: Answer) -> dict:
-    """Each sweep's drives-needed errors (%) on its rising left-out points (``None`` counts as 100 %)."""
-    rise = 1 + RISING_PCT / 100
+def errors_by_sweep(sweeps: dict, answer: Answer, *, clearly: bool = False) -> dict:
+    """Each sweep's drives-needed errors (%) on its rising left-out points (``None`` counts as 100 %); only
+    the clearly rising ones with ``clearly``."""
     errors: dict = {}
     for key, measured in sweeps.items():
         errors[key] = []
-        for index in range(1, len(measured) - 1):
-            before, point, after = measured[index - 1 : index + 2]
-            if point.throughput < before.throughput * rise or after.throughput < point.throughput * rise:
+        for index, gain in rising(measured):
+            if clearly and gain < CLEARLY_RISING_GAIN:
                 continue
+            point = measured[index]
             predicted = answer([*measured[:index], *measured[index + 1 :]], point.throughput)
             miss = 100.0 if predicted is None else abs(predicted - point.drive_count) / point.drive_count * 100
             errors[key].append(miss)
@@ -125,9 +125,10 @@ def _score(errors: dict, left_out: object) -> tuple[float, float]:
     return percentile(pooled, 90), statistics.median(pooled)
 
 
-def compared(sweeps: dict) -> tuple[dict[str, list[float]], list[float], list[str]]:
-    """Each candidate's pooled errors; the errors with the candidate chosen on the other sweeps; the choices."""
-    by_candidate = {name: errors_by_sweep(sweeps, answer) for name, answer in CANDIDATES.items()}
+def compared(sweeps: dict, *, clearly: bool = False) -> tuple[dict[str, list[float]], list[float], list[str]]:
+    """Each candidate's pooled errors; the errors with the candidate chosen on the other sweeps; the choices
+    (on the clearly rising counts only with ``clearly``)."""
+    by_candidate = {name: errors_by_sweep(sweeps, answer, clearly=clearly) for name, answer in CANDIDATES.items()}
     chosen_errors, choices = [], []
     for key in sweeps:
         name = min(by_candidate, key=lambda n, left=key: _score(by_candidate[n], left))

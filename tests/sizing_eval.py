@@ -14,7 +14,9 @@
    for a left-out count's throughput, on the rising parts of the sweeps, with the gradual knee's margin
    fixed and chosen on the other sweeps (each sweep left out in turn); then each way of answering it
    (tests/sizing_candidates.py: the model, PCHIP and straight lines between the measured neighbours) and the
-   way chosen on the other sweeps.
+   way chosen on the other sweeps; answers helped by the other sweeps and bounds no answer reaches
+   (tests/sizing_bounds.py). Each also on the clearly rising counts alone (those that gained at least half
+   their own throughput per drive from the count before: portal.analysis.drives_error.CLEARLY_RISING_GAIN).
 3. The DS4500's RAID-5 OLTP 8K (All Caches Disabled) sweep: drives for 12,000 and 20,000 IOPS at 20 ms.
 4. Prediction along read % on the fio-plot grids with both randread (100 %) and randwrite (0 %):
    IOPS by total outstanding I/O (the mean over iodepth x numjobs of the same total), every 0 % cell
@@ -44,10 +46,10 @@ from portal.analysis.drive_scaling import (
     fit,
     leave_one_out,
 )
-from portal.analysis.drives_error import RISING_PCT, drives_left_out
+from portal.analysis.drives_error import CLEARLY_RISING_GAIN, RISING_PCT, drives_left_out
 from portal.analysis.grid_prediction import Model, middle, percentile, predict_grid
 from portal.analysis.prediction_bands import Band, Kind, band_of
-from tests import sizing_candidates
+from tests import sizing_bounds, sizing_candidates
 from tests.samples import REPO, sample
 
 SEED_000 = "000_f52f16ce4c762121.txt"
@@ -189,37 +191,69 @@ def report_sizing() -> None:
     print(f"  pooled, sharp knee everywhere: {_summary(pooled['sharp'])}")
     print(f"  pooled, gradual knee everywhere: {_summary(pooled['gradual'])}")
     print(f"  pooled, linear interpolation between neighbours: {_summary(pooled['linear'])}")
-    errors = drives_needed_errors()
+    report_drives_needed(sweeps)
+
+
+def _with_worst(errors: list[float]) -> str:
+    return f"{_summary(errors)}, worst {formatting.percent(max(errors))}"
+
+
+def _both(scored: list[tuple[float, bool]]) -> str:
+    """Errors on every rising count, then on the clearly rising ones."""
+    clearly = [error for error, clear in scored if clear]
+    return f"{_with_worst([e for e, _ in scored])}; clearly rising: {_with_worst(clearly)}"
+
+
+def report_drives_needed(sweeps: dict) -> None:
+    """Drives for a left-out count's throughput: the portal's answer, other answers, and bounds."""
+    scored = [(x.error_pct, x.clearly_rising) for f in sweeps.values() for x in drives_left_out(f).left_out]
+    clearly = [error for error, clear in scored if clear]
     print(
-        f"  goal (median <= 3 %, p90 <= 15 %) drives needed for a left-out point's throughput, {len(errors)} points"
-        f" on rising parts (each {formatting.percent(RISING_PCT)} above the one before): {_summary(errors)},"
-        f" worst {formatting.percent(max(errors))}"
+        f"  goal (median <= 3 %, p90 <= 15 %) drives needed for a left-out point's throughput, {len(scored)} points"
+        f" on rising parts (each {formatting.percent(RISING_PCT)} above the one before):"
+        f" {_with_worst([e for e, _ in scored])}"
     )
-    errors, chosen = margin_cross_validated()
+    print(
+        f"    the {len(clearly)} of them clearly rising (each gained at least {CLEARLY_RISING_GAIN:g} of its own"
+        f" throughput per drive from the count before, a rule fixed before scoring): {_with_worst(clearly)}"
+    )
+    scored, chosen = margin_cross_validated(sweeps)
     print(
         f"    with the gradual knee's margin chosen on the other sweeps (leave one sweep out; chosen:"
-        f" {', '.join(f'{m:g}' for m in sorted(set(chosen)))} points): {_summary(errors)},"
-        f" worst {formatting.percent(max(errors))}"
+        f" {', '.join(f'{m:g}' for m in sorted(set(chosen)))} points): {_both(scored)}"
     )
     report_candidates(sweeps)
+    print("    with help from the other sweeps (each sweep left out):")
+    for name, way in (
+        ("the knee that predicts the same workload's other sweeps best", sizing_bounds.knee_of_the_workload),
+        ("one shape learnt on the other sweeps' left-out counts", sizing_bounds.shared_shape),
+        (
+            "the closest other sweep, its measured count included (not available between measured counts)",
+            sizing_bounds.nearest_sweep,
+        ),
+    ):
+        print(f"      {name}: {_both(way(sweeps))}")
+    print("    bounds no answer reaches (each sees the counts asked):")
+    for name, way in (
+        ("the knee's roundness known (chosen per sweep on its own asked counts)", sizing_bounds.knee_known),
+        ("the model fitted with the count asked among its counts", sizing_bounds.fitted_with_it),
+    ):
+        print(f"      {name}: {_both(way(sweeps))}")
 
 
 def report_candidates(sweeps: dict) -> None:
     """The ways of answering drives needed, each pooled, and the one chosen on the other sweeps."""
     pooled, errors, choices = sizing_candidates.compared(sweeps)
-    print("    each way of answering, everywhere:")
+    pooled_clearly, errors_clearly, choices_clearly = sizing_candidates.compared(sweeps, clearly=True)
+    print("    each way of answering, everywhere (every rising count; clearly rising):")
     for name, values in pooled.items():
-        print(f"      {name}: {_summary(values)}, worst {formatting.percent(max(values))}")
-    counts = ", ".join(f"{name} for {choices.count(name)}" for name in dict.fromkeys(choices))
-    print(
-        f"    the way chosen on the other sweeps (leave one sweep out; chosen: {counts} of {len(choices)} sweeps):"
-        f" {_summary(errors)}, worst {formatting.percent(max(errors))}"
-    )
-
-
-def drives_needed_errors() -> list[float]:
-    """Drives for each left-out point's throughput on rising parts, from the other counts' model."""
-    return [x.error_pct for figures in seed_000_sweeps().values() for x in drives_left_out(figures).left_out]
+        print(f"      {name}: {_with_worst(values)}; {_with_worst(pooled_clearly[name])}")
+    for label, found, made in (("", errors, choices), (", clearly rising", errors_clearly, choices_clearly)):
+        counts = ", ".join(f"{name} for {made.count(name)}" for name in dict.fromkeys(made))
+        print(
+            f"    the way chosen on the other sweeps{label} (leave one sweep out; chosen: {counts} of {len(made)}"
+            f" sweeps): {_with_worst(found)}"
+        )
 
 
 MARGINS_PCT = (0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, math.inf)
@@ -230,24 +264,22 @@ def _score_without(errors_by_sweep: dict, left_out) -> tuple[float, float]:
     return percentile(pooled, 90), statistics.median(pooled)
 
 
-def margin_cross_validated() -> tuple[list[float], list[float]]:
+def margin_cross_validated(sweeps: dict) -> tuple[list[tuple[float, bool]], list[float]]:
     """The gradual knee's margin chosen without the sweep it is scored on: for each sweep left out, the
     margin of :data:`MARGINS_PCT` with the lowest 90th percentile (then median) of drives-needed error on
-    the other sweeps; that sweep's errors with it. Returns the errors and the margins chosen."""
-    sweeps = seed_000_sweeps()
+    the other sweeps' rising counts; that sweep's errors with it. Returns each error with whether its count
+    is clearly rising, and the margins chosen."""
     by_margin = {
-        margin: {
-            key: [x.error_pct for x in drives_left_out(f, gradual_margin_pct=margin).left_out]
-            for key, f in sweeps.items()
-        }
+        margin: {key: drives_left_out(f, gradual_margin_pct=margin).left_out for key, f in sweeps.items()}
         for margin in MARGINS_PCT
     }
-    errors, chosen = [], []
+    errors = {m: {key: [x.error_pct for x in left] for key, left in by.items()} for m, by in by_margin.items()}
+    scored, chosen = [], []
     for key in sweeps:
-        margin = min(MARGINS_PCT, key=lambda m, left=key: _score_without(by_margin[m], left))
+        margin = min(MARGINS_PCT, key=lambda m, left=key: _score_without(errors[m], left))
         chosen.append(margin)
-        errors += by_margin[margin][key]
-    return errors, chosen
+        scored += [(x.error_pct, x.clearly_rising) for x in by_margin[margin][key]]
+    return scored, chosen
 
 
 def _linear_errors(figures: list[DriveCountFigure]) -> list[float]:

@@ -35,7 +35,8 @@ GRADUAL_KNEE_SHARPNESS = 4
 # for a left-out count miss by a median of 4.1 %, 90th percentile 26 % (21.9 % with 1 point fixed).
 # The model also answers between measured drive counts: monotone interpolation (PCHIP) or straight lines
 # between the two measured neighbours, which need no knee, miss the same left-out counts by a 90th
-# percentile of 28 to 46 %, and one knee roundness everywhere (k = 4 to 12) by 21.5 to 26 %.
+# percentile of 28 to 46 %, and one knee roundness everywhere (k = 4 to 12) by 21.5 to 26 %. Help from the other
+# sweeps (their knee, one shape learnt on them) gets 20 to 29 %; only knowing each sweep's roundness gets 13.4 %.
 GRADUAL_KNEE_MARGIN_PCT = 1.0
 # Up to this many drive counts the knee is chosen by leave-one-out error; past it (where each count
 # weighs less, and leaving each out in turn would cost a number of fits growing as a power of the

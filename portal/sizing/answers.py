@@ -133,11 +133,18 @@ class SweepSizing:
                 f" (each {formatting.percent(RISING_PCT)} above the one before) to leave out."
             )
         counts = ", ".join(formatting.whole(x.drive_count) for x in error.left_out)
-        return (
+        line = (
             f"Error of the drive count on this sweep: median {formatting.percent(error.median_pct)},"
             f" worst {formatting.percent(error.worst_pct)} (each of {counts} drives left out, and the drives"
             " for its throughput predicted from the others)."
         )
+        loose = [formatting.whole(x.drive_count) for x in error.left_out if not x.clearly_rising]
+        if loose:
+            line += (
+                f" At {', '.join(loose)} drives the sweep gained under half its throughput per drive from the count"
+                " before, so a throughput there names the drive count only loosely."
+            )
+        return line
 
     def _error_line(self) -> str:
         if not self.error.left_out:

@@ -63,7 +63,12 @@ def _sweep_data(sweep: SweepSizing) -> dict[str, Any]:
                 "median_pct": sweep.drives_error.median_pct,
                 "worst_pct": sweep.drives_error.worst_pct,
                 "left_out": [
-                    {"drive_count": x.drive_count, "throughput": x.throughput, "predicted_drives": x.predicted}
+                    {
+                        "drive_count": x.drive_count,
+                        "throughput": x.throughput,
+                        "predicted_drives": x.predicted,
+                        "clearly_rising": x.clearly_rising,
+                    }
                     for x in sweep.drives_error.left_out
                 ],
             },

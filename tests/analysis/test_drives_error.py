@@ -29,3 +29,13 @@ def test_a_sweep_with_no_rising_interior_count_has_no_error():
     error = drives_left_out(sweep((20, 3000), (60, 3010), (100, 3020)))
     assert error.left_out == ()
     assert error.median_pct is None and error.worst_pct is None
+
+
+def test_a_count_that_gains_under_half_its_throughput_per_drive_is_not_clearly_rising():
+    # Seed 000 (000_f52f16ce4c762121.txt) Table 7, RAID-10 File Server, all caches disabled: 52, 155, 173, 188,
+    # 189 MB/s at 20 to 180 drives. 60 drives gained (155 - 52) / 40 = 2.575 MB/s a drive against 155 / 60 =
+    # 2.58 a drive of its own; 100 drives gained (173 - 155) / 40 = 0.45 against 1.73 a drive, a share of 0.26.
+    error = drives_left_out(sweep((20, 52), (60, 155), (100, 173), (140, 188), (180, 189)))
+    assert [x.drive_count for x in error.left_out] == [60, 100]
+    assert [x.gain for x in error.left_out] == pytest.approx([2.575 / (155 / 60), 0.45 / 1.73])
+    assert [x.clearly_rising for x in error.left_out] == [True, False]

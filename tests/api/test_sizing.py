@@ -112,11 +112,34 @@ def test_the_drives_asked_for_carry_the_error_of_drives_for_a_throughput(demo, a
     [left_out] = error["left_out"]
     assert (left_out["drive_count"], left_out["throughput"]) == (60, 8880)
     assert 57 <= left_out["predicted_drives"] <= 63
+    # 60 drives gained (8,880 - 3,000) / 40 = 147 IOPS a drive, 8,880 / 60 = 148 a drive of its own: clearly rising.
+    assert left_out["clearly_rising"] is True
     assert error["median_pct"] == error["worst_pct"] == pytest.approx(abs(left_out["predicted_drives"] - 60) / 60 * 100)
     line = next(line for line in sweep["text"] if line.startswith("Error of the drive count on this sweep: median "))
     assert line.endswith("(each of 60 drives left out, and the drives for its throughput predicted from the others).")
     assert line in size("IBM DS4500", "--workload", "OLTP 8K", "--raid-level", "RAID-5", "--cache",
                         "All Caches Disabled", "--target", "12000")  # fmt: skip
+
+
+def test_a_count_the_sweep_barely_gains_at_is_said_to_name_the_drives_loosely(demo, api):
+    # Seed 000 Table 7, RAID-10 File Server, all caches disabled: 52, 155, 173, 188, 189 MB/s at 20 to 180
+    # drives. 100 drives gained (173 - 155) / 40 = 0.45 MB/s a drive against 173 / 100 = 1.73 a drive of its
+    # own: under half, so the page, the API and the command say its throughput names the drives loosely.
+    question = {"workload": "File Server", "raid_level": "RAID-10", "cache": "All Caches Disabled"}
+    body = api.get("/api/v1/sizing/", {"system": "IBM DS4500", **question, "target": 160}).json()
+    [sweep] = body["sweeps"]
+    left_out = sweep["needed"]["drives_error"]["left_out"]
+    assert [(x["drive_count"], x["clearly_rising"]) for x in left_out] == [(60, True), (100, False)]
+    line = next(line for line in sweep["text"] if line.startswith("Error of the drive count on this sweep"))
+    assert line.endswith(
+        "At 100 drives the sweep gained under half its throughput per drive from the count before, so a"
+        " throughput there names the drive count only loosely."
+    )
+    assert line in size("IBM DS4500", "--workload", "File Server", "--raid-level", "RAID-10", "--cache",
+                        "All Caches Disabled", "--target", "160")  # fmt: skip
+    system = System.objects.get(name="IBM DS4500")
+    page = Client().get(f"/systems/{system.id}/sizing/", {**question, "target": 160})
+    assert "names the drive count only loosely" in page.content.decode()
 
 
 def test_command_json_is_the_apis_answer(demo, api):
