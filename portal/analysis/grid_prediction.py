@@ -12,8 +12,9 @@ On devices bound by outstanding I/O the product fails: with fio's iodepth and nu
 is their product, the total outstanding I/O. That model reads each measured sweep as a curve of
 throughput against total outstanding I/O (piecewise linear in log-log, flat past its high end) and
 reads the cell off both at x1 * x2, weighted by the cell's share of jobs against queue depth in log
-terms (log jobs / (log depth + log jobs)): a cell whose outstanding I/Os come from jobs reads the jobs
-sweep, one whose come from queue depth the depth sweep (threads cost CPU, a disk reorders within a queue).
+terms (log jobs / (log depth + log jobs)): a cell whose outstanding I/Os come mostly from jobs reads
+mostly the sweep that varies jobs, one whose come from queue depth the sweep that varies queue depth
+(jobs and queue depth are not interchangeable: threads cost CPU, a disk reorders within a queue).
 Below a curve's lowest total, throughput follows a closed queue, X(n) = Xmax * n / (n + K), through the
 curve's first two points: as load falls latency does not grow, so the curve falls at most in proportion
 to the load (Little's law) and never rises.
@@ -23,8 +24,8 @@ is still rising, and what lies above them is mostly flat. That rule and the jobs
 chosen among candidates device by device (tests/grid_candidates.py, ``python -m tests.sizing_eval``:
 each device's figure from the candidate chosen on the other 15 devices).
 
-For iodepth x numjobs grids the total outstanding I/O model answers, always: no model is chosen on the
-data (a choice by how well each model predicts the measured cells, or by a cut-off on the sweeps'
+For iodepth x numjobs grids the total outstanding I/O model answers, always: no model is chosen on a
+grid's own data (a choice by how well each model predicts the measured cells, or by a cut-off on the sweeps'
 cross-check, is tuned on the cells it is then scored on). Each cell says whether its total outstanding
 I/O lies within the sweeps' totals (interpolated) or beyond them (extrapolated, and by what factor);
 :mod:`portal.analysis.prediction_bands` holds each kind's error, measured device by device on the shared
