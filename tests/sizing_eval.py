@@ -3,9 +3,11 @@
     python -m tests.sizing_eval
 
 1. Prediction on the fio-plot grids (samples/fio-grids): every cell off the row and column through the
-   middle of each axis predicted from that row and column only, by total outstanding I/O; absolute
-   relative error per grid, pooled and by kind (interpolated, extrapolated below or above the sweeps'
-   totals), and how many cells fall within their kind's 90th percentile measured on the other devices.
+   page's focal point (a quarter of the way up each axis) predicted from that row and column only, by total
+   outstanding I/O; absolute relative error per grid, pooled and by kind (interpolated, extrapolated below or
+   above the sweeps' totals), and how many cells fall within their kind's 90th percentile measured on the
+   other devices. Then each candidate focal rule and reading (tests/grid_candidates.py) pooled, and the
+   candidate chosen on the other devices, each device left out in turn: the goal's figure.
    ``--bands`` prints portal.analysis.prediction_bands.BANDS instead.
 2. Sizing on seed 000's drive-count sweeps (Tables 1, 3, 4, 5, 7, 8 in fixtures/demo.yaml): each
    interior drive count left out and predicted from the others (the knee chosen on the others),
@@ -47,9 +49,9 @@ from portal.analysis.drive_scaling import (
     leave_one_out,
 )
 from portal.analysis.drives_error import CLEARLY_RISING_GAIN, RISING_PCT, drives_left_out
-from portal.analysis.grid_prediction import Model, middle, percentile, predict_grid
+from portal.analysis.grid_prediction import Model, default_focal, percentile, predict_grid
 from portal.analysis.prediction_bands import Band, Kind, band_of
-from tests import sizing_bounds, sizing_candidates
+from tests import grid_candidates, sizing_bounds, sizing_candidates
 from tests.samples import REPO, sample
 
 SEED_000 = "000_f52f16ce4c762121.txt"
@@ -74,9 +76,9 @@ def fio_grids() -> dict[tuple[str, str], dict[tuple[float, float], float]]:
 
 
 def grid_errors(cells) -> list[tuple[float, Kind]]:
-    """Each off-axis cell's error (%) and kind, predicted from the row and column through the middle of each
-    axis alone, as the prediction page does."""
-    focal = (middle(c[0] for c in cells), middle(c[1] for c in cells))
+    """Each off-axis cell's error (%) and kind, predicted from the row and column through the page's focal point
+    alone, as the prediction page does."""
+    focal = default_focal(cells)
     axes = {cell: value for cell, value in cells.items() if cell[0] == focal[0] or cell[1] == focal[1]}
     off = {cell: value for cell, value in cells.items() if cell not in axes}
     prediction = predict_grid(axes, focal=focal, outstanding=True, known=off)
@@ -103,16 +105,14 @@ def _summary(errors: list[float]) -> str:
 
 
 def report_grids() -> None:
-    print("Prediction on the fio grids from the row and column through the middle of each axis (the page's focal")
-    print("point), by total outstanding I/O: one model, nothing chosen on the grids, so each device's figure is")
-    print("its leave-one-device-out figure")
+    print("Prediction on the fio grids from the row and column through the page's focal point (a quarter of the way")
+    print("up each axis), by total outstanding I/O, each cell read off both sweeps by its share of jobs")
     for (device, rw), cells in fio_grids().items():
         errors = [e for e, _ in grid_errors(cells)]
         print(f"  {device} {rw}: {len(errors)} cells: {_summary(errors)}")
     by_device = device_errors()
     pooled = [pair for errors in by_device.values() for pair in errors]
-    print(f"  goal (kept-aside grids: median <= 1.8 %, p90 <= 20 %); shared grids pooled ({len(pooled)} cells):")
-    print(f"    {_summary([e for e, _ in pooled])}")
+    print(f"  the page's rule on every device, pooled ({len(pooled)} cells): {_summary([e for e, _ in pooled])}")
     for kind in Kind:
         errors = [e for e, k in pooled if k is kind]
         print(f"    {kind} ({len(errors)} cells): {_summary(errors)}, worst {formatting.percent(max(errors))}")
@@ -130,6 +130,23 @@ def report_grids() -> None:
             if k is kind
         ]
         print(f"    {kind}: {sum(mine)} of {len(mine)} ({formatting.percent(sum(mine) / len(mine) * 100)})")
+    report_grid_candidates()
+
+
+def report_grid_candidates() -> None:
+    """Each focal rule and reading pooled; the one chosen on the other devices, each device left out in turn."""
+    errors = grid_candidates.candidate_errors(fio_grids())
+    print("  each focal rule and reading (tests/grid_candidates.py), pooled over every device:")
+    for (focal, reading), by_device in errors.items():
+        print(f"    {focal}, {reading}: {_summary([e for device in by_device.values() for e in device])}")
+    print(f"  chosen on all 16 devices (what the page does): {', '.join(grid_candidates.chosen(errors))}")
+    pooled, choices = grid_candidates.cross_validated(errors)
+    counts = ", ".join(f"{', '.join(c)} for {list(choices.values()).count(c)}" for c in dict.fromkeys(choices.values()))
+    print(
+        f"  goal (kept-aside grids: median <= 1.8 %, p90 <= 20 %), each device left out, its focal rule and reading"
+        f" chosen on the other 15 ({counts} of {len(choices)} devices; {len(pooled)} cells):"
+    )
+    print(f"    {_summary(pooled)}, worst {formatting.percent(max(pooled))}")
 
 
 def band_coverage(by_device: dict[str, list[tuple[float, Kind]]]) -> list[bool]:

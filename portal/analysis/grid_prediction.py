@@ -9,12 +9,23 @@ Where the parameters add rather than multiply (a read share that costs the same 
 depth), the sum of differences, T(x1, f2) + T(f1, x2) - T(f1, f2), is offered beside it.
 
 On devices bound by outstanding I/O the product fails: with fio's iodepth and numjobs what counts
-is their product, the total outstanding I/O. That model reads both measured sweeps as one curve of
-throughput against total outstanding I/O (piecewise linear in log-log, its low end extended along
-its first slope, flat past its high end) and reads the cell off it at x1 * x2.
+is their product, the total outstanding I/O. That model reads each measured sweep as a curve of
+throughput against total outstanding I/O (piecewise linear in log-log, flat past its high end) and
+reads the cell off both at x1 * x2, weighted by the cell's share of jobs against queue depth in log
+terms (log jobs / (log depth + log jobs)): a cell whose outstanding I/Os come mostly from jobs reads
+mostly the sweep that varies jobs, one whose come from queue depth the sweep that varies queue depth
+(jobs and queue depth are not interchangeable: threads cost CPU, a disk reorders within a queue).
+Below a curve's lowest total, throughput follows a closed queue, X(n) = Xmax * n / (n + K), through the
+curve's first two points: as load falls latency does not grow, so the curve falls at most in proportion
+to the load (Little's law) and never rises.
 
-For iodepth x numjobs grids the total outstanding I/O model answers, always: no model is chosen on the
-data (a choice by how well each model predicts the measured cells, or by a cut-off on the sweeps'
+The focal point is a quarter of the way up each axis: the sweeps then reach low loads, where a device
+is still rising, and what lies above them is mostly flat. That rule and the jobs-share reading were
+chosen among candidates device by device (tests/grid_candidates.py, ``python -m tests.sizing_eval``:
+each device's figure from the candidate chosen on the other 15 devices).
+
+For iodepth x numjobs grids the total outstanding I/O model answers, always: no model is chosen on a
+grid's own data (a choice by how well each model predicts the measured cells, or by a cut-off on the sweeps'
 cross-check, is tuned on the cells it is then scored on). Each cell says whether its total outstanding
 I/O lies within the sweeps' totals (interpolated) or beyond them (extrapolated, and by what factor);
 :mod:`portal.analysis.prediction_bands` holds each kind's error, measured device by device on the shared
@@ -151,24 +162,34 @@ def _predict(model: Model, sweeps: dict[Cell, float], focal: Cell, cell: Cell) -
         # Each parameter adds or takes away the same throughput wherever the other one is; never below
         # a hundredth of the focal figure (a throughput is positive).
         return max(sweeps[(x1, focal[1])] + sweeps[(focal[0], x2)] - sweeps[focal], sweeps[focal] / 100)
-    return _curve_at(_outstanding_curve(sweeps), x1 * x2)
+    by_depth, by_jobs = sweep_curves(sweeps, focal)
+    share = jobs_share(x1, x2)
+    return _curve_at(by_depth, x1 * x2) ** (1 - share) * _curve_at(by_jobs, x1 * x2) ** share
 
 
-def _outstanding_curve(sweeps: dict[Cell, float]) -> list[tuple[float, float]]:
-    """Both sweeps as one curve over total outstanding I/O; where both measured the same total, their mean."""
-    by_total: dict[float, list[float]] = {}
-    for (x1, x2), value in sweeps.items():
-        by_total.setdefault(x1 * x2, []).append(value)
-    return sorted((total, statistics.mean(values)) for total, values in by_total.items())
+def sweep_curves(sweeps: Mapping[Cell, float], focal: Cell) -> tuple[list[tuple[float, float]], ...]:
+    """The sweep of queue depth (jobs at the focal value) and the sweep of jobs, each as throughput by total
+    outstanding I/O."""
+    by_depth = sorted((x1 * x2, value) for (x1, x2), value in sweeps.items() if x2 == focal[1])
+    by_jobs = sorted((x1 * x2, value) for (x1, x2), value in sweeps.items() if x1 == focal[0])
+    return by_depth, by_jobs
+
+
+def jobs_share(depth: float, jobs: float) -> float:
+    """How much of a cell's outstanding I/O comes from jobs rather than queue depth, in log terms (0 to 1)."""
+    log_depth, log_jobs = math.log(max(depth, 1)), math.log(max(jobs, 1))
+    if log_depth + log_jobs == 0:
+        return 0.5
+    return log_jobs / (log_depth + log_jobs)
 
 
 def _curve_at(points: list[tuple[float, float]], x: float) -> float:
-    """Piecewise linear in log-log; below the first point along the first slope, past the last point flat."""
+    """Piecewise linear in log-log; below the first point a closed queue through the first two, past the last
+    point flat."""
     if len(points) == 1 or x >= points[-1][0]:
         return points[-1][1] if x >= points[-1][0] else points[0][1]
     if x <= points[0][0]:
-        (x0, t0), (x1, t1) = points[0], points[1]
-        return t0 * (x / x0) ** (math.log(t1 / t0) / math.log(x1 / x0))
+        return _closed_queue_below(points[0], points[1], x)
     for (x0, t0), (x1, t1) in zip(points, points[1:], strict=False):
         if x0 <= x <= x1:
             weight = math.log(x / x0) / math.log(x1 / x0)
@@ -176,11 +197,41 @@ def _curve_at(points: list[tuple[float, float]], x: float) -> float:
     raise AssertionError("unreachable: x lies within the curve's range")
 
 
-def middle(values: Iterable[float]) -> float:
-    """The focal value of an axis: the middle one measured (the upper middle of an even count). A fixed rule,
-    not chosen on any grid's errors."""
+def _closed_queue_below(first: tuple[float, float], second: tuple[float, float], x: float) -> float:
+    """Throughput at ``x`` outstanding I/Os, below ``first``: X(n) = Xmax * n / (n + K) through both points.
+
+    A curve that rises as fast as the load or faster falls in proportion to it (latency held); one that does
+    not rise is held (throughput does not grow as load falls)."""
+    (n0, t0), (n1, t1) = first, second
+    rise, growth = t1 / t0, n1 / n0
+    if rise >= growth:
+        return t0 * x / n0
+    if rise <= 1:
+        return t0
+    k = n1 * (1 - rise) / (rise - growth)
+    return t0 * (x / n0) * (n0 + k) / (x + k)
+
+
+def quarter_up(values: Iterable[float]) -> float:
+    """The focal value of an axis: the one a quarter of the way up those measured (the value at index
+    count // 4). Chosen among candidate rules device by device (tests/grid_candidates.py)."""
     ordered = sorted(set(values))
-    return ordered[len(ordered) // 2]
+    return ordered[len(ordered) // 4]
+
+
+def default_focal(cells: Iterable[Cell]) -> Cell:
+    """A quarter of the way up each axis; on a partial grid, of the measured points whose row and column hold
+    the most cells, the one nearest that (in steps along each axis)."""
+    measured = set(cells)
+    x1s, x2s = sorted({c[0] for c in measured}), sorted({c[1] for c in measured})
+    aim = (x1s.index(quarter_up(x1s)), x2s.index(quarter_up(x2s)))
+
+    def preference(cell: Cell) -> tuple[int, int, Cell]:
+        filled = sum(c[0] == cell[0] for c in measured) + sum(c[1] == cell[1] for c in measured)
+        steps = abs(x1s.index(cell[0]) - aim[0]) + abs(x2s.index(cell[1]) - aim[1])
+        return -filled, steps, cell
+
+    return min(measured, key=preference)
 
 
 def little_response_ms(*, outstanding_ios: float, iops: float) -> float:

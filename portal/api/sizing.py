@@ -99,8 +99,8 @@ class PredictAlongView(APIView):
 
 PREDICT_TEXTS = {
     "run": "The run (its id) whose queue depth x jobs grid is predicted.",
-    "focal_queue_depth": "Queue depth per job of the focal point (default: the middle of the measured ones).",
-    "focal_jobs": "Jobs of the focal point (default: the middle of the measured ones).",
+    "focal_queue_depth": "Queue depth per job of the focal point (default: a quarter of the way up the measured ones).",
+    "focal_jobs": "Jobs of the focal point (default: a quarter of the way up the measured ones).",
 }
 
 

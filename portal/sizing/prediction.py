@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.db.models import Count
 
 from portal import formatting
-from portal.analysis.grid_prediction import GridPrediction, little_response_ms, middle, predict_grid
+from portal.analysis.grid_prediction import GridPrediction, default_focal, little_response_ms, predict_grid
 from portal.analysis.prediction_bands import BANDS, Band, Kind
 from portal.models import Run, System
 
@@ -110,13 +110,15 @@ def grid_cells(*, run: Run) -> dict[tuple[float, float], float]:
 def run_prediction(
     *, run: Run, focal_queue_depth: float | None = None, focal_jobs: float | None = None
 ) -> RunPrediction:
-    """The run's grid predicted from its sweeps through the focal point (by default the middle of each axis)."""
+    """The run's grid predicted from its sweeps through the focal point (by default a quarter of the way up each
+    axis, or on a partial grid the nearest point whose row and column hold the most cells)."""
     cells = grid_cells(run=run)
     depths = sorted({depth for depth, _ in cells})
     jobs = sorted({job for _, job in cells})
     if len(depths) < 2 or len(jobs) < 2:
         raise NoGrid(f"run #{run.id} has no queue depth x jobs grid: it needs two or more of each")
-    focal = (focal_queue_depth or middle(depths), focal_jobs or middle(jobs))
+    default = default_focal(cells)
+    focal = (focal_queue_depth or default[0], focal_jobs or default[1])
     if focal not in cells:
         raise NoGrid(f"run #{run.id} has no point at queue depth {focal[0]:g} with {focal[1]:g} jobs to predict around")
     prediction = predict_grid(cells, focal=focal, outstanding=True)

@@ -4,7 +4,14 @@
 import pytest
 
 from ingest import parse_paths
-from portal.analysis.grid_prediction import Model, little_response_ms, middle, percentile, predict_grid
+from portal.analysis.grid_prediction import (
+    Model,
+    default_focal,
+    little_response_ms,
+    percentile,
+    predict_grid,
+    quarter_up,
+)
 from portal.analysis.prediction_bands import Kind
 from tests.samples import sample
 
@@ -95,9 +102,11 @@ def test_little_law_response_time():
     assert little_response_ms(outstanding_ios=64, iops=50_000) == pytest.approx(1.28)
 
 
-def test_where_jobs_and_queue_depth_are_not_interchangeable_total_outstanding_io_still_answers():
-    # HGST 7,200 rpm drive, randwrite: 180 IOPS at queue depth 8 with 1 job but 257 with 1 x 8 jobs. No model
-    # is chosen on the grid: the curve takes the mean of the two at 8 outstanding I/Os.
+def test_where_jobs_and_queue_depth_are_not_interchangeable_the_cell_reads_both_sweeps_by_its_share_of_jobs():
+    # HGST 7,200 rpm drive, randwrite: 180 IOPS at queue depth 8 with 1 job but 257 with 1 x 8 jobs. Through
+    # (8, 8), 2 x 4 (8 outstanding I/Os, two thirds of them from jobs in log terms: log 4 / (log 2 + log 4))
+    # reads the jobs sweep at 8 (8 x 1: 180) with weight 2/3 and the queue depth sweep at 8 (1 x 8: 257) with
+    # 1/3, in log terms.
     paths = sorted(sample("fio-grids", "fioplot_HPDL380G8-H420i-HGST_100GB7K").glob("randwrite-*.json"))
     [result] = parse_paths(paths)
     cells = {}
@@ -108,14 +117,40 @@ def test_where_jobs_and_queue_depth_are_not_interchangeable_total_outstanding_io
     prediction = predict_grid(sweeps(cells), focal=(8, 8), outstanding=True, known=cells)
     assert prediction.model is Model.OUTSTANDING
     two_by_four = next(c for c in prediction.cells if (c.x1, c.x2) == (2, 4))
-    assert two_by_four.predicted == pytest.approx((cells[(8, 1)] + cells[(1, 8)]) / 2)
+    assert two_by_four.predicted == pytest.approx(cells[(8, 1)] ** (2 / 3) * cells[(1, 8)] ** (1 / 3))
     assert two_by_four.kind is Kind.INTERPOLATED
 
 
-def test_the_focal_point_is_the_middle_value_of_each_axis():
-    assert middle([1, 2, 4, 8, 16, 32, 64]) == 8
-    assert middle([64, 1, 4, 16, 1]) == 16  # each value once: 1, 4, 16, 64; the upper middle
-    assert middle([1, 2, 4, 8]) == 4
+def test_the_focal_point_is_a_quarter_of_the_way_up_each_axis():
+    assert quarter_up([1, 2, 4, 8, 16, 32, 64]) == 2
+    assert quarter_up([64, 1, 4, 16, 1]) == 4  # each value once: 1, 4, 16, 64; index 4 // 4 = 1
+    assert quarter_up([1, 2, 4]) == 1
+    assert default_focal(grid(lambda d, j: d * j)) == (2, 2)
+
+
+def test_on_a_partial_grid_the_focal_point_is_where_the_row_and_column_are_fullest():
+    # Only the row and column through (8, 8) measured, and one cell off them: (2, 2) has a row and column of
+    # one cell each, (8, 8) of six each.
+    cells = {**sweeps(grid(lambda d, j: d * j)), (2, 2): 4}
+    assert default_focal(cells) == (8, 8)
+    # Two full rows and columns (through 4 and through 8): the one nearer a quarter of the way up.
+    cells = {(d, j): 1 for d in DEPTHS for j in DEPTHS if 4 in (d, j) or 8 in (d, j)}
+    assert default_focal(cells) == (4, 4)
+
+
+def test_below_the_sweeps_throughput_follows_a_closed_queue_through_their_two_lowest_totals():
+    # X(n) = 50,000 n / (n + 20): the sweeps through (8, 8) start at 8 and 16 outstanding I/Os; the closed
+    # queue through those two is the same curve, so 1 x 1 reads 50,000 / 21.
+    cells = grid(lambda d, j: 50_000 * d * j / (d * j + 20))
+    by_cell = {(c.x1, c.x2): c for c in predict_grid(sweeps(cells), focal=(8, 8), outstanding=True).cells}
+    assert by_cell[(1, 1)].predicted == pytest.approx(50_000 / 21)
+    assert by_cell[(2, 2)].predicted == pytest.approx(50_000 * 4 / 24)
+    # Rising in proportion to the load (or faster): held at the lowest total's latency, 8 / 800 IOPS = 10 ms.
+    linear = predict_grid(sweeps(grid(lambda d, j: 100 * d * j)), focal=(8, 8), outstanding=True).cells
+    assert next(c for c in linear if (c.x1, c.x2) == (1, 1)).predicted == pytest.approx(100)
+    # Falling from 8 to 16 outstanding I/Os: held at the figure at 8, never raised.
+    falling = predict_grid(sweeps(grid(lambda d, j: 1_000 / d / j)), focal=(8, 8), outstanding=True).cells
+    assert next(c for c in falling if (c.x1, c.x2) == (1, 1)).predicted == pytest.approx(1_000 / 8)
 
 
 def test_parameters_that_add_are_predicted_by_the_sum_of_differences():

@@ -2,15 +2,18 @@
 fio grids give (``python -m tests.sizing_eval --bands`` regenerates it), and extrapolated cells carry
 their own band, never the interpolated one."""
 
+import statistics
+
 import pytest
 
-from portal.analysis.prediction_bands import BANDS, Band, Kind, band_of
-from tests.sizing_eval import band_coverage, bands_source, device_errors, grid_bands
+from portal.analysis.prediction_bands import BANDS, Band, Kind, band_of, percentile
+from tests import grid_candidates
+from tests.sizing_eval import band_coverage, bands_source, device_errors, fio_grids, grid_bands
 
 
 def test_the_stored_bands_are_those_the_shared_grids_give():
     assert grid_bands() == BANDS
-    assert "Kind.BELOW: Band(cells=179," in bands_source()
+    assert "Kind.BELOW: Band(cells=34," in bands_source()
 
 
 def test_the_grids_have_954_off_axis_cells_of_three_kinds():
@@ -22,7 +25,7 @@ def test_the_grids_have_954_off_axis_cells_of_three_kinds():
 
 def test_extrapolating_below_the_sweeps_errs_far_more_than_interpolating():
     assert BANDS[Kind.BELOW].median_pct > 10 * BANDS[Kind.INTERPOLATED].median_pct
-    assert BANDS[Kind.BELOW].p90_pct > 10 * BANDS[Kind.INTERPOLATED].p90_pct
+    assert BANDS[Kind.BELOW].p90_pct > 4 * BANDS[Kind.INTERPOLATED].p90_pct
 
 
 def test_a_band_is_the_median_90th_percentile_and_worst():
@@ -39,3 +42,20 @@ def test_the_stated_bands_cover_four_cells_in_five_of_a_device_left_out():
     within = band_coverage(by_device)
     assert len(within) == 954
     assert sum(within) / len(within) >= 0.8
+
+
+def test_the_focal_rule_and_reading_chosen_on_other_devices_meet_the_goal_on_the_one_left_out():
+    # Goal (kept-aside grids): median <= 1.8 %, 90th percentile <= 20 %. Each device's cells predicted by the
+    # candidate chosen on the other 15 devices.
+    errors = grid_candidates.candidate_errors(fio_grids())
+    pooled, choices = grid_candidates.cross_validated(errors)
+    assert len(pooled) == 954
+    assert statistics.median(pooled) <= 1.8
+    assert percentile(pooled, 90) <= 20
+    # Chosen on all 16 devices: what the page does, the same errors as the page's rule.
+    assert grid_candidates.chosen(errors) == ("a quarter up", "by the share of jobs")
+    page, candidate = device_errors(), errors[("a quarter up", "by the share of jobs")]
+    assert page.keys() == candidate.keys()
+    for device, pairs in page.items():
+        assert sorted(e for e, _ in pairs) == pytest.approx(sorted(candidate[device]))
+    assert list(choices.values()).count(("a quarter up", "by the share of jobs")) >= 8

@@ -24,9 +24,9 @@ P420I = "fioplot_HPDL380G8-RAID-P420i_RAID0_4x_SSD"
 LEFT_OUT = {(1, 1), (1, 2), (2, 1), (2, 2), (4, 4), (16, 16), (32, 32), (64, 64), (64, 1), (1, 64), (16, 2), (2, 16)}
 # python -m tests.sizing_eval (portal/analysis/prediction_bands.py): the error of each kind of cell on the
 # shared fio grids, as median / 90th percentile / worst.
-BELOW_BAND = {"median_pct": 16.1, "p90_pct": 205.1, "worst_pct": 2626.5}
-INTERPOLATED_BAND = {"median_pct": 1.1, "p90_pct": 13.6, "worst_pct": 295.9}
-ABOVE_BAND = {"median_pct": 1.0, "p90_pct": 8.8, "worst_pct": 148.3}
+BELOW_BAND = {"median_pct": 13.9, "p90_pct": 59.8, "worst_pct": 96.9}
+INTERPOLATED_BAND = {"median_pct": 1.1, "p90_pct": 12.2, "worst_pct": 221.4}
+ABOVE_BAND = {"median_pct": 2.1, "p90_pct": 14.3, "worst_pct": 158.5}
 
 
 def stored_grid(*, keep=None, folder=GRID, rw="randwrite", **system):
@@ -61,7 +61,8 @@ def test_a_full_grid_shows_each_prediction_against_its_measurement(db, api):
     run = stored_grid()
     body = api.get("/api/v1/predict/", {"run": run.id}).json()
     assert body["how"] == "predicted"
-    assert body["focal"] == {"queue_depth": 8, "jobs": 8}
+    # A quarter of the way up each axis of 1 to 64 (index 7 // 4 = 1).
+    assert body["focal"] == {"queue_depth": 2, "jobs": 2}
     assert body["model"] == "total outstanding I/O"
     assert len(body["cells"]) == 36
     corner = next(c for c in body["cells"] if (c["queue_depth"], c["jobs"]) == (64, 64))
@@ -87,8 +88,9 @@ def test_only_the_two_sweeps_measured_the_error_is_measured_on_them(db, api):
 
 
 def test_a_partial_grid_marks_the_cells_beyond_the_sweeps_extrapolated_with_their_own_band(db, api):
-    # The row and column through (8, 8) span 8 to 512 outstanding I/Os: 1 x 1 is 8 times below them,
-    # 64 x 1 (64) within them, 64 x 64 (4,096) 8 times above them.
+    # (2, 2) was left out, and only the row and column through (8, 8) are complete: the focal point. They span
+    # 8 to 512 outstanding I/Os: 1 x 1 is 8 times below them, 64 x 1 (64) within them, 64 x 64 (4,096) 8 times
+    # above them.
     run = stored_grid(folder=P420I, rw="randread", keep=lambda depth, jobs: (depth, jobs) not in LEFT_OUT)
     assert run.points.count() == 37
     body = api.get("/api/v1/predict/", {"run": run.id}).json()
@@ -105,7 +107,7 @@ def test_a_partial_grid_marks_the_cells_beyond_the_sweeps_extrapolated_with_thei
     assert body["error"]["checked_on"] == "24 measured cells off the two sweeps"
     words = (
         "extrapolated below (1 outstanding I/O, 8 times below the sweeps' lowest, 8); error of this kind on the"
-        " shared grids: median 16.1 %, 90th percentile 205.1 %, worst 2,626.5 %"
+        " shared grids: median 13.9 %, 90th percentile 59.8 %, worst 96.9 %"
     )
     assert one["kind_text"] == words
     assert f"queue depth 1 x 1 jobs: predicted {one['predicted_iops']:,.0f} IOPS" in predict(str(run.id))

@@ -1,8 +1,9 @@
 """In a real Chromium: an engineer uploads 37 of the 49 files of fio-plot's P420i RAID-0 4x SSD randread
-grid (samples/fio-grids), leaving twelve cells out, 1 x 1 among them, and opens the prediction page. The
-row and column through queue depth 8 and 8 jobs span 8 to 512 outstanding I/Os, so the 1 x 1 cell (one
-outstanding I/O) is extrapolated 8 times below them and states the band of that kind (python -m
-tests.sizing_eval: median 16.1 %, 90th percentile 205.1 %, worst 2,626.5 %), never the interpolated one.
+grid (samples/fio-grids), leaving twelve cells out, 1 x 1 and 2 x 2 among them, and opens the prediction
+page. The only complete row and column, through queue depth 8 and 8 jobs, are the focal point's; they span
+8 to 512 outstanding I/Os, so the 1 x 1 cell (one outstanding I/O) is extrapolated 8 times below them and
+states the band of that kind (python -m tests.sizing_eval: median 13.9 %, 90th percentile 59.8 %, worst
+96.9 %), never the interpolated one.
 The API and ``manage.py predict`` give the same cells, kinds and bands.
 """
 
@@ -21,7 +22,7 @@ from tests.uploads.test_browser import sign_in
 
 ONE_BY_ONE = (
     "extrapolated below (1 outstanding I/O, 8 times below the sweeps' lowest, 8); error of this kind on the"
-    " shared grids: median 16.1 %, 90th percentile 205.1 %, worst 2,626.5 %"
+    " shared grids: median 13.9 %, 90th percentile 59.8 %, worst 96.9 %"
 )
 
 
