@@ -5,7 +5,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from portal.analysis.changepoints import changes, newest_complete, series_noise, student_t_p, welch_t_p
+from portal.analysis.changepoints import changes, newest_complete, series_noise, student_t_p
 from portal.analysis.versions import version_key
 
 
@@ -22,7 +22,6 @@ def test_student_t_p_matches_the_textbook_example():
     before = [10 + (x - 10) * scale for x in before]
     after = [12 + (y - 12) * scale for y in after]
     assert abs(student_t_p(before, after) - 0.01335) < 5e-5
-    assert abs(welch_t_p(before, after) - 0.01335) < 5e-5
 
 
 def _history(seed, means, replicates=3, noise=0.01):
@@ -70,6 +69,40 @@ def test_two_runs_a_version_a_step_after_two_versions_is_found_once_the_next_ver
     (change,) = changes(history)
     assert (change.kind, change.index, round(change.change_pct), change.tentative) == ("step", 2, -12, True)
     assert 0.0006 < change.p_value < 0.0007
+
+
+def test_a_small_step_after_two_versions_is_found_once_the_next_version_is_stored_at_five_times_the_p_value():
+    # Runs 10 IOPS apart (standard deviation 10, 8 degrees of freedom), then -25 IOPS from the third version;
+    # the versions' means agree within each side, so pooled in: variance 8/10 of the runs', 10 degrees of
+    # freedom. t = 25 / sqrt(80 x (1/6 + 1/6)) = 4.841, two-sided p = 0.000680 (by numerical integration of
+    # Student's density), 0.00136 for the two places a step could start: over 0.001, under 5 x 0.001 for a
+    # step with two versions before it.
+    before = [990.0, 1000.0, 1010.0]
+    after = [value - 25 for value in before]
+    (change,) = changes([before, before, after, after])
+    assert (change.kind, change.index, change.before_mean, change.after_mean) == ("step", 2, 1000.0, 975.0)
+    assert round(change.p_value, 5) == 0.00136
+    # One more version: t = 25 / sqrt(100 x 10/13 x (1/6 + 1/9)) = 5.41 on 13 degrees of freedom, p x 3 places
+    # = 0.00036, under 0.001 itself.
+    (change,) = changes([before, before, after, after, after])
+    assert (change.index, round(change.p_value, 5)) == (2, 0.00036)
+    # -20 IOPS: t = 3.873, p = 0.00309, 0.0062 for two places: over 5 x 0.001, nothing.
+    smaller = [value - 20 for value in before]
+    assert changes([before, before, smaller, smaller]) == []
+
+
+def test_one_slow_run_in_the_newest_version_is_not_a_step_but_three_lower_runs_are():
+    base = [[970.0, 1000.0, 1030.0]] * 9  # standard deviation 30 in every version
+    # 935, 955 and 820 (a mean of 903.3, -9.7 %): pooled noise sqrt((18 x 900 + 2 x 5308.3) / 20) = 36.62, so
+    # t = 96.67 / 36.62 / sqrt(20/28 x (1/27 + 1/3)) = 5.13 on 28 degrees of freedom, p x 8 places = 0.00015
+    # by itself; at its median (935, the runs moved by +31.7, their spread kept), t = 65 / 36.62 / 0.5143 =
+    # 3.45, p x 8 = 0.014 (numerical integration of Student's density). One slow run: nothing.
+    assert changes([*base, [935.0, 955.0, 820.0]]) == []
+    # 850, 880 and 910 (-12 %, the median the mean): t = 120 / 30 / sqrt(20/28 x (1/27 + 1/3)) = 7.78, p x 8 =
+    # 1.44e-7: a tentative step at the newest version.
+    (change,) = changes([*base, [850.0, 880.0, 910.0]])
+    assert (change.kind, change.index, change.after_mean, change.tentative) == ("step", 9, 880.0, True)
+    assert round(change.p_value, 9) == 1.44e-7
 
 
 def test_a_drift_of_0_2_percent_a_version_over_12_versions_is_one_drift_with_its_range():
