@@ -75,7 +75,7 @@ def _provenance(reading: Reading) -> list[Block]:
             for side, figures in (("A", row.a), ("B", row.b)):
                 for figure in figures:
                     run = reading.runs[figure.run_id]
-                    value = formatting.throughput(figure.value, figure.metric)
+                    value = formatting.throughput(figure.value, figure.metric, unit=workload.unit)
                     if figure.status == Status.NOT_REACHED and figure.value is not None:
                         value = f"≥ {value}"  # the best point measured, a lower bound
                     rows.append(

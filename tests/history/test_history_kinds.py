@@ -74,6 +74,9 @@ def test_an_object_store_history_and_its_alert_are_in_object_operations(object_s
         f"/systems/{object_store.id}/history/chart.json", {"config": alert.config_id, "series": alert.series}
     ).json()
     assert "object ops/s" in str(chart) and "IOPS" not in str(chart)
+    (listed,) = client.get("/api/v1/alerts/", {"system": "Ceph RGW lab"}).json()["results"]
+    assert (listed["unit"], listed["change"]) == ("object ops/s", "+10.0 %")
+    assert client.get(f"/api/v1/alerts/{alert.id}/").json()["unit"] == "object ops/s"
 
 
 def test_changes_and_the_webhook_tell_an_object_store_step_in_object_operations(
