@@ -111,9 +111,12 @@ def load(value: float | None, kind: str | None) -> str:
 
 
 def format_name(format_id: str | None) -> str:
-    """A stored format id as its reader knows the tool: "fio" stays "fio", "diskspd" is "DiskSpd"."""
+    """A stored format id as its reader knows the tool: "fio" stays "fio", "diskspd" is "DiskSpd", "cosbench" is
+    "COSBench"; an upload read with files of other formats ("fio,iometer") names each: "fio, Iometer"."""
     if not format_id:
         return NO_FIGURE
+    if "," in format_id:
+        return ", ".join(format_name(part) for part in format_id.split(","))
     if format_id in FORMAT_NAMES:
         return FORMAT_NAMES[format_id]
     from ingest.registry import FORMATS
