@@ -2,9 +2,12 @@
 and provenance tables, the sizing and prediction pages and commands (which size and predict I/Os and bytes
 only, and say so for other rates), the system page's tables and the upload list's live rows."""
 
+import html
 import io
+import re
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from portal.comparisons.query import ComparisonQuery
 from portal.comparisons.selectors import comparison
@@ -29,6 +32,10 @@ def object_stores(*names: str) -> list[System]:
     return systems
 
 
+def text(response) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
+
+
 def table(report, key: str) -> list[list[str]]:
     (block,) = [block for block in report.blocks if isinstance(block, TableBlock) and block.key == key]
     return [[cell.text for cell in row] for row in block.rows]
@@ -45,3 +52,48 @@ def test_a_reports_workload_and_provenance_tables_name_object_operations():
     # line 3: stage s2's read, 74.45 op/s at 2.75 ms, its one point under 20 ms: a lower bound
     assert provenance[0][:3] == ["read, RAID level not stated", "A: Object one", "≥ 74 object ops/s"]
     assert not any("IOPS" in cell for row in provenance for cell in row)
+
+
+def swept_object_store(name: str, copies: int = 0) -> System:
+    """The COSBench sample stored twice on one system, as measured with 12 and with 24 drives."""
+    summary, system = COSBENCH.read_bytes(), System.objects.create(name=name)
+    for number, drives in enumerate((12, 24)):
+        ends = b"\n" * (copies * 2 + number)  # the same file again is refused as a duplicate
+        labels = {"drive_count": drives, "raid_level": "RAID-6"}
+        upload = store_file(stream=io.BytesIO(summary + ends), name=f"w55-{drives}.csv", system=system, labels=labels)
+        assert upload.status == "done", upload.error
+    return system
+
+
+# COSBench's Throughput column counts object operations (op/s): no drive-count model nor back-end formula.
+NOT_SIZED = (
+    "No drive-count sizing for object ops/s: read's figures are object operations per second; drive-count sizing"
+    " and the back-end formula read I/O operations per second or MB/s at a response-time threshold."
+)
+
+
+@pytest.mark.django_db
+def test_an_object_store_swept_over_drive_counts_is_said_to_have_no_drive_count_sizing(client, admin_user):
+    system = swept_object_store("Object lab")
+    client.force_login(admin_user)
+    question = {"workload": "read", "target": 1000, "raid_level": "RAID-6"}
+    page = text(client.get(f"/systems/{system.id}/sizing/", question))
+    assert NOT_SIZED in page
+    assert "IOPS a drive" not in page and "1,000 IOPS at 20 ms" not in page and "back-end IOPS" not in page
+    api = client.get("/api/v1/sizing/", {**question, "system": "Object lab"}).json()
+    assert (api["sweeps"], api["estimate"], api["not_sized"]) == ([], None, [NOT_SIZED])
+    with pytest.raises(CommandError, match=re.escape(NOT_SIZED)):
+        call_command("size", "Object lab", "--workload", "read", "--target", "1000", "--as", admin_user.username)
+
+
+@pytest.mark.django_db
+def test_object_stores_side_by_side_are_said_to_have_no_drive_count_sizing(client, admin_user):
+    swept_object_store("Object one")
+    swept_object_store("Object two", copies=1)
+    client.force_login(admin_user)
+    query = {"system": ["Object one", "Object two"], "workload": "read", "target": 1000}
+    answer = client.get("/api/v1/sizing/side-by-side/", query).json()
+    assert answer["systems"] == []
+    assert answer["fewer"] == f"Object one: {NOT_SIZED} Object two: {NOT_SIZED}"
+    page = text(client.get("/compare/sizing/", query))
+    assert f"Object one: {NOT_SIZED}" in page and "does not reach" not in page

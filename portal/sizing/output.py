@@ -29,6 +29,8 @@ def sizing_data(system: System, answer: Sizing) -> dict[str, Any]:
             "drives": answer.estimate.backend.drives,
             "text": answer.estimate.lines(),
         },
+        # Why the workload's object, metadata or file rates are not sized, a sentence a kind.
+        "not_sized": list(answer.not_sized),
     }
 
 
