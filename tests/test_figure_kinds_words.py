@@ -97,3 +97,19 @@ def test_object_stores_side_by_side_are_said_to_have_no_drive_count_sizing(clien
     assert answer["fewer"] == f"Object one: {NOT_SIZED} Object two: {NOT_SIZED}"
     page = text(client.get("/compare/sizing/", query))
     assert f"Object one: {NOT_SIZED}" in page and "does not reach" not in page
+
+
+@pytest.mark.django_db
+def test_the_system_tables_head_an_object_stores_rates_in_object_operations(client, admin_user):
+    swept_object_store("Object lab")
+    client.force_login(admin_user)
+    for preset in ("whitepaper", "pivot"):
+        exported = client.get("/export/table/", {"system": "Object lab", "preset": preset, "format": "csv"})
+        lines = exported.content.decode().splitlines()
+        # every workload column of COSBench's operations: object ops/s beside the table's binary MBps
+        assert lines[2].endswith(",object ops/s,MBps" * 5), lines[2]
+        # "read": the four stages' Throughput 74.45, 326.41, 551.75 and 1,857.36 op/s (lines 3, 6, 8, 11),
+        # each a lower bound under 20 ms: mean 702.49
+        assert lines[3].endswith(",≥ 702,≥ 2.7,N/A,N/A")
+        assert any(line.endswith('read object ops/s."') for line in lines)
+        assert "I/Os" not in exported.content.decode() and "IOPS" not in exported.content.decode()
