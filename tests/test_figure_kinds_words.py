@@ -113,3 +113,40 @@ def test_the_system_tables_head_an_object_stores_rates_in_object_operations(clie
         assert lines[3].endswith(",≥ 702,≥ 2.7,N/A,N/A")
         assert any(line.endswith('read object ops/s."') for line in lines)
         assert "I/Os" not in exported.content.decode() and "IOPS" not in exported.content.decode()
+
+
+@pytest.mark.django_db
+def test_object_stores_compared_under_the_threshold_are_told_in_object_operations(client, admin_user):
+    swept_object_store("Object one")
+    swept_object_store("Object two", copies=1)
+    client.force_login(admin_user)
+    query = {"a": "Object one", "b": "Object two"}
+    # "read": the four stages' Throughput 74.45, 326.41, 551.75 and 1,857.36 op/s (lines 3, 6, 8, 11), each
+    # a lower bound under 20 ms: mean 702.49
+    said = (
+        "Neither Object one nor Object two reaches 20 ms on average for RAID-6 read (RAID-6, 12 drives): Object one"
+        " at least 702 object ops/s, Object two at least 702 object ops/s; no difference is stated"
+    )
+    assert said in text(client.get("/compare/", query))
+    workloads = client.get("/api/v1/compare/", query).json()["comparisons"][0]["workloads"]
+    (read,) = [workload for workload in workloads if workload["workload"] == "read"]
+    assert said in read["summaries"]
+    out = io.StringIO()
+    call_command("compare", "Object one", "Object two", "--as", admin_user.username, stdout=out)
+    assert "read (object ops/s; matched by name only" in out.getvalue() and "IOPS" not in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_an_object_stores_charts_name_object_operations(client, admin_user):
+    system = swept_object_store("Object lab")
+    client.force_login(admin_user)
+    run = system.configs.get(drive_count=12).runs.get(params__stage__startswith="s2-", params__op_type="read")
+    curve = str(client.get(f"/runs/{run.id}/charts/curve.json").json())
+    # line 3: 74.45 op/s at an Avg-ResTime of 2.75 ms, its one point, under 20 ms: a lower bound
+    assert "at 20 ms: at least 74 object ops/s (a lower bound)" in curve and "object ops/s: 74" in curve
+    assert "IOPS" not in curve
+    sweep = client.get(f"/systems/{system.id}/sweep.json", {"parameter": "drive_count"}).json()
+    drawn = str(sweep)
+    assert "read, RAID-6 (object ops/s)" in drawn and f"run #{run.id}: 74 object ops/s" in drawn
+    assert sweep["layout"]["yaxis"]["title"]["text"] == "object ops/s at 20 ms"
+    assert "IOPS" not in drawn
