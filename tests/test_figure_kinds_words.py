@@ -150,3 +150,18 @@ def test_an_object_stores_charts_name_object_operations(client, admin_user):
     assert "read, RAID-6 (object ops/s)" in drawn and f"run #{run.id}: 74 object ops/s" in drawn
     assert sweep["layout"]["yaxis"]["title"]["text"] == "object ops/s at 20 ms"
     assert "IOPS" not in drawn
+
+
+@pytest.mark.django_db
+def test_an_object_store_is_said_to_have_no_prediction_along_a_parameter(client, admin_user):
+    system = swept_object_store("Object lab")
+    client.force_login(admin_user)
+    # COSBench's stages differ in read % (r80w15d5, r100w0d0, r0w100d0) but count object operations
+    said = (
+        "Object lab has no runs that differ in read % only (no prediction for object ops/s: prediction reads I/O"
+        " operations per second against outstanding I/O)."
+    )
+    answer = client.get(f"/systems/{system.id}/predict/", {"along": "read_pct"})
+    assert answer.status_code == 400 and said in text(answer)
+    api = client.get("/api/v1/predict/along/", {"system": "Object lab", "parameter": "read_pct"})
+    assert said in str(api.json())
