@@ -4,7 +4,8 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, TextField, Value
+from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce, TruncDate
 
 from portal import formatting
@@ -217,18 +218,19 @@ def _response_series(config: Config, series: str, figure: Alert.Figure) -> Serie
 def alert_units(*, alerts: Sequence[Alert]) -> dict[int, str]:
     """The unit of each alert's before and after figures: "ms" for a response time, else the unit of what
     its series' rate counts ("IOPS", "MB/s", "object ops/s", "metadata ops/s" ...), from the series' first
-    run. One query."""
-    runs = (
+    runs. One query, of what measured each series (not of every run)."""
+    measured_by = (
         _compared_runs()
         .filter(config_id__in={alert.config_id for alert in alerts})
-        .order_by("id")
-        .values_list("config_id", "workload_id", "workload_name", "throughput_metric", "tool", "params")
+        .annotate(figure=Coalesce(KT("params__figure"), Value(""), output_field=TextField()))
+        .order_by()
+        .values_list("config_id", "workload_id", "workload_name", "throughput_metric", "tool", "figure")
+        .distinct()
     )
     kinds: dict[tuple[int, str, str], FigureKind] = {}
-    for config_id, workload_id, name, metric, tool, params in runs:
+    for config_id, workload_id, name, metric, tool, figure in sorted(measured_by, key=str):
         key = (config_id, series_key(workload_id=workload_id, workload_name=name), metric)
-        if key not in kinds:
-            kinds[key] = figure_kind(tool=tool, params=params, workload_name=name, metric=metric)
+        kinds.setdefault(key, figure_kind(tool=tool, params={"figure": figure}, workload_name=name, metric=metric))
     units = {}
     for alert in alerts:
         kind = kinds.get((alert.config_id, alert.series, alert.metric))
