@@ -82,6 +82,9 @@ def test_an_object_store_swept_over_drive_counts_is_said_to_have_no_drive_count_
     assert "IOPS a drive" not in page and "1,000 IOPS at 20 ms" not in page and "back-end IOPS" not in page
     api = client.get("/api/v1/sizing/", {**question, "system": "Object lab"}).json()
     assert (api["sweeps"], api["estimate"], api["not_sized"]) == ([], None, [NOT_SIZED])
+    exported = client.get("/export/table/", {**question, "system": "Object lab", "preset": "sizing", "format": "csv"})
+    assert exported.status_code == 404
+    assert f"Object lab has no sizing answer to export for these choices. {NOT_SIZED}" in text(exported)
     with pytest.raises(CommandError, match=re.escape(NOT_SIZED)):
         call_command("size", "Object lab", "--workload", "read", "--target", "1000", "--as", admin_user.username)
 
