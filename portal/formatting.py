@@ -111,9 +111,12 @@ def load(value: float | None, kind: str | None) -> str:
 
 
 def format_name(format_id: str | None) -> str:
-    """A stored format id as its reader knows the tool: "fio" stays "fio", "diskspd" is "DiskSpd"."""
+    """A stored format id as its reader knows the tool: "fio" stays "fio", "diskspd" is "DiskSpd", "cosbench" is
+    "COSBench"; an upload read with files of other formats ("fio,iometer") names each: "fio, Iometer"."""
     if not format_id:
         return NO_FIGURE
+    if "," in format_id:
+        return ", ".join(format_name(part) for part in format_id.split(","))
     if format_id in FORMAT_NAMES:
         return FORMAT_NAMES[format_id]
     from ingest.registry import FORMATS
@@ -292,9 +295,10 @@ def compared_side(system: "System", firmware: str = "") -> str:
     return f"{system.name} firmware {firmware}" if firmware else system.name
 
 
-def figure(value: float | None, metric: str) -> str:
-    """A throughput ("30,060 IOPS", "54.5 MB/s") or a response time ("0.0839 ms") by its metric."""
-    return ms(value) if metric == "ms" else throughput(value, metric)
+def figure(value: float | None, metric: str, *, unit: str | None = None) -> str:
+    """A throughput ("30,060 IOPS", "54.5 MB/s", with the ``unit`` of its kind of figure: "74 object ops/s")
+    or a response time ("0.0839 ms") by its metric."""
+    return ms(value) if metric == "ms" else throughput(value, metric, unit=unit)
 
 
 def training_reading(

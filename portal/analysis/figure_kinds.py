@@ -82,6 +82,22 @@ def stated_kind(*, tool: str, run_name: str) -> FigureKind | None:
     return IO500_SCORE if tool == "IO500" and run_name == IO500_SCORE_RUN else None
 
 
+def sized_by_drives(kind: FigureKind) -> bool:
+    """Whether drive-count sizing and the back-end formula answer for figures of ``kind``: only I/O operations
+    or bytes per second read at a response-time threshold. Metadata, file and object rates and training
+    throughputs have no drive-count model or per-drive figure to size from."""
+    return kind in (IO_OPERATIONS, DATA_THROUGHPUT) and kind.at_threshold
+
+
+def not_sized(kind: FigureKind, *, workload: str) -> str:
+    """Why ``workload``, whose figures are of ``kind``, gets no drive count: "No drive-count sizing for object
+    ops/s: read's figures are object operations per second; ..."."""
+    return (
+        f"No drive-count sizing for {kind.unit}: {workload}'s figures are {kind.words}; drive-count sizing and the"
+        " back-end formula read I/O operations per second or MB/s at a response-time threshold."
+    )
+
+
 def kind_of_metric(metric: str) -> FigureKind:
     """The kind a figure in ``metric`` is when nothing else is known of it: IOPS or MB/s."""
     return IO_OPERATIONS if metric == "iops" else DATA_THROUGHPUT

@@ -253,6 +253,7 @@ def whitepaper_table(
     threshold_ms: float | None = 20.0,
     response_time: str | None = None,
     row_labels: tuple[str, str] = ("Drives", "Cache setting"),
+    column_labels: Mapping[tuple[str, str], str] | None = None,
 ) -> Table:
     """The layout of seed 000 Table 1: rows by drive count (ascending) then cache setting, columns
     by workload, each with one column per metric.
@@ -262,7 +263,9 @@ def whitepaper_table(
     setting is a row; a cell without a record prints "N/A". Two records for one cell are refused.
     The footnote says the response time the figures are read at: ``response_time`` in words ("a 99th
     percentile response time of 1 ms"), else an average of ``threshold_ms``; none when both are None.
-    ``row_labels`` name the two row-header columns where the headers are printed on one line.
+    ``row_labels`` name the two row-header columns where the headers are printed on one line;
+    ``column_labels`` head a (workload, metric) column otherwise than ``metric_labels`` do (a rate of other
+    operations than I/Os in its own unit: "object ops/s").
     """
     records = list(records)
     workloads = tuple(workloads) if workloads is not None else _first_seen(r.workload for r in records)
@@ -276,7 +279,13 @@ def whitepaper_table(
     labels = {**{metric: metric for metric in metrics}, **(metric_labels or {})}
     formats = {**DEFAULT_NUMBER_FORMATS, **(number_formats or {})}
     groups = tuple(
-        ColumnGroup(workload, tuple(Column(labels[m], formats.get(m, NumberFormat())) for m in metrics))
+        ColumnGroup(
+            workload,
+            tuple(
+                Column((column_labels or {}).get((workload, m), labels[m]), formats.get(m, NumberFormat()))
+                for m in metrics
+            ),
+        )
         for workload in workloads
     )
     rows = tuple(

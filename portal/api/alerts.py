@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from portal import formatting
-from portal.history.selectors import alerts_visible
+from portal.history.selectors import alert_units, alerts_visible
 from portal.history.services import alert_triage
 from portal.models import Alert, AlertState, AlertStatus
 from portal.systems.selectors import systems_named
@@ -72,7 +72,10 @@ class AlertSerializer(serializers.ModelSerializer):
         return formatting.configuration(alert.config)
 
     def get_unit(self, alert: Alert) -> str:
-        return formatting.METRIC_UNITS.get(alert.metric, alert.metric)
+        """The unit of what the series' rate counts ("IOPS", "object ops/s" ...), or "ms" for a response time:
+        a list's units come in the context, read in one query."""
+        units = self.context.get("units") or alert_units(alerts=[alert])
+        return units[alert.id]
 
     def get_change(self, alert: Alert) -> str:
         return formatting.improvement(alert.change_pct)
@@ -96,6 +99,13 @@ class AlertViewSet(KnownParameters, mixins.ListModelMixin, mixins.RetrieveModelM
 
     def get_queryset(self) -> QuerySet[Alert]:
         return alerts_visible(viewer=self.request.user).order_by("-created_at", "-id")
+
+    def get_serializer(self, *args: Any, **kwargs: Any) -> Any:
+        if args and kwargs.get("many"):
+            alerts = list(args[0])
+            kwargs["context"] = {**self.get_serializer_context(), "units": alert_units(alerts=alerts)}
+            args = (alerts, *args[1:])
+        return super().get_serializer(*args, **kwargs)
 
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         alert = self.get_object()

@@ -24,8 +24,9 @@ _STATED_AS = {Status.SINGLE_POINT: "as published", Status.MEASURED: "as measured
 LOAD_FIELDS = ("outstanding_io", "threads")
 
 
-def _hover(point):
-    """Hover text of one point: the load it was measured at (where stated) and every figure it has."""
+def _hover(point, rate_unit: str):
+    """Hover text of one point: the load it was measured at (where stated) and every figure it has, its rate
+    of operations headed ``rate_unit`` (what the run's operations are: "object ops/s", not IOPS)."""
     parts = [
         f"{LOAD_TITLES[name]}: {formatting.significant(getattr(point, name))}"
         for name in LOAD_FIELDS
@@ -35,7 +36,7 @@ def _hover(point):
         value = getattr(point, name)
         if value is not None:
             written = formatting.iops(value) if name.endswith("iops") else formatting.significant(value)
-            parts.append(f"{FIGURE_TITLES[name]}: {written}")
+            parts.append(f"{rate_unit if name == 'iops' else FIGURE_TITLES[name]}: {written}")
     parts += [f"{load_title(key=key)}: {value}" for key, value in (point.load or {}).items()]
     return "<br>".join(label_text(part) for part in parts)
 
@@ -44,6 +45,7 @@ def run_curve_chart(run: Run, *, threshold_ms: float, latency: str = "avg") -> C
     """Throughput on x against response time on y (the average, or the percentile the threshold applies
     to), with the threshold and the value read there; the percentiles the tool reported drawn beside."""
     metric = run_metric(run=run)
+    unit = _throughput_title(run, metric)
     points = [p for p in run.points.all() if getattr(p, metric) is not None]
     measured = [
         (p, response_ms(point=p, latency=latency)) for p in points if response_ms(point=p, latency=latency) is not None
@@ -54,7 +56,7 @@ def run_curve_chart(run: Run, *, threshold_ms: float, latency: str = "avg") -> C
             name,
             [getattr(p, metric) for p, _ in measured],
             [response for _, response in measured],
-            hover=[_hover(p) for p, _ in measured],
+            hover=[_hover(p, _throughput_title(run, "iops")) for p, _ in measured],
         )
     ]
     series += _percentile_series(points, metric, shown=latency)
@@ -65,7 +67,7 @@ def run_curve_chart(run: Run, *, threshold_ms: float, latency: str = "avg") -> C
     if answer.value:  # a run that did no I/O has no figure to mark
         # Drawn last (on top of the points), twice their size and outlined, with a labelled arrow: on the
         # threshold where the curve crosses it, at its own response time where the figure is a lower bound.
-        figure = formatting.throughput(answer.value, metric)
+        figure = formatting.throughput(answer.value, metric, unit=unit)
         lower_bound = answer.status is Status.NOT_REACHED
         at = formatting.threshold(threshold_ms)
         published = formatting.published_as(
@@ -84,7 +86,9 @@ def run_curve_chart(run: Run, *, threshold_ms: float, latency: str = "avg") -> C
                 [answer.value],
                 [at_ms],
                 hover=[
-                    formatting.reading(answer, metric=metric, latency_text=LATENCIES[latency], published_as=published)
+                    formatting.reading(
+                        answer, metric=metric, latency_text=LATENCIES[latency], published_as=published, unit=unit
+                    )
                 ],
                 mode="markers",
                 style=3,

@@ -4,13 +4,10 @@ from portal import formatting
 from portal.charts import Chart, Series
 from portal.comparisons.sweeps import SWEEP_PARAMETERS
 from portal.models import System
-from portal.results.selectors import (
-    METRICS,
-)
 
 
 def sweep_chart(
-    sweep_series: dict[str, dict[str, list[tuple[float, float, int]]]],
+    sweep_series: dict[tuple[str, str], dict[str, list[tuple[float, float, int]]]],
     *,
     system: System,
     parameter: str,
@@ -19,15 +16,15 @@ def sweep_chart(
     """Throughput at the threshold against one parameter; one line per combination of the others."""
     series: list[Series] = []
     metric_titles: list[str] = []
-    for metric, lines in sweep_series.items():
-        metric_titles.append(METRICS[metric])
+    for (metric, unit), lines in sweep_series.items():
+        metric_titles.append(unit)
         for label, points in lines.items():
             series.append(
                 Series(
-                    f"{label} ({METRICS[metric]})",
+                    f"{label} ({unit})",
                     [x for x, _, _ in points],
                     [value for _, value, _ in points],
-                    hover=[f"run #{run_id}: {formatting.throughput(value, metric)}" for _, value, run_id in points],
+                    hover=[f"run #{run_id}: {formatting.throughput(y, metric, unit=unit)}" for _, y, run_id in points],
                     style=len(series),
                 )
             )

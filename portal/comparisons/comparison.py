@@ -9,7 +9,7 @@ from django.core.paginator import Page
 from portal import formatting
 from portal.analysis.compare import ReplicateComparison
 from portal.analysis.curves import Status
-from portal.analysis.figure_kinds import DATA_THROUGHPUT, IO500_SCORE, IO_OPERATIONS, FigureKind, kind_of_metric
+from portal.analysis.figure_kinds import IO500_SCORE, FigureKind, kind_of_metric, sized_by_drives
 from portal.analysis.pairing import ConfigKey, config_key_label
 from portal.models import System
 
@@ -179,8 +179,7 @@ class WorkloadComparison:
         I/O operations or throughput read at the response-time threshold. IO500 phases and scores (as
         published or measured, no response time), MLPerf Storage training throughputs and metadata, file and
         object rates have no drive count or response-time curve to size from."""
-        kind = self.figure_kind
-        return kind in (IO_OPERATIONS, DATA_THROUGHPUT) and kind.at_threshold and not self.as_published
+        return sized_by_drives(self.figure_kind) and not self.as_published
 
     @property
     def number_style(self) -> str:

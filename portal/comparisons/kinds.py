@@ -35,6 +35,15 @@ def side_kinds(measured_by: set[tuple[str, str, str]], metric: str) -> set[Figur
     }
 
 
+def iops_unit(measured_by: tuple[set[tuple[str, str, str]], set[tuple[str, str, str]]]) -> str | None:
+    """The unit of the operations both sides count where they are of one kind and a rate of other operations
+    than I/Os (:data:`RATES`: "object ops/s", "metadata ops/s", "files/s"), for the sentences and notes that
+    state a figure; None otherwise."""
+    a_kinds, b_kinds = (side_kinds(measured, "iops") for measured in measured_by)
+    kind = next(iter(a_kinds)) if len(a_kinds) == 1 and a_kinds == b_kinds else None
+    return kind.unit if kind in RATES else None
+
+
 def measured_by_of(runs: QuerySet[Run]) -> set[tuple[str, str, str]]:
     """What measured ``runs`` (tool, ``params.figure``, workload name), read in one query: for workloads
     paired by hand, whose runs are not read with their workloads."""

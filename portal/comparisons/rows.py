@@ -49,7 +49,12 @@ def _together(parts: list[ReplicateGroup]) -> ReplicateGroup:
 
 
 def compared_row(
-    a: System, b: System, a_found: ReplicateGroup, b_found: ReplicateGroup, options: ComparisonOptions
+    a: System,
+    b: System,
+    a_found: ReplicateGroup,
+    b_found: ReplicateGroup,
+    options: ComparisonOptions,
+    unit: str | None = None,
 ) -> ComparisonRow:
     """A's and B's figures of one configuration pair, the improvement of A over B and its confidence."""
     a_summary, b_summary = a_found.valued, b_found.valued
@@ -76,7 +81,7 @@ def compared_row(
     if a_summary.n > 1 and b_summary.n > 1:
         row.confidence = compare_summaries(a_summary, b_summary, adjust_b=options.adjust_b)
     a_name, b_name = options.side_names(a, b)
-    row.notes = sentences.row_notes(row, a_name=a_name, b_name=b_name, threshold_ms=options.threshold_ms)
+    row.notes = sentences.row_notes(row, a_name=a_name, b_name=b_name, threshold_ms=options.threshold_ms, unit=unit)
     row.pct_mark = sentences.improvement_mark(row, options.threshold_ms)
     unstated = sentences.unstated_improvement_note(row, options.threshold_ms)
     if unstated:
@@ -94,19 +99,26 @@ def workload_comparison(
     matched_by: str,
     best: bool = False,
     chosen: bool = False,
+    iops_unit: str | None = None,
 ) -> WorkloadComparison:
     """One compared workload from each side's :class:`ReplicateGroup` (one per figure, or summed up);
-    ``chosen``: one configuration of each side was chosen, and they are compared whatever they are."""
+    ``chosen``: one configuration of each side was chosen, and they are compared whatever they are;
+    ``iops_unit``: what both sides' operations are where they are no I/Os ("object ops/s")."""
     a_figures, b_figures = found
     metric = "iops" if all(replicates.metric == "iops" for replicates in a_figures + b_figures) else "mbps"
+    unit = iops_unit if metric == "iops" else None
     a_groups, b_groups = groups(a_figures, metric, best=best), groups(b_figures, metric, best=best)
     pairs, only_a, only_b = pair_configs(sorted(a_groups, key=config_key_order), sorted(b_groups, key=config_key_order))
     if chosen and not pairs and len(a_groups) == len(b_groups) == 1:
         pairs, only_a, only_b = [(next(iter(a_groups)), next(iter(b_groups)))], [], []
-    rows = [compared_row(a, b, a_groups[ConfigGroup(*ak)], b_groups[ConfigGroup(*bk)], options) for ak, bk in pairs]
+    rows = [
+        compared_row(a, b, a_groups[ConfigGroup(*ak)], b_groups[ConfigGroup(*bk)], options, unit) for ak, bk in pairs
+    ]
     rows.sort(key=lambda r: (r.raid_level, r.drive_count_a or 0, r.cache_a))
     a_name, b_name = options.side_names(a, b)
-    summaries = sentences.raid_level_summaries(rows, a_name=a_name, b_name=b_name, label=label, options=options)
+    summaries = sentences.raid_level_summaries(
+        rows, a_name=a_name, b_name=b_name, label=label, options=options, unit=unit
+    )
     said, choices = ambiguities(only_a, only_b)
     why = [] if rows else sentences.why_empty((a_name, b_name), a_figures, b_figures, metric)
     printed = [] if rows else sentences.why_empty((a_name, b_name), a_figures, b_figures, metric, printed=True)

@@ -39,7 +39,7 @@ from .filters import (
     side_choices,
     what_filters_left_out,
 )
-from .kinds import measured_by_of, with_kinds
+from .kinds import iops_unit, measured_by_of, with_kinds
 from .loading import Side, Sides, SideWorkloads, figures_measured_ms, fill, measured_ms, sides
 from .multi import MultiComparison, MultiRow, MultiWorkload, multi_table
 from .published import compared_as_published
@@ -199,6 +199,7 @@ def _matched_comparison(
         workload_comparison(
             a, b, _label(a_sides[ak], b_sides[bk]), (a_sides[ak].figures, b_sides[bk].figures), options,
             matched_by=MATCHED_BY["name" if "name" in (ak[0], bk[0]) else ak[0]], best=family, chosen=chosen,
+            iops_unit=iops_unit((a_sides[ak].measured_by, b_sides[bk].measured_by)),
         )
         for ak, bk in shown_page
     ]  # fmt: skip
@@ -323,10 +324,12 @@ def _paired_comparison(
         b_found = _replicates_named(b_figures, b_name, latency=options.latency)
         if a_found and b_found:
             label = f"{a_name} vs {b_name}"
-            workload = workload_comparison(a, b, label, (a_found, b_found), options, matched_by=MATCHED_BY["pair"])
             # Workloads paired by hand are of one kind too: metadata rates are not compared with block I/Os.
             sides = (runs[0].filter(named(name=a_name)), runs[1].filter(named(name=b_name)))
             measured_by = (measured_by_of(sides[0]), measured_by_of(sides[1]))
+            unit = iops_unit(measured_by)
+            found = (a_found, b_found)
+            workload = workload_comparison(a, b, label, found, options, matched_by=MATCHED_BY["pair"], iops_unit=unit)
             with_kinds(workload, sides, measured_by, options.side_names(a, b))
             compared.append(workload)
     compared_as_published(compared, systems=(a, b), names=options.side_names(a, b), adjust_b=options.adjust_b)

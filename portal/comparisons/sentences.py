@@ -19,9 +19,12 @@ if TYPE_CHECKING:
     from .comparison import Comparison, ComparisonOptions, ComparisonRow
 
 
-def row_notes(row: "ComparisonRow", *, a_name: str, b_name: str, threshold_ms: float) -> list[str]:
+def row_notes(
+    row: "ComparisonRow", *, a_name: str, b_name: str, threshold_ms: float, unit: str | None = None
+) -> list[str]:
     """What a reader of ``row`` should know of its figures: no improvement to state, different drive counts,
-    published figures as their papers printed or stated them, figures that did not reach the threshold."""
+    published figures as their papers printed or stated them, figures that did not reach the threshold.
+    ``unit``: what the figures count where it is no IOPS nor MB/s ("object ops/s")."""
     notes = []
     if row.pct is None:
         # Nothing to improve on: B did no I/O at the threshold (a failed run, a step that writes nothing).
@@ -31,8 +34,8 @@ def row_notes(row: "ComparisonRow", *, a_name: str, b_name: str, threshold_ms: f
         if row.drive_count_a and row.drive_count_b:
             metric = row.a_figures.metric if row.a_figures is not None else "iops"
             # A lower bound's share of each drive is a lower bound too.
-            a_each = formatting.throughput(row.a_value / row.drive_count_a, metric)
-            b_each = formatting.throughput(row.b_value / row.drive_count_b, metric)
+            a_each = formatting.throughput(row.a_value / row.drive_count_a, metric, unit=unit)
+            b_each = formatting.throughput(row.b_value / row.drive_count_b, metric, unit=unit)
             a_each, b_each = (f"≥ {each}" if bound else each for each, bound in
                               ((a_each, row.a_lower_bound), (b_each, row.b_lower_bound)))  # fmt: skip
             notes.append(f"per drive: {a_name} {a_each}, {b_name} {b_each}")
@@ -65,14 +68,22 @@ def not_reached_notes(name: str, statuses: list[str]) -> list[str]:
 
 
 def raid_level_summaries(
-    rows: list["ComparisonRow"], *, a_name: str, b_name: str, label: str, options: "ComparisonOptions"
+    rows: list["ComparisonRow"],
+    *,
+    a_name: str,
+    b_name: str,
+    label: str,
+    options: "ComparisonOptions",
+    unit: str | None = None,
 ) -> list[str]:
     """The papers' summary of a workload per RAID level ("A performs 5.0 % to 30.0 % better than B for
     RAID-5 OLTP 8K depending on the number of drives"), by :func:`group_sentences`."""
     summaries = []
     for raid in sorted({r.raid_level for r in rows}):
         of_raid = [r for r in rows if r.raid_level == raid]
-        summaries += group_sentences(of_raid, names=(a_name, b_name), subject=subject(label, raid), options=options)
+        summaries += group_sentences(
+            of_raid, names=(a_name, b_name), subject=subject(label, raid), options=options, unit=unit
+        )
     return summaries
 
 
@@ -169,7 +180,12 @@ def configuration_words(row: "ComparisonRow") -> str:
 
 
 def group_sentences(
-    rows: list["ComparisonRow"], *, names: tuple[str, str], subject: str, options: "ComparisonOptions"
+    rows: list["ComparisonRow"],
+    *,
+    names: tuple[str, str],
+    subject: str,
+    options: "ComparisonOptions",
+    unit: str | None = None,
 ) -> list[str]:
     """What the rows of one workload and RAID level show, in sentences: the range of improvement over the
     rows both of whose figures were read at the threshold, naming the configurations where they differ;
@@ -188,13 +204,15 @@ def group_sentences(
         if differing:
             sentence += f" ({'; '.join(differing)})"
         said.append(sentence)
-    said += [_bounded_sentence(row, names, subject, options) for row in rows if row not in found]
+    said += [_bounded_sentence(row, names, subject, options, unit) for row in rows if row not in found]
     return said
 
 
-def _side_words(name: str, found: ReplicateGroup | None, value: float, options: "ComparisonOptions") -> str:
+def _side_words(
+    name: str, found: ReplicateGroup | None, value: float, options: "ComparisonOptions", unit: str | None
+) -> str:
     metric = found.metric if found is not None else "iops"
-    figure = formatting.throughput(value, metric)
+    figure = formatting.throughput(value, metric, unit=unit)
     if found is None or found.summary is None:
         return f"{name} has no figure"
     if found.not_reached:
@@ -210,7 +228,9 @@ def _at(options: "ComparisonOptions") -> str:
     return f"{at} on average" if options.latency == "avg" else f"{at} at the {LATENCIES[options.latency]}"
 
 
-def _bounded_sentence(row: "ComparisonRow", names: tuple[str, str], subject: str, options: "ComparisonOptions") -> str:
+def _bounded_sentence(
+    row: "ComparisonRow", names: tuple[str, str], subject: str, options: "ComparisonOptions", unit: str | None
+) -> str:
     """What is known of a row that is no finding: at least or at most a difference where one side was read
     at the threshold and the other did not reach it, else each side's figure as it was read."""
     a_name, b_name = names
@@ -225,18 +245,18 @@ def _bounded_sentence(row: "ComparisonRow", names: tuple[str, str], subject: str
         bound = "at most" if b_bound == better else "at least"
         how = f"{bound} {improvement_size(row.pct)} % {'better' if better else 'worse'}"
         known = _side_words(b_name if b_bound else a_name, row.b_figures if b_bound else row.a_figures,
-                            row.b_value if b_bound else row.a_value, options)  # fmt: skip
+                            row.b_value if b_bound else row.a_value, options, unit)  # fmt: skip
         return f"{a_name} performs {how} than {b_name} {where}: {known}"
     if a_bound and b_bound:
         metric = row.a_figures.metric if row.a_figures is not None else "iops"
-        a_least, b_least = (formatting.throughput(value, metric) for value in (row.a_value, row.b_value))
+        a_least, b_least = (formatting.throughput(value, metric, unit=unit) for value in (row.a_value, row.b_value))
         return (
             f"Neither {a_name} nor {b_name} reaches {_at(options)} {where}: {a_name} at least {a_least},"
             f" {b_name} at least {b_least}; no difference is stated"
         )
     sides = (
-        _side_words(a_name, row.a_figures, row.a_value, options),
-        _side_words(b_name, row.b_figures, row.b_value, options),
+        _side_words(a_name, row.a_figures, row.a_value, options, unit),
+        _side_words(b_name, row.b_figures, row.b_value, options, unit),
     )
     return f"No difference is stated at {_at(options)} {where}: {sides[0]}, {sides[1]}"
 

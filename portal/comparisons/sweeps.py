@@ -10,6 +10,7 @@ from django.utils.text import slugify
 from portal.analysis.stroke import StrokeRun, stroke_multipliers
 from portal.models import Run, System, document_title
 from portal.results.configurations import config_differences
+from portal.results.kinds import run_figure_kind
 from portal.results.selectors import Figure, threshold_figures
 from portal.results.workloads import run_group_labels
 from portal.systems.selectors import published_stroke_multipliers
@@ -64,11 +65,12 @@ def sweep(
     raid_level: str | None = None,
     cache: str | None = None,
     latency: str = "avg",
-) -> dict[str, dict[str, list[tuple[float, float, int]]]]:
+) -> dict[tuple[str, str], dict[str, list[tuple[float, float, int]]]]:
     """Throughput at the threshold against one parameter, one series per combination of the others.
 
-    Returns {metric: {series label: [(x, value, run id), ...] in x order}}; runs without the
-    parameter or without a figure are left out.
+    Returns {(metric, unit): {series label: [(x, value, run id), ...] in x order}}, the unit that of what the
+    runs' rates count ("IOPS", "MB/s", "object ops/s": :mod:`portal.analysis.figure_kinds`), so that rates of
+    different kinds are never one line; runs without the parameter or without a figure are left out.
     """
     if parameter not in SWEEP_PARAMETERS:
         raise ValueError(f"unknown sweep parameter {parameter!r}; choose one of: {', '.join(SWEEP_PARAMETERS)}")
@@ -92,8 +94,9 @@ def sweep(
         if x is None or figure.value is None:
             continue
         label = ", ".join(words for words in (labels[figure.run.id], differences[figure.run.id]) if words)
-        series[figure.metric][label].append((x, figure.value, figure.run.id))
-    return {metric: _lines_drawn(lines) for metric, lines in sorted(series.items())}
+        unit = run_figure_kind(figure.run, figure.metric).unit
+        series[(figure.metric, unit)][label].append((x, figure.value, figure.run.id))
+    return {key: _lines_drawn(lines) for key, lines in sorted(series.items())}
 
 
 def _lines_drawn(lines: dict[str, list]) -> dict[str, list]:

@@ -28,6 +28,7 @@ from portal.celery import app
 from portal.models import Alert, AlertNotice, AlertSummary, TeamWebhook, WebhookDelivery
 
 from . import webhooks
+from .selectors import alert_units
 
 logger = logging.getLogger(__name__)
 
@@ -117,16 +118,17 @@ def delivery_payload(summary: AlertSummary, notices: list[AlertNotice], key: uui
     alerts = {notice.alert_id: notice.alert for notice in notices}
     counts = {state: list(states.values()).count(state) for state in STATES.values if state in states.values()}
     told = ", ".join(f"{count} {state}" for state, count in counts.items())
+    units = alert_units(alerts=list(alerts.values()))
     return {
         "idempotency_key": str(key),
         "system": summary.system.name,
         "version": summary.version,
         "text": f"{summary.system.name}, changes from {summary.version}: {told}",
-        "alerts": [_alert_entry(alerts[alert_id], state) for alert_id, state in sorted(states.items())],
+        "alerts": [_alert_entry(alerts[id_], state, units[id_]) for id_, state in sorted(states.items())],
     }
 
 
-def _alert_entry(alert: Alert, state: str) -> dict:
+def _alert_entry(alert: Alert, state: str, unit: str) -> dict:
     return {
         "id": alert.id,
         "state": state,
@@ -135,8 +137,9 @@ def _alert_entry(alert: Alert, state: str) -> dict:
         "figure": alert.get_figure_display(),
         "version": alert.version,
         "previous_version": alert.previous_version,
-        "before": formatting.figure(alert.before_mean, alert.metric),
-        "after": formatting.figure(alert.after_mean, alert.metric),
+        "before": formatting.figure(alert.before_mean, alert.metric, unit=unit),
+        "after": formatting.figure(alert.after_mean, alert.metric, unit=unit),
+        "unit": unit,
         "change": formatting.improvement(alert.change_pct),
         "before_mean": alert.before_mean,
         "after_mean": alert.after_mean,

@@ -1,12 +1,15 @@
 """Reads of a configuration's history: its runs grouped by firmware version (or measured date), and alerts."""
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, TextField, Value
+from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce, TruncDate
 
 from portal import formatting
+from portal.analysis.figure_kinds import FigureKind, figure_kind, kind_of_metric
 from portal.analysis.versions import version_key
 from portal.analysis.workload_groups import GroupedRun, group_labels
 from portal.analysis.workloads import describe
@@ -57,6 +60,13 @@ class Series:
     load: tuple[float, str] | None = None
     # The workload in words, told apart from the configuration's other series stored under its name.
     label: str = ""
+    # What a throughput series' rate counts (:mod:`portal.analysis.figure_kinds`); None for response times.
+    kind: FigureKind | None = None
+
+    @property
+    def unit(self) -> str:
+        """The unit its figures are in: "IOPS", "MB/s", "object ops/s" ... or "ms" for a response time."""
+        return self.kind.unit if self.kind is not None else "ms"
 
     @property
     def figure_words(self) -> str:
@@ -144,13 +154,13 @@ def series_load(*, config: Config, series: str, figure: str = FIGURE) -> Series 
         .annotate(measured=Coalesce("started_at", "upload__created_at", "created_at"))
         .order_by("id")
         .values_list("id", "workload_id", "workload_name", "firmware", "measured", "throughput_metric",
-                     "iops_at_20ms", "mbps_at_20ms")
+                     "iops_at_20ms", "mbps_at_20ms", "tool", "params")
     )  # fmt: skip
     if not rows:
         return None
     metric = rows[0][5]
     versions: dict[str, Version] = {}
-    for run_id, _w, _name, firmware, measured, run_metric, iops, mbps in rows:
+    for run_id, _w, _name, firmware, measured, run_metric, iops, mbps, _tool, _params in rows:
         value = iops if metric == "iops" else mbps
         if run_metric != metric or value is None:
             continue
@@ -160,7 +170,8 @@ def series_load(*, config: Config, series: str, figure: str = FIGURE) -> Series 
         version.run_ids.append(run_id)
         version.values.append(value)
     label = series_labels(runs=_compared_runs().filter(config=config))[(config.id, series)]
-    return Series(config, series, rows[0][1], rows[0][2], metric, _in_order(versions), label=label)
+    kind = figure_kind(tool=rows[0][8], params=rows[0][9], workload_name=rows[0][2], metric=metric)
+    return Series(config, series, rows[0][1], rows[0][2], metric, _in_order(versions), label=label, kind=kind)
 
 
 def _in_order(versions: dict[str, Version]) -> list[Version]:
@@ -202,6 +213,29 @@ def _response_series(config: Config, series: str, figure: Alert.Figure) -> Serie
     return Series(
         config, series, runs[0][1], runs[0][2], "ms", _in_order(versions), figure=figure, load=load, label=label
     )
+
+
+def alert_units(*, alerts: Sequence[Alert]) -> dict[int, str]:
+    """The unit of each alert's before and after figures: "ms" for a response time, else the unit of what
+    its series' rate counts ("IOPS", "MB/s", "object ops/s", "metadata ops/s" ...), from the series' first
+    runs. One query, of what measured each series (not of every run)."""
+    measured_by = (
+        _compared_runs()
+        .filter(config_id__in={alert.config_id for alert in alerts})
+        .annotate(figure=Coalesce(KT("params__figure"), Value(""), output_field=TextField()))
+        .order_by()
+        .values_list("config_id", "workload_id", "workload_name", "throughput_metric", "tool", "figure")
+        .distinct()
+    )
+    kinds: dict[tuple[int, str, str], FigureKind] = {}
+    for config_id, workload_id, name, metric, tool, figure in sorted(measured_by, key=str):
+        key = (config_id, series_key(workload_id=workload_id, workload_name=name), metric)
+        kinds.setdefault(key, figure_kind(tool=tool, params={"figure": figure}, workload_name=name, metric=metric))
+    units = {}
+    for alert in alerts:
+        kind = kinds.get((alert.config_id, alert.series, alert.metric))
+        units[alert.id] = "ms" if alert.metric == "ms" else (kind or kind_of_metric(alert.metric)).unit
+    return units
 
 
 def series_baseline(*, config_id: int, series: str, figure: str = FIGURE) -> str | None:
@@ -260,8 +294,8 @@ def series_history(*, config: Config, series: str, figure: str = FIGURE) -> tupl
     """The series and its versions with the mean of the segment each belongs to (segments between the
     open steps) and the alerts starting there, each with its revisions."""
     loaded = series_load(config=config, series=series, figure=figure)
-    if loaded is None:
-        return None, []
+    if loaded is None or not loaded.versions:  # runs with no figure at 20 ms (mdtest, fs_mark: no response time)
+        return loaded, []
     every = Alert.objects.filter(config=config, series=series, figure=figure).prefetch_related("revisions")
     alerts: dict[str, Alert] = {}
     others: dict[str, list[Alert]] = {}
@@ -290,6 +324,8 @@ class SeriesEntry:
     workload_name: str
     versions: int
     alerts: int
+    # Whether its runs have a throughput at 20 ms to follow (mdtest's and fs_mark's measured no response time).
+    followed: bool = True
 
 
 def system_series(*, system_id: int) -> list[SeriesEntry]:
@@ -306,6 +342,13 @@ def system_series(*, system_id: int) -> list[SeriesEntry]:
     for config_id, workload_id, name, firmware, day in rows:
         key = (config_id, series_key(workload_id=workload_id, workload_name=name))
         found.setdefault(key, (name, set()))[1].add(firmware or day)
+    with_figures = {
+        (config_id, series_key(workload_id=workload_id, workload_name=name))
+        for config_id, workload_id, name in _compared_runs()
+        .filter(Q(iops_at_20ms__isnull=False) | Q(mbps_at_20ms__isnull=False), config__system_id=system_id)
+        .values_list("config_id", "workload_id", "workload_name")
+        .distinct()
+    }
     configs = Config.objects.in_bulk({config_id for config_id, _ in found})
     labels = series_labels(runs=_compared_runs().filter(config__system_id=system_id))
     counts: dict[tuple[int, str], int] = {}
@@ -313,7 +356,12 @@ def system_series(*, system_id: int) -> list[SeriesEntry]:
         counts[(config_id, series)] = counts.get((config_id, series), 0) + 1
     return [
         SeriesEntry(
-            configs[config_id], series, labels[(config_id, series)], len(versions), counts.get((config_id, series), 0)
+            configs[config_id],
+            series,
+            labels[(config_id, series)],
+            len(versions),
+            counts.get((config_id, series), 0),
+            followed=(config_id, series) in with_figures,
         )
         for (config_id, series), (_name, versions) in sorted(found.items())
     ]

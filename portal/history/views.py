@@ -44,9 +44,7 @@ def system_history(request: HttpRequest, system_id: int) -> HttpResponse:
     if config is None:
         context = {"system": system, "entries": selectors.system_series(system_id=system.id)}
         return render(request, "history/system.html", context)
-    loaded, rows = selectors.series_history(config=config, series=series, figure=figure)
-    if loaded is None:
-        raise NotFoundError(f"{system.name} has no {_figure_words(figure)} of this workload in this configuration.")
+    loaded, rows = _history_of(system, config, series, figure)
     context = {
         "system": system,
         "config": config,
@@ -54,7 +52,7 @@ def system_history(request: HttpRequest, system_id: int) -> HttpResponse:
         "loaded": loaded,
         "rows": rows,
         "version_rows": version_reports(system=system, config=config, loaded=loaded, rows=rows),
-        "unit": formatting.METRIC_UNITS.get(loaded.metric, loaded.metric),
+        "unit": loaded.unit,
         "query": request.GET.urlencode(),
         "figures": [(value, label) for value, label in Alert.Figure.choices if value != figure],
         "series": series,
@@ -68,10 +66,21 @@ def system_history_chart(request: HttpRequest, system_id: int) -> Chart:
     config, series, figure = _series_of(request, system)
     if config is None:
         raise ApplicationError("Choose a configuration and a workload.", field="series")
+    loaded, rows = _history_of(system, config, series, figure)
+    return history_chart(system=system, config=config, loaded=loaded, rows=rows)
+
+
+def _history_of(system: System, config: Config, series: str, figure: str) -> tuple[HistorySeries, list[HistoryRow]]:
     loaded, rows = selectors.series_history(config=config, series=series, figure=figure)
     if loaded is None:
         raise NotFoundError(f"{system.name} has no {_figure_words(figure)} of this workload in this configuration.")
-    return history_chart(system=system, config=config, loaded=loaded, rows=rows)
+    if not rows and loaded.kind is not None:
+        # mdtest's and fs_mark's rates come with no response time: nothing to read at 20 ms.
+        raise NotFoundError(
+            f"{system.name}, {formatting.configuration(config)}: {loaded.label} has no throughput at 20 ms to follow"
+            f" across versions: its runs measured {loaded.kind.words} with no response time."
+        )
+    return loaded, rows
 
 
 def version_reports(
@@ -98,13 +107,13 @@ def version_reports(
 def history_chart(*, system: System, config: Config, loaded: HistorySeries, rows: list[HistoryRow]) -> Chart:
     """Each run as a point over its version, the version means as a line, the segments' means dashed and
     each change called out with its size and significance."""
-    unit = formatting.METRIC_UNITS.get(loaded.metric, loaded.metric)
+    unit = loaded.unit
     positions = range(len(rows))
     runs = Series(
         "Runs",
         [i for i, row in zip(positions, rows, strict=True) for _ in row.version.values],
         [value for row in rows for value in row.version.values],
-        hover=[_hover(row, value, loaded.metric) for row in rows for value in row.version.values],
+        hover=[_hover(row, value, loaded) for row in rows for value in row.version.values],
         mode="markers",
     )  # fmt: skip
     means = Series("Mean of the version", list(positions), [row.version.mean for row in rows], style=1)
@@ -124,8 +133,8 @@ def history_chart(*, system: System, config: Config, loaded: HistorySeries, rows
     )  # fmt: skip
 
 
-def _hover(row: HistoryRow, value: float, metric: str) -> str:
-    return f"{row.version.version}: {formatting.figure(value, metric)}"
+def _hover(row: HistoryRow, value: float, loaded: HistorySeries) -> str:
+    return f"{row.version.version}: {formatting.figure(value, loaded.metric, unit=loaded.unit)}"
 
 
 def change_words(alert: Alert | AlertRevision) -> str:
@@ -164,10 +173,12 @@ def team_alerts(request: SignedInRequest, slug: str) -> HttpResponse:
         team=team, status=filters["status"], system_id=filters["system"], min_pct=filters["min_change_pct"]
     )
     hook = TeamWebhook.objects.filter(team=team).first()
+    shown = list(alerts[:200])
+    units = selectors.alert_units(alerts=shown)
     context = {
         "team": team,
         "form": form,
-        "alerts": alerts[:200],
+        "alerts": [(alert, units[alert.id]) for alert in shown],
         "triages": teams.allows(request.user, team, Role.UPLOADER),
         "administers": teams.allows(request.user, team, Role.ADMIN),
         "statuses": selectors.AlertStatus.choices,

@@ -346,7 +346,8 @@ def _sizing_export(system, answer, export_format):
         )
     tables = sizing_tables(system, answer)
     if not tables:
-        raise NotFoundError(f"{system.name} has no sizing answer to export for these choices.")
+        why = "".join(f" {line}" for line in answer.not_sized)
+        raise NotFoundError(f"{system.name} has no sizing answer to export for these choices.{why}")
     found = EXPORT_FORMATS[export_format]
     response = HttpResponse(export(tables, export_format), content_type=found.content_type)
     response["Content-Disposition"] = f'attachment; filename="{slugify(system.name)}-sizing.{found.extension}"'

@@ -16,6 +16,7 @@ from portal import formatting
 from portal.analysis.curves import Status
 from portal.comparisons import sentences
 from portal.comparisons.comparison import ComparisonOptions
+from portal.comparisons.kinds import RATES
 from portal.comparisons.selectors import Comparison, ComparisonRow, WorkloadComparison
 from portal.models import Run, System
 from portal.models.results import document_title
@@ -75,7 +76,7 @@ def _provenance(reading: Reading) -> list[Block]:
             for side, figures in (("A", row.a), ("B", row.b)):
                 for figure in figures:
                     run = reading.runs[figure.run_id]
-                    value = formatting.throughput(figure.value, figure.metric)
+                    value = formatting.throughput(figure.value, figure.metric, unit=workload.unit)
                     if figure.status == Status.NOT_REACHED and figure.value is not None:
                         value = f"≥ {value}"  # the best point measured, a lower bound
                     rows.append(
@@ -306,7 +307,8 @@ def _group_sentences(result: Comparison, workloads: list[WorkloadComparison]) ->
         for raid in sorted({row.raid_level for row in workload.rows}):
             rows = [row for row in workload.rows if row.raid_level == raid]
             subject = sentences.subject(workload.workload, raid)
-            said += sentences.group_sentences(rows, names=names, subject=subject, options=_options(result))
+            unit = workload.unit if workload.kind in RATES else None
+            said += sentences.group_sentences(rows, names=names, subject=subject, options=_options(result), unit=unit)
     return said
 
 

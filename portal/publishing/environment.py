@@ -61,8 +61,8 @@ def _workload_row(workload: WorkloadComparison, run: Run | None) -> tuple[Cell, 
         what = describe(signature) if signature.transfer_sizes else describe_family(signature.family)
         read, random = f"{stored.read_pct} %", f"{stored.random_pct} %"
         sizes = ", ".join(formatting.transfer_size(size) for size, _ in signature.transfer_sizes) or "best over sizes"
-    metric = formatting.METRIC_UNITS[workload.metric]
-    return (Cell(workload.workload), Cell(what), Cell(read), Cell(random), Cell(sizes), Cell(metric))
+    # The unit of what its rate counts: "IOPS", "MB/s", "metadata ops/s", "object ops/s" ...
+    return (Cell(workload.workload), Cell(what), Cell(read), Cell(random), Cell(sizes), Cell(workload.unit))
 
 
 def _threshold_rule(result: Comparison) -> str:

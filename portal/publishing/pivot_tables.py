@@ -19,6 +19,7 @@ from .presets import (
     Selection,
     marks_notes,
     mean_cells,
+    rate_units,
     response_time_words,
     selected_runs,
     threshold_value,
@@ -74,8 +75,10 @@ def pivot(
     workloads = workload_columns(runs, workload_of, asked=selection.workloads)
     positions = sorted({key[0] for key in cells}, key=lambda p: tuple((v is None, v) for v in p))
     formats = {IOPS: NumberFormat(decimals=0), MBPS: NumberFormat(decimals=1)}
+    units = rate_units(runs, workload_of)
     groups = tuple(
-        ColumnGroup(w, tuple(Column(PAPER_METRIC_LABELS[m], formats[m]) for m in metrics)) for w in workloads
+        ColumnGroup(w, tuple(Column(units.get((w, m), PAPER_METRIC_LABELS[m]), formats[m]) for m in metrics))
+        for w in workloads
     )
     columns = [(w, m) for w in workloads for m in metrics]
     body = tuple(
@@ -89,7 +92,9 @@ def pivot(
     labels = tuple(ROW_ATTRIBUTES[name][0] for name in rows)
     at = response_time_words(threshold_ms=threshold_ms, latency=latency)
     footnotes = (f"*Results correspond to {at}.", BINARY_MBPS_NOTE, *marks_notes(body, no_figure=formats[IOPS].na_text))
-    notes = tuple(f"Mean of {n} runs: {', '.join(_headers(rows, p))}, {w} {m}." for (p, w, m), n in averaged)
+    notes = tuple(
+        f"Mean of {n} runs: {', '.join(_headers(rows, p))}, {w} {units.get((w, m), m)}." for (p, w, m), n in averaged
+    )
     title = f"{system.name} results by {labels[0].lower()} and {labels[1].lower()}"
     if latency != "avg":
         title += f" at {at}"

@@ -36,6 +36,7 @@ from ingest.result import MB, MIB
 from portal import formatting
 from portal.analysis.curves import Status
 from portal.analysis.digits import NO_FIGURE
+from portal.analysis.figure_kinds import IO_OPERATIONS
 from portal.analysis.tables import (
     DEFAULT_NUMBER_FORMATS,
     IOPS,
@@ -51,6 +52,7 @@ from portal.analysis.vocabulary import raid_level_canonical
 from portal.errors import ApplicationError
 from portal.models import Run, System
 from portal.results.configurations import config_differences
+from portal.results.kinds import run_figure_kind
 from portal.results.selectors import (
     LATENCIES,
     cache_setting,
@@ -192,6 +194,18 @@ def threshold_value(
     return CellFigure(answer.value * MB / MBPS_UNITS[mbps_unit].bytes_per_mb, bound)
 
 
+def rate_units(runs: Iterable[Run], groups: Mapping[int, str]) -> dict[tuple[str, str], str]:
+    """The unit of each (workload column, IOPS) whose rate counts other operations than I/Os ("object ops/s",
+    "metadata ops/s", "files/s": :mod:`portal.analysis.figure_kinds`), from its runs (``groups``: each run's
+    workload column, by id); I/O columns keep the table's own heading."""
+    units: dict[tuple[str, str], str] = {}
+    for run in runs:
+        kind = run_figure_kind(run, METRIC_FIELDS[IOPS])
+        if kind != IO_OPERATIONS:
+            units.setdefault((groups[run.id], IOPS), kind.unit)
+    return units
+
+
 def mean_cells(
     keyed_values: Mapping[CellKey, list[float | None]],
 ) -> tuple[dict[CellKey, float | None], list[tuple[CellKey, int]]]:
@@ -261,6 +275,7 @@ def whitepaper(
     cells, averaged = mean_cells(values)
     records = [ResultRecord(*key, value, key in bounded) for key, value in cells.items()]
     labels = {IOPS: iops_label, MBPS: unit.label}
+    units = rate_units(runs, groups)
     workloads = workload_columns(runs, groups, asked=selection.workloads)
     drive_types = {run.config.drive_type for run in runs if run.config.drive_count is not None}
     drive_type = drive_types.pop() if len(drive_types) == 1 else ""
@@ -276,13 +291,15 @@ def whitepaper(
         response_time=response_time_words(threshold_ms=threshold_ms, latency=latency),
         # A row's second header is its cache setting, followed by what else tells its configurations apart.
         row_labels=("Drives", "Cache setting; what else differs" if any(differences.values()) else "Cache setting"),
+        column_labels=units,
     )
     if latency != "avg":
         title = f"{table.title} at {response_time_words(threshold_ms=threshold_ms, latency=latency)}"
         table = replace(table, title=title)
     notes = [unit.note + "." if MBPS in metrics else "", *marks_notes(table.rows, no_figure=unit.formats[IOPS].na_text)]
     notes += [
-        f"Mean of {n} runs: {formatting.drives(d, drive_type)}, {c}, {w} {labels[m]}." for (d, c, w, m), n in averaged
+        f"Mean of {n} runs: {formatting.drives(d, drive_type)}, {c}, {w} {units.get((w, m), labels[m])}."
+        for (d, c, w, m), n in averaged
     ]
     if skipped:
         notes.append(f"{len(skipped)} runs without a drive count are not shown.")

@@ -184,3 +184,6 @@ class Sizing:
     estimate: Estimate | None
     # How many runs of the workload (with the filters asked) the answer was read from: 0 is no data at all.
     runs_read: int = 0
+    # Why figures of the workload of other kinds than I/Os or bytes (object, metadata, file rates) are not
+    # sized: "No drive-count sizing for object ops/s: ...", a sentence a kind.
+    not_sized: tuple[str, ...] = ()

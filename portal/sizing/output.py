@@ -29,6 +29,8 @@ def sizing_data(system: System, answer: Sizing) -> dict[str, Any]:
             "drives": answer.estimate.backend.drives,
             "text": answer.estimate.lines(),
         },
+        # Why the workload's object, metadata or file rates are not sized, a sentence a kind.
+        "not_sized": list(answer.not_sized),
     }
 
 
@@ -143,7 +145,9 @@ def sizing_preset_tables(system: System, params: Mapping[str, Any]) -> list[Tabl
     form = SizingQuestionForm(params)
     if not form.is_valid():
         raise form_error(form)
-    tables = sizing_tables(system, sizing_answer(form=form, system=system))
+    answer = sizing_answer(form=form, system=system)
+    tables = sizing_tables(system, answer)
     if not tables:
-        raise NotFoundError(f"{system.name} has no sizing answer to export for these choices.")
+        why = "".join(f" {line}" for line in answer.not_sized)
+        raise NotFoundError(f"{system.name} has no sizing answer to export for these choices.{why}")
     return tables

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from portal import formatting
+from portal.analysis.figure_kinds import IO_OPERATIONS, FigureKind
 from portal.analysis.grid_prediction import GridPrediction, predict_grid
 from portal.models import Point, Run, System
+from portal.results.kinds import run_figure_kind
 
 from .prediction import NoGrid, predicted_text
 
@@ -81,17 +83,23 @@ def parameter_prediction(*, system: System, parameter: str) -> ParameterPredicti
     if parameter not in PARAMETERS:
         raise NoGrid(f"no prediction along {parameter!r}; choose one of: {', '.join(PARAMETERS)}")
     runs = Run.objects.filter(config__system=system, phase=Run.Phase.MEASUREMENT, excluded_reason="").only(
-        "id", "name", "config_id", "tool", "read_pct", "random_pct", "transfer_sizes"
+        "id", "name", "config_id", "tool", "read_pct", "random_pct", "transfer_sizes", "params", "workload_name"
     )
     groups: dict[str, dict[float, Run]] = defaultdict(dict)
+    other_kinds: set[FigureKind] = set()
     for run in runs:
+        # Only I/O operations are predicted against outstanding I/O: not object, metadata or file rates.
+        kind = run_figure_kind(run, "iops")
+        if kind != IO_OPERATIONS:
+            other_kinds.add(kind)
+            continue
         value = parameter_value(run, parameter)
         if value is not None:
             others = [parameter_value(run, name) for name in PARAMETERS if name != parameter]
             groups[f"{run.config_id} {run.tool} {others}"].setdefault(value, run)
     chosen = max(groups.values(), key=len, default={})
     if len(chosen) < 2:
-        raise NoGrid(f"{system.name} has no runs that differ in {PARAMETERS[parameter]} only")
+        raise NoGrid(f"{system.name} has no runs that differ in {PARAMETERS[parameter]} only{_others(other_kinds)}")
     cells = _cells(chosen)
     totals = sorted({total for total, _ in cells})
     values = sorted(chosen)
@@ -104,6 +112,14 @@ def parameter_prediction(*, system: System, parameter: str) -> ParameterPredicti
     )
     ordered = tuple(chosen[value] for value in values)
     return ParameterPrediction(system, parameter, ordered, prediction, predicted)
+
+
+def _others(kinds: set[FigureKind]) -> str:
+    """What the runs of other kinds than I/O operations are, and that they are not predicted."""
+    if not kinds:
+        return ""
+    units = " and ".join(sorted(kind.unit for kind in kinds))
+    return f" (no prediction for {units}: prediction reads I/O operations per second against outstanding I/O)"
 
 
 def _cells(runs_by_value: dict[float, Run]) -> dict[tuple[float, float], float]:

@@ -22,7 +22,9 @@ from portal.analysis.drive_scaling import (
     rule_of_thumb_iops,
 )
 from portal.analysis.drives_error import drives_left_out
+from portal.analysis.figure_kinds import not_sized, sized_by_drives
 from portal.models import Run, System
+from portal.results.kinds import run_figure_kind
 from portal.results.selectors import COMPARABLE, Figure, threshold_figures
 from portal.results.workloads import run_group_labels
 
@@ -44,10 +46,12 @@ def sizing(
     figures = threshold_figures(
         system=system, threshold_ms=threshold_ms, workload=workload, raid_level=raid_level, cache=cache
     )
+    unsized = _unsized(figures, workload=workload)
+    figures_sized = [figure for figure in figures if _sized(figure)]
     # One workload a sweep: runs stored under the name asked for may be of several (fio-plot's "random-read").
-    groups = run_group_labels(runs=[figure.run for figure in figures])
+    groups = run_group_labels(runs=[figure.run for figure in figures_sized])
     families: dict[tuple[str, str, str], list[Figure]] = defaultdict(list)
-    for figure in figures:
+    for figure in figures_sized:
         if figure.value is None or figure.value <= 0 or not figure.config.drive_count or not _usable(figure):
             continue
         others = {k: v for k, v in figure.config.properties().items() if k != "drive_count"}
@@ -65,14 +69,26 @@ def sizing(
     if not sweeps and target is not None:
         # Any RAID level's runs give the drives' back-end figure; the penalty is the one asked for.
         any_level = threshold_figures(system=system, threshold_ms=threshold_ms, workload=workload, cache=cache)
-        usable = [figure for figure in any_level if _usable(figure)]
+        usable = [figure for figure in any_level if _usable(figure) and _sized(figure)]
         # The first workload stored under the name asked for, by its group's name: its read share is the one
         # the formula reads, and the answer says which workload it is.
         of = run_group_labels(runs=[figure.run for figure in usable])
         chosen = of[usable[0].run.id] if usable else ""
         usable = [figure for figure in usable if of[figure.run.id] == chosen]
         estimate = _estimate(usable, workload=chosen, target=target, raid_level=raid_level) if usable else None
-    return Sizing(tuple(sweeps), estimate, runs_read=len({figure.run.id for figure in figures}))
+    return Sizing(tuple(sweeps), estimate, runs_read=len({figure.run.id for figure in figures}), not_sized=unsized)
+
+
+def _sized(figure: Figure) -> bool:
+    """A figure drive-count sizing reads: I/O operations or MB/s at the threshold, not an object, metadata or
+    file rate (:func:`portal.analysis.figure_kinds.sized_by_drives`)."""
+    return sized_by_drives(run_figure_kind(figure.run, figure.metric))
+
+
+def _unsized(figures: list[Figure], *, workload: str) -> tuple[str, ...]:
+    """Why the workload's figures of other kinds get no drive count, a sentence a kind."""
+    kinds = {run_figure_kind(figure.run, figure.metric) for figure in figures if _usable(figure)}
+    return tuple(sorted(not_sized(kind, workload=workload) for kind in kinds if not sized_by_drives(kind)))
 
 
 def _usable(figure: Figure) -> bool:

@@ -63,6 +63,8 @@ class SideBySide:
     no_data: tuple[str, ...] = ()
     # The RAID level and cache setting asked for, in words.
     filters: tuple[str, ...] = ()
+    # (system, why): systems whose figures of the workload are object, metadata or file rates, not sized.
+    not_sized: tuple[tuple[str, str], ...] = ()
 
     @property
     def wanted(self) -> str:
@@ -87,7 +89,9 @@ class SideBySide:
         said = [self._headline(fewest)] if fewest else []
         said += self._choices(fewest)
         unsized = [name for name in self.systems if name not in {row.system for row in fewest}]
-        reached_none = [name for name in unsized if name not in self.no_data]
+        why_not_sized = dict(self.not_sized)
+        said += [f"{name}: {why_not_sized[name]}" for name in unsized if name in why_not_sized]
+        reached_none = [name for name in unsized if name not in self.no_data and name not in why_not_sized]
         if reached_none:
             said.append(
                 f"{_names(reached_none)} {'does' if len(reached_none) == 1 else 'do'} not reach {self.wanted}"
@@ -157,6 +161,7 @@ def side_by_side(
     """Each system sized for ``target`` by the sizing page's selector (one query set per system)."""
     rows: list[SizedRow] = []
     no_data: list[str] = []
+    not_sized: list[tuple[str, str]] = []
     for system in systems:
         answer = sizing(
             system=system,
@@ -169,10 +174,11 @@ def side_by_side(
         rows += _rows(system, answer)
         if not answer.runs_read:
             no_data.append(system.name)
+        not_sized += [(system.name, why) for why in answer.not_sized]
     names = tuple(system.name for system in systems)
     filters = tuple(f"{what} {value}" for what, value in (("RAID level", raid_level), ("cache", cache)) if value)
     return SideBySide(workload=workload, target=target, threshold_ms=threshold_ms, systems=names, rows=tuple(rows),
-                      no_data=tuple(no_data), filters=filters)  # fmt: skip
+                      no_data=tuple(no_data), filters=filters, not_sized=tuple(not_sized))  # fmt: skip
 
 
 def _rows(system: System, answer: Sizing) -> list[SizedRow]:
@@ -246,5 +252,6 @@ def side_by_side_data(found: SideBySide) -> dict[str, Any]:
             for row in found.rows
         ],
         "no_data": list(found.no_data),
+        "not_sized": [{"system": name, "text": why} for name, why in found.not_sized],
         "fewer": found.verdict(),
     }

@@ -13,6 +13,7 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
+from portal import formatting
 from portal.models import Point, Role, Run, System, Upload
 from portal.teams import selectors as teams
 from portal.teams.selectors import Viewer
@@ -129,6 +130,8 @@ def upload_row(*, upload: Upload, user: Viewer, runs: Sequence[Mapping[str, Any]
         "finished": upload.status in FINISHED,
         "progress_pct": upload.progress_pct,
         "format": upload.format,
+        # The tool as the page's rows name it ("COSBench", not the format id "cosbench").
+        "tool": formatting.format_name(upload.format),
         "error": upload_error_text(user=user, upload=upload),
         "warnings": len(upload.warnings),
         "url": reverse("uploads:detail", args=[upload.id]),

@@ -91,7 +91,7 @@
     }
     tr.appendChild(number);
     tr.appendChild(el("td", row.name, "file"));
-    tr.appendChild(el("td", row.format || "—", "format"));
+    tr.appendChild(el("td", row.tool || "–", "format"));  // the tool's name, as the page's own rows say
     tr.appendChild(statusCell(row));
     // Who and when do not change; keep the cells the page already shows.
     if (old) {

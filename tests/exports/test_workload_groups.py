@@ -106,7 +106,7 @@ def test_the_pivot_table_and_the_api_list_them_apart(mx200, client):
 
 
 def test_the_drive_count_sweep_draws_one_line_per_workload(mx200, client):
-    lines = sweep(system=mx200, parameter="drive_count", threshold_ms=20, workload="random-read")["iops"]
+    lines = sweep(system=mx200, parameter="drive_count", threshold_ms=20, workload="random-read")[("iops", "IOPS")]
     assert sorted(lines) == [READ, WRITE]
     # Each line has one point per drive count, of its own workload's run only.
     for label, direction in ((READ, 100), (WRITE, 0)):
@@ -237,7 +237,7 @@ def test_a_drive_count_sweep_joins_only_one_configuration_family(db):
         # Measured at 10 ms and 30 ms: the figure at 20 ms is their midpoint, ``iops``.
         for seq, (factor, response_ms) in enumerate(((0.5, 10.0), (1.5, 30.0))):
             PointFactory(run=run, seq=seq, outstanding_io=seq + 1, iops=iops * factor, avg_response_ms=response_ms)
-    lines = sweep(system=system, parameter="drive_count", threshold_ms=20, workload="OLTP 8K")["iops"]
+    lines = sweep(system=system, parameter="drive_count", threshold_ms=20, workload="OLTP 8K")[("iops", "IOPS")]
     assert {label: [(x, value) for x, value, _ in points] for label, points in lines.items()} == {
         "OLTP 8K, RAID-5, drive type HDD": [(8, 2_000.0), (16, 4_000.0)],
         "OLTP 8K, RAID-5, drive type SSD": [(8, 50_000.0), (16, 90_000.0)],

@@ -67,7 +67,7 @@ def test_rows_of_different_drive_counts_name_them_and_give_figures_per_drive(dem
 def test_drive_count_sweep_shows_where_oltp_8k_stops_scaling(demo):
     # Seed 000 Table 1 (lines 141-150), OLTP 8K I/Os, RAID-5, All Caches Disabled: 3000, 8880, 14,320, 15,025, 15,040.
     series = sweep(system=demo["IBM DS4500"], parameter="drive_count", threshold_ms=20, workload="OLTP 8K")
-    line = series["iops"]["OLTP 8K, RAID-5, All Caches Disabled, 8 % stroke"]
+    line = series[("iops", "IOPS")]["OLTP 8K, RAID-5, All Caches Disabled, 8 % stroke"]
     assert [(x, value) for x, value, _ in line] == [(20, 3000), (60, 8880), (100, 14320), (140, 15025), (180, 15040)]
 
 

@@ -69,3 +69,23 @@ def test_the_files_of_one_orion_test_chosen_together_become_one_run(
     for row in rows[1:]:
         expect(row.locator("td.status")).to_contain_text("done read together with upload #", timeout=60_000)
     assert browser_page.problems == []
+
+
+@pytest.mark.browser
+@pytest.mark.worker
+def test_a_row_updated_live_names_the_tool_as_the_server_rendered_rows_do(
+    worker, live_server, engineer, ds4500, browser_page
+):
+    page = browser_page.page
+    sign_in(page, live_server)
+    page.get_by_label("Existing system").select_option(label="IBM DS4500 (private)")
+    summary = sample("cosbench", "cosbench-workload-summary-w55.csv")
+    page.get_by_label("Choose result files").set_input_files([str(summary)])
+    page.get_by_role("button", name="Upload", exact=True).click()
+    row = page.locator("#upload-table tbody tr", has_text=summary.name)
+    # the summary's 32 lines of stages and operations: a run each
+    expect(row.locator("td.status")).to_contain_text("done IBM DS4500, 32 runs", timeout=60_000)
+    expect(row.locator("td.format")).to_have_text("COSBench")
+    page.reload()
+    expect(page.locator("#upload-table tbody tr", has_text=summary.name).locator("td.format")).to_have_text("COSBench")
+    assert browser_page.problems == []

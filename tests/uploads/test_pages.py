@@ -256,3 +256,15 @@ def test_the_drive_model_capacity_and_host_are_labels_the_form_takes_and_pages_s
     assert "Samsung PM883 240 GB" in system_page and "<td>HP DL380 G8, H420i</td>" in system_page
     detail = signed_in.get(f"/uploads/{upload.id}/").content.decode()
     assert "drive model Samsung PM883; drive capacity (GB) 240; host HP DL380 G8, H420i" in detail
+
+
+def test_the_live_rows_name_the_tool_as_the_page_does(signed_in, engineer, lab, data_dir):
+    from tests.ingesting import store_file
+
+    system = SystemFactory(name="Ceph RGW lab", team=lab, published=False)
+    upload = store_file(sample("cosbench", "cosbench-workload-summary-w55.csv"), system=system, uploader=engineer)
+    assert (upload.status, upload.format) == ("done", "cosbench")
+    page = signed_in.get("/uploads/").content.decode()
+    assert '<td class="format">COSBench</td>' in page
+    (row,) = signed_in.get(f"/uploads/status.json?ids={upload.id}").json()["uploads"]
+    assert (row["tool"], row["format"]) == ("COSBench", "cosbench")

@@ -8,6 +8,7 @@ from django.core.management import BaseCommand, CommandError
 from django.core.management.base import CommandParser
 
 from portal import formatting
+from portal.history.selectors import alert_units
 from portal.history.services import changes_detect
 from portal.management.viewer import add_viewer_argument, viewer_of
 from portal.models import Alert, Config, System
@@ -48,8 +49,9 @@ class Command(BaseCommand):
             .select_related("system", "config")
             .order_by("id")
         )
+        units = alert_units(alerts=shown)
         for alert in shown:
-            self.stdout.write(_line(alert))
+            self.stdout.write(_line(alert, units[alert.id]))
         hidden = len(new) - len(shown)
         summary = f"{formatting.count(len(new), 'new alert')}"
         if hidden:
@@ -57,11 +59,12 @@ class Command(BaseCommand):
         self.stdout.write(summary)
 
 
-def _line(alert) -> str:
+def _line(alert: Alert, unit: str) -> str:
     how = ", tentative" if alert.tentative else ""
     return (
         f"{alert.system.name}, {formatting.configuration(alert.config)}, {alert.workload_name}, "
         f"{alert.get_figure_display()}: {formatting.improvement(alert.change_pct)} from {alert.version} "
-        f"({formatting.figure(alert.before_mean, alert.metric)} before, "
-        f"{formatting.figure(alert.after_mean, alert.metric)} after; {formatting.p_value(alert.p_value)}{how})"
+        f"({formatting.figure(alert.before_mean, alert.metric, unit=unit)} before, "
+        f"{formatting.figure(alert.after_mean, alert.metric, unit=unit)} after; "
+        f"{formatting.p_value(alert.p_value)}{how})"
     )

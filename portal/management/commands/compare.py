@@ -145,8 +145,8 @@ def _heading(result):
 def as_text(result: Comparison) -> str:
     lines = [_heading(result), ""]
     for workload in result.workloads:
-        unit = "IOPS" if workload.metric == "iops" else "MB/s"
-        lines.append(f"{workload.workload} ({unit}; matched {workload.matched_by})")
+        # What its figures count: "IOPS", "MB/s", "object ops/s", "metadata ops/s" ...
+        lines.append(f"{workload.workload} ({workload.unit}; matched {workload.matched_by})")
         for row in workload.rows:
             notes = f"  [{'; '.join(row.notes)}]" if row.notes else ""
             a, b = _figure(row.a_value, row.a_lower_bound), _figure(row.b_value, row.b_lower_bound)

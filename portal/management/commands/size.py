@@ -62,6 +62,10 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(json.dumps(sizing_data(system, answer), indent=2))
             return
+        if not answer.sweeps and answer.estimate is None and answer.not_sized:
+            raise CommandError(" ".join(answer.not_sized))
+        for line in answer.not_sized:
+            self.stdout.write(line)
         if not answer.sweeps and answer.estimate is None:
             raise CommandError(
                 f"{system.name} has no {options['workload']} results at two or more drive counts matching"
