@@ -90,6 +90,34 @@ def test_an_object_store_swept_over_drive_counts_is_said_to_have_no_drive_count_
 
 
 @pytest.mark.django_db
+def test_an_object_store_without_a_sweep_gets_no_back_end_estimate_whatever_raid_level_is_asked(client, admin_user):
+    # The sample uploaded with no labels, as a lab does; the RAID level asked for is the formula's penalty.
+    (system,) = object_stores("Object lab")
+    client.force_login(admin_user)
+    landing = text(client.get(f"/systems/{system.id}/sizing/"))
+    assert "object, metadata and file rates get no drive count" in landing
+    question = {"workload": "read", "target": 1000, "raid_level": "RAID-5"}
+    page = text(client.get(f"/systems/{system.id}/sizing/", question))
+    assert NOT_SIZED in page
+    assert "needs the workload's read %" not in page and "back-end IOPS" not in page
+    api = client.get("/api/v1/sizing/", {**question, "system": "Object lab"}).json()
+    assert (api["sweeps"], api["estimate"], api["not_sized"]) == ([], None, [NOT_SIZED])
+    with pytest.raises(CommandError, match=re.escape(NOT_SIZED)):
+        call_command(
+            "size",
+            "Object lab",
+            "--workload",
+            "read",
+            "--target",
+            "1000",
+            "--raid-level",
+            "RAID-5",
+            "--as",
+            admin_user.username,
+        )
+
+
+@pytest.mark.django_db
 def test_object_stores_side_by_side_are_said_to_have_no_drive_count_sizing(client, admin_user):
     swept_object_store("Object one")
     swept_object_store("Object two", copies=1)

@@ -69,6 +69,9 @@ def sizing(
     if not sweeps and target is not None:
         # Any RAID level's runs give the drives' back-end figure; the penalty is the one asked for.
         any_level = threshold_figures(system=system, threshold_ms=threshold_ms, workload=workload, cache=cache)
+        # The RAID level asked for is the formula's penalty, not a filter: the workload's rates say whether it
+        # can be sized at all, at whatever level they were measured.
+        unsized = unsized or _unsized(any_level, workload=workload)
         usable = [figure for figure in any_level if _usable(figure) and _sized(figure)]
         # The first workload stored under the name asked for, by its group's name: its read share is the one
         # the formula reads, and the answer says which workload it is.
