@@ -57,3 +57,29 @@ def test_bonnies_file_tests_are_headed_in_metadata_operations_even_when_too_fast
     stat = Run.objects.filter(workload_name="Random file stat").first()
     run = client.get(f"/api/v1/runs/{stat.id}/").json()
     assert run["figure"]["unit"] == "metadata ops/s"
+
+
+ELBENCHO_SWEEP = sample("elbencho", "elbencho-2021-mtelbencho-sweep-losf.txt")
+
+
+@pytest.mark.django_db
+def test_elbenchos_metadata_phases_are_headed_in_metadata_operations(client, admin_user):
+    systems_holding(ELBENCHO_SWEEP, "Small files one", "Small files two")
+    out = io.StringIO()
+    call_command("compare", "Small files one", "Small files two", "--as", admin_user.username, stdout=out)
+    found = headings(out.getvalue())
+    # elbencho-2021-mtelbencho-sweep-losf.txt, test 1048576x1KiB: MKDIRS "Dirs/s 21201 18716" (line 16) and
+    # RMFILES "Files/s 77300 77381" (line 30) count directories created and files deleted; its WRITE states
+    # "Files/s 53679 53757" and "Throughput MiB/s 52 52" (lines 22-23) and no IOPS: its figure is its MB/s.
+    assert found["1048576x1KiB MKDIRS"] == found["1048576x1KiB RMFILES"] == "metadata ops/s"
+    assert found["1048576x1KiB WRITE 1k"] == "MB/s"
+    assert "IOPS" not in out.getvalue()
+    # The measured rates, with no response time stated, compared as measured: the same file on both sides.
+    assert (
+        "Metadata operations per second as measured: Small files one 77,381 metadata ops/s (mean of 1 point), "
+        "Small files two 77,381 metadata ops/s (mean of 1 point)"
+    ) in out.getvalue()
+    client.force_login(admin_user)
+    answer = client.get("/api/v1/compare/", {"a": "Small files one", "b": "Small files two"}).json()
+    figures = {w["workload"]: (w["metric"], w["figure"]["unit"]) for w in answer["comparisons"][0]["workloads"]}
+    assert figures["1048576x1KiB RMFILES"] == ("iops", "metadata ops/s")
