@@ -84,9 +84,8 @@ def run_metric(*, run: Run) -> str:
 
 def points_metric(*, points: Sequence[CurveSource]) -> str:
     """The throughput a run with these points is judged by: MB/s when a point states MB/s but no IOPS (or
-    there is no point), else IOPS. A point that states no rate at all (a test bonnie++ found too fast to
-    time, printing '+++++') leaves the run to its other points: a run of only such points is judged by
-    operations, so its figure's kind is its test's (bonnie++'s file stat: metadata ops/s), not MB/s."""
+    there is no point), else IOPS. A run whose points state no rate (a test bonnie++ found too fast to time,
+    '+++++') is judged by operations: its kind is its test's (bonnie++'s file stat: metadata ops/s)."""
     if not points or any(p.iops is None and p.mbps is not None for p in points):
         return "mbps"
     return "iops"
