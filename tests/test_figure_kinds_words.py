@@ -2,8 +2,10 @@
 and provenance tables, the sizing and prediction pages and commands (which size and predict I/Os and bytes
 only, and say so for other rates), the system page's tables and the upload list's live rows."""
 
+import csv
 import html
 import io
+import json
 import re
 
 import pytest
@@ -142,6 +144,21 @@ def test_object_stores_compared_under_the_threshold_are_told_in_object_operation
     out = io.StringIO()
     call_command("compare", "Object one", "Object two", "--as", admin_user.username, stdout=out)
     assert "read (object ops/s; matched by name only" in out.getvalue() and "IOPS" not in out.getvalue()
+    for format in ("csv", "json"):
+        out = io.StringIO()
+        call_command("compare", "Object one", "Object two", "--format", format, "--as", admin_user.username, stdout=out)
+        rows = (
+            json.loads(out.getvalue())["rows"]
+            if format == "json"
+            else list(csv.DictReader(io.StringIO(out.getvalue())))
+        )
+        (read,) = [row for row in rows if row["workload"] == "read" and "12 drives" in row["configuration"]]
+        # the mean of the four stages' 74.45, 326.41, 551.75 and 1,857.36 op/s, in object operations
+        assert (read["metric"], read["unit"], float(read["a"])) == (
+            "iops",
+            "object ops/s",
+            pytest.approx(702.49, abs=0.01),
+        )
 
 
 @pytest.mark.django_db
