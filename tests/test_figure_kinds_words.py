@@ -2,8 +2,10 @@
 and provenance tables, the sizing and prediction pages and commands (which size and predict I/Os and bytes
 only, and say so for other rates), the system page's tables and the upload list's live rows."""
 
+import csv
 import html
 import io
+import json
 import re
 
 import pytest
@@ -137,8 +139,13 @@ def test_the_system_tables_head_an_object_stores_rates_in_object_operations(clie
     for preset in ("whitepaper", "pivot"):
         exported = client.get("/export/table/", {"system": "Object lab", "preset": preset, "format": "csv"})
         lines = exported.content.decode().splitlines()
+        # The file's operations of its measured stages s2 to s19 (column Op-Type: read, write, delete); the
+        # preparation stages s1-prepare (prepare) and s20-cleanup (cleanup) are no columns, as in comparisons
+        assert lines[1] == "Workload,,delete,,read,,write,", lines[1]
+        (api,) = client.get(f"/api/v1/tables/{preset}/", {"system": "Object lab"}).json()["tables"]
+        assert [group["label"] for group in api["column_groups"]] == ["delete", "read", "write"]
         # every workload column of COSBench's operations: object ops/s beside the table's binary MBps
-        assert lines[2].endswith(",object ops/s,MBps" * 5), lines[2]
+        assert lines[2].endswith(",object ops/s,MBps" * 3), lines[2]
         # "read": the four stages' Throughput 74.45, 326.41, 551.75 and 1,857.36 op/s (lines 3, 6, 8, 11),
         # each a lower bound under 20 ms: mean 702.49
         assert lines[3].endswith(",≥ 702,≥ 2.7,N/A,N/A")
@@ -165,6 +172,21 @@ def test_object_stores_compared_under_the_threshold_are_told_in_object_operation
     out = io.StringIO()
     call_command("compare", "Object one", "Object two", "--as", admin_user.username, stdout=out)
     assert "read (object ops/s; matched by name only" in out.getvalue() and "IOPS" not in out.getvalue()
+    for format in ("csv", "json"):
+        out = io.StringIO()
+        call_command("compare", "Object one", "Object two", "--format", format, "--as", admin_user.username, stdout=out)
+        rows = (
+            json.loads(out.getvalue())["rows"]
+            if format == "json"
+            else list(csv.DictReader(io.StringIO(out.getvalue())))
+        )
+        (read,) = [row for row in rows if row["workload"] == "read" and "12 drives" in row["configuration"]]
+        # the mean of the four stages' 74.45, 326.41, 551.75 and 1,857.36 op/s, in object operations
+        assert (read["metric"], read["unit"], float(read["a"])) == (
+            "iops",
+            "object ops/s",
+            pytest.approx(702.49, abs=0.01),
+        )
 
 
 @pytest.mark.django_db

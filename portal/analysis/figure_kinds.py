@@ -69,7 +69,8 @@ def figure_kind(*, tool: str, params: Mapping[str, object] | None, workload_name
         return OBJECT_OPERATIONS
     if tool == "fs_mark":
         return FILES_CREATED
-    if tool == "mdtest" or (tool == "IO500" and "metadata" in str(params.get("figure", ""))):
+    # IO500's mdtest and find phases and elbencho's MKDIRS, STAT, RMFILES and RMDIRS (entries/s) state it.
+    if tool == "mdtest" or (tool in ("IO500", "elbencho") and "metadata" in str(params.get("figure", ""))):
         return METADATA_OPERATIONS
     if tool == "Bonnie++" and any(test in workload_name.lower() for test in _BONNIE_FILE_TESTS):
         return METADATA_OPERATIONS

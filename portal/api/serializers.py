@@ -12,6 +12,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from portal import formatting
 from portal.analysis.figure_kinds import KINDS
 from portal.models import Config, Point, Run, System, Upload, Workload
 from portal.results.kinds import run_figure_kind
@@ -198,6 +199,11 @@ class UploadSerializer(serializers.ModelSerializer):
     finished = serializers.SerializerMethodField()
     duplicate_of_status = serializers.SerializerMethodField()
     error = serializers.SerializerMethodField()
+    tool = serializers.SerializerMethodField(
+        help_text='The tool the file was read as, by name ("COSBench" for format "cosbench"; "fio, Iometer" for'
+        " files of several formats read together), as the upload pages and status.json name it; null until"
+        " the file is read."
+    )
     system = SystemRefSerializer(read_only=True, allow_null=True)
     runs = RunLinkSerializer(
         many=True,
@@ -209,7 +215,7 @@ class UploadSerializer(serializers.ModelSerializer):
         model = Upload
         fields = [
             "id", "url", "page_url", "name", "status", "status_text", "finished", "progress_pct", "format",
-            "size_bytes", "sha256", "error", "warnings", "system", "runs", "labels", "duplicate_of",
+            "tool", "size_bytes", "sha256", "error", "warnings", "system", "runs", "labels", "duplicate_of",
             "duplicate_of_status", "read_with",
             "parser_version", "created_at", "started_at", "finished_at",
         ]  # fmt: skip
@@ -223,6 +229,10 @@ class UploadSerializer(serializers.ModelSerializer):
 
     def get_status_text(self, upload: Upload) -> str:
         return STATUS_TEXT[upload.status]
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_tool(self, upload: Upload) -> str | None:
+        return formatting.format_name(upload.format) if upload.format else None
 
     def get_finished(self, upload: Upload) -> bool:
         return upload.status in (Upload.Status.DONE, Upload.Status.FAILED, Upload.Status.DUPLICATE)

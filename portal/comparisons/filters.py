@@ -11,7 +11,7 @@ from portal.analysis.pairing import config_key_label, workload_key_of
 from portal.analysis.vocabulary import cache_setting_name
 from portal.errors import ApplicationError
 from portal.models import Config, Run, System
-from portal.results.selectors import runs_filtered
+from portal.results.selectors import COMPARABLE, runs_filtered
 from portal.teams.selectors import Viewer
 
 # The run columns a workload key is made of.
@@ -129,7 +129,7 @@ def check_firmware(firmware: str | None, *, letter: str, system: System) -> None
     """Raise :class:`ApplicationError` for a firmware version ``system`` has no comparable run under."""
     if not firmware:
         return
-    runs = Run.objects.filter(config__system=system, phase=Run.Phase.MEASUREMENT, excluded_reason="")
+    runs = Run.objects.filter(COMPARABLE, config__system=system)
     if not runs.filter(firmware=firmware).exists():
         versions = sorted(set(runs.exclude(firmware="").values_list("firmware", flat=True).distinct()))
         raise ApplicationError(

@@ -14,6 +14,7 @@ from portal.analysis.versions import version_key
 from portal.analysis.workload_groups import GroupedRun, group_labels
 from portal.analysis.workloads import describe
 from portal.models import Alert, AlertKind, AlertState, AlertStatus, Config, Point, Run, Team, Workload
+from portal.results.selectors import COMPARABLE
 from portal.teams.selectors import Viewer, visible
 
 FIGURE = Alert.Figure.THROUGHPUT
@@ -109,9 +110,7 @@ def _series_q(series: str) -> Q:
 
 
 def _compared_runs() -> QuerySet[Run]:
-    return Run.objects.filter(phase=Run.Phase.MEASUREMENT, excluded_reason="", origin=Run.Origin.MEASURED).exclude(
-        throughput_metric=""
-    )
+    return Run.objects.filter(COMPARABLE, origin=Run.Origin.MEASURED).exclude(throughput_metric="")
 
 
 def series_touched(*, run_ids: list[int]) -> list[tuple[int, str]]:

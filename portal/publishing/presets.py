@@ -155,11 +155,14 @@ def _only_raid_level(system: System, source_table: str | None) -> str | None:
 
 
 def _runs(system: System, selection: Selection) -> QuerySet[Run]:
+    # Measurements no maintainer excluded, as comparisons and sizing read them: a preparation step (COSBench's
+    # prepare and cleanup stages, vdbench's format) is no column of results.
     runs = runs_filtered(
         system=system,
         raid_level=selection.raid_level or None,
         workloads=selection.workloads or (),
         source_table=selection.source_table,
+        comparable=True,
     )
     return runs if selection.run_ids is None else runs.filter(id__in=selection.run_ids)
 

@@ -83,8 +83,12 @@ def run_metric(*, run: Run) -> str:
 
 
 def points_metric(*, points: Sequence[CurveSource]) -> str:
-    """The throughput a run with these points is judged by: IOPS when every point has them, else MB/s."""
-    return "iops" if points and all(p.iops is not None for p in points) else "mbps"
+    """The throughput a run with these points is judged by: MB/s when a point states MB/s but no IOPS (or
+    there is no point), else IOPS. A run whose points state no rate (a test bonnie++ found too fast to time,
+    '+++++') is judged by operations: its kind is its test's (bonnie++'s file stat: metadata ops/s)."""
+    if not points or any(p.iops is None and p.mbps is not None for p in points):
+        return "mbps"
+    return "iops"
 
 
 # What a response-time threshold applies to: the papers' average, or a percentile of all I/O.

@@ -18,6 +18,7 @@ from portal.analysis.figure_kinds import IO_OPERATIONS, FigureKind
 from portal.analysis.grid_prediction import GridPrediction, predict_grid
 from portal.models import Point, Run, System
 from portal.results.kinds import run_figure_kind
+from portal.results.selectors import COMPARABLE
 
 from .prediction import NoGrid, predicted_text
 
@@ -82,7 +83,7 @@ def parameter_prediction(*, system: System, parameter: str) -> ParameterPredicti
     """The system's runs that differ in ``parameter`` only (the set with the most values), predicted."""
     if parameter not in PARAMETERS:
         raise NoGrid(f"no prediction along {parameter!r}; choose one of: {', '.join(PARAMETERS)}")
-    runs = Run.objects.filter(config__system=system, phase=Run.Phase.MEASUREMENT, excluded_reason="").only(
+    runs = Run.objects.filter(COMPARABLE, config__system=system).only(
         "id", "name", "config_id", "tool", "read_pct", "random_pct", "transfer_sizes", "params", "workload_name"
     )
     groups: dict[str, dict[float, Run]] = defaultdict(dict)

@@ -41,6 +41,12 @@ def test_three_sample_files_are_read_and_followed_to_done(worker, api, lab):
     iometer, fio, diskspd, failed = (rows[row["id"]] for row in received)
     assert [row["status"] for row in (iometer, fio, diskspd)] == ["done", "done", "done"]
     assert (iometer["format"], len(iometer["runs"]), len(iometer["warnings"])) == ("iometer", 11, 4)
+    # The tool by name, as the upload pages and status.json name it, beside the format's id
+    assert [(row["format"], row["tool"]) for row in (iometer, fio, diskspd)] == [
+        ("iometer", "Iometer"),
+        ("fio", "fio"),
+        ("diskspd", "DiskSpd"),
+    ]
     assert iometer["system"]["name"] == "IBM DS4500" and iometer["labels"]["tags"] == ["lab 3", "nightly"]
     # The fio job failed with error 22: the parser names the file and line 11 of the JSON.
     assert failed["status"] == "failed"

@@ -65,7 +65,10 @@ def test_result_csv_maps_phases_to_runs_with_last_done_figures():
     assert write["description"].startswith('"/global/u2/g/glock/src/elbencho/bin.cgpu/elbencho" "--hosts"')
     # line 3: MKDIRS entries/s 8097 / 4379, entries 4 / 16, Ent lat us 162 / 236 / 324
     [mkdirs] = runs["MKDIRS"]["points"]
-    assert mkdirs["iops"] is None and mkdirs["mbps"] is None
+    # Its rate is its entries/s (directories created per second), a metadata figure, as mdtest's are
+    assert mkdirs["iops"] == 4379.0 and mkdirs["mbps"] is None and mkdirs["write_iops"] is None
+    assert runs["MKDIRS"]["params"]["figure"] == "metadata operations per second"
+    assert "figure" not in runs["WRITE 1m"]["params"]
     assert mkdirs["metrics"]["entries_per_s"] == 4379.0 and mkdirs["metrics"]["first"]["entries_per_s"] == 8097.0
     assert mkdirs["metrics"]["entries"] == 16.0
     assert mkdirs["avg_response_ms"] == 0.236 and mkdirs["max_response_ms"] == 0.324
@@ -92,6 +95,7 @@ def test_resfile_gives_the_same_write_phase_as_the_csv():
     # lines 10-11: Dirs/s 8097 / 4379, Dirs total 4 / 16
     [mkdirs] = runs["MKDIRS"]["points"]
     assert mkdirs["metrics"]["entries_per_s"] == 4379.0 and mkdirs["metrics"]["entries"] == 16.0
+    assert mkdirs["iops"] == 4379.0 and runs["MKDIRS"]["params"]["figure"] == "metadata operations per second"
 
 
 def test_live_csv_is_a_run_with_its_samples_and_a_warning():

@@ -51,7 +51,11 @@ def test_a_small_file_sweep_stores_entries_per_second_and_the_file_size_as_the_t
     assert point["metrics"]["entries"] == 1048600  # Total files 999438 1048600, line 24
     assert point["mbps"] == pytest.approx(52 * 1.048576)  # Throughput MiB/s 52 52, line 23
     assert point["iops"] is None  # elbencho 1.6 gives a file write no IOPS row
+    assert "figure" not in write["params"]  # its rate is the MiB/s it wrote
     assert rmfiles["points"][0]["metrics"]["entries_per_s"] == 77381  # line 30
+    # MKDIRS and RMFILES count directories created and files deleted: their rate is their entries/s
+    assert (mkdirs["points"][0]["iops"], rmfiles["points"][0]["iops"]) == (18716, 77381)
+    assert mkdirs["params"]["figure"] == rmfiles["params"]["figure"] == "metadata operations per second"
     # The last test, 1048576x512KiB: RMFILES Files/s 61889 71193 (line 255).
     assert runs["1048576x512KiB RMFILES"]["points"][0]["metrics"]["entries_per_s"] == 71193
     assert any("losf.txt:261: mtelbencho.sh's closing line not stored" in w for w in result["warnings"])

@@ -109,13 +109,14 @@ def test_command_csv_json_markdown(demo, capsys):
     )
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == (
-        "workload,configuration,metric,a,b,adjust_b,improvement_pct,improvement_bound,improvement_not_stated,notes"
+        "workload,configuration,metric,unit,a,b,adjust_b,improvement_pct,improvement_bound,improvement_not_stated,notes"
     )
     streaming = next(line for line in lines if line.startswith("Streaming Reads 64K"))
-    assert ",1.05,77.22,,," in streaming
+    assert ",1.05,77.22,,," in streaming and ",mbps,MB/s," in streaming
 
     call_command("compare", "IBM DS4500", "IBM DS4400", "--workload", "Random Reads 8K", "--format", "json")
     document = json.loads(capsys.readouterr().out)
+    assert {(row["metric"], row["unit"]) for row in document["rows"]} == {("iops", "IOPS")}
     assert {row["configuration"]: row["improvement_pct"] for row in document["rows"]} == {
         "RAID-10, 140 drives, All Caches Disabled": 12.58,
         "RAID-5, 140 drives, All Caches Disabled": 12.69,

@@ -5,8 +5,10 @@ are the invocations that differ only in load, so a thread or IO-depth sweep appe
 file becomes a curve. ``load.threads`` is the total worker count (threads per host x hosts),
 ``load.outstanding_io`` that times the IO depth. The figures are elbencho's "last done"
 column (all workers finished); the "first done" column is kept in ``metrics.first``. MiB/s
-is converted to 10^6 bytes per second; latencies are microseconds in the CSV. Phases without
-any figure (SYNC, DROPCACHES) are skipped with a warning.
+is converted to 10^6 bytes per second; latencies are microseconds in the CSV. A phase that moves no
+data (MKDIRS, STAT, RMFILES, RMDIRS) has its entries/s as its rate (``iops``) with ``params.figure``
+"metadata operations per second", as mdtest's. Phases without any figure (SYNC, DROPCACHES) are skipped
+with a warning.
 
 A result table saved by mtelbencho.sh (elbencho's storage sweep script, 2021) is read as a resfile: its
 settings (``block_size``), a ``Working on <folder> with <n> threads...`` line per test, whose folder

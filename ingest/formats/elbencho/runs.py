@@ -6,10 +6,12 @@ from ...figures import known_max, known_sum
 from ...latency import iops_weighted_ms
 from ...result import Point, Run, TransferSize, Workload
 from ...units import binary_prefix, convert_time, mib_to_mbps
+from ..mdtest.operations import FIGURE as METADATA_FIGURE
 from .phases import _Phase
 
 _READ_PHASES = {"READ"}
 _WRITE_PHASES = {"WRITE"}
+_DATA_FIGURES = ("iops", "mib_per_s", "mb_per_s")
 
 
 # --- phases to runs and points --------------------------------------------------------------
@@ -19,7 +21,7 @@ def _runs(phases: list[_Phase], warnings: list[str]) -> list[Run]:
     runs: dict[tuple[object, ...], Run] = {}
     skipped: list[str] = []
     for phase in phases:
-        if not any(key in phase.last for key in ("iops", "mib_per_s", "mb_per_s", "entries_per_s")):
+        if not any(key in phase.last for key in (*_DATA_FIGURES, "entries_per_s")):
             skipped.append(f"{phase.operation} (line {phase.line})")
             continue
         name, workload = _run_identity(phase)
@@ -41,7 +43,7 @@ def _runs(phases: list[_Phase], warnings: list[str]) -> list[Run]:
 
 def _run_identity(phase: _Phase) -> tuple[str, Workload]:
     setup = phase.setup
-    moves_data = any(key in phase.last for key in ("iops", "mib_per_s", "mb_per_s"))
+    moves_data = _moves_data(phase)
     block = setup.get("block") if moves_data else None
     if block and setup.get("size") and setup["size"] < block:
         block = setup["size"]  # a file smaller than a block is written and read in one I/O of its size
@@ -86,7 +88,15 @@ def _run_params(phase: _Phase) -> dict[str, Any]:
         params["file_size_bytes"] = params.pop("size")
     if setup.get("rwmixpct") is None and _measured_rwmix_read_pct(phase) is not None:
         params["measured_workload"] = ["read_pct"]
+    if not _moves_data(phase):
+        params["figure"] = METADATA_FIGURE
     return params
+
+
+def _moves_data(phase: _Phase) -> bool:
+    """Whether a phase reads or writes data (IOPS or MiB/s); MKDIRS, STAT, RMFILES and RMDIRS count only
+    entries (directories or files created, stated or deleted) per second: metadata operations."""
+    return any(key in phase.last for key in _DATA_FIGURES)
 
 
 def _point(phase: _Phase) -> Point:
@@ -102,9 +112,11 @@ def _point(phase: _Phase) -> Point:
     if phase.operation in _READ_PHASES:
         write_ms, read_ms = None, write_ms
     entry_ms = _latency_ms(phase, "entry_latency_us", "avg")
+    # A metadata phase's rate is its entries/s, as mdtest's are its operations per second.
+    entries_per_s = None if _moves_data(phase) else last.get("entries_per_s")
     return Point(
         load=load,
-        iops=known_sum([read_iops, write_iops]),
+        iops=known_sum([read_iops, write_iops]) if entries_per_s is None else entries_per_s,
         read_iops=read_iops,
         write_iops=write_iops,
         mbps=known_sum([read_mbps, write_mbps]),
@@ -155,7 +167,7 @@ def _max_latency_ms(phase: _Phase) -> float | None:
 
 
 def _metrics(phase: _Phase, threads: int | None) -> dict[str, Any]:
-    metrics = {key: value for key, value in phase.last.items() if key not in ("iops", "mib_per_s", "mb_per_s")}
+    metrics = {key: value for key, value in phase.last.items() if key not in _DATA_FIGURES}
     metrics.pop("cpu_pct", None)
     first = dict(phase.first)
     if "mib_per_s" in first:

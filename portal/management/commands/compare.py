@@ -23,6 +23,7 @@ COLUMNS = (
     "workload",
     "configuration",
     "metric",
+    "unit",
     "a",
     "b",
     "adjust_b",
@@ -112,6 +113,8 @@ def _rows(result):
                 "workload": workload.workload,
                 "configuration": row.label,
                 "metric": workload.metric,
+                # What the figures count, as the text and the page head them: "IOPS", "object ops/s", "MB/s".
+                "unit": workload.unit,
                 "a": round(row.a_value, 3),
                 "b": round(row.b_value, 3),
                 "adjust_b": result.adjust_b,
