@@ -26,6 +26,13 @@ def sign_in(page, live_server):
     page.goto(f"{live_server.url}/uploads/")
 
 
+def upload_files(page, files, *, system):
+    """Choose ``files`` on the upload page for the existing ``system`` (as the list labels it) and upload them."""
+    page.get_by_label("Existing system").select_option(label=system)
+    page.get_by_label("Choose result files").set_input_files([str(f) for f in files])
+    page.get_by_role("button", name="Upload", exact=True).click()
+
+
 @pytest.mark.browser
 @pytest.mark.worker
 def test_sign_in_upload_two_files_and_open_a_run(worker, live_server, engineer, ds4500, browser_page):
@@ -58,10 +65,8 @@ def test_the_files_of_one_orion_test_chosen_together_become_one_run(
 ):
     page = browser_page.page
     sign_in(page, live_server)
-    page.get_by_label("Existing system").select_option(label="IBM DS4500 (private)")
     files = sorted((SAMPLES_DIR / "orion").glob("*.csv"))
-    page.get_by_label("Choose result files").set_input_files([str(f) for f in files])
-    page.get_by_role("button", name="Upload", exact=True).click()
+    upload_files(page, files, system="IBM DS4500 (private)")
 
     rows = [page.locator("#upload-table tbody tr", has_text=f.name) for f in files]
     # cnblogs-hftian_mytest_20190329_1057_iops.csv (first by name) holds the run: seven measured cells.
@@ -78,10 +83,8 @@ def test_a_row_updated_live_names_the_tool_as_the_server_rendered_rows_do(
 ):
     page = browser_page.page
     sign_in(page, live_server)
-    page.get_by_label("Existing system").select_option(label="IBM DS4500 (private)")
     summary = sample("cosbench", "cosbench-workload-summary-w55.csv")
-    page.get_by_label("Choose result files").set_input_files([str(summary)])
-    page.get_by_role("button", name="Upload", exact=True).click()
+    upload_files(page, [summary], system="IBM DS4500 (private)")
     row = page.locator("#upload-table tbody tr", has_text=summary.name)
     # the summary's 32 lines of stages and operations: a run each
     expect(row.locator("td.status")).to_contain_text("done IBM DS4500, 32 runs", timeout=60_000)

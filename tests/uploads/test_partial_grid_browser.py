@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from tests.api.test_predict import BELOW_BAND, LEFT_OUT, P420I
 from tests.factories import SystemFactory
 from tests.samples import sample
-from tests.uploads.test_browser import sign_in
+from tests.uploads.test_browser import sign_in, upload_files
 
 ONE_BY_ONE = (
     "extrapolated below (1 outstanding I/O, 8 times below the sweeps' lowest, 8); error of this kind on the"
@@ -47,11 +47,9 @@ def test_the_prediction_page_marks_a_cell_below_the_sweeps_extrapolated(
 ):
     page = browser_page.page
     sign_in(page, live_server)
-    page.get_by_label("Existing system").select_option(label="HP DL380 G8 P420i (private)")
     files = partial_grid_files()
     assert len(files) == 37
-    page.get_by_label("Choose result files").set_input_files(files)
-    page.get_by_role("button", name="Upload", exact=True).click()
+    upload_files(page, files, system="HP DL380 G8 P420i (private)")
     # The files of one fio sweep are read together: one upload holds the run and its 37 points.
     holder = page.locator(
         "#upload-table tbody td.status", has_text=re.compile(r"done HP DL380 G8 P420i, 1 run, 37 points")
