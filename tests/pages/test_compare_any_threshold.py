@@ -81,19 +81,42 @@ def test_fio_sweeps_compared_at_another_threshold_give_the_interpolated_figures(
     assert not [query for query in queries if 'FROM "portal_point"' in query["sql"]], "no point read into Python"
 
 
-def test_replicates_that_do_not_reach_the_threshold_are_one_note_with_their_count(db, data_dir, tmp_path):
-    """Iometer's quarchpy multitest file holds 10 tests described '16K Random Read' (MANIFEST: appended to 59
-    times); none reaches 20 ms, so each side's 10 figures are lower bounds: one note per side, not ten."""
+def _two_iometer_systems(tmp_path):
+    """Iometer's quarchpy multitest file stored as two systems, the second from a copy (another sha256)."""
     original = sample("iometer", "quarchpy_an016_testfile_1.1.0_multitest.csv").read_bytes()
-    copy = tmp_path / "second_array.csv"  # the same figures in another file (another sha256)
+    copy = tmp_path / "second_array.csv"
     copy.write_bytes(original.replace(b"512B Random Read", b"512B Random Read (second array)", 1))
     for name, path in (("First array", sample("iometer", "quarchpy_an016_testfile_1.1.0_multitest.csv")),
                        ("Second array", copy)):  # fmt: skip
         call_command("ingest", str(path), "--system", name, stdout=io.StringIO())
-    a, b = System.objects.get(name="First array"), System.objects.get(name="Second array")
+    return System.objects.get(name="First array"), System.objects.get(name="Second array")
+
+
+def test_replicates_that_do_not_reach_the_threshold_are_one_note_with_their_count(db, data_dir, tmp_path):
+    """Iometer's quarchpy multitest file holds 10 tests described '16K Random Read' (MANIFEST: appended to 59
+    times); none reaches 20 ms, so each side's 10 figures are lower bounds: one note per side, not ten."""
+    a, b = _two_iometer_systems(tmp_path)
     for threshold_ms in (20, 25):  # the stored default, and another threshold read in the database
         result = comparison(a=a, b=b, query=ComparisonQuery(threshold_ms=threshold_ms))
         (workload,) = [w for w in result.workloads if w.workload == "16 KiB random read"]
         (row,) = workload.rows
         lower_bound = "threshold not reached: the best point, a lower bound"
         assert row.notes == [f"First array, 10 figures: {lower_bound}", f"Second array, 10 figures: {lower_bound}"]
+
+
+def test_replicates_without_a_figure_at_the_threshold_say_why_once_per_side(db, data_dir, tmp_path):
+    """Iometer reports an average response time per test and no percentile: at the 99th percentile every
+    figure of the multitest file has no response time, and at 0.001 ms average every test is over the
+    threshold at its one point. Each side says so once, whatever the number of its replicates."""
+    a, b = _two_iometer_systems(tmp_path)
+    for query, why in (
+        (ComparisonQuery(latency="p99", threshold_ms=5), "no response times"),
+        (ComparisonQuery(threshold_ms=0.001), "over the threshold already at the lowest load"),
+    ):
+        result = comparison(a=a, b=b, query=query)
+        (workload,) = [w for w in result.workloads if w.workload == "16 KiB random read"]
+        assert workload.rows == []
+        assert workload.empty == [
+            f"No figure of A (First array) at the threshold: {why}.",
+            f"No figure of B (Second array) at the threshold: {why}.",
+        ]
