@@ -40,7 +40,8 @@ TOOL = "elbencho"
 READS = (
     "elbencho `--csvfile` CSV, `--resfile` text (also elbencho 1.6 tables saved by `mtelbencho.sh` "
     "sweeps: one run per file count × size and phase) and `--livecsv` progress CSV: one run per "
-    "phase, threads x hosts as load, 'last done' figures, MiB/s converted"
+    "phase, threads x hosts as load, 'last done' figures, MiB/s converted, entries/s of metadata phases as "
+    "metadata ops/s"
 )
 
 _RESULT_CSV = re.compile(rb"^(?:\xef\xbb\xbf)?ISO date,label,path type,[^\n]*,operation,")
